@@ -1,0 +1,278 @@
+/*
+ * cpc/cpc_runtime.h -- the CPC runtime interface.
+ *
+ * This header is read in two modes:
+ *
+ *  - Front-end mode (__CPC_FRONTEND__ defined): cpcc parses a .cpc file with
+ *    Clang.  The CPC keywords are macros expanding to constructs Clang
+ *    parses and the translator recognises, and the primitives are declared
+ *    with their source-level signatures (cps, optional arguments).
+ *
+ *  - C mode (the default): the generated C, the runtime itself and
+ *    hand-written cps code see the ABI below: continuations, frames, and the
+ *    C entry points of the cps primitives.
+ *
+ * ======================================================================
+ * The calling convention (the ABI between translated code and runtime)
+ * ======================================================================
+ *
+ * Continuations.  A thread is a cpc_continuation: a heap buffer holding a
+ * stack of frames, c[0 .. length), with capacity `size`.  A frame is a
+ * packed-or-aligned struct whose LAST member is the function pointer
+ * `cpc_fn` of type cpc_function; the top frame is the one ending at
+ * c[length].  A frame struct is declared between CPC_FRAMES_BEGIN and
+ * CPC_FRAMES_END, which fix its packing (8-byte alignment by default, none
+ * with -DCPC_PACKED_FRAMES; every frame's size is then a multiple of 8, or
+ * exact).
+ *
+ *     typedef cpc_continuation *cpc_function(cpc_continuation *k);
+ *
+ * cps functions.  A cps function `cps T f(P1 a1, ..., Pn an)` is compiled to
+ * the C function
+ *
+ *     cpc_continuation *f__cps(cpc_continuation *k, P1 a1, ..., Pn an);
+ *
+ * (CPC_CPS_NAME(f)).  Calling it runs f on the thread whose continuation
+ * is k.  It returns the continuation to run next, or NULL when the thread
+ * was handed to the scheduler (it suspended, ended or moved).  A cps function
+ * may call native functions freely, and calls cps functions directly:
+ *
+ *   - Non-tail cps call `x = g(e1, e2); rest`: evaluate the callee and the
+ *     arguments into temporaries, push a frame holding the caller's live
+ *     variables with cpc_fn set to the caller's resume function for this
+ *     call site, then `return g__cps(k, t1, t2);`.
+ *   - Tail call `return g(e);` (same return type, or void caller discarding
+ *     the value): `return g__cps(k, t);` with no frame pushed.
+ *
+ * Return values.  `return v;` in a cps function with return type T writes v
+ * at c[length .. length+sizeof(T)) -- just above the top frame, which is the
+ * caller's frame -- and returns k:
+ *
+ *     return cpc_return(k, &v, sizeof v);
+ *
+ * cpc_return grows the buffer when needed (so it may return a moved k).  A
+ * void cps function returns k unchanged.  The resume function of the
+ * caller pops its frame with CPC_POP and reads the value with CPC_RESULT;
+ * a frame that expects no value ignores what lies above it.
+ *
+ * The trampoline.  The scheduler runs a thread by
+ *
+ *     while (k != NULL && k->length > 0) k = top_frame(k)->cpc_fn(k);
+ *
+ * and frees it when the continuation is empty (the thread's outermost
+ * function returned).  Resume functions pop their own frame.  Before each
+ * frame it sets cpc_budget to CPC_DIRECT_BUDGET; every cps function entry
+ * decrements it and, once it is negative, pushes its arguments as a frame
+ * whose cpc_fn re-enters the function, and returns k ("bounce").  This keeps
+ * the C stack bounded at every optimisation level whatever the depth of cps
+ * recursion.
+ *
+ * Spawning.  cpc_spawn_continuation(k) queues a new thread: k is a fresh
+ * continuation (cpc_continuation_new) holding one frame whose cpc_fn starts
+ * the thread, typically a thunk that pops the arguments and calls f__cps.
+ *
+ * Primitives are cps functions written in C with the same convention: they
+ * take k and return either k (continue at once) or NULL (k was queued
+ * somewhere and the thread is suspended).  When a suspended thread resumes
+ * with a value (cpc_wait's CPC_CONDVAR, ...), the runtime writes it above
+ * the top frame before requeueing it.
+ *
+ * Ownership: a continuation is one-shot.  Exactly one party holds it at any
+ * time (the running code, a queue, a condvar, the timer heap, ...).  The
+ * debug build (-DCPC_DEBUG, libcpc_debug.a) checks it: resuming a
+ * continuation twice or after it was freed aborts with a message naming the
+ * thread's top frame.
+ */
+#ifndef CPC_RUNTIME_H
+#define CPC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <sys/time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CPC_IO_IN   1
+#define CPC_IO_OUT  2
+#define CPC_TIMEOUT 4
+#define CPC_CONDVAR 8
+
+typedef struct cpc_condvar cpc_condvar;
+typedef struct cpc_sched cpc_sched;
+typedef struct cpc_continuation cpc_continuation;
+
+#define cpc_default_sched ((cpc_sched *)0)
+extern cpc_sched *cpc_default_threadpool;
+
+void cpc_main_loop(void);
+
+cpc_condvar *cpc_condvar_get(void);
+cpc_condvar *cpc_condvar_retain(cpc_condvar *c);
+void cpc_condvar_release(cpc_condvar *c);
+int cpc_condvar_count(cpc_condvar *c);
+void cpc_signal(cpc_condvar *c);
+void cpc_signal_all(cpc_condvar *c);
+void cpc_signal_fd(int fd, int direction);
+
+cpc_sched *cpc_threadpool_get(int max_threads);
+int cpc_threadpool_release(cpc_sched *s);
+
+#ifdef __CPC_FRONTEND__
+/* ---------------------------------------------------------------------- */
+/* Front-end mode: the language as the programmer writes it.              */
+/* ---------------------------------------------------------------------- */
+
+/* `cps` is a type attribute: it travels with function types through
+   typedefs, pointers, fields and casts.  cpcc rewrites the spelling
+   __attribute__((cps)) to `cps` before parsing. */
+#define cps __attribute__((btf_type_tag("cpc_cps")))
+#define cpc_no_retain annotate("cpc_no_retain")
+#define cpc_need_cont annotate("cpc_need_cont")
+
+/* Statement keywords: the statement is the else branch, so that
+   `if (c) cpc_spawn f(); else g();` keeps its meaning and break/continue
+   inside the body are not captured by the expansion. */
+extern int __cpc_spawn_tag;
+extern int __cpc_linked_tag(cpc_sched *);
+#define cpc_spawn if (__cpc_spawn_tag) ; else
+#define cpc_linked(s) if (__cpc_linked_tag(s)) ; else
+#define cpc_detached cpc_linked(cpc_default_threadpool)
+#define cpc_attached cpc_linked(cpc_default_sched)
+
+cps void cpc_yield(void);
+cps void cpc_done(void);
+cps int cpc_wait(cpc_condvar *c, ...);          /* [int sec [, int usec]] */
+cps int cpc_sleep(int sec, ...);                /* [int usec [, cpc_condvar *]] */
+cps int cpc_io_wait(int fd, int direction, ...); /* [cpc_condvar *] */
+cps cpc_sched *cpc_link(cpc_sched *s);
+
+cpc_sched *cpc_get_sched(void) __attribute__((cpc_need_cont));
+int cpc_gettimeofday(struct timeval *tv) __attribute__((cpc_need_cont));
+time_t cpc_time(time_t *t) __attribute__((cpc_need_cont));
+
+#define cpc_is_detached() (cpc_get_sched() != cpc_default_sched)
+#define cpc_attach() ((void)cpc_link(cpc_default_sched))
+#define cpc_detach() ((void)cpc_link(cpc_default_threadpool))
+
+#else /* !__CPC_FRONTEND__ */
+/* ---------------------------------------------------------------------- */
+/* C mode: the ABI.                                                       */
+/* ---------------------------------------------------------------------- */
+
+/* In generated C the keywords have done their work: a `cps` prototype left
+   in a user header declares a native function nobody calls or defines. */
+#define cps
+#define cpc_no_retain __unused__
+#define cpc_need_cont __unused__
+
+typedef cpc_continuation *cpc_function(cpc_continuation *k);
+
+struct cpc_continuation {
+    cpc_continuation *cpc_next;  /* link in whichever queue holds the thread */
+    uint32_t length;             /* bytes of frames in c */
+    uint32_t size;               /* capacity of c */
+#ifdef CPC_DEBUG
+    uint32_t cpc_magic;          /* CPC_MAGIC_LIVE or CPC_MAGIC_FREED */
+    uint32_t cpc_state;          /* who holds it; see runtime/cpc_debug.c */
+#endif
+    _Alignas(8) unsigned char c[];
+};
+
+/* The C name of a cps function. */
+#define CPC_CPS_NAME(f) f##__cps
+
+/* Frame structs are declared between these two. */
+#ifdef CPC_PACKED_FRAMES
+#define CPC_FRAMES_BEGIN _Pragma("pack(push, 1)")
+#else
+#define CPC_FRAMES_BEGIN _Pragma("pack(push, 8)")
+#endif
+#define CPC_FRAMES_END _Pragma("pack(pop)")
+
+/* Direct cps calls allowed before a bounce through the trampoline. */
+#define CPC_DIRECT_BUDGET 128
+extern _Thread_local int cpc_budget;
+
+/* Out of line: grow k so that `need` more bytes fit above c[length].  Never
+   returns NULL (out of memory aborts with a message). */
+cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need);
+/* A new, empty continuation with room for `size` bytes of frames. */
+cpc_continuation *cpc_continuation_new(size_t size);
+void cpc_continuation_free(cpc_continuation *k);
+/* Queue a new thread at the end of the run queue.  Any OS thread may call
+   it; from native context before or during cpc_main_loop. */
+void cpc_spawn_continuation(cpc_continuation *k);
+
+/* Push a frame of struct type T; evaluates to a T* for filling it in.
+   May move the continuation (k is an lvalue). */
+#define CPC_PUSH(k, T) ((T *)cpc_push_frame(&(k), sizeof(T)))
+/* Pop the top frame, of struct type T; evaluates to a T* which stays valid
+   until the next push or return. */
+#define CPC_POP(k, T) ((T *)cpc_pop_frame((k), sizeof(T)))
+/* Copy the value returned to the frame `fr` (just popped) into lvalue x. */
+#define CPC_RESULT(x, fr) memcpy(&(x), (fr) + 1, sizeof(x))
+
+static inline void *cpc_push_frame(cpc_continuation **kp, size_t n)
+{
+    cpc_continuation *k = *kp;
+    void *frame;
+    if (__builtin_expect(k->size - k->length < n, 0))
+        *kp = k = cpc_continuation_grow(k, n);
+    frame = k->c + k->length;
+    k->length += (uint32_t)n;
+    return frame;
+}
+
+static inline void *cpc_pop_frame(cpc_continuation *k, size_t n)
+{
+    k->length -= (uint32_t)n;
+    return k->c + k->length;
+}
+
+/* `return v;` from a cps function: store v above the top frame. */
+static inline cpc_continuation *cpc_return(cpc_continuation *k,
+                                           const void *v, size_t n)
+{
+    if (__builtin_expect(k->size - k->length < n, 0))
+        k = cpc_continuation_grow(k, n);
+    memcpy(k->c + k->length, v, n);
+    return k;
+}
+
+/* The function of the top frame. */
+static inline cpc_function *cpc_top_function(const cpc_continuation *k)
+{
+    cpc_function *f;
+    memcpy(&f, k->c + k->length - sizeof f, sizeof f);
+    return f;
+}
+
+/* The cps primitives (C entry points with every argument explicit). */
+cpc_continuation *cpc_yield__cps(cpc_continuation *k);
+cpc_continuation *cpc_done__cps(cpc_continuation *k);
+/* sec < 0: no timeout */
+cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
+                                int sec, int usec);
+cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
+                                 cpc_condvar *c);
+cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
+                                   cpc_condvar *c);
+cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s);
+
+/* cpc_need_cont functions: k is the current continuation, NULL from native
+   context. */
+cpc_sched *cpc_get_sched(cpc_continuation *k);
+int cpc_gettimeofday(cpc_continuation *k, struct timeval *tv);
+time_t cpc_time(cpc_continuation *k, time_t *t);
+
+#endif /* !__CPC_FRONTEND__ */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CPC_RUNTIME_H */

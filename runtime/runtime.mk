@@ -1,0 +1,3 @@
+# runtime: built by runtime/runtime.mk
+runtime:
+.PHONY: runtime

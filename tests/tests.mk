@@ -1,0 +1,14 @@
+# `make test`: every test suite.  Each suite has its own fragment and adds
+# its target to TEST_SUITES.
+
+TEST_SUITES :=
+-include tests/runtime/runtime-tests.mk
+-include tests/translator/translator-tests.mk
+-include tests/lib/lib-tests.mk
+-include examples/examples-tests.mk
+
+test: setup
+	@$(MAKE) --no-print-directory $(TEST_SUITES)
+	@echo "make test: all suites passed ($(TEST_SUITES))"
+
+.PHONY: test

@@ -1,0 +1,2 @@
+translator:
+.PHONY: translator
