@@ -1,0 +1,63 @@
+/* cpc/cpc_io.h -- cooperative I/O and timeouts (library, written in CPC).
+ *
+ * All functions work on descriptors prepared by cpc_setup_descriptor
+ * (non-blocking).  Errors are -1 with errno set; a timeout is -1 with errno
+ * EAGAIN. */
+#ifndef CPC_IO_H
+#define CPC_IO_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <cpc/cpc_runtime.h>
+
+/* Timeouts: a condvar signalled once, after the delay. */
+typedef struct cpc_timeout cpc_timeout;
+cps cpc_timeout *cpc_timeout_get(int secs, int usecs);
+cps void cpc_timeout_restart(cpc_timeout *t);
+cpc_condvar *cpc_timeout_condvar(cpc_timeout *t);
+int cpc_timeout_expired(cpc_timeout *t);
+void cpc_timeout_destroy(cpc_timeout *t);
+
+/* O_NONBLOCK, and TCP_NODELAY if nonagle; 1 on success, -1 on error. */
+int cpc_setup_descriptor(int fd, int nonagle);
+
+cps int cpc_read(int fd, void *buf, size_t count);
+cps int cpc_write(int fd, void *buf, size_t count);
+cps int cpc_read_timeout(int fd, void *buf, size_t count, int secs, int micros);
+cps int cpc_write_timeout(int fd, void *buf, size_t count, int secs, int micros);
+
+/* Beyond the original library: what a server needs next. */
+
+/* Accept a connection on a non-blocking listening socket; the new
+   descriptor is already set up (non-blocking).  secs < 0: no timeout. */
+cps int cpc_accept_timeout(int fd, struct sockaddr *addr, socklen_t *len,
+                           int secs, int micros);
+cps int cpc_accept(int fd, struct sockaddr *addr, socklen_t *len);
+/* Connect a socket set up with cpc_setup_descriptor; 0 or -1. */
+cps int cpc_connect_timeout(int fd, const struct sockaddr *addr, socklen_t len,
+                            int secs, int micros);
+cps int cpc_connect(int fd, const struct sockaddr *addr, socklen_t len);
+/* Write all `count` bytes unless an error or the timeout (secs < 0: none)
+   happens first; returns count, or -1 with errno (bytes may have been
+   written). */
+cps ssize_t cpc_write_all(int fd, const void *buf, size_t count,
+                          int secs, int micros);
+/* Read one line (up to and including '\n', at most size-1 bytes, NUL
+   terminated) through a per-connection buffer; returns its length, 0 at
+   end of file, -1 with errno (EAGAIN on timeout, EMSGSIZE if the line does
+   not fit). */
+typedef struct cpc_reader cpc_reader;
+cpc_reader *cpc_reader_new(int fd, size_t bufsize);
+void cpc_reader_free(cpc_reader *r);
+cps ssize_t cpc_read_line(cpc_reader *r, char *line, size_t size,
+                          int secs, int micros);
+/* Bytes already buffered by a reader (e.g. a request body after its
+   headers): copies at most count bytes; returns how many. */
+size_t cpc_reader_take(cpc_reader *r, void *buf, size_t count);
+/* getaddrinfo run on the default thread pool, so other threads keep
+   running; same arguments and result as getaddrinfo. */
+struct addrinfo;
+cps int cpc_getaddrinfo(const char *node, const char *service,
+                        const struct addrinfo *hints, struct addrinfo **res);
+
+#endif
