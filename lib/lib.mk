@@ -1,2 +1,27 @@
-lib:
+# lib/lib.mk -- the CPC library (lib/*.cpc), written in CPC and compiled
+# by bin/cpcc.  Exposes:
+#   LIB_OBJS        the objects for libcpc.a        (cpcc -O2)
+#   LIB_OBJS_DEBUG  the objects for libcpc_debug.a  (cpcc --cpc-debug -O0 -g;
+#                   the debug runtime has a different continuation layout)
+# runtime/runtime.mk archives them.  `make lib` builds both sets.
+
+LIB_CPCC        := $(TOP)/bin/cpcc
+LIB_SRCS        := $(sort $(wildcard $(TOP)/lib/*.cpc))
+LIB_OBJS        := $(patsubst $(TOP)/lib/%.cpc,$(BUILD)/lib/%.o,$(LIB_SRCS))
+LIB_OBJS_DEBUG  := $(patsubst $(TOP)/lib/%.cpc,$(BUILD)/lib/debug/%.o,$(LIB_SRCS))
+LIB_CPCFLAGS    := -I$(TOP)/lib -Wall -Wextra
+# Rebuild when the interface, the internal header or the translator change.
+LIB_DEPS        := $(wildcard $(TOP)/runtime/include/cpc/*.h) $(TOP)/lib/lib_internal.h \
+                   $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py)
+
+lib: $(LIB_OBJS) $(LIB_OBJS_DEBUG)
+
+$(BUILD)/lib/%.o: $(TOP)/lib/%.cpc $(LIB_DEPS) | $(SETUP_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CPCC) -O2 $(LIB_CPCFLAGS) -c $< -o $@
+
+$(BUILD)/lib/debug/%.o: $(TOP)/lib/%.cpc $(LIB_DEPS) | $(SETUP_STAMP)
+	@mkdir -p $(@D)
+	$(LIB_CPCC) --cpc-debug -O0 -g $(LIB_CPCFLAGS) -c $< -o $@
+
 .PHONY: lib
