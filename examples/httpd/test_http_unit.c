@@ -1,0 +1,193 @@
+/* Unit tests of http.c (the native half of httpd): request heads, paths,
+ * opening below the root.  Plain C; run by examples/httpd/httpd.mk. */
+#define _GNU_SOURCE
+#include "http.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+static int failures, checks;
+
+#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; \
+    printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
+    printf("\n"); } } while (0)
+
+/* complete + parse + target -> status (0 when fine), path in out */
+static int run(const char *text, char *out, size_t outsz)
+{
+    char buf[HTTP_HEAD_MAX + 64];
+    size_t len = strlen(text), hl = 0, skip;
+    struct http_request req;
+    int ts, st;
+    memcpy(buf, text, len + 1);
+    skip = http_leading_empty(buf, len);
+    memmove(buf, buf + skip, len - skip + 1);
+    len -= skip;
+    st = http_head_complete(buf, len, HTTP_HEAD_MAX, &hl);
+    if (st != 1)
+        return st == 0 ? -1 : st;
+    st = http_parse_head(buf, hl, &req);
+    if (st)
+        return st;
+    if (req.method == HTTP_OTHER)
+        return 405;
+    return http_target_to_path(&req, out, outsz, &ts);
+}
+
+static void expect(const char *text, int status, const char *path)
+{
+    char out[PATH_MAX] = "";
+    int st = run(text, out, sizeof out);
+    CHECK(st == status, "%.60s: status %d, expected %d", text, st, status);
+    if (path && st == 0)
+        CHECK(strcmp(out, path) == 0, "%.60s: path '%s', expected '%s'",
+              text, out, path);
+}
+
+int main(void)
+{
+    char tmpl[] = "/tmp/httpd-unit-XXXXXX";
+    char *root, real[PATH_MAX], p[PATH_MAX + 64];
+    int rootfd, fd, st;
+    struct stat sb;
+    struct http_request req;
+
+    /* heads */
+    expect("GET / HTTP/1.1\r\nHost: x\r\n\r\n", 0, "");
+    expect("\r\nGET /a/b.txt HTTP/1.1\r\nHost: x\r\n\r\n", 0, "a/b.txt");
+    expect("GET /a//./b/../c HTTP/1.1\r\nHost: x\r\n\r\n", 0, "a/c");
+    expect("GET /a%20b?x=1 HTTP/1.1\r\nHost: x\r\n\r\n", 0, "a b");
+    expect("GET http://h:1/z HTTP/1.1\r\nHost: x\r\n\r\n", 0, "z");
+    expect("GET / HTTP/1.0\n\n", 0, "");
+    expect("GET / HTTP/1.1\r\n\r\n", 400, NULL);              /* no Host */
+    expect("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, NULL);
+    expect("GET /../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n", 403, NULL);
+    expect("GET /a/../../x HTTP/1.1\r\nHost: x\r\n\r\n", 403, NULL);
+    expect("GET /%2e%2e/x HTTP/1.1\r\nHost: x\r\n\r\n", 403, NULL);
+    expect("GET /%2E%2e%2fx HTTP/1.1\r\nHost: x\r\n\r\n", 403, NULL);
+    expect("GET /..%2f..%2fetc HTTP/1.1\r\nHost: x\r\n\r\n", 403, NULL);
+    expect("GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n", 400, NULL);
+    expect("GET /%0 HTTP/1.1\r\nHost: x\r\n\r\n", 400, NULL);
+    expect("GET /a%00b HTTP/1.1\r\nHost: x\r\n\r\n", 400, NULL);
+    expect("GET x HTTP/1.1\r\nHost: x\r\n\r\n", 400, NULL);
+    expect("GET  / HTTP/1.1\r\nHost: x\r\n\r\n", 400, NULL);
+    expect("GET / HTTP/1.1 \r\nHost: x\r\n\r\n", 400, NULL);
+    expect("GET / FOO/1.1\r\nHost: x\r\n\r\n", 400, NULL);
+    expect("GET /\r\n\r\n", 400, NULL);
+    expect("G(T / HTTP/1.1\r\nHost: x\r\n\r\n", 400, NULL);
+    expect("\x16\x03\x01\x02", 400, NULL);                    /* TLS hello */
+    expect("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505, NULL);
+    expect("GET / HTTP/0.9\r\nHost: x\r\n\r\n", 505, NULL);
+    expect("POST / HTTP/1.1\r\nHost: x\r\n\r\n", 405, NULL);
+    expect("DELETE /x HTTP/1.1\r\nHost: x\r\n\r\n", 405, NULL);
+    expect("GET / HTTP/1.1\r\nHost : x\r\n\r\n", 400, NULL);
+    expect("GET / HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n", 400, NULL);
+    expect("GET / HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n", 400, NULL);
+    expect("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: x\r\n\r\n", 400, NULL);
+    expect("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n"
+           "Transfer-Encoding: chunked\r\n\r\n", 400, NULL);
+    expect("GET / HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n", 400, NULL);
+    expect("GET / HTTP/1.1\r\nHost: x\r\n", -1, NULL);         /* incomplete */
+    expect("GET / HT", -1, NULL);
+    {
+        char *big = malloc(HTTP_HEAD_MAX + 32);
+        size_t hl;
+        memset(big, 'a', HTTP_HEAD_MAX + 16);
+        memcpy(big, "GET /", 5);
+        CHECK(http_head_complete(big, HTTP_HEAD_MAX, HTTP_HEAD_MAX, &hl) == 414,
+              "long request line: 414");
+        memcpy(big, "GET / HTTP/1.1\r\nX: ", 19);
+        CHECK(http_head_complete(big, HTTP_HEAD_MAX, HTTP_HEAD_MAX, &hl) == 431,
+              "long headers: 431");
+        free(big);
+    }
+    /* keep-alive rules */
+    {
+        char b[] = "GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n";
+        CHECK(http_parse_head(b, strlen(b), &req) == 0 && req.keep_alive,
+              "1.0 keep-alive");
+        char c[] = "GET / HTTP/1.1\r\nHost: x\r\nConnection: foo, close\r\n\r\n";
+        CHECK(http_parse_head(c, strlen(c), &req) == 0 && !req.keep_alive,
+              "1.1 close");
+        char d[] = "HEAD / HTTP/1.1\r\nHost: x\r\n\r\n";
+        CHECK(http_parse_head(d, strlen(d), &req) == 0 && req.keep_alive &&
+              req.method == HTTP_HEAD, "1.1 default keep-alive, HEAD");
+        char e[] = "GET / HTTP/1.0\r\n\r\n";
+        CHECK(http_parse_head(e, strlen(e), &req) == 0 && !req.keep_alive,
+              "1.0 default close");
+    }
+
+    /* opening below a root */
+    root = mkdtemp(tmpl);
+    CHECK(root != NULL, "mkdtemp");
+    snprintf(p, sizeof p, "%s/www", root);  mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/secret", root);
+    fd = open(p, O_WRONLY | O_CREAT, 0644); CHECK(write(fd, "s", 1) == 1, "w"); close(fd);
+    snprintf(p, sizeof p, "%s/www/a.txt", root);
+    fd = open(p, O_WRONLY | O_CREAT, 0644); CHECK(write(fd, "abc", 3) == 3, "w"); close(fd);
+    snprintf(p, sizeof p, "%s/www/sub", root);  mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/www/noindex", root);  mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/www/sub/index.html", root);
+    fd = open(p, O_WRONLY | O_CREAT, 0644); CHECK(write(fd, "<p>", 3) == 3, "w"); close(fd);
+    snprintf(p, sizeof p, "%s/www/out", root);   symlink("../secret", p);
+    snprintf(p, sizeof p, "%s/www/abs", root);   symlink("/etc/passwd", p);
+    snprintf(p, sizeof p, "%s/www/in", root);    symlink("a.txt", p);
+    snprintf(p, sizeof p, "%s/www/fifo", root);  mkfifo(p, 0644);
+    snprintf(p, sizeof p, "%s/www", root);
+    CHECK(realpath(p, real) != NULL, "realpath");
+    rootfd = open(real, O_PATH | O_DIRECTORY);
+
+    st = http_open_below(rootfd, real, "a.txt", 0, &fd, &sb);
+    CHECK(st == 0 && sb.st_size == 3, "a.txt: %d", st);
+    if (st == 0) close(fd);
+    st = http_open_below(rootfd, real, "in", 0, &fd, &sb);
+    CHECK(st == 0 && sb.st_size == 3, "symlink inside: %d", st);
+    if (st == 0) close(fd);
+    st = http_open_below(rootfd, real, "out", 0, &fd, &sb);
+    CHECK(st == 403, "symlink to ../secret: %d", st);
+    st = http_open_below(rootfd, real, "abs", 0, &fd, &sb);
+    CHECK(st == 403, "symlink to /etc/passwd: %d", st);
+    st = http_open_below(rootfd, real, "fifo", 0, &fd, &sb);
+    CHECK(st == 403, "fifo: %d", st);
+    st = http_open_below(rootfd, real, "nope", 0, &fd, &sb);
+    CHECK(st == 404, "missing: %d", st);
+    st = http_open_below(rootfd, real, "a.txt/x", 0, &fd, &sb);
+    CHECK(st == 404, "through a file: %d", st);
+    st = http_open_below(rootfd, real, "sub", 0, &fd, &sb);
+    CHECK(st == 301, "dir without slash: %d", st);
+    st = http_open_below(rootfd, real, "sub", 1, &fd, &sb);
+    CHECK(st == 0 && sb.st_size == 3, "dir index: %d", st);
+    if (st == 0) close(fd);
+    st = http_open_below(rootfd, real, "noindex", 1, &fd, &sb);
+    CHECK(st == 403, "dir without index: %d", st);
+
+    /* response heads */
+    {
+        char out[1024];
+        int n = http_format_head(out, sizeof out, 200, 1, "text/plain", 3, 0, 1,
+                                 "X-A: b\r\n");
+        CHECK(n > 0 && strstr(out, "Content-Length: 3\r\n") &&
+              strstr(out, "X-A: b\r\n\r\n") && !strstr(out, "Connection"),
+              "head: %s", out);
+        n = http_format_error(out, sizeof out, 404, 0, 0, 0, NULL);
+        CHECK(n > 0 && strncmp(out, "HTTP/1.1 404 Not Found\r\n", 24) == 0 &&
+              strstr(out, "Connection: close\r\n") &&
+              strstr(out, "\r\n\r\n404 Not Found\n"), "error: %s", out);
+        CHECK(strcmp(http_mime_type("x/a.HTML"), "text/html; charset=utf-8") == 0,
+              "mime html");
+        CHECK(strcmp(http_mime_type("x.d/file"), "application/octet-stream") == 0,
+              "mime none");
+    }
+
+    snprintf(p, sizeof p, "rm -rf '%s'", root);
+    if (system(p) != 0)
+        printf("warning: could not remove %s\n", root);
+    printf("httpd unit: %d passed, %d failed\n", checks - failures, failures);
+    return failures != 0;
+}
