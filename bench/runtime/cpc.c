@@ -1,0 +1,559 @@
+/*
+ * cpc.c -- the CPC side of the runtime micro-benchmarks.
+ *
+ * Each benchmark is written first as the CPC source it stands for (in the
+ * comment above it), then by hand in exactly the shape cpcc emits for that
+ * source (docs/abi.md): frame structs between CPC_FRAMES_BEGIN/END, a
+ * budgeted C entry point f__cps, a body with a resume switch, resume and
+ * bounce stubs, spawn thunks.  Linked against build/runtime/libcpc.a.
+ */
+#include <cpc/cpc_runtime.h>
+#include "bench_common.h"
+
+static double t0, t1;
+static long warm;
+
+/* Native helpers called from cps code. */
+static void mark_start(void) { t0 = bench_now_ns(); }
+static void mark_end(void) { t1 = bench_now_ns(); }
+
+/* ========================================================================
+ * switch: yield ping-pong between two threads.
+ *
+ *   cps void yielder(int id, long n) {
+ *       long i;
+ *       for (i = 0; i < n; i++) {
+ *           if (i == warm && id == 0) mark_start();
+ *           cpc_yield();
+ *       }
+ *       if (id == 1) mark_end();
+ *   }
+ *   ...  cpc_spawn yielder(0, n); cpc_spawn yielder(1, n); cpc_main_loop();
+ * ===================================================================== */
+
+CPC_FRAMES_BEGIN
+struct yielder__args    { int id; long n; cpc_function *cpc_fn; };
+struct yielder__frame_1 { int id; long n; long i; cpc_function *cpc_fn; };
+struct main__spawn_1    { int a0; long a1; cpc_function *cpc_fn; };
+CPC_FRAMES_END
+
+static cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
+                                       int id, long n);
+
+static cpc_continuation *yielder__resume_1(cpc_continuation *k)
+{
+    return yielder__body(k, 1, 0, 0);
+}
+
+static cpc_continuation *yielder__bounce(cpc_continuation *k)
+{
+    struct yielder__args *cpc_a = CPC_POP(k, struct yielder__args);
+    return yielder__body(k, 0, cpc_a->id, cpc_a->n);
+}
+
+cpc_continuation *yielder__cps(cpc_continuation *k, int id, long n)
+{
+    if (__builtin_expect(--cpc_budget < 0, 0)) {
+        struct yielder__args *cpc_a = CPC_PUSH(k, struct yielder__args);
+        cpc_a->id = id;
+        cpc_a->n = n;
+        cpc_a->cpc_fn = yielder__bounce;
+        return k;
+    }
+    return yielder__body(k, 0, id, n);
+}
+
+static cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
+                                       int id, long n)
+{
+    switch (cpc_resume) {
+    case 1: goto yielder__resumed_1;
+    }
+    long i;
+    for (i = 0; i < n; i++) {
+        if (i == warm && id == 0)
+            mark_start();
+        {   /* cpc_yield(); */
+            struct yielder__frame_1 *cpc_f = CPC_PUSH(k, struct yielder__frame_1);
+            cpc_f->id = id;
+            cpc_f->n = n;
+            cpc_f->i = i;
+            cpc_f->cpc_fn = yielder__resume_1;
+            return cpc_yield__cps(k);
+        }
+    yielder__resumed_1: {
+            struct yielder__frame_1 *cpc_f = CPC_POP(k, struct yielder__frame_1);
+            id = cpc_f->id;
+            n = cpc_f->n;
+            i = cpc_f->i;
+        }
+    }
+    if (id == 1)
+        mark_end();
+    return k;
+}
+
+static cpc_continuation *main__spawn_1__start(cpc_continuation *k)
+{
+    struct main__spawn_1 *cpc_a = CPC_POP(k, struct main__spawn_1);
+    return yielder__cps(k, cpc_a->a0, cpc_a->a1);
+}
+
+/* ========================================================================
+ * cond: ping-pong over two condition variables.
+ *
+ *   cpc_condvar *ca, *cb;
+ *   cps void ping(long n) {
+ *       long i;
+ *       for (i = 0; i < n; i++) {
+ *           if (i == warm) mark_start();
+ *           cpc_signal(cb);
+ *           cpc_wait(ca);
+ *       }
+ *       mark_end();
+ *   }
+ *   cps void pong(long n) {
+ *       long i;
+ *       for (i = 0; i < n; i++) {
+ *           cpc_wait(cb);
+ *           cpc_signal(ca);
+ *       }
+ *   }
+ *   ...  cpc_spawn pong(n); cpc_spawn ping(n); cpc_main_loop();
+ * ===================================================================== */
+
+static cpc_condvar *ca, *cb;
+
+CPC_FRAMES_BEGIN
+struct ping__args    { long n; cpc_function *cpc_fn; };
+struct ping__frame_1 { long n; long i; cpc_function *cpc_fn; };
+struct pong__args    { long n; cpc_function *cpc_fn; };
+struct pong__frame_1 { long n; long i; cpc_function *cpc_fn; };
+struct main__spawn_2 { long a0; cpc_function *cpc_fn; };
+struct main__spawn_3 { long a0; cpc_function *cpc_fn; };
+CPC_FRAMES_END
+
+static cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n);
+static cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n);
+
+static cpc_continuation *ping__resume_1(cpc_continuation *k)
+{
+    return ping__body(k, 1, 0);
+}
+
+static cpc_continuation *ping__bounce(cpc_continuation *k)
+{
+    struct ping__args *cpc_a = CPC_POP(k, struct ping__args);
+    return ping__body(k, 0, cpc_a->n);
+}
+
+cpc_continuation *ping__cps(cpc_continuation *k, long n)
+{
+    if (__builtin_expect(--cpc_budget < 0, 0)) {
+        struct ping__args *cpc_a = CPC_PUSH(k, struct ping__args);
+        cpc_a->n = n;
+        cpc_a->cpc_fn = ping__bounce;
+        return k;
+    }
+    return ping__body(k, 0, n);
+}
+
+static cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n)
+{
+    switch (cpc_resume) {
+    case 1: goto ping__resumed_1;
+    }
+    long i;
+    for (i = 0; i < n; i++) {
+        if (i == warm)
+            mark_start();
+        cpc_signal(cb);
+        {   /* cpc_wait(ca); */
+            struct ping__frame_1 *cpc_f = CPC_PUSH(k, struct ping__frame_1);
+            cpc_f->n = n;
+            cpc_f->i = i;
+            cpc_f->cpc_fn = ping__resume_1;
+            return cpc_wait__cps(k, ca, -1, 0);
+        }
+    ping__resumed_1: {
+            struct ping__frame_1 *cpc_f = CPC_POP(k, struct ping__frame_1);
+            n = cpc_f->n;
+            i = cpc_f->i;
+        }
+    }
+    mark_end();
+    return k;
+}
+
+static cpc_continuation *pong__resume_1(cpc_continuation *k)
+{
+    return pong__body(k, 1, 0);
+}
+
+static cpc_continuation *pong__bounce(cpc_continuation *k)
+{
+    struct pong__args *cpc_a = CPC_POP(k, struct pong__args);
+    return pong__body(k, 0, cpc_a->n);
+}
+
+cpc_continuation *pong__cps(cpc_continuation *k, long n)
+{
+    if (__builtin_expect(--cpc_budget < 0, 0)) {
+        struct pong__args *cpc_a = CPC_PUSH(k, struct pong__args);
+        cpc_a->n = n;
+        cpc_a->cpc_fn = pong__bounce;
+        return k;
+    }
+    return pong__body(k, 0, n);
+}
+
+static cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n)
+{
+    switch (cpc_resume) {
+    case 1: goto pong__resumed_1;
+    }
+    long i;
+    for (i = 0; i < n; i++) {
+        {   /* cpc_wait(cb); */
+            struct pong__frame_1 *cpc_f = CPC_PUSH(k, struct pong__frame_1);
+            cpc_f->n = n;
+            cpc_f->i = i;
+            cpc_f->cpc_fn = pong__resume_1;
+            return cpc_wait__cps(k, cb, -1, 0);
+        }
+    pong__resumed_1: {
+            struct pong__frame_1 *cpc_f = CPC_POP(k, struct pong__frame_1);
+            n = cpc_f->n;
+            i = cpc_f->i;
+        }
+        cpc_signal(ca);
+    }
+    return k;
+}
+
+static cpc_continuation *main__spawn_2__start(cpc_continuation *k)
+{
+    struct main__spawn_2 *cpc_a = CPC_POP(k, struct main__spawn_2);
+    return pong__cps(k, cpc_a->a0);
+}
+
+static cpc_continuation *main__spawn_3__start(cpc_continuation *k)
+{
+    struct main__spawn_3 *cpc_a = CPC_POP(k, struct main__spawn_3);
+    return ping__cps(k, cpc_a->a0);
+}
+
+/* ========================================================================
+ * spawn: create, run and end short threads, BENCH_SPAWN_BATCH at a time.
+ *
+ *   cpc_condvar *batch_done;
+ *   long pending, children;
+ *   cps void child(int id) {
+ *       children++;
+ *       if (--pending == 0) cpc_signal(batch_done);
+ *   }
+ *   cps void spawner(long n) {
+ *       long i;
+ *       for (i = 0; i < n; i++) {
+ *           if (i == warm) mark_start();
+ *           pending++;
+ *           cpc_spawn child((int)i);
+ *           if (pending == BENCH_SPAWN_BATCH) cpc_wait(batch_done);
+ *       }
+ *       if (pending > 0) cpc_wait(batch_done);
+ *       mark_end();
+ *   }
+ *   ...  cpc_spawn spawner(n); cpc_main_loop();
+ * ===================================================================== */
+
+static cpc_condvar *batch_done;
+static long pending, children;
+
+CPC_FRAMES_BEGIN
+struct child__args      { int id; cpc_function *cpc_fn; };
+struct spawner__args    { long n; cpc_function *cpc_fn; };
+struct spawner__frame_1 { long n; long i; cpc_function *cpc_fn; };
+struct spawner__frame_2 { cpc_function *cpc_fn; };
+struct spawner__spawn_1 { int a0; cpc_function *cpc_fn; };
+struct main__spawn_4    { long a0; cpc_function *cpc_fn; };
+CPC_FRAMES_END
+
+/* child has no resume point: its entry is its body. */
+static cpc_continuation *child__bounce(cpc_continuation *k);
+
+cpc_continuation *child__cps(cpc_continuation *k, int id)
+{
+    if (__builtin_expect(--cpc_budget < 0, 0)) {
+        struct child__args *cpc_a = CPC_PUSH(k, struct child__args);
+        cpc_a->id = id;
+        cpc_a->cpc_fn = child__bounce;
+        return k;
+    }
+    (void)id;
+    children++;
+    if (--pending == 0)
+        cpc_signal(batch_done);
+    return k;
+}
+
+static cpc_continuation *child__bounce(cpc_continuation *k)
+{
+    struct child__args *cpc_a = CPC_POP(k, struct child__args);
+    return child__cps(k, cpc_a->id);
+}
+
+static cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
+                                       long n);
+
+static cpc_continuation *spawner__resume_1(cpc_continuation *k)
+{
+    return spawner__body(k, 1, 0);
+}
+
+static cpc_continuation *spawner__resume_2(cpc_continuation *k)
+{
+    return spawner__body(k, 2, 0);
+}
+
+static cpc_continuation *spawner__bounce(cpc_continuation *k)
+{
+    struct spawner__args *cpc_a = CPC_POP(k, struct spawner__args);
+    return spawner__body(k, 0, cpc_a->n);
+}
+
+cpc_continuation *spawner__cps(cpc_continuation *k, long n)
+{
+    if (__builtin_expect(--cpc_budget < 0, 0)) {
+        struct spawner__args *cpc_a = CPC_PUSH(k, struct spawner__args);
+        cpc_a->n = n;
+        cpc_a->cpc_fn = spawner__bounce;
+        return k;
+    }
+    return spawner__body(k, 0, n);
+}
+
+static cpc_continuation *spawner__spawn_1__start(cpc_continuation *k)
+{
+    struct spawner__spawn_1 *cpc_a = CPC_POP(k, struct spawner__spawn_1);
+    return child__cps(k, cpc_a->a0);
+}
+
+static cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
+                                       long n)
+{
+    switch (cpc_resume) {
+    case 1: goto spawner__resumed_1;
+    case 2: goto spawner__resumed_2;
+    }
+    long i;
+    for (i = 0; i < n; i++) {
+        if (i == warm)
+            mark_start();
+        pending++;
+        {   /* cpc_spawn child((int)i); */
+            cpc_continuation *cpc_k =
+                cpc_continuation_new(sizeof(struct spawner__spawn_1));
+            struct spawner__spawn_1 *cpc_a =
+                CPC_PUSH(cpc_k, struct spawner__spawn_1);
+            cpc_a->a0 = (int)i;
+            cpc_a->cpc_fn = spawner__spawn_1__start;
+            cpc_spawn_continuation(cpc_k);
+        }
+        if (pending == BENCH_SPAWN_BATCH) {
+            {   /* cpc_wait(batch_done); */
+                struct spawner__frame_1 *cpc_f =
+                    CPC_PUSH(k, struct spawner__frame_1);
+                cpc_f->n = n;
+                cpc_f->i = i;
+                cpc_f->cpc_fn = spawner__resume_1;
+                return cpc_wait__cps(k, batch_done, -1, 0);
+            }
+        spawner__resumed_1: {
+                struct spawner__frame_1 *cpc_f =
+                    CPC_POP(k, struct spawner__frame_1);
+                n = cpc_f->n;
+                i = cpc_f->i;
+            }
+        }
+    }
+    if (pending > 0) {
+        {   /* cpc_wait(batch_done); -- nothing live after it but mark_end */
+            struct spawner__frame_2 *cpc_f = CPC_PUSH(k, struct spawner__frame_2);
+            cpc_f->cpc_fn = spawner__resume_2;
+            return cpc_wait__cps(k, batch_done, -1, 0);
+        }
+    spawner__resumed_2:
+        (void)CPC_POP(k, struct spawner__frame_2);
+    }
+    mark_end();
+    return k;
+}
+
+static cpc_continuation *main__spawn_4__start(cpc_continuation *k)
+{
+    struct main__spawn_4 *cpc_a = CPC_POP(k, struct main__spawn_4);
+    return spawner__cps(k, cpc_a->a0);
+}
+
+/* ========================================================================
+ * idle: bytes per thread waiting on a condition variable.
+ *
+ *   cpc_condvar *c;
+ *   cps void waiter(int id) { cpc_wait(c); }
+ *   cps void checker(void) { report(); cpc_signal_all(c); }
+ *   ...  for (i = 0; i < n; i++) cpc_spawn waiter(i);
+ *        cpc_spawn checker(); cpc_main_loop();
+ *
+ * The call to cpc_wait ends a void function and its value is discarded:
+ * it is a tail call (no frame pushed).  A waiting thread is its
+ * continuation alone: header + the bytes left by the spawn frame.
+ * ===================================================================== */
+
+static cpc_condvar *idle_c;
+static long idle_base, idle_n;
+
+CPC_FRAMES_BEGIN
+struct waiter__args  { int id; cpc_function *cpc_fn; };
+struct checker__args { cpc_function *cpc_fn; };
+struct main__spawn_5 { int a0; cpc_function *cpc_fn; };
+struct main__spawn_6 { cpc_function *cpc_fn; };
+CPC_FRAMES_END
+
+static cpc_continuation *waiter__bounce(cpc_continuation *k);
+
+cpc_continuation *waiter__cps(cpc_continuation *k, int id)
+{
+    if (__builtin_expect(--cpc_budget < 0, 0)) {
+        struct waiter__args *cpc_a = CPC_PUSH(k, struct waiter__args);
+        cpc_a->id = id;
+        cpc_a->cpc_fn = waiter__bounce;
+        return k;
+    }
+    (void)id;
+    return cpc_wait__cps(k, idle_c, -1, 0);
+}
+
+static cpc_continuation *waiter__bounce(cpc_continuation *k)
+{
+    struct waiter__args *cpc_a = CPC_POP(k, struct waiter__args);
+    return waiter__cps(k, cpc_a->id);
+}
+
+static cpc_continuation *checker__bounce(cpc_continuation *k);
+
+cpc_continuation *checker__cps(cpc_continuation *k)
+{
+    if (__builtin_expect(--cpc_budget < 0, 0)) {
+        struct checker__args *cpc_a = CPC_PUSH(k, struct checker__args);
+        cpc_a->cpc_fn = checker__bounce;
+        return k;
+    }
+    bench_check(cpc_condvar_count(idle_c) == idle_n, "every thread waits");
+    bench_report_idle("cpc", idle_base, idle_n);
+    cpc_signal_all(idle_c);
+    return k;
+}
+
+static cpc_continuation *checker__bounce(cpc_continuation *k)
+{
+    (void)CPC_POP(k, struct checker__args);
+    return checker__cps(k);
+}
+
+static cpc_continuation *main__spawn_5__start(cpc_continuation *k)
+{
+    struct main__spawn_5 *cpc_a = CPC_POP(k, struct main__spawn_5);
+    return waiter__cps(k, cpc_a->a0);
+}
+
+static cpc_continuation *main__spawn_6__start(cpc_continuation *k)
+{
+    (void)CPC_POP(k, struct main__spawn_6);
+    return checker__cps(k);
+}
+
+/* ===================================================================== */
+
+int main(int argc, char **argv)
+{
+    long n, i;
+    bench_test test = bench_parse(argc, argv, &n, "cpc");
+    warm = BENCH_WARMUP(n);
+    switch (test) {
+    case BENCH_SWITCH:
+        for (i = 0; i < 2; i++) {   /* cpc_spawn yielder(i, n); */
+            cpc_continuation *cpc_k =
+                cpc_continuation_new(sizeof(struct main__spawn_1));
+            struct main__spawn_1 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_1);
+            cpc_a->a0 = (int)i;
+            cpc_a->a1 = n;
+            cpc_a->cpc_fn = main__spawn_1__start;
+            cpc_spawn_continuation(cpc_k);
+        }
+        cpc_main_loop();
+        bench_report_ns("switch", "cpc", t1 - t0, 2.0 * (double)(n - warm));
+        break;
+    case BENCH_COND:
+        ca = cpc_condvar_get();
+        cb = cpc_condvar_get();
+        {   /* cpc_spawn pong(n); */
+            cpc_continuation *cpc_k =
+                cpc_continuation_new(sizeof(struct main__spawn_2));
+            struct main__spawn_2 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_2);
+            cpc_a->a0 = n;
+            cpc_a->cpc_fn = main__spawn_2__start;
+            cpc_spawn_continuation(cpc_k);
+        }
+        {   /* cpc_spawn ping(n); */
+            cpc_continuation *cpc_k =
+                cpc_continuation_new(sizeof(struct main__spawn_3));
+            struct main__spawn_3 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_3);
+            cpc_a->a0 = n;
+            cpc_a->cpc_fn = main__spawn_3__start;
+            cpc_spawn_continuation(cpc_k);
+        }
+        cpc_main_loop();
+        cpc_condvar_release(ca);
+        cpc_condvar_release(cb);
+        bench_report_ns("cond", "cpc", t1 - t0, 2.0 * (double)(n - warm));
+        break;
+    case BENCH_SPAWN:
+        batch_done = cpc_condvar_get();
+        {   /* cpc_spawn spawner(n); */
+            cpc_continuation *cpc_k =
+                cpc_continuation_new(sizeof(struct main__spawn_4));
+            struct main__spawn_4 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_4);
+            cpc_a->a0 = n;
+            cpc_a->cpc_fn = main__spawn_4__start;
+            cpc_spawn_continuation(cpc_k);
+        }
+        cpc_main_loop();
+        cpc_condvar_release(batch_done);
+        bench_check(children == n, "every child ran");
+        bench_report_ns("spawn", "cpc", t1 - t0, (double)(n - warm));
+        break;
+    case BENCH_IDLE:
+        idle_c = cpc_condvar_get();
+        idle_n = n;
+        idle_base = bench_peak_rss();
+        for (i = 0; i < n; i++) {   /* cpc_spawn waiter(i); */
+            cpc_continuation *cpc_k =
+                cpc_continuation_new(sizeof(struct main__spawn_5));
+            struct main__spawn_5 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_5);
+            cpc_a->a0 = (int)i;
+            cpc_a->cpc_fn = main__spawn_5__start;
+            cpc_spawn_continuation(cpc_k);
+        }
+        {   /* cpc_spawn checker(); */
+            cpc_continuation *cpc_k =
+                cpc_continuation_new(sizeof(struct main__spawn_6));
+            struct main__spawn_6 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_6);
+            cpc_a->cpc_fn = main__spawn_6__start;
+            cpc_spawn_continuation(cpc_k);
+        }
+        cpc_main_loop();
+        cpc_condvar_release(idle_c);
+        break;
+    }
+    return 0;
+}

@@ -1,0 +1,48 @@
+# bench/runtime/runtime-bench.mk -- `make bench-runtime`: the runtime
+# micro-benchmarks (switch, cond, spawn, idle) of CPC and of its peers
+# (event-driven C, C++20 coroutines, boost.context, State Threads), built
+# and run side by side.  BENCH_QUICK=1 for a smoke run; see
+# bench/README.md and bench/runtime/run.py for the other knobs.
+
+RB_SRC  := $(TOP)/bench/runtime
+RB_OUT  := $(BUILD)/bench/runtime
+RB_CXX  ?= g++
+RB_OPT  ?= -O2
+RB_CFLAGS   := $(CFLAGS_COMMON) $(RB_OPT) -I$(TOP)/runtime/include
+RB_CXXFLAGS := -std=c++20 -Wall -Wextra -g $(RB_OPT)
+RB_LIBCPC   := $(BUILD)/runtime/libcpc.a
+RB_DEPS     := $(RB_SRC)/bench_common.h $(RB_SRC)/runtime-bench.mk
+
+RB_PEERS := $(RB_OUT)/bench-baseline $(RB_OUT)/bench-coro \
+            $(RB_OUT)/bench-boost $(RB_OUT)/bench-st
+RB_BINS  := $(RB_OUT)/bench-cpc $(RB_PEERS)
+
+BENCH_SUITES += bench-runtime
+
+# The runtime is built by its own fragment (`make runtime`) first.
+bench-runtime: runtime
+	@$(MAKE) --no-print-directory bench-runtime-build
+	@python3 $(RB_SRC)/run.py $(RB_OUT)
+
+bench-runtime-build: $(RB_BINS)
+bench-runtime-peers: $(RB_PEERS)
+
+$(RB_OUT):
+	@mkdir -p $@
+
+$(RB_OUT)/bench-cpc: $(RB_SRC)/cpc.c $(RB_DEPS) $(RB_LIBCPC) | $(RB_OUT)
+	$(CC) $(RB_CFLAGS) $< -o $@ $(RB_LIBCPC) -pthread
+
+$(RB_OUT)/bench-baseline: $(RB_SRC)/baseline.c $(RB_DEPS) | $(RB_OUT)
+	$(CC) $(RB_CFLAGS) $< -o $@
+
+$(RB_OUT)/bench-coro: $(RB_SRC)/coro.cpp $(RB_DEPS) | $(RB_OUT)
+	$(RB_CXX) $(RB_CXXFLAGS) $< -o $@
+
+$(RB_OUT)/bench-boost: $(RB_SRC)/boostctx.cpp $(RB_DEPS) | $(RB_OUT)
+	$(RB_CXX) $(RB_CXXFLAGS) $< -o $@ -lboost_context
+
+$(RB_OUT)/bench-st: $(RB_SRC)/st.c $(RB_DEPS) | $(RB_OUT)
+	$(CC) $(RB_CFLAGS) $< -o $@ -lst
+
+.PHONY: bench-runtime bench-runtime-build bench-runtime-peers
