@@ -6,6 +6,7 @@ TEST_SUITES :=
 -include tests/translator/translator-tests.mk
 -include tests/lib/lib-tests.mk
 -include examples/examples-tests.mk
+-include examples/httpd/httpd.mk
 
 test: setup
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

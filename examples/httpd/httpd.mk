@@ -1,0 +1,43 @@
+# examples/httpd/httpd.mk -- the CPC HTTP/1.1 file server and its tests.
+#
+#   make httpd        builds $(BUILD)/examples/httpd/httpd with bin/cpcc
+#   make test-httpd   unit tests of the native half (plain cc), then the
+#                     end-to-end suite (curl, wrk, raw sockets; loopback only)
+#
+# Included once from tests/tests.mk (and possibly an examples fragment).
+
+ifndef HTTPD_MK_INCLUDED
+HTTPD_MK_INCLUDED := 1
+
+HTTPD_DIR   := $(TOP)/examples/httpd
+HTTPD_BUILD := $(BUILD)/examples/httpd
+HTTPD_BIN   := $(HTTPD_BUILD)/httpd
+HTTPD_UNIT  := $(HTTPD_BUILD)/test_http_unit
+HTTPD_SRCS  := $(HTTPD_DIR)/httpd.cpc $(HTTPD_DIR)/http.c
+HTTPD_DEPS  := $(HTTPD_SRCS) $(HTTPD_DIR)/http.h \
+               $(wildcard $(TOP)/runtime/include/cpc/*.h) \
+               $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py)
+
+$(HTTPD_BIN): $(HTTPD_DEPS) $(RUNTIME_LIB) | $(SETUP_STAMP)
+	@mkdir -p $(@D)
+	$(TOP)/bin/cpcc -O2 -Wall -I$(HTTPD_DIR) -o $@ $(HTTPD_SRCS)
+
+$(HTTPD_UNIT): $(HTTPD_DIR)/test_http_unit.c $(HTTPD_DIR)/http.c $(HTTPD_DIR)/http.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined -o $@ \
+	    $(HTTPD_DIR)/test_http_unit.c $(HTTPD_DIR)/http.c
+
+httpd: $(HTTPD_BIN)
+
+# The suite raises RLIMIT_NOFILE itself (to the hard limit) for the clients,
+# wrk and the server; `timeout` bounds the whole run.
+test-httpd: $(HTTPD_UNIT) $(HTTPD_BIN)
+	$(HTTPD_UNIT)
+	cd $(TOP) && HTTPD=$(HTTPD_BIN) timeout -k 10 300 $(PYTHON) -m pytest -q -s \
+	    -p no:cacheprovider $(HTTPD_DIR)/test_httpd.py
+
+TEST_SUITES += test-httpd
+
+.PHONY: httpd test-httpd
+
+endif
