@@ -1,3 +1,82 @@
-# runtime: built by runtime/runtime.mk
-runtime:
-.PHONY: runtime
+# runtime/runtime.mk -- the CPC runtime libraries (included by the top Makefile).
+#
+#   make runtime   builds
+#     $(BUILD)/runtime/libcpc.a        -O2, the production runtime
+#     $(BUILD)/runtime/libcpc_debug.a  -O0 -g -DCPC_DEBUG: one-shot checks
+#     $(BUILD)/runtime/libcpc_tsan.a   -O1 -g -fsanitize=thread
+#   make runtime-nocache  also builds libcpc_nocache.a (-O2 -DCPC_NO_CACHE),
+#                  to measure the continuation cache.
+#   make demo-hand runs examples/hand/countdown.c, a hand-translated demo.
+#
+# Programs link with -lcpc -lpthread, and -fsanitize=thread for the tsan
+# flavour.  Code using the debug library must be compiled with -DCPC_DEBUG
+# (the continuation header grows two fields).
+#
+# Other parts of the tree add objects to libcpc.a by appending to
+# RUNTIME_EXTRA_OBJS (before this fragment's rules are expanded, i.e. in a
+# fragment included by the top Makefile) and providing rules that build
+# them; they are archived into libcpc.a together with the runtime.
+
+RUNTIME_DIR      := $(TOP)/runtime
+RUNTIME_BUILD    := $(BUILD)/runtime
+RUNTIME_SRCS     := cpc_continuation.c cpc_sched.c cpc_condvar.c cpc_timer.c \
+                    cpc_io.c cpc_pool.c cpc_debug.c
+RUNTIME_HDRS     := $(RUNTIME_DIR)/include/cpc/cpc_runtime.h \
+                    $(RUNTIME_DIR)/cpc_internal.h
+RUNTIME_CPPFLAGS := -I$(RUNTIME_DIR)/include -I$(RUNTIME_DIR)
+RUNTIME_CFLAGS   := $(CFLAGS_COMMON) -pthread
+RUNTIME_EXTRA_OBJS ?=
+
+# flavour -> extra flags
+RUNTIME_FLAGS_opt     := -O2
+RUNTIME_FLAGS_debug   := -O0 -g -DCPC_DEBUG
+RUNTIME_FLAGS_tsan    := -O1 -g -fsanitize=thread
+RUNTIME_FLAGS_nocache := -O2 -DCPC_NO_CACHE
+
+RUNTIME_LIB         := $(RUNTIME_BUILD)/libcpc.a
+RUNTIME_LIB_DEBUG   := $(RUNTIME_BUILD)/libcpc_debug.a
+RUNTIME_LIB_TSAN    := $(RUNTIME_BUILD)/libcpc_tsan.a
+RUNTIME_LIB_NOCACHE := $(RUNTIME_BUILD)/libcpc_nocache.a
+
+runtime_objs = $(addprefix $(RUNTIME_BUILD)/$(1)/,$(RUNTIME_SRCS:.c=.o))
+
+define RUNTIME_FLAVOUR
+$(RUNTIME_BUILD)/$(1)/%.o: $(RUNTIME_DIR)/%.c $(RUNTIME_HDRS) | $(RUNTIME_BUILD)/$(1)
+	$$(CC) $$(RUNTIME_CFLAGS) $$(RUNTIME_FLAGS_$(1)) $$(RUNTIME_CPPFLAGS) -c $$< -o $$@
+
+$(RUNTIME_BUILD)/$(1):
+	@mkdir -p $$@
+endef
+$(foreach f,opt debug tsan nocache,$(eval $(call RUNTIME_FLAVOUR,$(f))))
+
+$(RUNTIME_LIB): $(call runtime_objs,opt) $(RUNTIME_EXTRA_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RUNTIME_LIB_DEBUG): $(call runtime_objs,debug)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RUNTIME_LIB_TSAN): $(call runtime_objs,tsan)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(RUNTIME_LIB_NOCACHE): $(call runtime_objs,nocache)
+	@rm -f $@
+	ar rcs $@ $^
+
+runtime: $(RUNTIME_LIB) $(RUNTIME_LIB_DEBUG) $(RUNTIME_LIB_TSAN)
+
+runtime-nocache: $(RUNTIME_LIB_NOCACHE)
+
+# ---- the hand-translated demo ------------------------------------------------
+DEMO_HAND := $(RUNTIME_BUILD)/examples/countdown
+
+$(DEMO_HAND): $(TOP)/examples/hand/countdown.c $(RUNTIME_LIB) $(RUNTIME_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(RUNTIME_CFLAGS) -O2 $(RUNTIME_CPPFLAGS) $< -o $@ $(RUNTIME_LIB)
+
+demo-hand: $(DEMO_HAND)
+	$(DEMO_HAND)
+
+.PHONY: runtime runtime-nocache demo-hand

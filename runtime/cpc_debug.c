@@ -1,0 +1,235 @@
+/*
+ * cpc_debug.c -- fatal errors, symbol names, and the one-shot checks of the
+ * debug runtime (-DCPC_DEBUG, libcpc_debug.a).
+ *
+ * One-shot discipline.  Each continuation carries a magic number and a
+ * state: NEW (allocated, not yet spawned), RUNNING (a trampoline runs it),
+ * SUSPENDED (a queue, condvar, the timer heap, an fd list or a pool holds
+ * it), FREED.  Handing a continuation to the runtime requires RUNNING (a
+ * primitive) or NEW (a spawn); taking it from a queue to run requires
+ * SUSPENDED.  Anything else is a continuation resumed twice.  Freed
+ * continuations are not given back at once: they wait, marked FREED with
+ * their frames intact, in a bounded FIFO quarantine, so a use after free is
+ * caught (and the thread's top frame can still be named) as long as the
+ * buffer is in quarantine.
+ *
+ * Names.  Frame functions are mostly static, which dladdr cannot see, so
+ * the address is looked up in the .symtab of /proc/self/exe (mapped once,
+ * corrected by the executable's load bias); dladdr is the fallback for
+ * shared objects, and the bare address the last resort.
+ */
+#define _GNU_SOURCE
+#include "cpc_internal.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void cpc_fatal(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "cpc: %s\n", buf);
+    fflush(stderr);
+    abort();
+}
+
+/* ---- symbol names ------------------------------------------------------------ */
+
+static int dbg_bias_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    *(uintptr_t *)data = info->dlpi_addr;
+    return 1;                   /* the first object is the executable */
+}
+
+/* Look addr up in the executable's .symtab.  Returns false if not found. */
+static bool dbg_elf_lookup(uintptr_t addr, char *buf, size_t len)
+{
+    static const unsigned char *image;
+    static size_t image_size;
+    static bool tried;
+    static uintptr_t bias;
+
+    if (!tried) {
+        tried = true;
+        int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+        struct stat st;
+        if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+            void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+                           fd, 0);
+            if (p != MAP_FAILED) {
+                image = p;
+                image_size = (size_t)st.st_size;
+            }
+        }
+        if (fd >= 0)
+            close(fd);
+        dl_iterate_phdr(dbg_bias_cb, &bias);
+    }
+    if (image == NULL || image_size < sizeof(ElfW(Ehdr)))
+        return false;
+    const ElfW(Ehdr) *eh = (const void *)image;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_shoff == 0 ||
+        eh->e_shoff + (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > image_size)
+        return false;
+    const ElfW(Shdr) *sh = (const void *)(image + eh->e_shoff);
+    uintptr_t target = addr - bias;
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum)
+            continue;
+        const ElfW(Shdr) *strs = &sh[sh[i].sh_link];
+        if (sh[i].sh_offset + sh[i].sh_size > image_size ||
+            strs->sh_offset + strs->sh_size > image_size)
+            return false;
+        const ElfW(Sym) *sym = (const void *)(image + sh[i].sh_offset);
+        size_t nsym = sh[i].sh_size / sizeof(ElfW(Sym));
+        const char *names = (const char *)(image + strs->sh_offset);
+        for (size_t j = 0; j < nsym; j++) {
+            if (ELF64_ST_TYPE(sym[j].st_info) != STT_FUNC ||
+                sym[j].st_name >= strs->sh_size)
+                continue;
+            uintptr_t lo = sym[j].st_value;
+            uintptr_t hi = lo + (sym[j].st_size ? sym[j].st_size : 1);
+            if (target >= lo && target < hi) {
+                if (target == lo)
+                    snprintf(buf, len, "%s", names + sym[j].st_name);
+                else
+                    snprintf(buf, len, "%s+0x%lx", names + sym[j].st_name,
+                             (unsigned long)(target - lo));
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+const char *dbg_symbol_name(const void *f, char *buf, size_t len)
+{
+    Dl_info info;
+    if (dbg_elf_lookup((uintptr_t)f, buf, len))
+        return buf;
+    if (dladdr(f, &info) != 0 && info.dli_sname != NULL) {
+        snprintf(buf, len, "%s", info.dli_sname);
+        return buf;
+    }
+    snprintf(buf, len, "%p", f);
+    return buf;
+}
+
+#ifdef CPC_DEBUG
+/* ---- one-shot checks ------------------------------------------------------------ */
+
+#define DBG_QUARANTINE 4096
+
+static pthread_mutex_t dbg_lock = PTHREAD_MUTEX_INITIALIZER;
+static cpc_continuation *dbg_quarantine[DBG_QUARANTINE];
+static size_t dbg_qnext;
+
+/* Name of the thread's top frame function, for messages. */
+static const char *dbg_top_name(cpc_continuation *k, char *buf, size_t len)
+{
+    if (k->length < sizeof(cpc_function *) || k->length > k->size) {
+        snprintf(buf, len, "<no frame: the thread had ended>");
+        return buf;
+    }
+    return dbg_symbol_name((const void *)cpc_top_function(k), buf, len);
+}
+
+CPC_NORETURN static void dbg_die(cpc_continuation *k, const char *what)
+{
+    char name[256];
+    cpc_fatal("continuation %p %s (thread's top frame: %s)", (void *)k, what,
+              dbg_top_name(k, name, sizeof name));
+}
+
+static void dbg_check_magic(cpc_continuation *k)
+{
+    if (k == NULL)
+        cpc_fatal("NULL continuation");
+    if (k->cpc_magic == CPC_MAGIC_FREED || k->cpc_state == CPC_ST_FREED)
+        dbg_die(k, "used after free");
+    if (k->cpc_magic != CPC_MAGIC_LIVE)
+        cpc_fatal("continuation %p is corrupt or was never allocated by "
+                  "cpc_continuation_new (bad magic 0x%x)", (void *)k,
+                  k->cpc_magic);
+}
+
+void dbg_init(cpc_continuation *k)
+{
+    k->cpc_magic = CPC_MAGIC_LIVE;
+    k->cpc_state = CPC_ST_NEW;
+}
+
+void dbg_suspend(cpc_continuation *k, bool spawn)
+{
+    dbg_check_magic(k);
+    switch (k->cpc_state) {
+    case CPC_ST_NEW:
+        if (spawn)
+            break;
+        /* A primitive called on a continuation nobody is running. */
+        dbg_die(k, "resumed twice: suspended before it ever ran");
+    case CPC_ST_RUNNING:
+        if (!spawn)
+            break;
+        dbg_die(k, "resumed twice: spawned while already running");
+    case CPC_ST_SUSPENDED:
+        dbg_die(k, "resumed twice: queued while already queued or waiting");
+    default:
+        cpc_fatal("continuation %p has a bad state %u", (void *)k,
+                  k->cpc_state);
+    }
+    k->cpc_state = CPC_ST_SUSPENDED;
+}
+
+void dbg_resume(cpc_continuation *k)
+{
+    dbg_check_magic(k);
+    if (k->cpc_state == CPC_ST_RUNNING)
+        dbg_die(k, "resumed twice: resumed while already running");
+    if (k->cpc_state != CPC_ST_SUSPENDED)
+        dbg_die(k, "resumed twice: run without being queued");
+    k->cpc_state = CPC_ST_RUNNING;
+}
+
+void dbg_check_running(cpc_continuation *k)
+{
+    dbg_check_magic(k);
+    if (k->cpc_state != CPC_ST_RUNNING)
+        dbg_die(k, "resumed twice: returned to the trampoline while queued "
+                   "or waiting elsewhere");
+}
+
+void dbg_moved(cpc_continuation *from, cpc_continuation *to)
+{
+    dbg_check_magic(from);
+    to->cpc_magic = CPC_MAGIC_LIVE;
+    to->cpc_state = from->cpc_state;
+}
+
+bool dbg_free(cpc_continuation *k)
+{
+    dbg_check_magic(k);
+    k->cpc_magic = CPC_MAGIC_FREED;
+    k->cpc_state = CPC_ST_FREED;
+    pthread_mutex_lock(&dbg_lock);
+    cpc_continuation *old = dbg_quarantine[dbg_qnext];
+    dbg_quarantine[dbg_qnext] = k;
+    dbg_qnext = (dbg_qnext + 1) % DBG_QUARANTINE;
+    pthread_mutex_unlock(&dbg_lock);
+    free(old);
+    return true;
+}
+#endif /* CPC_DEBUG */

@@ -1,0 +1,298 @@
+/*
+ * cpc_io.c -- waiting for file descriptors, with epoll.
+ *
+ * Each fd has one FIFO of waiters (doubly linked through io_next/io_prev
+ * in their wait records), whatever direction they wait for; an event wakes
+ * the waiters whose direction is ready, in wait order, and leaves the
+ * others.  Several threads may wait on the same fd and direction.
+ *
+ * Registration uses EPOLLONESHOT: an fd is armed with the union of its
+ * waiters' directions when a wait needs a direction that is not armed, and
+ * is disarmed by the kernel when it fires; after the wake-ups it is
+ * re-armed only if waiters remain.  So there is one epoll_ctl per wait
+ * cycle, an fd nobody waits for is never reported again, and an fd closed
+ * and reused with the same number is re-added transparently (MOD fails with
+ * ENOENT, we ADD).  A bad fd is reported by epoll_ctl at wait time:
+ * cpc_io_wait then returns -1 with errno EBADF.  Regular files, which
+ * epoll refuses (EPERM), are always ready, as with poll(2).
+ *
+ * A waiter that also waits on a condvar is on both lists; whichever event
+ * comes first unlinks it from the other in O(1).
+ */
+#define _GNU_SOURCE
+#include "cpc_internal.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+struct io_fd {
+    cpc_continuation *head, *tail;
+    uint32_t armed;             /* CPC_IO_* directions armed in epoll */
+    uint32_t nin, nout;         /* waiters per direction */
+    bool in_epoll;              /* fd is in the interest list */
+};
+
+static int io_epfd = -1;
+static int io_wakefd = -1;
+static struct io_fd *io_fds;
+static size_t io_nfds;
+static size_t io_waiters;
+
+#define IO_EVENTS 256
+
+int io_init(void)
+{
+    io_epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (io_epfd < 0)
+        cpc_fatal("epoll_create1: %s", strerror(errno));
+    return 0;
+}
+
+void io_add_wakeup_fd(int fd)
+{
+    struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+    if (epoll_ctl(io_epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+        cpc_fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
+    io_wakefd = fd;
+}
+
+size_t io_count(void)
+{
+    return io_waiters;
+}
+
+void io_shutdown(void)
+{
+    if (io_waiters == 0) {
+        /* Nobody waits: forget the table (the kernel side keeps disarmed
+           registrations, which are re-armed or re-added as needed). */
+        for (size_t i = 0; i < io_nfds; i++)
+            if (io_fds[i].in_epoll)
+                epoll_ctl(io_epfd, EPOLL_CTL_DEL, (int)i, NULL);
+        free(io_fds);
+        io_fds = NULL;
+        io_nfds = 0;
+    }
+}
+
+static struct io_fd *io_fd_get(int fd)
+{
+    if ((size_t)fd >= io_nfds) {
+        size_t n = io_nfds ? io_nfds : 64;
+        while (n <= (size_t)fd)
+            n *= 2;
+        struct io_fd *t = realloc(io_fds, n * sizeof *t);
+        if (t == NULL)
+            cpc_fatal("out of memory growing the fd table");
+        memset(t + io_nfds, 0, (n - io_nfds) * sizeof *t);
+        io_fds = t;
+        io_nfds = n;
+    }
+    return &io_fds[fd];
+}
+
+static uint32_t io_dirs_wanted(const struct io_fd *r)
+{
+    return (r->nin ? CPC_IO_IN : 0) | (r->nout ? CPC_IO_OUT : 0);
+}
+
+/* Arm fd for `dirs` (one-shot).  Returns 0 or -1 with errno set. */
+static int io_arm(int fd, struct io_fd *r, uint32_t dirs)
+{
+    struct epoll_event ev = { .events = EPOLLONESHOT, .data.fd = fd };
+    if (dirs & CPC_IO_IN)
+        ev.events |= EPOLLIN | EPOLLRDHUP;
+    if (dirs & CPC_IO_OUT)
+        ev.events |= EPOLLOUT;
+    int op = r->in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    int rc = epoll_ctl(io_epfd, op, fd, &ev);
+    if (rc < 0 && op == EPOLL_CTL_MOD && errno == ENOENT)
+        rc = epoll_ctl(io_epfd, EPOLL_CTL_ADD, fd, &ev);  /* closed, reused */
+    else if (rc < 0 && op == EPOLL_CTL_ADD && errno == EEXIST)
+        rc = epoll_ctl(io_epfd, EPOLL_CTL_MOD, fd, &ev);
+    if (rc < 0) {
+        r->in_epoll = false;
+        r->armed = 0;
+        return -1;
+    }
+    r->in_epoll = true;
+    r->armed = dirs;
+    return 0;
+}
+
+static void io_list_remove(struct io_fd *r, cpc_continuation *k)
+{
+    struct cpc_wait *w = cpc_wait_of(k);
+    if (w->io_prev != NULL)
+        cpc_wait_of(w->io_prev)->io_next = w->io_next;
+    else
+        r->head = w->io_next;
+    if (w->io_next != NULL)
+        cpc_wait_of(w->io_next)->io_prev = w->io_prev;
+    else
+        r->tail = w->io_prev;
+    r->nin -= (w->io_dir & CPC_IO_IN) != 0;
+    r->nout -= (w->io_dir & CPC_IO_OUT) != 0;
+    io_waiters--;
+}
+
+void io_unlink(cpc_continuation *k)
+{
+    struct cpc_wait *w = cpc_wait_of(k);
+    io_list_remove(&io_fds[w->fd], k);
+    /* The fd may stay armed for this direction; a later event finding no
+       waiter is simply dropped, and one-shot disarms it. */
+}
+
+/* Wake the waiters of fd whose direction meets `ready`; each gets
+   result(its direction & ready). */
+static void io_wake(struct io_fd *r, uint32_t ready, bool signal)
+{
+    cpc_continuation *k = r->head;
+    while (k != NULL) {
+        struct cpc_wait *w = cpc_wait_of(k);
+        cpc_continuation *next = w->io_next;
+        if (w->io_dir & ready) {
+            int result = signal ? 0 : (int)(w->io_dir & ready);
+            io_list_remove(r, k);
+            if (w->link & CPC_W_COND)
+                cv_unlink(w->cv, k);
+            sched_wake(k, result);
+        }
+        k = next;
+    }
+}
+
+void io_poll(int timeout_ms)
+{
+    struct epoll_event evs[IO_EVENTS];
+    int n = epoll_wait(io_epfd, evs, IO_EVENTS, timeout_ms);
+    if (n < 0) {
+        if (errno == EINTR)
+            return;
+        cpc_fatal("epoll_wait: %s", strerror(errno));
+    }
+    for (int i = 0; i < n; i++) {
+        int fd = evs[i].data.fd;
+        uint32_t e = evs[i].events;
+        if (fd == io_wakefd) {
+            uint64_t v;
+            ssize_t rd = read(fd, &v, sizeof v);
+            (void)rd;
+            continue;
+        }
+        if ((size_t)fd >= io_nfds)
+            continue;
+        struct io_fd *r = &io_fds[fd];
+        r->armed = 0;                       /* one-shot fired */
+        uint32_t ready = 0;
+        /* Errors and hang-ups wake both directions: the next read or
+           write reports them. */
+        if (e & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+            ready |= CPC_IO_IN;
+        if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR))
+            ready |= CPC_IO_OUT;
+        io_wake(r, ready, false);
+        if (r->head != NULL) {
+            uint32_t want = io_dirs_wanted(r);
+            if (io_arm(fd, r, want) < 0) {
+                /* The fd went bad under its waiters (closed): wake them,
+                   their next read or write reports the error. */
+                io_wake(r, CPC_IO_IN | CPC_IO_OUT, false);
+            }
+        }
+    }
+}
+
+/* ---- primitives ------------------------------------------------------------ */
+
+static int io_wait_blocking(int fd, int direction)
+{
+    struct pollfd p = { .fd = fd, .events = 0 };
+    if (direction & CPC_IO_IN)
+        p.events |= POLLIN;
+    if (direction & CPC_IO_OUT)
+        p.events |= POLLOUT;
+    for (;;) {
+        int rc = poll(&p, 1, -1);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return -1;
+        break;
+    }
+    if (p.revents & POLLNVAL) {
+        errno = EBADF;
+        return -1;
+    }
+    int ready = 0;
+    if (p.revents & (POLLIN | POLLHUP | POLLERR))
+        ready |= CPC_IO_IN;
+    if (p.revents & (POLLOUT | POLLHUP | POLLERR))
+        ready |= CPC_IO_OUT;
+    return ready & direction;
+}
+
+static cpc_continuation *io_return(cpc_continuation *k, int v)
+{
+    return cpc_return(k, &v, sizeof v);
+}
+
+cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
+                                   cpc_condvar *c)
+{
+    if (direction == 0 || (direction & ~(CPC_IO_IN | CPC_IO_OUT)) != 0) {
+        errno = EINVAL;
+        return io_return(k, -1);
+    }
+    if (fd < 0) {
+        errno = EBADF;
+        return io_return(k, -1);
+    }
+    if (cpc_tls_pool != NULL) {
+        if (c != NULL)
+            cpc_require_attached("cpc_io_wait with a condvar");
+        return io_return(k, io_wait_blocking(fd, direction));
+    }
+    struct io_fd *r = io_fd_get(fd);
+    uint32_t want = (uint32_t)direction | io_dirs_wanted(r);
+    if ((want & ~r->armed) != 0 && io_arm(fd, r, want) < 0) {
+        if (errno == EPERM)             /* regular file: always ready */
+            return io_return(k, direction);
+        return io_return(k, -1);
+    }
+    k = cont_reserve_wait(k, CPC_WAIT_IO);
+    dbg_suspend(k, false);
+    struct cpc_wait *w = cpc_wait_of(k);
+    if (c != NULL) {
+        cv_enqueue(c, k, CPC_W_COND | CPC_W_IO);
+        w->cv = c;
+    } else {
+        w->link = CPC_W_IO;
+    }
+    w->fd = fd;
+    w->io_dir = (uint32_t)direction;
+    w->io_next = NULL;
+    w->io_prev = r->tail;
+    if (r->tail != NULL)
+        cpc_wait_of(r->tail)->io_next = k;
+    else
+        r->head = k;
+    r->tail = k;
+    r->nin += (direction & CPC_IO_IN) != 0;
+    r->nout += (direction & CPC_IO_OUT) != 0;
+    io_waiters++;
+    return NULL;
+}
+
+void cpc_signal_fd(int fd, int direction)
+{
+    cpc_require_attached("cpc_signal_fd");
+    if (fd < 0 || (size_t)fd >= io_nfds)
+        return;
+    io_wake(&io_fds[fd], (uint32_t)direction, true);
+}

@@ -1,0 +1,355 @@
+/*
+ * cpc_sched.c -- the cooperative scheduler: run queue, trampoline, main
+ * loop, the inbox other OS threads use, cached time, yield/done/spawn.
+ *
+ * The run queue is an intrusive FIFO through cpc_next (head and tail, O(1)
+ * push and pop).  The main loop works in passes: it takes the whole queue,
+ * runs each thread once (threads queued meanwhile run in the next pass,
+ * which makes yield round-robin), then expires timers and polls epoll.
+ *
+ * Waking the main loop.  Other OS threads (pool workers re-attaching a
+ * thread, detached code spawning, foreign threads) push onto the inbox, a
+ * mutex-protected FIFO, and write to an eventfd the loop watches through
+ * epoll -- only when the inbox was empty, since one pending wake-up is
+ * enough: the loop always drains the whole inbox.
+ *
+ * When the loop returns.  Exactly when nothing can ever run again: the
+ * run queue and the inbox are empty and no thread sleeps, waits for I/O or
+ * is detached.  The detached count is kept under the inbox lock, so a
+ * worker handing a thread back (inbox push + count decrement) is atomic
+ * with respect to the exit test.  Threads waiting only on a condvar do
+ * not keep the loop alive: only a running thread could signal them.
+ */
+#define _GNU_SOURCE
+#include "cpc_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+_Thread_local int cpc_budget = CPC_DIRECT_BUDGET;
+_Thread_local cpc_sched *cpc_tls_pool = NULL;
+_Thread_local bool cpc_tls_is_sched = false;
+
+/* The program's main thread is the scheduler thread until cpc_main_loop
+   says otherwise, so that native code in main() can spawn without locks. */
+__attribute__((constructor)) static void sched_init_main_thread(void)
+{
+    cpc_tls_is_sched = true;
+}
+
+static struct {
+    cpc_continuation *head, *tail;
+} sched_runq;
+
+/* Inbox: the only scheduler structure other OS threads touch. */
+static pthread_mutex_t sched_inbox_lock = PTHREAD_MUTEX_INITIALIZER;
+static cpc_continuation *sched_inbox_head, *sched_inbox_tail;
+static long sched_detached;            /* threads in pools; inbox lock */
+static atomic_bool sched_inbox_pending;  /* hint: inbox non-empty */
+static atomic_int sched_wake_fd = -1;    /* eventfd, created once */
+
+/* Cached clocks, refreshed lazily once per pass. */
+static bool sched_mono_valid, sched_real_valid;
+static int64_t sched_mono_ns;
+static struct timespec sched_real;
+
+/* ---- time ---------------------------------------------------------------- */
+
+int64_t sched_now(void)
+{
+    if (!sched_mono_valid) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        sched_mono_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+        sched_mono_valid = true;
+    }
+    return sched_mono_ns;
+}
+
+static void sched_invalidate_time(void)
+{
+    sched_mono_valid = false;
+    sched_real_valid = false;
+}
+
+/* Attached cps code (k != NULL, on the scheduler thread) sees the time
+   cached for the current pass; native and detached code the real clock. */
+static bool sched_use_cached_time(cpc_continuation *k)
+{
+    return k != NULL && cpc_tls_pool == NULL && cpc_tls_is_sched;
+}
+
+static void sched_realtime(cpc_continuation *k, struct timespec *ts)
+{
+    if (!sched_use_cached_time(k)) {
+        clock_gettime(CLOCK_REALTIME, ts);
+        return;
+    }
+    if (!sched_real_valid) {
+        clock_gettime(CLOCK_REALTIME, &sched_real);
+        sched_real_valid = true;
+    }
+    *ts = sched_real;
+}
+
+int cpc_gettimeofday(cpc_continuation *k, struct timeval *tv)
+{
+    struct timespec ts;
+    sched_realtime(k, &ts);
+    if (tv != NULL) {
+        tv->tv_sec = ts.tv_sec;
+        tv->tv_usec = ts.tv_nsec / 1000;
+    }
+    return 0;
+}
+
+time_t cpc_time(cpc_continuation *k, time_t *t)
+{
+    struct timespec ts;
+    sched_realtime(k, &ts);
+    if (t != NULL)
+        *t = ts.tv_sec;
+    return ts.tv_sec;
+}
+
+cpc_sched *cpc_get_sched(cpc_continuation *k)
+{
+    (void)k;
+    return cpc_tls_pool;
+}
+
+/* ---- run queue and trampoline -------------------------------------------- */
+
+void sched_runq_push(cpc_continuation *k)
+{
+    k->cpc_next = NULL;
+    if (sched_runq.tail != NULL)
+        sched_runq.tail->cpc_next = k;
+    else
+        sched_runq.head = k;
+    sched_runq.tail = k;
+}
+
+void sched_thread_end(cpc_continuation *k)
+{
+    cpc_sched *pool = cpc_tls_pool;
+    cpc_continuation_free(k);
+    if (pool != NULL) {
+        pool_leave(pool);
+        sched_detached_add(-1);
+    }
+}
+
+void sched_run(cpc_continuation *k)
+{
+    dbg_resume(k);
+    while (k != NULL && k->length > 0) {
+        dbg_check_running(k);
+        cpc_budget = CPC_DIRECT_BUDGET;
+        k = cpc_top_function(k)(k);
+    }
+    if (k != NULL)
+        sched_thread_end(k);
+}
+
+/* ---- inbox ---------------------------------------------------------------- */
+
+static void sched_wakeup(void)
+{
+    int fd = atomic_load_explicit(&sched_wake_fd, memory_order_acquire);
+    if (fd >= 0) {
+        uint64_t one = 1;
+        /* EAGAIN means the counter is saturated: a wake-up is pending. */
+        ssize_t r = write(fd, &one, sizeof one);
+        (void)r;
+    }
+}
+
+void sched_inbox_push(cpc_continuation *k)
+{
+    bool was_empty;
+    k->cpc_next = NULL;
+    pthread_mutex_lock(&sched_inbox_lock);
+    was_empty = sched_inbox_head == NULL;
+    if (sched_inbox_tail != NULL)
+        sched_inbox_tail->cpc_next = k;
+    else
+        sched_inbox_head = k;
+    sched_inbox_tail = k;
+    atomic_store_explicit(&sched_inbox_pending, true, memory_order_relaxed);
+    pthread_mutex_unlock(&sched_inbox_lock);
+    if (was_empty)
+        sched_wakeup();
+}
+
+void sched_detached_add(long delta)
+{
+    bool wake;
+    pthread_mutex_lock(&sched_inbox_lock);
+    sched_detached += delta;
+    wake = sched_detached == 0;
+    pthread_mutex_unlock(&sched_inbox_lock);
+    /* The last detached thread ended: the loop may have nothing left. */
+    if (wake && delta < 0)
+        sched_wakeup();
+}
+
+void sched_attach_from_pool(cpc_continuation *k)
+{
+    bool was_empty;
+    k->cpc_next = NULL;
+    pthread_mutex_lock(&sched_inbox_lock);
+    was_empty = sched_inbox_head == NULL;
+    if (sched_inbox_tail != NULL)
+        sched_inbox_tail->cpc_next = k;
+    else
+        sched_inbox_head = k;
+    sched_inbox_tail = k;
+    sched_detached--;
+    atomic_store_explicit(&sched_inbox_pending, true, memory_order_relaxed);
+    pthread_mutex_unlock(&sched_inbox_lock);
+    if (was_empty)
+        sched_wakeup();
+}
+
+/* Move the inbox to the run queue.  Returns false when the loop may
+   return: nothing queued anywhere and no detached thread. */
+static bool sched_drain_inbox(bool check_exit)
+{
+    bool alive = true;
+    if (!check_exit &&
+        !atomic_load_explicit(&sched_inbox_pending, memory_order_relaxed))
+        return true;
+    pthread_mutex_lock(&sched_inbox_lock);
+    cpc_continuation *h = sched_inbox_head, *t = sched_inbox_tail;
+    sched_inbox_head = sched_inbox_tail = NULL;
+    atomic_store_explicit(&sched_inbox_pending, false, memory_order_relaxed);
+    if (check_exit && h == NULL && sched_detached == 0)
+        alive = false;
+    pthread_mutex_unlock(&sched_inbox_lock);
+    if (h != NULL) {
+        if (sched_runq.tail != NULL)
+            sched_runq.tail->cpc_next = h;
+        else
+            sched_runq.head = h;
+        sched_runq.tail = t;
+    }
+    return alive;
+}
+
+static bool sched_has_detached(void)
+{
+    long n;
+    pthread_mutex_lock(&sched_inbox_lock);
+    n = sched_detached;
+    pthread_mutex_unlock(&sched_inbox_lock);
+    return n > 0;
+}
+
+/* ---- spawning ------------------------------------------------------------- */
+
+void cpc_spawn_continuation(cpc_continuation *k)
+{
+    dbg_suspend(k, true);
+    if (cpc_tls_is_sched)
+        sched_runq_push(k);
+    else
+        sched_inbox_push(k);
+}
+
+/* ---- primitives ----------------------------------------------------------- */
+
+cpc_continuation *cpc_yield__cps(cpc_continuation *k)
+{
+    if (cpc_tls_pool != NULL)
+        return k;               /* detached: the OS schedules us */
+    dbg_suspend(k, false);
+    sched_runq_push(k);
+    return NULL;
+}
+
+cpc_continuation *cpc_done__cps(cpc_continuation *k)
+{
+    sched_thread_end(k);
+    return NULL;
+}
+
+/* ---- the main loop -------------------------------------------------------- */
+
+static void sched_init(void)
+{
+    static bool done;
+    cpc_tls_is_sched = true;
+    if (done)
+        return;
+    done = true;
+    io_init();
+    int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (fd < 0)
+        cpc_fatal("cannot create the scheduler's eventfd: %s",
+                  strerror(errno));
+    io_add_wakeup_fd(fd);
+    atomic_store_explicit(&sched_wake_fd, fd, memory_order_release);
+}
+
+/* Milliseconds epoll may sleep before the first timer is due (rounded up,
+   so that a timer is never polled for early and spun on). */
+static int sched_poll_timeout(void)
+{
+    int64_t next = tmr_next();
+    if (next < 0)
+        return -1;
+    int64_t delta = next - sched_now();
+    if (delta <= 0)
+        return 0;
+    int64_t ms = (delta + 999999) / 1000000;
+    return ms > 1000000 ? 1000000 : (int)ms;
+}
+
+void cpc_main_loop(void)
+{
+    sched_init();
+    pool_init_default();
+    for (;;) {
+        sched_drain_inbox(false);
+
+        /* One pass: every thread runnable now runs once. */
+        cpc_continuation *k = sched_runq.head;
+        sched_runq.head = sched_runq.tail = NULL;
+        sched_invalidate_time();
+        while (k != NULL) {
+            cpc_continuation *next = k->cpc_next;
+            sched_run(k);
+            k = next;
+        }
+
+        sched_invalidate_time();
+        if (tmr_count() > 0)
+            tmr_expire(sched_now());
+        sched_drain_inbox(false);
+
+        if (sched_runq.head != NULL) {
+            /* Busy: only look at fds when somebody waits on one. */
+            if (io_count() > 0)
+                io_poll(0);
+            continue;
+        }
+        int timeout = sched_poll_timeout();
+        if (timeout < 0 && io_count() == 0 && !sched_has_detached()) {
+            /* Nothing sleeps or waits for I/O: leave unless the inbox
+               or a detached thread says otherwise (checked atomically). */
+            if (!sched_drain_inbox(true))
+                break;
+            if (sched_runq.head != NULL)
+                continue;
+        }
+        io_poll(timeout);
+    }
+    cont_cache_flush();
+    tmr_shutdown();
+    io_shutdown();
+    pool_shutdown_default();
+}

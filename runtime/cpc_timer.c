@@ -1,0 +1,172 @@
+/*
+ * cpc_timer.c -- sleeping threads: a binary min-heap on CLOCK_MONOTONIC.
+ *
+ * Entries are ordered by (deadline, sequence number), so sleepers with
+ * the same deadline wake in the order they went to sleep.  Deadlines are
+ * computed from the time cached for the current scheduler pass, so two
+ * equal sleeps in one pass have equal deadlines and keep their order.
+ *
+ * An entry whose thread also waits on a condvar (cpc_sleep with a condvar,
+ * cpc_wait with a timeout) can be removed early; for those only, the heap
+ * keeps the entry's index in the thread's wait record up to date, so
+ * removal is O(log n).  Plain sleepers are never touched while queued.
+ */
+#define _GNU_SOURCE
+#include "cpc_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+struct tmr_entry {
+    int64_t when;
+    uint64_t seq;               /* sequence << 1 | has_cv */
+    cpc_continuation *k;
+};
+
+static struct tmr_entry *tmr_heap;
+static size_t tmr_n, tmr_cap;
+static uint64_t tmr_seq;
+
+static inline bool tmr_less(const struct tmr_entry *a,
+                              const struct tmr_entry *b)
+{
+    return a->when < b->when || (a->when == b->when && a->seq < b->seq);
+}
+
+static inline void tmr_set(size_t i, struct tmr_entry e)
+{
+    tmr_heap[i] = e;
+    if (e.seq & 1)
+        cpc_wait_of(e.k)->heap_index = (uint32_t)i;
+}
+
+static void tmr_sift_up(size_t i, struct tmr_entry e)
+{
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!tmr_less(&e, &tmr_heap[parent]))
+            break;
+        tmr_set(i, tmr_heap[parent]);
+        i = parent;
+    }
+    tmr_set(i, e);
+}
+
+static void tmr_sift_down(size_t i, struct tmr_entry e)
+{
+    for (;;) {
+        size_t child = 2 * i + 1;
+        if (child >= tmr_n)
+            break;
+        if (child + 1 < tmr_n &&
+            tmr_less(&tmr_heap[child + 1], &tmr_heap[child]))
+            child++;
+        if (!tmr_less(&tmr_heap[child], &e))
+            break;
+        tmr_set(i, tmr_heap[child]);
+        i = child;
+    }
+    tmr_set(i, e);
+}
+
+void tmr_add(cpc_continuation *k, int64_t when, bool has_cv)
+{
+    if (tmr_n == tmr_cap) {
+        size_t cap = tmr_cap ? tmr_cap * 2 : 64;
+        struct tmr_entry *h = realloc(tmr_heap, cap * sizeof *h);
+        if (h == NULL)
+            cpc_fatal("out of memory growing the timer heap");
+        tmr_heap = h;
+        tmr_cap = cap;
+    }
+    struct tmr_entry e = { when, (tmr_seq++ << 1) | has_cv, k };
+    tmr_sift_up(tmr_n++, e);
+}
+
+/* Remove the entry at index i. */
+static void tmr_delete(size_t i)
+{
+    struct tmr_entry last = tmr_heap[--tmr_n];
+    if (i == tmr_n)
+        return;
+    if (i > 0 && tmr_less(&last, &tmr_heap[(i - 1) / 2]))
+        tmr_sift_up(i, last);
+    else
+        tmr_sift_down(i, last);
+}
+
+void tmr_remove(cpc_continuation *k)
+{
+    tmr_delete(cpc_wait_of(k)->heap_index);
+}
+
+void tmr_expire(int64_t now)
+{
+    while (tmr_n > 0 && tmr_heap[0].when <= now) {
+        struct tmr_entry e = tmr_heap[0];
+        tmr_delete(0);
+        if (e.seq & 1)
+            cv_unlink(cpc_wait_of(e.k)->cv, e.k);
+        sched_wake(e.k, CPC_TIMEOUT);
+    }
+}
+
+int64_t tmr_next(void)
+{
+    return tmr_n > 0 ? tmr_heap[0].when : -1;
+}
+
+size_t tmr_count(void)
+{
+    return tmr_n;
+}
+
+void tmr_shutdown(void)
+{
+    if (tmr_n == 0) {
+        free(tmr_heap);
+        tmr_heap = NULL;
+        tmr_cap = 0;
+    }
+}
+
+/* ---- cpc_sleep ------------------------------------------------------------- */
+
+/* Detached: a blocking sleep, resumed after EINTR. */
+static void tmr_sleep_blocking(int sec, int usec)
+{
+    int64_t ns = (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+    if (ns <= 0)
+        return;
+    struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
+                                 cpc_condvar *c)
+{
+    int64_t delay = (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+    if (cpc_tls_pool != NULL) {
+        if (c != NULL)
+            cpc_require_attached("cpc_sleep with a condvar");
+        tmr_sleep_blocking(sec, usec);
+        int v = CPC_TIMEOUT;
+        return cpc_return(k, &v, sizeof v);
+    }
+    if (delay < 0)
+        delay = 0;
+    if (c == NULL) {
+        k = cont_reserve_wait(k, CPC_WAIT_COND);
+        dbg_suspend(k, false);
+        cpc_wait_of(k)->link = CPC_W_TIMER;
+        tmr_add(k, sched_now() + delay, false);
+        return NULL;
+    }
+    k = cont_reserve_wait(k, CPC_WAIT_TIMED);
+    dbg_suspend(k, false);
+    cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
+    cpc_wait_of(k)->cv = c;
+    tmr_add(k, sched_now() + delay, true);
+    return NULL;
+}

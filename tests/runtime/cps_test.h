@@ -1,0 +1,105 @@
+/*
+ * cps_test.h -- small helpers for the runtime's hand-written cps tests.
+ *
+ * The tests write cps functions in exactly the shape of docs/abi.md:
+ * frame structs between CPC_FRAMES_BEGIN/END, `f__cps` entries with the
+ * budget check and a bounce, resume stubs re-entering a body, cpc_return,
+ * CPC_POP/CPC_RESULT.  Only the spawn boilerplate of main(), which the
+ * translator generates identically for every `cpc_spawn f(args);`, is
+ * factored into macros here; they expand to the abi.md shape.
+ */
+#ifndef CPS_TEST_H
+#define CPS_TEST_H
+
+#include <cpc/cpc_runtime.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Fail with a message naming the test's source line. */
+#define CT_CHECK(cond, ...)                                                  \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fputc('\n', stderr);                                             \
+            exit(1);                                                         \
+        }                                                                    \
+    } while (0)
+
+/* Output compared with the .expected file: flushed at once, so the order
+   is the order of events even when a test aborts. */
+#define CT_OUT(...) (printf(__VA_ARGS__), fflush(stdout))
+
+static inline double ct_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* `cpc_spawn f();` -- f a cps function with no argument. */
+#define CT_DEFINE_SPAWN0(f)                                                  \
+    CPC_FRAMES_BEGIN                                                         \
+    struct f##__spawn { cpc_function *cpc_fn; };                             \
+    CPC_FRAMES_END                                                           \
+    static cpc_continuation *f##__spawn_start(cpc_continuation *k)           \
+    {                                                                        \
+        (void)CPC_POP(k, struct f##__spawn);                                 \
+        return f##__cps(k);                                                  \
+    }                                                                        \
+    static void f##__spawn(void)                                             \
+    {                                                                        \
+        cpc_continuation *cpc_k =                                            \
+            cpc_continuation_new(sizeof(struct f##__spawn));                 \
+        struct f##__spawn *cpc_a = CPC_PUSH(cpc_k, struct f##__spawn);       \
+        cpc_a->cpc_fn = f##__spawn_start;                                    \
+        cpc_spawn_continuation(cpc_k);                                       \
+    }
+
+/* `cpc_spawn f(a0);` */
+#define CT_DEFINE_SPAWN1(f, T0)                                              \
+    CPC_FRAMES_BEGIN                                                         \
+    struct f##__spawn { T0 a0; cpc_function *cpc_fn; };                      \
+    CPC_FRAMES_END                                                           \
+    static cpc_continuation *f##__spawn_start(cpc_continuation *k)           \
+    {                                                                        \
+        struct f##__spawn *cpc_a = CPC_POP(k, struct f##__spawn);            \
+        return f##__cps(k, cpc_a->a0);                                       \
+    }                                                                        \
+    static void f##__spawn(T0 a0)                                            \
+    {                                                                        \
+        cpc_continuation *cpc_k =                                            \
+            cpc_continuation_new(sizeof(struct f##__spawn));                 \
+        struct f##__spawn *cpc_a = CPC_PUSH(cpc_k, struct f##__spawn);       \
+        cpc_a->a0 = a0;                                                      \
+        cpc_a->cpc_fn = f##__spawn_start;                                    \
+        cpc_spawn_continuation(cpc_k);                                       \
+    }
+
+/* `cpc_spawn f(a0, a1);` */
+#define CT_DEFINE_SPAWN2(f, T0, T1)                                          \
+    CPC_FRAMES_BEGIN                                                         \
+    struct f##__spawn { T0 a0; T1 a1; cpc_function *cpc_fn; };               \
+    CPC_FRAMES_END                                                           \
+    static cpc_continuation *f##__spawn_start(cpc_continuation *k)           \
+    {                                                                        \
+        struct f##__spawn *cpc_a = CPC_POP(k, struct f##__spawn);            \
+        return f##__cps(k, cpc_a->a0, cpc_a->a1);                            \
+    }                                                                        \
+    static void f##__spawn(T0 a0, T1 a1)                                     \
+    {                                                                        \
+        cpc_continuation *cpc_k =                                            \
+            cpc_continuation_new(sizeof(struct f##__spawn));                 \
+        struct f##__spawn *cpc_a = CPC_PUSH(cpc_k, struct f##__spawn);       \
+        cpc_a->a0 = a0;                                                      \
+        cpc_a->a1 = a1;                                                      \
+        cpc_a->cpc_fn = f##__spawn_start;                                    \
+        cpc_spawn_continuation(cpc_k);                                       \
+    }
+
+#endif /* CPS_TEST_H */

@@ -1,0 +1,42 @@
+# tests/runtime/runtime-tests.mk -- `make test-runtime`, part of `make test`.
+#
+# Every tests/runtime/t_NAME.c is built in four flavours:
+#   opt    -O2 against libcpc.a
+#   O0     -O0 against libcpc.a (cps code without gcc's tail calls: the
+#          trampoline's budget must keep the C stack bounded anyway)
+#   debug  -O0 -DCPC_DEBUG against libcpc_debug.a
+#   tsan   -O1 -fsanitize=thread against libcpc_tsan.a
+# and tests/runtime/TESTS says which runs each test gets (see run-tests.sh).
+
+RT_SRC    := $(TOP)/tests/runtime
+RT_BUILD  := $(BUILD)/tests/runtime
+RT_TESTS  := $(patsubst $(RT_SRC)/%.c,%,$(wildcard $(RT_SRC)/t_*.c))
+RT_CFLAGS := $(CFLAGS_COMMON) -pthread -I$(TOP)/runtime/include
+RT_DEPS   := $(RT_SRC)/cps_test.h $(TOP)/runtime/include/cpc/cpc_runtime.h
+
+$(RT_BUILD)/opt/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O2 $< -o $@ $(RUNTIME_LIB)
+
+$(RT_BUILD)/O0/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O0 $< -o $@ $(RUNTIME_LIB)
+
+$(RT_BUILD)/debug/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_LIB_DEBUG)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O0 -DCPC_DEBUG $< -o $@ $(RUNTIME_LIB_DEBUG)
+
+$(RT_BUILD)/tsan/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_LIB_TSAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O1 -fsanitize=thread $< -o $@ $(RUNTIME_LIB_TSAN)
+
+RT_BINS := $(foreach f,opt O0 debug tsan,$(addprefix $(RT_BUILD)/$(f)/,$(RT_TESTS)))
+
+test-runtime-build: runtime $(RT_BINS)
+
+test-runtime: test-runtime-build
+	@$(RT_SRC)/run-tests.sh $(RT_BUILD) $(RT_SRC)
+
+TEST_SUITES += test-runtime
+
+.PHONY: test-runtime test-runtime-build
