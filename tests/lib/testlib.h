@@ -1,0 +1,80 @@
+/* tests/lib/testlib.h -- helpers for the library tests.  Each test prints
+ * lines compared with its .expected file; CHECK prints "ok: what" or
+ * "FAIL: what (file:line)", so a failure shows up as a diff. */
+#ifndef CPC_TESTLIB_H
+#define CPC_TESTLIB_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <cpc/cpc_lib.h>
+
+#define CHECK(cond, what)                                               \
+    do {                                                                \
+        if (cond)                                                       \
+            printf("ok: %s\n", what);                                   \
+        else                                                            \
+            printf("FAIL: %s (%s:%d, errno %s)\n", what, __FILE__,      \
+                   __LINE__, errno_name(errno));                        \
+        fflush(stdout);                                                 \
+    } while (0)
+
+static inline long long
+now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline const char *
+errno_name(int e)
+{
+    switch (e) {
+    case 0: return "0";
+    case EAGAIN: return "EAGAIN";
+    case EBADF: return "EBADF";
+    case EINVAL: return "EINVAL";
+    case EPIPE: return "EPIPE";
+    case ECONNRESET: return "ECONNRESET";
+    case ECONNREFUSED: return "ECONNREFUSED";
+    case EMSGSIZE: return "EMSGSIZE";
+    case ENOTSOCK: return "ENOTSOCK";
+    case ENOTCONN: return "ENOTCONN";
+    case EOPNOTSUPP: return "EOPNOTSUPP";
+    case ENOPROTOOPT: return "ENOPROTOOPT";
+    case ETIMEDOUT: return "ETIMEDOUT";
+    case EINPROGRESS: return "EINPROGRESS";
+    default: return strerror(e);
+    }
+}
+
+/* Joining a group of threads: the spawner calls join_start() per thread,
+   each thread join_end() when done, and the spawner join_wait()s. */
+static int join_pending;
+static cpc_condvar *join_cond;
+
+static inline void
+join_start(void)
+{
+    if (join_cond == NULL)
+        join_cond = cpc_condvar_get();
+    join_pending++;
+}
+
+static inline void
+join_end(void)
+{
+    if (--join_pending == 0)
+        cpc_signal_all(join_cond);
+}
+
+static cps void
+join_wait(void)
+{
+    while (join_pending > 0)
+        cpc_wait(join_cond);
+}
+
+#endif
