@@ -18,9 +18,10 @@ HTTPD_DEPS  := $(HTTPD_SRCS) $(HTTPD_DIR)/http.h \
                $(wildcard $(TOP)/runtime/include/cpc/*.h) \
                $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py)
 
-$(HTTPD_BIN): $(HTTPD_DEPS) $(RUNTIME_LIB) | $(SETUP_STAMP)
+# The library's objects are linked explicitly, as examples-tests.mk does.
+$(HTTPD_BIN): $(HTTPD_DEPS) $(RUNTIME_LIB) $(LIB_OBJS) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
-	$(TOP)/bin/cpcc -O2 -Wall -I$(HTTPD_DIR) -o $@ $(HTTPD_SRCS)
+	$(TOP)/bin/cpcc -O2 -Wall -I$(HTTPD_DIR) -o $@ $(HTTPD_SRCS) $(LIB_OBJS)
 
 $(HTTPD_UNIT): $(HTTPD_DIR)/test_http_unit.c $(HTTPD_DIR)/http.c $(HTTPD_DIR)/http.h
 	@mkdir -p $(@D)
