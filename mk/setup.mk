@@ -2,7 +2,7 @@
 # from apt (the machine is Debian 12); Python packages go into .venv.
 
 DEB_PACKAGES := libclang-common-19-dev csmith wrk curl valgrind \
-                libst-dev libboost-context-dev g++ hyperfine
+                libst-dev libboost-context-dev g++ hyperfine libcsmith-dev creduce
 PY_PACKAGES  := libclang==18.1.1 pytest==8.3.3
 
 SETUP_STAMP := $(BUILD)/.setup-done

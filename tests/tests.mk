@@ -7,6 +7,7 @@ TEST_SUITES :=
 -include tests/lib/lib-tests.mk
 -include examples/examples-tests.mk
 -include examples/httpd/httpd.mk
+-include tests/csmith/csmith.mk
 
 test: setup
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

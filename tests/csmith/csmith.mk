@@ -1,0 +1,36 @@
+# tests/csmith/csmith.mk -- differential testing of cpcc against the C compiler on Csmith
+# programs (see docs/testing.md).
+#
+#   make test-csmith      the 200 fixed seeds of tests/csmith/seeds.txt (every seed at -O1,
+#                         one in five also at -O0, one in five at -O2) and every regression
+#                         program in tests/csmith/regressions/; fails on any mismatch.
+#   make fuzz             a long campaign: FUZZ_SEEDS seeds (default 2000) from FUZZ_FIRST
+#                         (default 100000); failures are reduced (creduce) into
+#                         tests/csmith/regressions/ -- at most FUZZ_REDUCE_MAX of them, one
+#                         per failure signature.
+#   make test-csmith-harness   checks the transformation alone (no cpcc needed).
+#
+# CSMITH_JOBS (default 2) programs run in parallel.  Work files go to build/csmith/; the
+# files of failing seeds are kept there, with summary-*.json.
+
+CSMITH_DIR    := $(TOP)/tests/csmith
+CSMITH_RUN    := $(PYTHON) $(CSMITH_DIR)/run.py
+CSMITH_JOBS   ?= 2
+FUZZ_SEEDS    ?= 2000
+FUZZ_FIRST    ?= 100000
+FUZZ_REDUCE_MAX ?= 6
+
+test-csmith: setup runtime translator
+	@$(CSMITH_RUN) test --seed-file $(CSMITH_DIR)/seeds.txt -j $(CSMITH_JOBS) \
+	    --workdir $(BUILD)/csmith
+
+test-csmith-harness: setup
+	@$(CSMITH_RUN) harness --seed-file $(CSMITH_DIR)/seeds.txt -j $(CSMITH_JOBS) \
+	    --workdir $(BUILD)/csmith-harness
+
+fuzz: setup runtime translator
+	@$(CSMITH_RUN) fuzz --seeds $(FUZZ_FIRST)-$$(( $(FUZZ_FIRST) + $(FUZZ_SEEDS) - 1 )) \
+	    -j $(CSMITH_JOBS) -q --reduce-max $(FUZZ_REDUCE_MAX) --workdir $(BUILD)/fuzz
+
+TEST_SUITES += test-csmith
+.PHONY: test-csmith test-csmith-harness fuzz
