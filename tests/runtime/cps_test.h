@@ -102,4 +102,40 @@ static inline double ct_now(void)
         cpc_spawn_continuation(cpc_k);                                       \
     }
 
+/* `cpc_spawn f(a0, a1, a2);` */
+#define CT_DEFINE_SPAWN3(f, T0, T1, T2)                                      \
+    CPC_FRAMES_BEGIN                                                         \
+    struct f##__spawn { T0 a0; T1 a1; T2 a2; cpc_function *cpc_fn; };        \
+    CPC_FRAMES_END                                                           \
+    static cpc_continuation *f##__spawn_start(cpc_continuation *k)           \
+    {                                                                        \
+        struct f##__spawn *cpc_a = CPC_POP(k, struct f##__spawn);            \
+        return f##__cps(k, cpc_a->a0, cpc_a->a1, cpc_a->a2);                 \
+    }                                                                        \
+    static void f##__spawn(T0 a0, T1 a1, T2 a2)                              \
+    {                                                                        \
+        cpc_continuation *cpc_k =                                            \
+            cpc_continuation_new(sizeof(struct f##__spawn));                 \
+        struct f##__spawn *cpc_a = CPC_PUSH(cpc_k, struct f##__spawn);       \
+        cpc_a->a0 = a0;                                                      \
+        cpc_a->a1 = a1;                                                      \
+        cpc_a->a2 = a2;                                                      \
+        cpc_a->cpc_fn = f##__spawn_start;                                    \
+        cpc_spawn_continuation(cpc_k);                                       \
+    }
+
+static inline const char *ct_result_name(int r)
+{
+    switch (r) {
+    case CPC_IO_IN: return "IN";
+    case CPC_IO_OUT: return "OUT";
+    case CPC_IO_IN | CPC_IO_OUT: return "IN|OUT";
+    case CPC_TIMEOUT: return "TIMEOUT";
+    case CPC_CONDVAR: return "CONDVAR";
+    case 0: return "0";
+    case -1: return "-1";
+    default: return "?";
+    }
+}
+
 #endif /* CPS_TEST_H */
