@@ -66,7 +66,9 @@ run_one() {
             > "$out/$name.$variant.out" 2> "$out/$name.$variant.err")
         rc=$?
         if [ $rc -ne 0 ]; then
-            echo "FAIL $variant exit $rc (see $out/$name.$variant.err${cmd:+, $out/$name.valgrind.log})" >> "$res"
+            local logs="$out/$name.$variant.err"
+            [ "$variant" = valgrind ] && logs="$logs, $out/$name.valgrind.log"
+            echo "FAIL $variant exit $rc (see $logs)" >> "$res"
         elif ! diff -u "$expected" "$out/$name.$variant.out" > "$out/$name.$variant.diff"; then
             echo "FAIL $variant output (see $out/$name.$variant.diff)" >> "$res"
         else
