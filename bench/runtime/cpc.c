@@ -10,6 +10,12 @@
 #include <cpc/cpc_runtime.h>
 #include "bench_common.h"
 
+/* The system name printed: "cpc", or "cpc_nocache" for the build linked
+   against libcpc_nocache.a (the runtime without its continuation cache). */
+#ifndef BENCH_SYS
+#define BENCH_SYS "cpc"
+#endif
+
 static double t0, t1;
 static long warm;
 
@@ -449,7 +455,7 @@ cpc_continuation *checker__cps(cpc_continuation *k)
         return k;
     }
     bench_check(cpc_condvar_count(idle_c) == idle_n, "every thread waits");
-    bench_report_idle("cpc", idle_base, idle_n);
+    bench_report_idle(BENCH_SYS, idle_base, idle_n);
     cpc_signal_all(idle_c);
     return k;
 }
@@ -477,7 +483,7 @@ static cpc_continuation *main__spawn_6__start(cpc_continuation *k)
 int main(int argc, char **argv)
 {
     long n, i;
-    bench_test test = bench_parse(argc, argv, &n, "cpc");
+    bench_test test = bench_parse(argc, argv, &n, BENCH_SYS);
     warm = BENCH_WARMUP(n);
     switch (test) {
     case BENCH_SWITCH:
@@ -491,7 +497,7 @@ int main(int argc, char **argv)
             cpc_spawn_continuation(cpc_k);
         }
         cpc_main_loop();
-        bench_report_ns("switch", "cpc", t1 - t0, 2.0 * (double)(n - warm));
+        bench_report_ns("switch", BENCH_SYS, t1 - t0, 2.0 * (double)(n - warm));
         break;
     case BENCH_COND:
         ca = cpc_condvar_get();
@@ -515,7 +521,7 @@ int main(int argc, char **argv)
         cpc_main_loop();
         cpc_condvar_release(ca);
         cpc_condvar_release(cb);
-        bench_report_ns("cond", "cpc", t1 - t0, 2.0 * (double)(n - warm));
+        bench_report_ns("cond", BENCH_SYS, t1 - t0, 2.0 * (double)(n - warm));
         break;
     case BENCH_SPAWN:
         batch_done = cpc_condvar_get();
@@ -530,7 +536,7 @@ int main(int argc, char **argv)
         cpc_main_loop();
         cpc_condvar_release(batch_done);
         bench_check(children == n, "every child ran");
-        bench_report_ns("spawn", "cpc", t1 - t0, (double)(n - warm));
+        bench_report_ns("spawn", BENCH_SYS, t1 - t0, (double)(n - warm));
         break;
     case BENCH_IDLE:
         idle_c = cpc_condvar_get();

@@ -12,9 +12,10 @@ import re
 import sys
 
 TESTS = ["switch", "cond", "spawn", "idle"]
-SYSTEMS = ["cpc", "baseline", "coro", "boost", "st"]
+SYSTEMS = ["cpc", "cpc_nocache", "baseline", "coro", "boost", "st"]
 TITLES = {
     "cpc": "CPC",
+    "cpc_nocache": "CPC no cache",
     "baseline": "event C",
     "coro": "C++20 coro",
     "boost": "boost.ctx",

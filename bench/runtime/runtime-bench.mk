@@ -11,16 +11,18 @@ RB_OPT  ?= -O2
 RB_CFLAGS   := $(CFLAGS_COMMON) $(RB_OPT) -I$(TOP)/runtime/include
 RB_CXXFLAGS := -std=c++20 -Wall -Wextra -g $(RB_OPT)
 RB_LIBCPC   := $(BUILD)/runtime/libcpc.a
+RB_LIBCPC_NC := $(BUILD)/runtime/libcpc_nocache.a
 RB_DEPS     := $(RB_SRC)/bench_common.h $(RB_SRC)/runtime-bench.mk
 
 RB_PEERS := $(RB_OUT)/bench-baseline $(RB_OUT)/bench-coro \
             $(RB_OUT)/bench-boost $(RB_OUT)/bench-st
-RB_BINS  := $(RB_OUT)/bench-cpc $(RB_PEERS)
+RB_BINS  := $(RB_OUT)/bench-cpc $(RB_OUT)/bench-cpc_nocache $(RB_PEERS)
 
 BENCH_SUITES += bench-runtime
 
-# The runtime is built by its own fragment (`make runtime`) first.
-bench-runtime: runtime
+# The runtime is built by its own fragment (`make runtime`,
+# `make runtime-nocache`) first.
+bench-runtime: runtime runtime-nocache
 	@$(MAKE) --no-print-directory bench-runtime-build
 	@python3 $(RB_SRC)/run.py $(RB_OUT)
 
@@ -32,6 +34,9 @@ $(RB_OUT):
 
 $(RB_OUT)/bench-cpc: $(RB_SRC)/cpc.c $(RB_DEPS) $(RB_LIBCPC) | $(RB_OUT)
 	$(CC) $(RB_CFLAGS) $< -o $@ $(RB_LIBCPC) -pthread
+
+$(RB_OUT)/bench-cpc_nocache: $(RB_SRC)/cpc.c $(RB_DEPS) $(RB_LIBCPC_NC) | $(RB_OUT)
+	$(CC) $(RB_CFLAGS) -DBENCH_SYS='"cpc_nocache"' $< -o $@ $(RB_LIBCPC_NC) -pthread
 
 $(RB_OUT)/bench-baseline: $(RB_SRC)/baseline.c $(RB_DEPS) | $(RB_OUT)
 	$(CC) $(RB_CFLAGS) $< -o $@
