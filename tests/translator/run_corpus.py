@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Run the translator corpus: each programs/*.cpc is compiled by cpcc at -O0
+and -O2 with -Wall -Wextra -Werror (so the generated C must not warn), run,
+and its stdout and exit status compared with programs/NAME.expected (a last
+line `exit: N` gives a non-zero status).  Directives in the source:
+`cpcc-flags: ...` extra flags, `max-rss-kb: N` a memory bound.
+Then each diagnostics/*.cpc must fail with the messages listed in its
+`expect-error: ...` lines."""
+import concurrent.futures
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
+CPCC = os.path.join(TOP, 'bin', 'cpcc')
+
+
+def directive(src, name):
+    m = re.search(r'%s:\s*([^*\n]*)' % name, src)
+    return m.group(1).strip() if m else None
+
+
+def run_program(path, opt, tmp):
+    name = os.path.splitext(os.path.basename(path))[0]
+    src = open(path).read()
+    exe = os.path.join(tmp, '%s%s' % (name, opt))
+    flags = (directive(src, 'cpcc-flags') or '').split()
+    cmd = [CPCC, opt, '-Wall', '-Wextra', '-Werror'] + flags + ['-o', exe, path]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return 'FAIL %s %s: compile\n%s' % (name, opt, r.stderr[-3000:])
+    exp = open(os.path.splitext(path)[0] + '.expected').read()
+    status = 0
+    m = re.search(r'^exit: (\d+)\n?\Z', exp, re.M)
+    if m:
+        status = int(m.group(1))
+        exp = exp[:m.start()]
+    timed = ['/usr/bin/time', '-f', 'MAXRSS %M'] if os.path.exists('/usr/bin/time') else []
+    try:
+        r = subprocess.run(timed + [exe], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return 'FAIL %s %s: timeout' % (name, opt)
+    if r.stdout != exp or r.returncode != status:
+        return 'FAIL %s %s: output (status %d)\n--- got\n%s--- expected\n%s%s' % (
+            name, opt, r.returncode, r.stdout[-2000:], exp[-2000:], r.stderr[-1000:])
+    bound = directive(src, 'max-rss-kb')
+    if bound and timed:
+        m = re.search(r'MAXRSS (\d+)', r.stderr)
+        if m and int(m.group(1)) > int(bound):
+            return 'FAIL %s %s: max RSS %s KB > %s KB' % (name, opt, m.group(1), bound)
+    return None
+
+
+def run_diag(path, tmp):
+    name = os.path.basename(path)
+    src = open(path).read()
+    wants = re.findall(r'expect-error:\s*(.*?)\s*(?:\*/)?$', src, re.M)
+    r = subprocess.run([CPCC, '-c', '-o', os.path.join(tmp, 'x.o'), path],
+                       capture_output=True, text=True, cwd=os.path.dirname(path))
+    if r.returncode == 0:
+        return 'FAIL %s: compiled without error' % name
+    if 'Traceback' in r.stderr:
+        return 'FAIL %s: Python traceback\n%s' % (name, r.stderr[-3000:])
+    for w in wants:
+        if w not in r.stderr:
+            return 'FAIL %s: missing message %r in\n%s' % (name, w, r.stderr)
+    return None
+
+
+def main():
+    only = sys.argv[1:]
+    progs = sorted(os.path.join(HERE, 'programs', f) for f in os.listdir(os.path.join(HERE, 'programs'))
+                   if f.endswith('.cpc'))
+    diags = sorted(os.path.join(HERE, 'diagnostics', f) for f in os.listdir(os.path.join(HERE, 'diagnostics'))
+                   if f.endswith('.cpc'))
+    if only:
+        progs = [p for p in progs if any(o in p for o in only)]
+        diags = [p for p in diags if any(o in p for o in only)]
+    fails = []
+    n = 0
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(2) as ex:
+        jobs = [ex.submit(run_program, p, o, tmp) for p in progs for o in ('-O0', '-O2')]
+        jobs += [ex.submit(run_diag, d, tmp) for d in diags]
+        for j in jobs:
+            n += 1
+            r = j.result()
+            if r:
+                fails.append(r)
+                print(r)
+    print('translator corpus: %d checks, %d failed' % (n, len(fails)))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

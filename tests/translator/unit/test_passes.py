@@ -1,0 +1,137 @@
+"""One behaviour per test, on small inputs."""
+import re
+
+import pytest
+
+from cpc import analysis as an
+from cpc import frontend as fe
+from cpc import prepare
+from cpc import translate
+
+HDR = '#include <cpc/cpc_runtime.h>\n'
+
+
+def run(src, stop=None):
+    return translate.translate((HDR + src).encode(), 't.cpc', stop_after=stop)
+
+
+def funcs(src):
+    u = fe.parse((HDR + src).encode(), 't.cpc')
+    return u, {c.spelling: an.Func(u, c) for c in prepare.function_defs(u)}
+
+
+def squash(s):
+    return re.sub(r'\s+', ' ', re.sub(r'#line.*', '', s))
+
+
+def test_native_file_is_copied_byte_for_byte():
+    src = 'int f(int x) {\n  return x + 1; /* c */\n}\n'
+    out = run(src)
+    assert out.endswith(HDR + src)
+
+
+def test_cps_detected_through_attribute_spelling():
+    u, fs = funcs('__attribute__((cps)) void f(void) { cpc_yield(); }\nvoid g(void) {}\n')
+    assert fs['f'].is_cps and not fs['g'].is_cps
+
+
+def test_cps_call_detected_through_pointer():
+    u, fs = funcs('typedef cps int fn(int);\ncps int h(fn *p) { return p(1); }\n')
+    assert len(fs['h'].cps_calls) == 1
+
+
+def test_sizeof_operand_is_not_a_call():
+    u, fs = funcs('cps int g(void);\ncps int f(void) { return sizeof(g()); }\n')
+    assert fs['f'].cps_calls == []
+
+
+def test_hoists_sum_of_calls_in_order():
+    out = squash(run('cps int g(int);\ncps int f(void) { int x; x = g(1) + g(2); return x; }\n',
+                     'normalize'))
+    assert 'int cpc_t1 = g(1); int cpc_t2 = g(2); (void)(x = cpc_t1 + cpc_t2);' in out
+
+
+def test_and_becomes_if_keeping_short_circuit():
+    out = squash(run('cps int g(int);\ncps int f(int a) { return a && g(1); }\n', 'normalize'))
+    assert 'int cpc_t2; if (a) { int cpc_t1 = g(1); cpc_t2 = !!(cpc_t1); } else cpc_t2 = 0; return cpc_t2;' in out
+
+
+def test_while_condition_moves_into_body():
+    out = squash(run('cps int g(int);\ncps void f(int n) { while ((n = g(n)) > 0) n--; }\n',
+                     'normalize'))
+    assert 'while (1) { int cpc_t1 = g(n); if (!((n = cpc_t1) > 0)) break; n--; }' in out
+
+
+def test_do_while_continue_jumps_to_condition():
+    out = squash(run('cps int g(int);\ncps void f(int n) { do { if (n) continue; n++; } while (g(n)); }\n',
+                     'normalize'))
+    assert 'goto cpc_continue_1;' in out and 'cpc_continue_1: ;' in out
+
+
+def test_declarators_split():
+    out = squash(run('cps int g(int);\ncps void f(void) { int a = 1, b = g(a) + 1; }\n',
+                     'normalize'))
+    assert 'int a = 1; int cpc_t1 = g(a); int b = cpc_t1 + 1;' in out
+
+
+def test_shadowing_local_renamed():
+    out = run('cps void f(int i) { { int i = 2; cpc_yield(); i++; } }\n', 'prepare')
+    assert 'int i__2 = 2' in out and 'i__2++' in out
+
+
+def test_liveness_lifts_only_live_variables():
+    out = run('#include <stdio.h>\ncps void f(int n) { int dead = n; int used = 2; '
+              'cpc_yield(); printf("%d", used); }\n')
+    m = re.search(r'struct f__frame_1 \{([^}]*)\}', out)
+    assert 'used' in m.group(1) and 'dead' not in m.group(1) and ' n;' not in m.group(1)
+
+
+def test_uninitialised_variable_not_lifted():
+    out = run('#include <stdio.h>\ncps void f(void) { int x; cpc_yield(); x = 1; '
+              'cpc_yield(); printf("%d", x); }\n')
+    m = re.search(r'struct f__frame_1 \{([^}]*)\}', out)
+    assert 'x' not in m.group(1)
+
+
+def test_tail_call_pushes_no_frame():
+    out = run('cps int g(int);\ncps int f(int n) { return g(n - 1); }\n')
+    assert 'return g__cps(cpc_k, n - 1);' in out and 'f__frame' not in out
+
+
+def test_void_call_at_end_is_tail():
+    out = run('cps void g(int);\ncps void f(int n) { if (n) g(n - 1); }\n')
+    assert 'return g__cps(cpc_k, n - 1);' in out and 'f__body' not in out
+
+
+def test_address_taken_across_call_is_boxed():
+    out = run('cps void g(int *);\ncps void f(void) { int x = 1; g(&x); }\n', 'boxing')
+    assert 'struct f__env' in out and 'g(&cpc_env->x)' in out
+
+
+def test_address_passed_to_no_retain_not_boxed():
+    out = run('#include <string.h>\ncps void f(void) { int x; memset(&x, 0, sizeof x); '
+              'cpc_yield(); x++; }\n', 'boxing')
+    assert 'f__env' not in out
+
+
+def test_array_live_across_call_is_boxed():
+    out = run('#include <stdio.h>\ncps void f(void) { char b[8] = "hi"; cpc_yield(); puts(b); }\n',
+              'boxing')
+    assert 'char b[8];' in out and 'puts(cpc_env->b)' in out
+
+
+def test_optional_arguments_filled():
+    out = run('cps void f(cpc_condvar *c) { cpc_wait(c); cpc_sleep(1); }\n')
+    assert 'cpc_wait__cps(cpc_k, cpc_a1, -1, 0)' in out
+    assert 'cpc_sleep__cps(cpc_k, 1, 0, NULL)' in out
+
+
+def test_need_cont_gets_continuation():
+    out = run('cps void f(void) { cpc_get_sched(); }\nvoid g(void) { cpc_get_sched(); }\n')
+    assert 'cpc_get_sched(cpc_k)' in out and 'cpc_get_sched(NULL)' in out
+
+
+def test_native_cps_call_is_an_error():
+    with pytest.raises(fe.Diags) as e:
+        run('cps void g(void);\nint main(void) { g(); return 0; }\n')
+    assert 'called from native function `main`' in e.value.diags[0].msg

@@ -1,0 +1,1 @@
+"""cpc: the CPC (Continuation-Passing C) translator."""

@@ -1,0 +1,299 @@
+"""Boxing: extruded variables move to a heap environment.
+
+Invariant of the output (on normalised input): in a cps function, no local
+variable whose address may be retained (address taken other than as an
+argument of a function known not to keep it, or an array decayed likewise)
+is in scope at a cps call, and no local array is live across a cps call.
+Such variables live instead in one environment per invocation,
+`struct f__env *cpc_env`, allocated at entry (parameters copied in) and
+freed on every way out (each `return`, the end of the body, and before
+`cpc_done()`); every use of `x` reads `cpc_env->x`.  A function with an
+environment has no tail calls: `return g(...)` becomes a call, a free and a
+return.
+"""
+import re
+
+from . import frontend as fe
+from . import analysis as an
+from . import ctype
+from . import rewrite as rw
+from .normalize import var_init
+
+K = fe.K
+
+NO_RETAIN_BUILTIN = set('''
+memcpy memmove memset memcmp bcopy bzero explicit_bzero
+strlen strnlen strcmp strncmp strcasecmp strncasecmp strcpy strncpy strcat strncat
+strcoll strxfrm strspn strcspn stpcpy stpncpy strdup strndup
+printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf dprintf
+scanf fscanf sscanf vscanf vfscanf vsscanf puts fputs fwrite fread fgets
+read write pread pwrite readv writev send recv sendto recvfrom sendmsg recvmsg
+atoi atol atoll atof strtol strtoul strtoll strtoull strtod strtof strtold
+gettimeofday time clock_gettime nanosleep cpc_gettimeofday cpc_time
+stat fstat lstat open close poll select getsockopt setsockopt bind connect
+accept accept4 getsockname getpeername inet_pton inet_ntop pipe socketpair
+qsort bsearch free perror sigaction sigprocmask localtime_r gmtime_r
+'''.split())
+
+PRAGMA_RE = re.compile(rb'#\s*pragma\s+cpc_no_retain\s*\(([^)]*)\)')
+
+
+def pragma_no_retain(text):
+    names = set()
+    for m in PRAGMA_RE.finditer(text):
+        for part in m.group(1).split(b','):
+            part = part.strip().strip(b'"').strip()
+            if part:
+                names.add(part.decode())
+    return names
+
+
+def no_retain(decl, names):
+    if decl is None:
+        return False
+    if decl.spelling in NO_RETAIN_BUILTIN or decl.spelling in names:
+        return True
+    return an.has_annotation(decl, 'cpc_no_retain')
+
+
+def escaping_addresses(f, names):
+    """Var keys whose address may be retained."""
+    out = set()
+    parents = {}
+    for n, p in an.walk(f.body, skip_spawn=False):
+        if p is not None:
+            parents[(n.kind, n.extent.start.offset, n.extent.end.offset, n.hash)] = p
+
+    def parent(n):
+        return parents.get((n.kind, n.extent.start.offset, n.extent.end.offset, n.hash))
+
+    def transparent(p, n):
+        if p is None:
+            return False
+        if p.kind == K.PAREN_EXPR:
+            return True
+        if p.kind == K.UNEXPOSED_EXPR and len(an.kids(p)) == 1:
+            return True
+        if p.kind == K.CSTYLE_CAST_EXPR:
+            return True
+        return False
+
+    for n, p in an.walk(f.body, skip_spawn=False):
+        if n.kind != K.DECL_REF_EXPR:
+            continue
+        v = f.var_of(n)
+        if v is None:
+            continue
+        arr = ctype.is_array(v.type)
+        # climb the lvalue: . members, subscripts of arrays, parens
+        cur = n
+        par = parent(cur)
+        while par is not None:
+            if par.kind == K.PAREN_EXPR:
+                pass
+            elif par.kind == K.MEMBER_REF_EXPR and an.kids(par)[0] == cur and \
+                    fe.tkind(fe.strip_sugar(cur.type)[0]) != fe.TK_POINTER:
+                arr = ctype.is_array(par.type)
+            elif par.kind == K.UNEXPOSED_EXPR and len(an.kids(par)) == 1 and arr:
+                # array decay: the address escapes unless used at once
+                cur = par
+                break
+            elif par.kind == K.ARRAY_SUBSCRIPT_EXPR and an.kids(par)[0] == cur and \
+                    ctype.is_array(cur.type):
+                arr = ctype.is_array(par.type)
+            else:
+                break
+            cur = par
+            par = parent(cur)
+        par = parent(cur)
+        taken = False
+        if par is not None and par.kind == K.UNARY_OPERATOR and fe.unop(par) == 5:
+            cur = par
+            taken = True
+        elif arr and cur.kind == K.UNEXPOSED_EXPR:
+            taken = True
+        if not taken:
+            continue
+        # where does the address go?
+        par = parent(cur)
+        while transparent(par, cur):
+            cur = par
+            par = parent(cur)
+        if par is not None:
+            if par.kind == K.ARRAY_SUBSCRIPT_EXPR and an.kids(par)[0] == cur:
+                continue
+            if par.kind == K.UNARY_OPERATOR and fe.unop(par) == 6:
+                continue
+            if par.kind == K.MEMBER_REF_EXPR:
+                continue
+            if par.kind == K.CALL_EXPR and an.kids(par)[0] != cur and \
+                    not an.is_cps_call(par) and no_retain(an.callee_decl(par), names):
+                continue
+        out.add(v.key)
+    return out
+
+
+def boxed_vars(u, f, names):
+    if f.body is None or not f.cps_calls:
+        return []
+    cfg = an.Cfg(f)
+    live_in, _ = an.liveness(cfg)
+    esc = escaping_addresses(f, names)
+    boxed = set()
+    for site in cfg.sites:
+        across = live_in[site.resume_node.id] - site.resume_node.defs
+        for key in site.scope:
+            v = f.vars.get(key)
+            if v is None:
+                continue
+            if key in esc:
+                boxed.add(key)
+            elif ctype.is_array(v.type) and key in across:
+                boxed.add(key)
+    return [f.vars[k] for k in sorted(boxed, key=lambda k: k[0])]
+
+
+def box(u):
+    names = pragma_no_retain(u.text)
+    from .prepare import function_defs
+    edits = []
+    for c in function_defs(u):
+        f = an.Func(u, c)
+        if not f.is_cps or f.body is None:
+            continue
+        vs = boxed_vars(u, f, names)
+        if vs:
+            edits.extend(box_function(u, f, vs))
+    return edits
+
+
+def box_function(u, f, vs):
+    keys = {v.key for v in vs}
+    env = '%s__env' % f.name
+    fields = []
+    for v in vs:
+        if ctype.is_vla(v.type):
+            raise fe.Diags([u.diag(v.cursor, 'variable-length array `%s` is live across a '
+                                   'cps call' % v.name)])
+        try:
+            fields.append(ctype.declare(v.type, v.name, strip_const=True) + ';')
+        except ctype.Unnameable:
+            raise fe.Diags([u.diag(v.cursor, 'the type of `%s` cannot be named at file '
+                                   'scope, but it must go to the heap (its address is '
+                                   'taken across a cps call)' % v.name)])
+    edits = []
+    a = f.c.extent.start.offset
+    edits.append((a, a, 'struct %s { %s };\n%s\n' % (env, ' '.join(fields),
+                                                     rw.line_directive(u, a))
+                  + ' ' * rw.col_of(u, a)))
+    body = f.body
+    b0 = body.extent.start.offset + 1
+    init = ['struct %s *cpc_env = (struct %s *)__builtin_malloc(sizeof *cpc_env);' % (env, env)]
+    for v in vs:
+        if v.is_param:
+            init.append('cpc_env->%s = %s;' % (v.name, v.name))
+    edits.append((b0, b0, ' ' + ' '.join(init)))
+    free = '__builtin_free(cpc_env);'
+    rettype = f.c.type.get_result()
+    void = ctype.is_void(rettype)
+    subs = []
+    # references and declarations
+    handled_decls = set()
+    for n, p in an.walk(body, skip_spawn=False):
+        k = n.kind
+        if k == K.DECL_REF_EXPR:
+            v = f.var_of(n)
+            if v is not None and v.key in keys:
+                subs.append((n.extent.start.offset, n.extent.end.offset, 'cpc_env->' + v.name))
+        elif k == K.DECL_STMT:
+            vars_ = an.kids(n)
+            if any(x.kind == K.VAR_DECL and an.vkey(x) in keys for x in vars_):
+                subs.append((rw.start(n), rw.full_end(u, n), decl_text(u, f, n, keys)))
+        elif k == K.RETURN_STMT:
+            ch = an.kids(n)
+            if not ch:
+                subs.append((rw.start(n), rw.full_end(u, n), '{ %s return; }' % free))
+            else:
+                e = ch[0]
+                et = sub_text(u, e, keys, f)
+                if void:
+                    subs.append((rw.start(n), rw.full_end(u, n),
+                                 '{ %s; %s return; }' % (et, free)))
+                else:
+                    d = ctype.declare_rvalue(rettype, 'cpc_ret')
+                    subs.append((rw.start(n), rw.full_end(u, n),
+                                 '{ %s = %s; %s return cpc_ret; }' % (d, et, free)))
+        elif k == K.CALL_EXPR and an.is_cps_call(n) and p is not None and \
+                not p.kind.is_expression():
+            d = an.callee_decl(n)
+            if d is not None and d.spelling == 'cpc_done':
+                subs.append((rw.start(n), rw.full_end(u, n),
+                             '{ %s cpc_done(); }' % free))
+    # statement-level replacements contain the references they cover
+    subs = drop_nested(subs)
+    for s in subs:
+        edits.append(s)
+    e = body.extent.end.offset - 1
+    edits.append((e, e, ' ' + free + ' '))
+    return edits
+
+
+def drop_nested(subs):
+    subs = sorted(subs, key=lambda x: (x[0], -x[1]))
+    out = []
+    end = -1
+    for s in subs:
+        if s[0] < end:
+            continue
+        out.append(s)
+        end = max(end, s[1])
+    return out
+
+
+def sub_text(u, c, keys, f, a=None, b=None):
+    """Text of c with boxed references rewritten."""
+    subs = []
+    for n, p in an.walk(c, skip_spawn=False):
+        if n.kind == K.DECL_REF_EXPR:
+            v = f.var_of(n)
+            if v is not None and v.key in keys:
+                subs.append((n.extent.start.offset, n.extent.end.offset, 'cpc_env->' + v.name))
+    if a is None:
+        a, b = c.extent.start.offset, c.extent.end.offset
+    return rw.rebuild(u, a, b, subs)
+
+
+def decl_text(u, f, n, keys):
+    out = []
+    vars_ = an.kids(n)
+    single = len(vars_) == 1
+    for v in vars_:
+        if v.kind != K.VAR_DECL:
+            out.append(u.src(v) + ';')
+            continue
+        init = var_init(u, v)
+        key = an.vkey(v)
+        if key in keys:
+            if init is None:
+                out.append(';')
+                continue
+            it = sub_text(u, init, keys, f)
+            if init.kind == K.INIT_LIST_EXPR or ctype.is_array(v.type):
+                try:
+                    tn = ctype.declare(v.type, '', strip_const=True)
+                except ctype.Unnameable:
+                    raise fe.Diags([u.diag(v, 'cannot box `%s`' % v.spelling)])
+                out.append('__builtin_memcpy(&cpc_env->%s, &(%s)%s, sizeof cpc_env->%s);' % (
+                    v.spelling, tn, it if init.kind == K.INIT_LIST_EXPR else '{' + it + '}',
+                    v.spelling))
+            else:
+                out.append('cpc_env->%s = %s;' % (v.spelling, it))
+        else:
+            if single:
+                out.append(sub_text(u, n, keys, f, rw.start(n), rw.full_end(u, n)))
+            else:
+                d = ctype.declare(v.type, v.spelling)
+                if init is not None:
+                    d += ' = ' + sub_text(u, init, keys, f)
+                out.append(d + ';')
+    return ' '.join(out)

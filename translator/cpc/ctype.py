@@ -1,0 +1,162 @@
+"""C declarators from Clang types, in C mode.
+
+Invariant: `declare(t, name)` returns a declaration of `name` with type `t`
+that means the same type in the generated C (the CPC keywords gone: a cps
+function type becomes its C entry point's type, taking the continuation
+first and returning one).  Types that cannot be named at file scope raise
+`Unnameable`.
+"""
+import re
+
+from . import frontend as fe
+
+TAG_RE = re.compile(r'\s*__attribute__\(\(btf_type_tag\("cpc_cps"\)\)\)\s*')
+
+
+class Unnameable(Exception):
+    pass
+
+
+def _quals(t):
+    q = []
+    if t.is_const_qualified():
+        q.append('const')
+    if t.is_volatile_qualified():
+        q.append('volatile')
+    if t.is_restrict_qualified():
+        q.append('restrict')
+    return q
+
+
+def leaf_spelling(t):
+    s = TAG_RE.sub(' ', t.spelling).strip()
+    s = re.sub(r'\s+', ' ', s)
+    if '(unnamed' in s or '(anonymous' in s:
+        raise Unnameable(s)
+    if 'typeof' in s:
+        return leaf_spelling(t.get_canonical())
+    return s
+
+
+def declare(t, name, strip_const=False):
+    """Declaration text of `name` of type `t` (name may be '' for an
+    abstract declarator)."""
+    d = _decl(t, name, strip_const)
+    return d.strip()
+
+
+def _decl(t, inner, strip_const=False):
+    k = fe.tkind(t)
+    if k in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
+        return _decl(fe.modified_type(t), inner, strip_const)
+    if k == fe.TK_ELABORATED or k == fe.TK_TYPEDEF or k == fe.TK_RECORD \
+            or k == fe.TK_ENUM or k < 40:
+        # A typedef of a function or array type is named by its typedef
+        # unless it is a cps function type (its C shape differs).
+        if k == fe.TK_TYPEDEF or k == fe.TK_ELABORATED:
+            under, _ = fe.strip_sugar(t)
+            if fe.tkind(under) in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO) \
+                    and fe.is_cps_function_type(under):
+                return _decl(under, inner, strip_const)
+        s = leaf_spelling(t)
+        if strip_const:
+            s = re.sub(r'\bconst\b\s*', '', s).strip()
+        return s + (' ' + inner if inner else '')
+    if k == fe.TK_POINTER:
+        q = [] if strip_const else _quals(t)
+        # qualifiers of the pointer itself
+        star = '*' + (' '.join(q) + ' ' if q else '')
+        pointee = t.get_pointee()
+        pk = fe.tkind(fe.strip_sugar(pointee)[0]) if fe.tkind(pointee) in (
+            fe.TK_BTF_TAG, fe.TK_ATTRIBUTED) else fe.tkind(pointee)
+        if pk in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY,
+                  fe.TK_VARIABLEARRAY, fe.TK_FUNCTIONPROTO,
+                  fe.TK_FUNCTIONNOPROTO):
+            return _decl(pointee, '(' + star + inner + ')')
+        return _decl(pointee, star + inner)
+    if k == fe.TK_CONSTANTARRAY:
+        return _decl(t.element_type, '%s[%d]' % (inner, t.element_count),
+                     strip_const)
+    if k == fe.TK_INCOMPLETEARRAY:
+        return _decl(t.element_type, '%s[]' % inner, strip_const)
+    if k == fe.TK_VARIABLEARRAY:
+        raise Unnameable('variable-length array')
+    if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
+        cps = fe.is_cps_function_type(t)
+        params = [declare(a, '') for a in t.argument_types()] \
+            if k == fe.TK_FUNCTIONPROTO else []
+        if k == fe.TK_FUNCTIONPROTO and t.is_function_variadic():
+            params.append('...')
+        if cps:
+            params = ['cpc_continuation *'] + params
+            return 'cpc_continuation *' + inner + '(' + ', '.join(params) + ')'
+        if not params and k == fe.TK_FUNCTIONPROTO:
+            params = ['void']
+        res = t.get_result()
+        return _decl(res, inner + '(' + ', '.join(params) + ')')
+    # Other sugar (parens, typeof, ...): go canonical.
+    c = t.get_canonical()
+    if fe.tkind(c) == k:
+        raise Unnameable(t.spelling)
+    return _decl(c, inner, strip_const)
+
+
+def decay(t):
+    """Type of an rvalue of type t (arrays and functions decay)."""
+    u, _ = fe.strip_sugar(t)
+    k = fe.tkind(u)
+    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY):
+        return ('ptr', u.element_type)
+    if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
+        return ('ptr', t)
+    return ('val', t)
+
+
+def declare_rvalue(t, name):
+    kind, tt = decay(t)
+    if kind == 'ptr':
+        return declare_ptr_to(tt, name)
+    return declare(t, name, strip_const=True)
+
+
+def declare_ptr_to(t, name):
+    k = fe.tkind(fe.strip_sugar(t)[0])
+    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_FUNCTIONPROTO,
+             fe.TK_FUNCTIONNOPROTO):
+        return _decl(t, '(*' + name + ')')
+    return _decl(t, '*' + name)
+
+
+def is_void(t):
+    u, _ = fe.strip_sugar(t)
+    return fe.tkind(u) == fe.TK_VOID
+
+
+def is_array(t):
+    u, _ = fe.strip_sugar(t)
+    return fe.tkind(u) in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY,
+                           fe.TK_VARIABLEARRAY)
+
+
+def is_vla(t):
+    u, _ = fe.strip_sugar(t)
+    k = fe.tkind(u)
+    if k == fe.TK_VARIABLEARRAY:
+        return True
+    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
+        return is_vla(u.element_type)
+    return False
+
+
+def is_scalar(t):
+    u, _ = fe.strip_sugar(t)
+    k = fe.tkind(u)
+    return k < 40 or k in (fe.TK_POINTER, fe.TK_ENUM)
+
+
+def same_type(a, b):
+    """Same C-mode type (canonical, ignoring the cps tag and qualifiers)."""
+    def canon(t):
+        return TAG_RE.sub(' ', fe.strip_sugar(t)[0].get_canonical().spelling)\
+            .replace('const ', '').replace('volatile ', '').strip()
+    return canon(a) == canon(b)

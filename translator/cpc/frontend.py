@@ -1,0 +1,376 @@
+"""Front-end: Clang (libclang 18 via the PyPI bindings) set up for CPC.
+
+Invariant: `parse(text, path, args)` returns a `Unit` whose AST is Clang's
+view of CPC source `text` (the header read with -D__CPC_FRONTEND__); source
+offsets index `text` exactly (the spelling `__attribute__((cps))` is replaced
+by `cps` padded with spaces, so offsets do not move).  Helpers here give what
+the Python bindings lack (operator kinds, attributed types, spelling and
+presumed locations, pretty printing) through ctypes.
+"""
+import ctypes
+import os
+import re
+import shutil
+import subprocess
+
+import clang.cindex as ci
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+RUNTIME_INCLUDE = os.path.join(TOP, 'runtime', 'include')
+
+# --------------------------------------------------------------------------
+# libclang setup
+
+_lib = None
+
+
+def lib():
+    global _lib
+    if _lib is None:
+        _lib = ci.conf.lib
+        L = _lib
+        L.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
+        L.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+        L.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+        L.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+        L.clang_Type_getModifiedType.argtypes = [ci.Type]
+        L.clang_Type_getModifiedType.restype = ci.Type
+        L.clang_getSpellingLocation.argtypes = [
+            ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+            ctypes.POINTER(ctypes.c_uint)]
+        L.clang_getSpellingLocation.restype = None
+        L.clang_getPresumedLocation.argtypes = [
+            ci.SourceLocation, ctypes.POINTER(ci._CXString),
+            ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
+        L.clang_getPresumedLocation.restype = None
+        L.clang_getCursorPrintingPolicy.argtypes = [ci.Cursor]
+        L.clang_getCursorPrintingPolicy.restype = ctypes.c_void_p
+        L.clang_PrintingPolicy_setProperty.argtypes = [
+            ctypes.c_void_p, ctypes.c_int, ctypes.c_uint]
+        L.clang_PrintingPolicy_setProperty.restype = None
+        L.clang_PrintingPolicy_dispose.argtypes = [ctypes.c_void_p]
+        L.clang_PrintingPolicy_dispose.restype = None
+        L.clang_getCursorPrettyPrinted.argtypes = [ci.Cursor, ctypes.c_void_p]
+        L.clang_getCursorPrettyPrinted.restype = ci._CXString
+    return _lib
+
+
+def resource_dir():
+    """Clang's resource headers: Debian's libclang-common-19-dev (pinned)."""
+    env = os.environ.get('CPC_CLANG_RESOURCE_DIR')
+    if env:
+        return env
+    for v in ('19', '18'):
+        d = '/usr/lib/llvm-%s/lib/clang/%s' % (v, v)
+        if os.path.isfile(os.path.join(d, 'include', 'stddef.h')):
+            return d
+    return None
+
+
+# Binary operator kinds (CXBinaryOperatorKind, libclang >= 17)
+BO = dict(Mul=3, Div=4, Rem=5, Add=6, Sub=7, Shl=8, Shr=9, LT=11, GT=12,
+          LE=13, GE=14, EQ=15, NE=16, And=17, Xor=18, Or=19, LAnd=20,
+          LOr=21, Assign=22, MulAssign=23, DivAssign=24, RemAssign=25,
+          AddAssign=26, SubAssign=27, ShlAssign=28, ShrAssign=29,
+          AndAssign=30, XorAssign=31, OrAssign=32, Comma=33)
+UO = dict(PostInc=1, PostDec=2, PreInc=3, PreDec=4, AddrOf=5, Deref=6,
+          Plus=7, Minus=8, Not=9, LNot=10, Real=11, Imag=12, Extension=13)
+ASSIGN_OPS = set(range(22, 33))
+
+K = ci.CursorKind
+
+# Type kinds not named in the Python bindings.
+TK_ATTRIBUTED = 163
+TK_BTF_TAG = 178
+TK_POINTER = 101
+TK_FUNCTIONPROTO = 111
+TK_FUNCTIONNOPROTO = 110
+TK_CONSTANTARRAY = 112
+TK_INCOMPLETEARRAY = 114
+TK_VARIABLEARRAY = 115
+TK_DEPENDENTSIZEDARRAY = 116
+TK_TYPEDEF = 107
+TK_ELABORATED = 119
+TK_RECORD = 105
+TK_ENUM = 106
+TK_VOID = 2
+TK_TYPEOF = 182  # not relied upon
+
+
+def binop(c):
+    return lib().clang_getCursorBinaryOperatorKind(c)
+
+
+def unop(c):
+    return lib().clang_getCursorUnaryOperatorKind(c)
+
+
+def tkind(t):
+    return t._kind_id
+
+
+def modified_type(t):
+    r = lib().clang_Type_getModifiedType(t)
+    r._tu = t._tu
+    return r
+
+
+def strip_sugar(t):
+    """Remove attributes, typedefs, elaboration, parens; keep the btf tag
+    visible: returns (type, tagged)."""
+    tagged = False
+    for _ in range(64):
+        k = tkind(t)
+        if k == TK_BTF_TAG:
+            if 'cpc_cps' in t.spelling:
+                tagged = True
+            t = modified_type(t)
+        elif k == TK_ATTRIBUTED:
+            t = modified_type(t)
+        elif k == TK_TYPEDEF:
+            t = t.get_declaration().underlying_typedef_type
+        elif k == TK_ELABORATED:
+            t = t.get_named_type()
+        elif k == 0 or k == 1:
+            break
+        else:
+            # Paren types and other sugar: canonical keeps function shape.
+            if k in (TK_POINTER, TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO,
+                     TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY,
+                     TK_RECORD, TK_ENUM) or k < 40:
+                break
+            c = t.get_canonical()
+            if tkind(c) == k:
+                break
+            # canonical drops tags: only use it when the spelling has none
+            if 'cpc_cps' in t.spelling and tkind(c) != TK_BTF_TAG:
+                tagged = tagged or False
+            t = c
+    return t, tagged
+
+
+def function_type_of(t):
+    """The function type that a callee of type `t` designates (through
+    pointers and sugar), or None."""
+    for _ in range(8):
+        t, _tag = strip_sugar(t)
+        k = tkind(t)
+        if k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
+            return t
+        if k == TK_POINTER:
+            t = t.get_pointee()
+            continue
+        return None
+    return None
+
+
+def is_cps_function_type(ft):
+    """A function type is cps when its result type carries the cpc_cps tag
+    (the attribute binds to the declaration specifiers), looking through
+    pointers of the result (`cps char *f()`) but not into function types."""
+    if ft is None:
+        return False
+    r = ft.get_result()
+    for _ in range(16):
+        k = tkind(r)
+        if k == TK_BTF_TAG:
+            if 'cpc_cps' in r.spelling:
+                return True
+            r = modified_type(r)
+        elif k == TK_ATTRIBUTED:
+            r = modified_type(r)
+        elif k == TK_TYPEDEF:
+            r = r.get_declaration().underlying_typedef_type
+        elif k == TK_ELABORATED:
+            r = r.get_named_type()
+        elif k == TK_POINTER:
+            r = r.get_pointee()
+        elif k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
+            r = r.element_type
+        else:
+            return False
+    return False
+
+
+def is_cps_type(t):
+    return is_cps_function_type(function_type_of(t))
+
+
+def spelling_offset(loc):
+    L = lib()
+    f = ctypes.c_void_p()
+    line, col, off = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    L.clang_getSpellingLocation(loc, ctypes.byref(f), ctypes.byref(line),
+                                ctypes.byref(col), ctypes.byref(off))
+    return f.value, off.value
+
+
+def presumed(loc):
+    L = lib()
+    s = ci._CXString()
+    line, col = ctypes.c_uint(), ctypes.c_uint()
+    L.clang_getPresumedLocation(loc, ctypes.byref(s), ctypes.byref(line),
+                                ctypes.byref(col))
+    return ci._CXString.from_result(s), line.value, col.value
+
+
+def pretty(c):
+    """Macro-expanded, valid C text of a declaration, statement or
+    expression cursor."""
+    L = lib()
+    pol = L.clang_getCursorPrintingPolicy(c)
+    try:
+        # CXPrintingPolicy_TerseOutput=13? keep defaults; IncludeTagDefinition=5 off
+        s = L.clang_getCursorPrettyPrinted(c, pol)
+        return ci._CXString.from_result(s)
+    finally:
+        L.clang_PrintingPolicy_dispose(pol)
+
+
+# --------------------------------------------------------------------------
+# Parsing
+
+CPS_ATTR_RE = re.compile(rb'__attribute__\s*\(\(\s*(__)?cps(__)?\s*\)\)')
+
+
+def mask_cps_attribute(text):
+    """`__attribute__((cps))` -> `cps` padded with spaces (offsets kept)."""
+    def rep(m):
+        s = m.group(0)
+        n = len(s)
+        nl = s.count(b'\n')
+        body = b'cps' + b' ' * (n - 3 - nl) + b'\n' * nl
+        return body
+    return CPS_ATTR_RE.sub(rep, text)
+
+
+class Diag(Exception):
+    """A user-facing diagnostic: file:line:col: error: message."""
+
+    def __init__(self, msg, file=None, line=0, col=0, notes=()):
+        super().__init__(msg)
+        self.msg = msg
+        self.file = file
+        self.line = line
+        self.col = col
+        self.notes = list(notes)
+
+    def format(self):
+        where = ''
+        if self.file:
+            where = '%s:%d:%d: ' % (self.file, self.line, self.col)
+        out = where + 'error: ' + self.msg
+        for n in self.notes:
+            out += '\n' + n
+        return out
+
+
+class Diags(Exception):
+    def __init__(self, diags):
+        super().__init__('; '.join(d.msg for d in diags))
+        self.diags = diags
+
+
+FRONTEND_FLAGS = [
+    '-x', 'c', '-std=gnu11', '-D__CPC_FRONTEND__',
+    '-Wno-error=int-conversion', '-Wno-error=implicit-function-declaration',
+    '-Wno-error=incompatible-pointer-types', '-Wno-error=return-type',
+    '-Wno-error=implicit-int', '-Wno-dangling-else',
+    '-ferror-limit=50',
+]
+
+
+class Unit:
+    def __init__(self, tu, text, path):
+        self.tu = tu
+        self.text = text          # bytes
+        self.path = path
+        self._line_starts = None
+        self._macros = None
+
+    def loc_of(self, cursor):
+        """(file, line, col) presumed location of a cursor (its expansion
+        point for macros)."""
+        f, line, col = presumed(cursor.extent.start if cursor.extent else cursor.location)
+        return f or self.path, line, col
+
+    def diag(self, cursor, msg, notes=()):
+        f, line, col = self.loc_of(cursor)
+        return Diag(msg, f, line, col, notes)
+
+    def src(self, cursor):
+        e = cursor.extent
+        return self.text[e.start.offset:e.end.offset].decode('utf-8', 'surrogateescape')
+
+    def in_main_file(self, cursor):
+        loc = cursor.location
+        return loc.file is not None and loc.file.name == self.path
+
+    def macro_ranges(self):
+        if self._macros is None:
+            rs = []
+            for c in self.tu.cursor.get_children():
+                if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None \
+                        and c.location.file.name == self.path:
+                    e = c.extent
+                    rs.append((e.start.offset, e.end.offset))
+            rs.sort()
+            self._macros = rs
+        return self._macros
+
+    def in_macro(self, cursor):
+        """The macro invocation range that produced `cursor` (whose extent
+        lies within it), or None: its text is then not its own."""
+        e = cursor.extent
+        a, b = e.start.offset, e.end.offset
+        best = None
+        for (s, t) in self.macro_ranges():
+            if s > a:
+                break
+            if s <= a and b <= t:
+                if best is None or t - s > best[1] - best[0]:
+                    best = (s, t)
+        return best
+
+
+_index = None
+
+
+def parse(text, path, args=(), check=True):
+    """Parse CPC `text` (bytes or str) as file `path`."""
+    global _index
+    lib()
+    if isinstance(text, str):
+        text = text.encode('utf-8', 'surrogateescape')
+    text = mask_cps_attribute(text)
+    if _index is None:
+        _index = ci.Index.create()
+    flags = list(FRONTEND_FLAGS)
+    rd = resource_dir()
+    if rd:
+        flags += ['-resource-dir', rd]
+    flags += ['-I' + RUNTIME_INCLUDE]
+    flags += list(args)
+    opts = 0x1000 | 0x1  # IncludeAttributedTypes | DetailedPreprocessingRecord
+    try:
+        tu = _index.parse(path, args=flags, unsaved_files=[(path, text)],
+                          options=opts)
+    except ci.TranslationUnitLoadError as e:
+        raise Diags([Diag('cannot parse %s: %s' % (path, e))])
+    u = Unit(tu, text, path)
+    if check:
+        errs = []
+        for d in tu.diagnostics:
+            if d.severity >= ci.Diagnostic.Error:
+                loc = d.location
+                fname = loc.file.name if loc.file else path
+                pf, pl, pc = presumed(loc) if loc.file else (fname, 0, 0)
+                errs.append(Diag(d.spelling, pf or fname, pl, pc))
+        if errs:
+            raise Diags(errs)
+    return u
+
+
+def children(c):
+    return list(c.get_children())

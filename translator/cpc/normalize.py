@@ -1,0 +1,429 @@
+"""Normalisation (the first half of splitting): hoisting nested cps calls.
+
+Invariant of the output: in every cps function, every cps call is the whole
+of one of the statements
+    g(args);   (void)g(args);   x = g(args);   T x = g(args);   return g(args);
+where neither g, args nor x contain a cps call (x, any lvalue, is evaluated
+after the call).  Calls nested in expressions are hoisted into temporaries
+`cpc_tN` in C's evaluation order: `&&`, `||`, `?:` become if-statements (so
+their short-circuits hold), `,` becomes a sequence, statement expressions are
+opened, operands evaluated before a later cps call are saved first when they
+have side effects, declarations with several declarators are split, and a
+cps call in a loop condition or a `for` increment moves into the body
+(`continue` then jumps to a label before the condition).  Statements without
+cps calls are kept byte for byte.
+"""
+from . import frontend as fe
+from . import analysis as an
+from . import ctype
+from . import rewrite as rw
+
+K = fe.K
+
+
+def has_side_effects(c):
+    for n, p in an.walk(c, skip_spawn=False):
+        k = n.kind
+        if k == K.CALL_EXPR or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            return True
+        if k == K.BINARY_OPERATOR and fe.binop(n) in fe.ASSIGN_OPS:
+            return True
+        if k == K.UNARY_OPERATOR and fe.unop(n) in (1, 2, 3, 4):
+            return True
+        if k == K.StmtExpr:
+            return True
+    return False
+
+
+def var_init(u, v):
+    """The initialiser expression of a VAR_DECL, or None."""
+    ex = [x for x in an.kids(v) if x.kind.is_expression()]
+    if not ex:
+        return None
+    last = ex[-1]
+    j = last.extent.start.offset - 1
+    while j > 0 and u.text[j:j + 1] in (b' ', b'\t', b'\n', b'\r'):
+        j -= 1
+    if u.text[j:j + 1] == b'=':
+        return last
+    return None
+
+
+def binds_continue(c):
+    """True if c contains a `continue` binding to an enclosing loop of c."""
+    stack = list(an.kids(c)) if c.kind not in an.LOOP_KINDS else []
+    if c.kind == K.CONTINUE_STMT:
+        return True
+    while stack:
+        n = stack.pop()
+        if n.kind == K.CONTINUE_STMT:
+            return True
+        if n.kind in an.LOOP_KINDS:
+            continue
+        if not (n.kind.is_statement() or n.kind == K.COMPOUND_STMT):
+            continue
+        stack.extend(an.kids(n))
+    return False
+
+
+def stmt_children(u, c):
+    """The sub-statements of statement c."""
+    k = c.kind
+    ch = an.kids(c)
+    if k == K.COMPOUND_STMT:
+        return ch
+    if k == K.IF_STMT:
+        return ch[1:]
+    if k in (K.WHILE_STMT, K.SWITCH_STMT, K.LABEL_STMT, K.CASE_STMT,
+             K.DEFAULT_STMT):
+        return ch[-1:]
+    if k == K.DO_STMT:
+        return ch[:1]
+    if k == K.FOR_STMT:
+        return [an.for_parts(u, c)[3]]
+    return []
+
+
+class Normalizer:
+    def __init__(self, u, f):
+        self.u = u
+        self.f = f
+        self.n = 0
+        self.cont = None
+
+    # -- helpers
+    def tmp(self):
+        self.n += 1
+        return 'cpc_t%d' % self.n
+
+    def raw(self, c):
+        return rw.rebuild(self.u, rw.start(c), rw.full_end(self.u, c), [])
+
+    def src(self, c):
+        return self.u.src(c)
+
+    def cps(self, c):
+        return self.f.contains_cps(c)
+
+    def needs(self, c):
+        if self.cps(c):
+            return True
+        return self.cont is not None and binds_continue(c)
+
+    def diag(self, c, msg):
+        raise fe.Diags([self.u.diag(c, msg)])
+
+    def decl_tmp(self, t, name):
+        try:
+            return ctype.declare_rvalue(t, name)
+        except ctype.Unnameable:
+            return '__typeof__(%s) %s' % ('0', name) if False else \
+                self._typeof_decl(t, name)
+
+    def _typeof_decl(self, t, name):
+        raise ctype.Unnameable(t.spelling)
+
+    # -- statements
+    def sub(self, c):
+        return (rw.start(c), rw.full_end(self.u, c), self.stmt(c))
+
+    def rebuild_stmt(self, c, extra=()):
+        subs = list(extra)
+        for x in stmt_children(self.u, c):
+            if self.needs(x):
+                subs.append(self.sub(x))
+        return rw.rebuild(self.u, rw.start(c), rw.full_end(self.u, c), subs)
+
+    def fixed(self, c, text):
+        return rw.fix_lines(self.u, rw.start(c), rw.full_end(self.u, c), text)
+
+    def in_loop(self, fn, label=None):
+        saved = self.cont
+        self.cont = label
+        try:
+            return fn()
+        finally:
+            self.cont = saved
+
+    def stmt(self, c):
+        if not self.needs(c):
+            return self.raw(c)
+        k = c.kind
+        if k == K.CONTINUE_STMT:
+            return 'goto %s;' % self.cont
+        if k == K.COMPOUND_STMT or k in (K.LABEL_STMT, K.CASE_STMT, K.DEFAULT_STMT):
+            return self.rebuild_stmt(c)
+        if an.spawn_body(c) is not None or an.linked_sched(c) is not None:
+            return self.raw(c)
+        site = an.normal_form(self.f, c)
+        if site is not None:
+            return self.fixed(c, self.site(c, site))
+        if k == K.DECL_STMT:
+            return self.fixed(c, self.decl(c))
+        if k == K.RETURN_STMT:
+            ch = an.kids(c)
+            s, t = self.lin(ch[0])
+            if t is None:
+                return self.fixed(c, '{ %s return; }' % ' '.join(s))
+            return self.fixed(c, '{ %s return %s; }' % (' '.join(s), t))
+        if k == K.IF_STMT:
+            ch = an.kids(c)
+            if self.cps(ch[0]):
+                s, t = self.lin(ch[0])
+                inner = self.rebuild_stmt(c, [(rw.start(ch[0]), ch[0].extent.end.offset, t)])
+                return self.fixed(c, '{ %s %s }' % (' '.join(s), inner))
+            return self.rebuild_stmt(c)
+        if k == K.SWITCH_STMT:
+            ch = an.kids(c)
+            if self.cps(ch[0]):
+                s, t = self.lin(ch[0])
+                inner = self.rebuild_stmt(c, [(rw.start(ch[0]), ch[0].extent.end.offset, t)])
+                return self.fixed(c, '{ %s %s }' % (' '.join(s), inner))
+            return self.rebuild_stmt(c)
+        if k == K.WHILE_STMT:
+            cond, body = an.kids(c)
+            if self.cps(cond):
+                s, t = self.lin(cond)
+                b = self.in_loop(lambda: self.stmt(body))
+                return self.fixed(c, 'while (1) { %s if (!(%s)) break; %s }' % (
+                    ' '.join(s), t, b))
+            return self.in_loop(lambda: self.rebuild_stmt(c))
+        if k == K.DO_STMT:
+            body, cond = an.kids(c)
+            if self.cps(cond):
+                lab = self.label()
+                s, t = self.lin(cond)
+                b = self.in_loop(lambda: self.stmt(body), lab)
+                return self.fixed(c, 'for (;;) { %s %s: ; %s if (!(%s)) break; }' % (
+                    b, lab, ' '.join(s), t))
+            return self.in_loop(lambda: self.rebuild_stmt(c))
+        if k == K.FOR_STMT:
+            return self.for_stmt(c)
+        if k.is_expression():
+            s, t = self.lin(c)
+            if t is not None and not t.startswith('cpc_t') and t != '(void)0':
+                s.append('(void)(%s);' % t)
+            return self.fixed(c, '{ %s }' % ' '.join(s))
+        self.diag(c, 'cps call in an unsupported statement (%s)' % k.name.lower())
+
+    def label(self):
+        self.n += 1
+        return 'cpc_continue_%d' % self.n
+
+    def for_stmt(self, c):
+        init, cond, inc, body = an.for_parts(self.u, c)
+        if not any(x is not None and self.cps(x) for x in (init, cond, inc)):
+            return self.in_loop(lambda: self.rebuild_stmt(c))
+        parts = []
+        if init is not None:
+            if init.kind == K.DECL_STMT:
+                parts.append(self.stmt(init) if self.cps(init) else self.raw(init))
+            else:
+                s, t = self.lin(init)
+                parts.extend(s)
+                if t is not None and not t.startswith('cpc_t'):
+                    parts.append('(void)(%s);' % t)
+        condpart = ''
+        if cond is not None:
+            s, t = self.lin(cond)
+            condpart = '%s if (!(%s)) break;' % (' '.join(s), t)
+        if inc is not None and self.cps(inc):
+            lab = self.label()
+            b = self.in_loop(lambda: self.stmt(body), lab)
+            s, t = self.lin(inc)
+            if t is not None and not t.startswith('cpc_t'):
+                s.append('(void)(%s);' % t)
+            loop = 'for (;;) { %s %s %s: ; %s }' % (condpart, b, lab, ' '.join(s))
+        else:
+            b = self.in_loop(lambda: self.stmt(body))
+            inctext = self.src(inc) if inc is not None else ''
+            loop = 'for (;; %s) { %s %s }' % (inctext, condpart, b)
+        return self.fixed(c, '{ %s %s }' % (' '.join(parts), loop))
+
+    def site(self, c, site):
+        """A statement that is a cps call in normal form once its parts are
+        hoisted."""
+        call = site.call
+        s, calltext = self.lin_children(call)
+        if site.form == 'expr':
+            if not s:
+                return self.raw(c)
+            return '{ %s %s; }' % (' '.join(s), calltext)
+        if site.form == 'return':
+            return '{ %s return %s; }' % (' '.join(s), calltext)
+        if site.form == 'assign':
+            s2, dest = self.lin(site.dest)
+            return '{ %s %s %s = %s; }' % (' '.join(s), ' '.join(s2), dest, calltext)
+        if site.form == 'decl':
+            v = an.kids(c)[0]
+            prefix = rw.rebuild(self.u, rw.start(c), rw.start(call), [])
+            return '%s %s%s;' % (' '.join(s), prefix, calltext)
+        raise AssertionError(site.form)
+
+    def decl(self, c):
+        vs = an.kids(c)
+        for v in vs:
+            if v.kind != K.VAR_DECL:
+                self.diag(c, 'cps call in a declaration that also declares a type; '
+                          'declare the type separately')
+        out = []
+        single = len(vs) == 1
+        for v in vs:
+            init = var_init(self.u, v)
+            if single:
+                prefix = rw.rebuild(self.u, rw.start(c), rw.start(init), [])
+            else:
+                try:
+                    d = ctype.declare(v.type, v.spelling)
+                except ctype.Unnameable:
+                    self.diag(v, 'cannot split this declaration of `%s`; '
+                              'declare it separately' % v.spelling)
+                sc = v.storage_class
+                if sc == fe.ci.StorageClass.REGISTER:
+                    d = 'register ' + d
+                prefix = d + (' = ' if init is not None else '')
+            if init is None:
+                out.append(prefix + ';')
+                continue
+            if not self.cps(init):
+                out.append(prefix + self.src(init) + ';')
+                continue
+            e = an.strip(init)
+            if e.kind == K.CALL_EXPR and an.is_cps_call(e):
+                s, t = self.lin_children(e)
+            else:
+                s, t = self.lin(init)
+            out.append(' '.join(s) + ' ' + prefix + t + ';')
+        return ' '.join(out)
+
+    # -- expressions
+    def lin(self, e):
+        """(statements, text): the statements evaluate e's cps calls in
+        order; text (None for void) computes the rest of e."""
+        if not self.cps(e):
+            return [], self.src(e)
+        k = e.kind
+        ch = an.kids(e)
+        if k == K.PAREN_EXPR:
+            s, t = self.lin(ch[0])
+            return s, None if t is None else '(' + t + ')'
+        if k == K.UNEXPOSED_EXPR and len(ch) == 1 and \
+                ch[0].extent.start.offset == e.extent.start.offset and \
+                ch[0].extent.end.offset == e.extent.end.offset:
+            return self.lin(ch[0])
+        if k == K.CALL_EXPR and an.is_cps_call(e):
+            s, txt = self.lin_children(e)
+            ft = fe.function_type_of(ch[0].type)
+            rt = ft.get_result() if ft is not None else e.type
+            if ctype.is_void(rt):
+                s.append(txt + ';')
+                return s, None
+            t = self.tmp()
+            s.append('%s = %s;' % (self.decl_tmp(rt, t), txt))
+            return s, t
+        if k == K.BINARY_OPERATOR:
+            op = fe.binop(e)
+            a, b = ch
+            if op in (fe.BO['LAnd'], fe.BO['LOr']):
+                sa, ta = self.lin(a)
+                if not self.cps(b):
+                    return sa, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
+                                          [(rw.start(a), a.extent.end.offset, ta)])
+                sb, tb = self.lin(b)
+                t = self.tmp()
+                if op == fe.BO['LAnd']:
+                    code = 'int %s; if (%s) { %s %s = !!(%s); } else %s = 0;' % (
+                        t, ta, ' '.join(sb), t, tb, t)
+                else:
+                    code = 'int %s; if (%s) %s = 1; else { %s %s = !!(%s); }' % (
+                        t, ta, t, ' '.join(sb), t, tb)
+                return sa + [code], t
+            if op == fe.BO['Comma']:
+                sa, ta = self.lin(a)
+                sb, tb = self.lin(b)
+                s = list(sa)
+                if ta is not None and not ta.startswith('cpc_t'):
+                    s.append('(void)(%s);' % ta)
+                return s + sb, tb
+        if k == K.CONDITIONAL_OPERATOR:
+            c, a, b = ch
+            if not self.cps(a) and not self.cps(b):
+                sc, tc = self.lin(c)
+                return sc, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
+                                      [(rw.start(c), c.extent.end.offset, tc)])
+            sc, tc = self.lin(c)
+            sa, ta = self.lin(a)
+            sb, tb = self.lin(b)
+            if ctype.is_void(e.type):
+                def arm(s, t):
+                    return ' '.join(s + (['(void)(%s);' % t] if t else []))
+                return sc + ['if (%s) { %s } else { %s }' % (tc, arm(sa, ta), arm(sb, tb))], None
+            t = self.tmp()
+            return sc + ['%s; if (%s) { %s %s = %s; } else { %s %s = %s; }' % (
+                self.decl_tmp(e.type, t), tc, ' '.join(sa), t, ta,
+                ' '.join(sb), t, tb)], t
+        if k == K.StmtExpr:
+            comp = ch[0]
+            items = an.kids(comp)
+            body = []
+            for x in items[:-1]:
+                body.append(self.stmt(x) if self.needs(x) else self.raw(x))
+            if not items:
+                return [], None
+            last = items[-1]
+            if last.kind.is_expression() and not ctype.is_void(e.type):
+                sl, tl = self.lin(last)
+                t = self.tmp()
+                return ['%s;' % self.decl_tmp(e.type, t),
+                        '{ %s %s %s = %s; }' % (' '.join(body), ' '.join(sl), t, tl)], t
+            body.append(self.stmt(last) if self.needs(last) else self.raw(last))
+            return ['{ %s }' % ' '.join(body)], None
+        if k in (K.UNEXPOSED_EXPR,) and len(ch) != 1:
+            self.diag(e, 'cps call in an unsupported expression; '
+                      'assign its result to a variable first')
+        s, t = self.lin_children(e)
+        return s, t
+
+    def lin_children(self, e):
+        """Hoist the cps calls of e's operands; keep e itself."""
+        ch = an.kids(e)
+        idx = [i for i, x in enumerate(ch) if x.kind.is_expression() and self.cps(x)]
+        if not idx:
+            return [], self.src(e)
+        last = idx[-1]
+        strict = e.kind == K.CALL_EXPR or (
+            e.kind == K.BINARY_OPERATOR and fe.binop(e) not in fe.ASSIGN_OPS
+            and fe.binop(e) not in (fe.BO['LAnd'], fe.BO['LOr'], fe.BO['Comma']))
+        stmts = []
+        subs = []
+        for i, x in enumerate(ch):
+            if not x.kind.is_expression():
+                continue
+            if self.cps(x):
+                s, t = self.lin(x)
+                stmts.extend(s)
+                subs.append((rw.start(x), x.extent.end.offset, t if t is not None else '(void)0'))
+            elif strict and i < last and i > 0 or (strict and i < last and e.kind != K.CALL_EXPR):
+                if has_side_effects(x):
+                    t = self.tmp()
+                    stmts.append('%s = %s;' % (self.decl_tmp(x.type, t), self.src(x)))
+                    subs.append((rw.start(x), x.extent.end.offset, t))
+        return stmts, rw.rebuild(self.u, rw.start(e), e.extent.end.offset, subs)
+
+
+def normalize(u):
+    """Edits normalising every cps function of unit u."""
+    from .prepare import function_defs
+    edits = []
+    for c in function_defs(u):
+        f = an.Func(u, c)
+        if not f.is_cps or f.body is None or not f.cps_calls:
+            continue
+        nz = Normalizer(u, f)
+        body = f.body
+        if not nz.needs(body):
+            continue
+        text = nz.stmt(body)
+        if text != nz.raw(body):
+            edits.append((rw.start(body), rw.full_end(u, body), text))
+    return edits

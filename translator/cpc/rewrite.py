@@ -1,0 +1,107 @@
+"""Text rewriting on Clang source positions.
+
+Invariant: edits replace byte ranges of the unit's text that correspond to
+whole AST nodes written in the file; a replacement whose line count differs
+from the original is followed by a `#line` directive, so that the code after
+it keeps its original (presumed) line numbers.
+"""
+import re
+
+from . import frontend as fe
+
+K = fe.K
+
+_NO_SEMI = None
+
+
+def skip_space(text, i):
+    n = len(text)
+    while i < n:
+        c = text[i:i + 1]
+        if c in (b' ', b'\t', b'\n', b'\r', b'\f', b'\v'):
+            i += 1
+        elif text.startswith(b'//', i):
+            j = text.find(b'\n', i)
+            i = n if j < 0 else j
+        elif text.startswith(b'/*', i):
+            j = text.find(b'*/', i + 2)
+            i = n if j < 0 else j + 2
+        else:
+            break
+    return i
+
+
+def full_end(u, c):
+    """End offset of statement c including its terminating `;`."""
+    e = c.extent.end.offset
+    if c.kind == K.COMPOUND_STMT:
+        return e
+    last = u.text[e - 1:e]
+    if last in (b';', b'}'):
+        return e
+    j = skip_space(u.text, e)
+    if u.text[j:j + 1] == b';':
+        return j + 1
+    return e
+
+
+def start(c):
+    return c.extent.start.offset
+
+
+def rebuild(u, a, b, subs):
+    """u.text[a:b] with `subs` [(s, e, text)] applied (outermost wins)."""
+    subs = sorted(subs, key=lambda x: (x[0], -x[1]))
+    out = []
+    pos = a
+    for (s, e, t) in subs:
+        if s < pos:
+            continue  # nested in a previous replacement
+        out.append(u.text[pos:s].decode('utf-8', 'surrogateescape'))
+        out.append(t)
+        pos = e
+    out.append(u.text[pos:b].decode('utf-8', 'surrogateescape'))
+    return ''.join(out)
+
+
+def presumed_line(u, offset):
+    loc = u.tu.get_location(u.path, offset)
+    f, line, col = fe.presumed(loc)
+    return f or u.path, line
+
+
+def line_directive(u, offset):
+    f, line = presumed_line(u, offset)
+    return '#line %d "%s"' % (line, cstr(f))
+
+
+def cstr(s):
+    return s.replace('\\', '\\\\').replace('"', '\\"')
+
+
+def fix_lines(u, a, b, new):
+    """Replacement text for u.text[a:b] keeping following lines right."""
+    old = u.text[a:b]
+    if old.count(b'\n') == new.count('\n'):
+        return new
+    return new + '\n' + line_directive(u, b) + '\n' + ' ' * col_of(u, b)
+
+
+def col_of(u, off):
+    j = u.text.rfind(b'\n', 0, off)
+    return off - (j + 1)
+
+
+def apply(text, edits):
+    """Apply [(a, b, str)] to bytes `text`, return bytes."""
+    edits = sorted(edits, key=lambda x: (x[0], -x[1]))
+    out = []
+    pos = 0
+    for (a, b, t) in edits:
+        if a < pos:
+            raise ValueError('overlapping edits at %d' % a)
+        out.append(text[pos:a])
+        out.append(t.encode('utf-8', 'surrogateescape'))
+        pos = b
+    out.append(text[pos:])
+    return b''.join(out)

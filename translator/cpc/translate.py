@@ -1,0 +1,94 @@
+"""The pipeline: CPC source text in, C source text out.
+
+prepare (macros, names) -> normalize (hoisting) -> boxing -> split / lift /
+cpsconv (emission).  Each step but the last maps CPC text to CPC text and
+the result is parsed again by Clang, so every pass sees a plain AST;
+`#line` directives keep locations on the original file.
+"""
+import re
+
+from . import frontend as fe
+from . import analysis as an
+from . import prepare
+from . import normalize
+from . import boxing
+from . import cpsconv
+from . import rewrite as rw
+
+K = fe.K
+
+
+def check_consistency(u):
+    """Every declaration of a function agrees on cps-ness (Clang keeps the
+    first declaration's type, so the spelling is checked)."""
+    seen = {}
+    errs = []
+    for c in u.tu.cursor.get_children():
+        if c.kind != K.FUNCTION_DECL:
+            continue
+        if u.in_main_file(c):
+            a = c.extent.start.offset
+            nameoff = c.location.offset
+            spelled = re.search(rb'\bcps\b', u.text[a:nameoff]) is not None
+            if not spelled:
+                # the type may carry it through a typedef
+                spelled = fe.is_cps_function_type(c.type) and \
+                    u.text[a:nameoff].strip() != b'' and \
+                    fe.is_cps_function_type(c.type) and \
+                    not re.search(rb'\b(int|void|char|long|short|float|double|unsigned|signed|struct|union|enum)\b', u.text[a:nameoff])
+        else:
+            spelled = fe.is_cps_function_type(c.type)
+        prev = seen.get(c.spelling)
+        if prev is None:
+            seen[c.spelling] = (spelled, c)
+        elif prev[0] != spelled:
+            first = prev[1]
+            ff, fl, fc = u.loc_of(first)
+            which = 'cps' if spelled else 'not cps'
+            errs.append(u.diag(c, 'conflicting declarations of `%s`: declared %s here, '
+                               'but %s at %s:%d:%d' % (
+                                   c.spelling, which, 'cps' if prev[0] else 'not cps',
+                                   ff, fl, fc)))
+    if errs:
+        raise fe.Diags(errs)
+
+
+NESTED_MSG = 'function definition is not allowed here'
+
+
+def parse(text, path, args):
+    try:
+        return fe.parse(text, path, args)
+    except fe.Diags as e:
+        for d in e.diags:
+            if NESTED_MSG in d.msg:
+                d.msg = ('nested function definitions are not supported in CPC; '
+                         'move the function to file scope')
+        raise
+
+
+def step(u, edits, args):
+    if not edits:
+        return u
+    text = rw.apply(u.text, edits)
+    return parse(text, u.path, args)
+
+
+def translate(text, path, args=(), stop_after=None):
+    """Translate CPC `text` (bytes) of file `path`; returns C text.
+    stop_after in (None, 'prepare', 'normalize', 'boxing') returns the CPC
+    text after that pass (for tests and --save-temps debugging)."""
+    args = list(args)
+    u = parse(text, path, args)
+    check_consistency(u)
+    u = step(u, prepare.expand_macros(u), args)
+    u = step(u, prepare.rename_shadows(u), args)
+    if stop_after == 'prepare':
+        return u.text.decode('utf-8', 'surrogateescape')
+    u = step(u, normalize.normalize(u), args)
+    if stop_after == 'normalize':
+        return u.text.decode('utf-8', 'surrogateescape')
+    u = step(u, boxing.box(u), args)
+    if stop_after == 'boxing':
+        return u.text.decode('utf-8', 'surrogateescape')
+    return cpsconv.emit(u)
