@@ -220,9 +220,9 @@ def box_function(u, f, vs):
                     subs.append((rw.start(n), rw.full_end(u, n),
                                  '{ %s; %s return; }' % (et, free)))
                 else:
-                    d = ctype.declare_rvalue(rettype, 'cpc_ret')
+                    d = ctype.declare_rvalue(rettype, 'cpc_rv')
                     subs.append((rw.start(n), rw.full_end(u, n),
-                                 '{ %s = %s; %s return cpc_ret; }' % (d, et, free)))
+                                 '{ %s = %s; %s return cpc_rv; }' % (d, et, free)))
         elif k == K.CALL_EXPR and an.is_cps_call(n) and p is not None and \
                 not p.kind.is_expression():
             d = an.callee_decl(n)
