@@ -46,7 +46,8 @@ static size_t cont_round_total(size_t total)
 #ifndef CPC_NO_CACHE
 struct cont_class {
     cpc_continuation *head;      /* linked through cpc_next */
-    uint32_t count;
+    size_t bytes;                /* cached bytes (a byte bound: no division
+                                    on the free path) */
 };
 static struct cont_class cont_cache[CACHE_CLASSES];
 
@@ -73,7 +74,7 @@ static cpc_continuation *cont_alloc(size_t total)
         if (cl != NULL && cl->head != NULL) {
             k = cl->head;
             cl->head = k->cpc_next;
-            cl->count--;
+            cl->bytes -= total;
             return k;
         }
     }
@@ -90,10 +91,10 @@ static void cont_release(cpc_continuation *k)
     if (CPC_LIKELY(cpc_tls_is_sched)) {
         size_t total = CPC_HEADER_SIZE + k->size;
         struct cont_class *cl = cont_class_of(total);
-        if (cl != NULL && cl->count < CACHE_CLASS_BYTES / total) {
+        if (cl != NULL && cl->bytes + total <= CACHE_CLASS_BYTES) {
             k->cpc_next = cl->head;
             cl->head = k;
-            cl->count++;
+            cl->bytes += total;
             return;
         }
     }
@@ -112,7 +113,7 @@ void cont_cache_flush(void)
             k = next;
         }
         cont_cache[i].head = NULL;
-        cont_cache[i].count = 0;
+        cont_cache[i].bytes = 0;
     }
 #endif
 }

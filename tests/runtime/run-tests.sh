@@ -84,7 +84,7 @@ start=$(date +%s)
 export -f run_one
 export BUILD SRC OUT VALGRIND
 printf '%s\n' "${jobs_list[@]}" |
-    xargs -P 2 -L 1 bash -c 'run_one "$0" "$1" "$2"' >"$OUT/summary" 2>&1
+    xargs -P 2 -L 1 bash -c 'run_one "$0" "$1" "$2" 2>/dev/null' >"$OUT/summary" 2>&1
 cat "$OUT/summary"
 fails=$(grep -c '^FAIL' "$OUT/summary")
 echo "runtime tests: $((total - fails))/$total passed in $(( $(date +%s) - start ))s"
