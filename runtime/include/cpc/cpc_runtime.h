@@ -108,6 +108,15 @@ typedef struct cpc_continuation cpc_continuation;
 #define cpc_default_sched ((cpc_sched *)0)
 extern cpc_sched *cpc_default_threadpool;
 
+/* Runs attached threads until nothing can ever run again: no runnable,
+   sleeping, I/O-waiting or detached thread, and nothing in the inbox of
+   cross-thread spawns (threads waiting only on a condvar do not keep it
+   alive).  It may be called again later, e.g. after native code signalled a
+   condvar.  The thread calling it is the "scheduler thread"; before the
+   first call, the program's main thread is.  Condvars, cpc_signal_fd and
+   the attached primitives belong to the scheduler thread; any OS thread may
+   call cpc_spawn_continuation and the thread pool functions.  Using a
+   condvar (or cpc_signal_fd) from a detached thread aborts with a message. */
 void cpc_main_loop(void);
 
 cpc_condvar *cpc_condvar_get(void);
@@ -116,9 +125,14 @@ void cpc_condvar_release(cpc_condvar *c);
 int cpc_condvar_count(cpc_condvar *c);
 void cpc_signal(cpc_condvar *c);
 void cpc_signal_all(cpc_condvar *c);
+/* Wakes the threads waiting in cpc_io_wait on fd for a direction that
+   meets `direction`, in wait order; their cpc_io_wait returns 0 (neither a
+   direction nor CPC_CONDVAR: "woken by cpc_signal_fd"). */
 void cpc_signal_fd(int fd, int direction);
 
+/* A pool of at most max_threads pthreads, created as threads arrive. */
 cpc_sched *cpc_threadpool_get(int max_threads);
+/* 0, or -1 with errno EBUSY while CPC threads are still in the pool. */
 int cpc_threadpool_release(cpc_sched *s);
 
 #ifdef __CPC_FRONTEND__
@@ -251,7 +265,23 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
     return f;
 }
 
-/* The cps primitives (C entry points with every argument explicit). */
+/* The cps primitives (C entry points with every argument explicit).
+   Results, written above the top frame:
+     cpc_wait      CPC_CONDVAR or CPC_TIMEOUT
+     cpc_sleep     CPC_TIMEOUT or CPC_CONDVAR (c may be NULL)
+     cpc_io_wait   the ready directions among `direction` (CPC_IO_IN,
+                   CPC_IO_OUT or both; an error or hang-up on the fd counts
+                   as ready both ways), CPC_CONDVAR (c may be NULL), 0 when
+                   woken by cpc_signal_fd, or -1 with errno: EBADF for a bad
+                   fd, EINVAL for a bad direction.  A regular file is always
+                   ready.
+     cpc_link      the previous scheduler (cpc_sched *)
+   Detached (in a thread pool): cpc_yield returns at once, cpc_sleep and
+   cpc_io_wait block like nanosleep and poll, cpc_wait and the condvar
+   arguments abort with a message.
+   A condvar released while threads wait on it stays allocated until the
+   last of them leaves (by timeout or fd); a waiter with no other event is
+   stranded. */
 cpc_continuation *cpc_yield__cps(cpc_continuation *k);
 cpc_continuation *cpc_done__cps(cpc_continuation *k);
 /* sec < 0: no timeout */
