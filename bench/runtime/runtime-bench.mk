@@ -16,7 +16,8 @@ RB_DEPS     := $(RB_SRC)/bench_common.h $(RB_SRC)/runtime-bench.mk
 
 RB_PEERS := $(RB_OUT)/bench-baseline $(RB_OUT)/bench-coro \
             $(RB_OUT)/bench-boost $(RB_OUT)/bench-st
-RB_BINS  := $(RB_OUT)/bench-cpc $(RB_OUT)/bench-cpc_nocache $(RB_PEERS)
+RB_BINS  := $(RB_OUT)/bench-cpc $(RB_OUT)/bench-cpc_nocache $(RB_PEERS) \
+            $(RB_OUT)/bench-cpcc
 
 BENCH_SUITES += bench-runtime
 
@@ -37,6 +38,12 @@ $(RB_OUT)/bench-cpc: $(RB_SRC)/cpc.c $(RB_DEPS) $(RB_LIBCPC) | $(RB_OUT)
 
 $(RB_OUT)/bench-cpc_nocache: $(RB_SRC)/cpc.c $(RB_DEPS) $(RB_LIBCPC_NC) | $(RB_OUT)
 	$(CC) $(RB_CFLAGS) -DBENCH_SYS='"cpc_nocache"' $< -o $@ $(RB_LIBCPC_NC) -pthread
+
+# The same benchmarks as CPC source through the real translator.  Optional:
+# if cpcc cannot build it, the run goes on without the "cpcc" column.
+$(RB_OUT)/bench-cpcc: $(RB_SRC)/cpc_src.cpc $(RB_DEPS) $(RB_LIBCPC) | $(RB_OUT)
+	@$(TOP)/bin/cpcc $(RB_OPT) -g -I$(RB_SRC) $< -o $@ || { rm -f $@; \
+	    echo "bench-runtime: cpcc failed on $<; no cpcc column" >&2; }
 
 $(RB_OUT)/bench-baseline: $(RB_SRC)/baseline.c $(RB_DEPS) | $(RB_OUT)
 	$(CC) $(RB_CFLAGS) $< -o $@
