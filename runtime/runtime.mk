@@ -12,10 +12,12 @@
 # flavour.  Code using the debug library must be compiled with -DCPC_DEBUG
 # (the continuation header grows two fields).
 #
-# Other parts of the tree add objects to libcpc.a by appending to
-# RUNTIME_EXTRA_OBJS (before this fragment's rules are expanded, i.e. in a
-# fragment included by the top Makefile) and providing rules that build
-# them; they are archived into libcpc.a together with the runtime.
+# Other parts of the tree (lib/lib.mk) add objects to libcpc.a by
+# appending to RUNTIME_EXTRA_OBJS anywhere in their fragment, e.g.
+#     RUNTIME_EXTRA_OBJS += $(BUILD)/lib/cpc_barrier.o
+# and providing the rules that build them: the prerequisite list is
+# expanded late (secondary expansion), so the order of the includes does
+# not matter.  They are archived into libcpc.a with the runtime.
 
 RUNTIME_DIR      := $(TOP)/runtime
 RUNTIME_BUILD    := $(BUILD)/runtime
@@ -49,7 +51,8 @@ $(RUNTIME_BUILD)/$(1):
 endef
 $(foreach f,opt debug tsan nocache,$(eval $(call RUNTIME_FLAVOUR,$(f))))
 
-$(RUNTIME_LIB): $(call runtime_objs,opt) $(RUNTIME_EXTRA_OBJS)
+.SECONDEXPANSION:
+$(RUNTIME_LIB): $(call runtime_objs,opt) $$(RUNTIME_EXTRA_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 

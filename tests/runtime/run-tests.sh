@@ -3,8 +3,9 @@
 # SRC/TESTS (only the named ones if names are given).
 #
 # TESTS has one line per test: `t_NAME  run run ...`; runs are
-#   opt, O0, debug, tsan   run that flavour; it must exit 0 and, if
+#   opt, O0, debug, tsan, packed  run that flavour; it must exit 0 and, if
 #                          t_NAME.expected exists, print exactly it
+#                          (flavours: see runtime-tests.mk)
 #   valgrind               the opt binary under memcheck: no error, no leak
 #   abort, abort-debug     the opt (or debug) binary must abort (SIGABRT)
 #                          and its stderr contain every line of t_NAME.abort
@@ -23,7 +24,7 @@ export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 run_one() {  # name run lowstack
     local name=$1 run=$2 low=$3 bin cmd expect_abort=0 flavour
     case $run in
-        opt|O0|debug|tsan) flavour=$run ;;
+        opt|O0|debug|tsan|packed) flavour=$run ;;
         valgrind) flavour=opt ;;
         abort) flavour=opt; expect_abort=1 ;;
         abort-debug) flavour=debug; expect_abort=1 ;;

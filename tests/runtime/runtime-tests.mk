@@ -6,6 +6,8 @@
 #          trampoline's budget must keep the C stack bounded anyway)
 #   debug  -O0 -DCPC_DEBUG against libcpc_debug.a
 #   tsan   -O1 -fsanitize=thread against libcpc_tsan.a
+#   packed -O2 -DCPC_PACKED_FRAMES against libcpc.a (unaligned frames:
+#          wait records above them are realigned by the runtime)
 # and tests/runtime/TESTS says which runs each test gets (see run-tests.sh).
 
 RT_SRC    := $(TOP)/tests/runtime
@@ -30,7 +32,11 @@ $(RT_BUILD)/tsan/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_LIB_TSAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -O1 -fsanitize=thread $< -o $@ $(RUNTIME_LIB_TSAN)
 
-RT_BINS := $(foreach f,opt O0 debug tsan,$(addprefix $(RT_BUILD)/$(f)/,$(RT_TESTS)))
+$(RT_BUILD)/packed/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O2 -DCPC_PACKED_FRAMES $< -o $@ $(RUNTIME_LIB)
+
+RT_BINS := $(foreach f,opt O0 debug tsan packed,$(addprefix $(RT_BUILD)/$(f)/,$(RT_TESTS)))
 
 test-runtime-build: runtime $(RT_BINS)
 
