@@ -51,6 +51,11 @@ def strip_casts(c):
     return c
 
 
+def node_id(c):
+    """A key identifying cursor c within one parse."""
+    return (c.kind, c.extent.start.offset, c.extent.end.offset, c.hash)
+
+
 def callee_of(call):
     return kids(call)[0]
 
@@ -131,14 +136,15 @@ def is_sizeof_like(c):
         c.kind == K.UNEXPOSED_EXPR and False)
 
 
-def walk(c, skip_spawn=True):
+def walk(c, skip_spawn=True, into_sizeof=False):
     """Preorder walk yielding (cursor, parent), not entering sizeof/alignof
-    operands, and (when skip_spawn) not entering spawned statements."""
+    operands (unless into_sizeof: for renaming references), and (when
+    skip_spawn) not entering spawned statements."""
     stack = [(c, None)]
     while stack:
         n, p = stack.pop()
         yield n, p
-        if n.kind == K.CXX_UNARY_EXPR:
+        if n.kind == K.CXX_UNARY_EXPR and not into_sizeof:
             continue
         if skip_spawn and spawn_body(n) is not None:
             continue

@@ -23,6 +23,7 @@ K = fe.K
 
 NO_RETAIN_BUILTIN = set('''
 memcpy memmove memset memcmp bcopy bzero explicit_bzero
+__builtin_memcpy __builtin_memmove __builtin_memset __builtin_memcmp __builtin_strlen
 strlen strnlen strcmp strncmp strcasecmp strncasecmp strcpy strncpy strcat strncat
 strcoll strxfrm strspn strcspn stpcpy stpncpy strdup strndup
 printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf dprintf
@@ -199,7 +200,7 @@ def box_function(u, f, vs):
     subs = []
     # references and declarations
     handled_decls = set()
-    for n, p in an.walk(body, skip_spawn=False):
+    for n, p in an.walk(body, skip_spawn=False, into_sizeof=True):
         k = n.kind
         if k == K.DECL_REF_EXPR:
             v = f.var_of(n)
@@ -253,7 +254,7 @@ def drop_nested(subs):
 def sub_text(u, c, keys, f, a=None, b=None):
     """Text of c with boxed references rewritten."""
     subs = []
-    for n, p in an.walk(c, skip_spawn=False):
+    for n, p in an.walk(c, skip_spawn=False, into_sizeof=True):
         if n.kind == K.DECL_REF_EXPR:
             v = f.var_of(n)
             if v is not None and v.key in keys:

@@ -124,6 +124,57 @@ class Emitter:
             except ctype.Unnameable:
                 pass
 
+    # -- cps functions as values
+    def value_edits(self, root, pre):
+        """Edits turning each cps function used as a value (`f` or `&f`, not
+        the callee of a direct call) into its entry point f__cps converted to
+        the function's declared, native-looking pointer type; prototypes of
+        those declared only in headers go to `pre`."""
+        direct = set()
+        addr = {}
+        refs = []
+        for n, p in an.walk(root, skip_spawn=False):
+            if n.kind == K.CALL_EXPR:
+                ch = an.kids(n)
+                if ch:
+                    direct.add(an.node_id(an.strip(ch[0])))
+            elif n.kind == K.UNARY_OPERATOR and fe.unop(n) == fe.UO['AddrOf']:
+                ch = an.kids(n)
+                if ch:
+                    addr[an.node_id(an.strip(ch[0]))] = n
+            elif n.kind == K.DECL_REF_EXPR:
+                d = n.referenced
+                if d is not None and d.kind == K.FUNCTION_DECL and \
+                        fe.is_cps_function_type(d.type):
+                    refs.append((n, d))
+        out = []
+        for n, d in refs:
+            i = an.node_id(n)
+            if i in direct:
+                continue
+            whole = addr.get(i, n)
+            if whole is not n and an.node_id(whole) in direct:
+                continue  # (&f)(x): a direct call
+            try:
+                text = ctype.as_value(d.type, d.spelling + '__cps')
+            except ctype.Unnameable as e:
+                raise fe.Diags([self.diag(n, 'the type of `%s` cannot be named: %s' % (
+                    d.spelling, e))])
+            out.append((whole.extent.start.offset, whole.extent.end.offset, text))
+            self.extern_proto(d, pre)
+        return out
+
+    def extern_proto(self, d, out):
+        if d.spelling in HEADER_CPS or d.spelling in self.declared_cps:
+            return
+        if d.location.file is not None and d.location.file.name == self.path:
+            return
+        self.declared_cps.add(d.spelling)
+        try:
+            out.append(self.cps_proto(d, storage='extern ', names=False) + ';')
+        except ctype.Unnameable:
+            pass
+
     # -- the file
     def run(self):
         u = self.u
@@ -136,6 +187,17 @@ class Emitter:
                 self.declared_cps.add(c.spelling)
                 self.edits.append((c.extent.start.offset, c.extent.end.offset,
                                    self.cps_proto(c)))
+        for c in u.tu.cursor.get_children():
+            if c.kind == K.VAR_DECL and u.in_main_file(c):
+                pre = []
+                small = self.value_edits(c, pre)
+                if small:
+                    self.edits.extend(self.only_outer(small))
+                    if pre:
+                        a = c.extent.start.offset
+                        self.edits.append((a, a, '\n'.join(pre) + '\n' +
+                                           rw.line_directive(u, a) + '\n' +
+                                           ' ' * rw.col_of(u, a)))
         for c in function_defs(u):
             f = an.Func(u, c)
             if f.is_cps:
@@ -150,15 +212,24 @@ class Emitter:
         if f.body is None:
             return
         if f.cps_calls:
-            call = f.cps_calls[0]
-            callee = an.callee_decl(call)
-            cname = callee.spelling if callee is not None else an.callee_of(call).spelling
-            raise fe.Diags([self.diag(call, 'cps function `%s` called from native '
-                                      'function `%s`; only cps functions and '
-                                      'cpc_spawn may call it' % (cname or '?', f.name))])
+            errs = []
+            for call in f.cps_calls:
+                callee = an.callee_decl(call)
+                if callee is not None:
+                    errs.append(self.diag(call, 'cps function `%s` called from native '
+                                          'function `%s`; only cps functions and '
+                                          'cpc_spawn may call it' % (callee.spelling, f.name)))
+                else:
+                    errs.append(self.diag(call, 'call through the cps function pointer `%s` '
+                                          '(of type `%s`) in native function `%s`; only cps '
+                                          'functions and cpc_spawn may call it' % (
+                                              self.u.src(an.callee_of(call)),
+                                              fe.type_name(an.callee_of(call).type), f.name)))
+            raise fe.Diags(errs)
         small = self.need_cont_edits(f, 'NULL')
         pre = []
         frames = []
+        small += self.value_edits(f.body, pre)
         self.spawn_edits(f, small, pre, frames, in_cps=False)
         self.external_protos(f, pre)
         self.edits.extend(self.only_outer(small))
@@ -205,7 +276,7 @@ class Emitter:
             if d is None:
                 fields.append(ctype.declare_rvalue(callee.type, 'cpc_callee') + ';')
                 assigns.append('cpc_a->cpc_callee = %s;' % self.ctext(callee, small))
-                fn = 'cpc_a->cpc_callee'
+                fn = ctype.as_entry(ft, 'cpc_a->cpc_callee')
             else:
                 fn = d.spelling + '__cps'
             prim = PRIMITIVES.get(d.spelling) if d is not None else None
@@ -249,6 +320,7 @@ class Emitter:
         small = self.need_cont_edits(f, 'cpc_k')
         pre = []
         frames = []
+        small += self.value_edits(f.body, pre)
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         self.external_protos(f, pre)
         params = param_decls(f.c)
@@ -375,7 +447,7 @@ class Emitter:
         if d is None:
             decls.append('%s = %s;' % (ctype.declare_rvalue(callee.type, 'cpc_callee'),
                                        self.ctext(callee, small)))
-            fn = 'cpc_callee'
+            fn = ctype.as_entry(ft, 'cpc_callee')
         else:
             fn = d.spelling + '__cps'
         args = an.args_of(call)
@@ -403,7 +475,8 @@ class Emitter:
         if prim is not None:
             for j in range(len(args), len(prim)):
                 args.append(prim[j][1])
-        fn = d.spelling + '__cps' if d is not None else '(%s)' % self.ctext(callee, small)
+        fn = d.spelling + '__cps' if d is not None else \
+            ctype.as_entry(fe.function_type_of(callee.type), self.ctext(callee, small))
         code = 'return %s(%s);' % (fn, ', '.join(['cpc_k'] + args))
         s = site.stmt
         return (rw.start(s), rw.full_end(self.u, s), code)

@@ -1,10 +1,12 @@
 """C declarators from Clang types, in C mode.
 
 Invariant: `declare(t, name)` returns a declaration of `name` with type `t`
-that means the same type in the generated C (the CPC keywords gone: a cps
-function type becomes its C entry point's type, taking the continuation
-first and returning one).  Types that cannot be named at file scope raise
-`Unnameable`.
+that means the same type in the generated C.  The CPC keywords are gone: a
+cps function type keeps its declared, native-looking shape (`cps int (*p)(int)`
+is `int (*p)(int)`), exactly as headers read in C mode see it, so that every
+stored cps function pointer has one C type everywhere; only a call converts
+it to its entry point's type, `abi_pointer(ft)`, the continuation first and
+returning one.  Types that cannot be named at file scope raise `Unnameable`.
 """
 import re
 
@@ -51,13 +53,6 @@ def _decl(t, inner, strip_const=False):
         return _decl(fe.modified_type(t), inner, strip_const)
     if k == fe.TK_ELABORATED or k == fe.TK_TYPEDEF or k == fe.TK_RECORD \
             or k == fe.TK_ENUM or k < 40:
-        # A typedef of a function or array type is named by its typedef
-        # unless it is a cps function type (its C shape differs).
-        if k == fe.TK_TYPEDEF or k == fe.TK_ELABORATED:
-            under, _ = fe.strip_sugar(t)
-            if fe.tkind(under) in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO) \
-                    and fe.is_cps_function_type(under):
-                return _decl(under, inner, strip_const)
         s = leaf_spelling(t)
         if strip_const:
             s = re.sub(r'\bconst\b\s*', '', s).strip()
@@ -82,14 +77,10 @@ def _decl(t, inner, strip_const=False):
     if k == fe.TK_VARIABLEARRAY:
         raise Unnameable('variable-length array')
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
-        cps = fe.is_cps_function_type(t)
         params = [declare(a, '') for a in t.argument_types()] \
             if k == fe.TK_FUNCTIONPROTO else []
         if k == fe.TK_FUNCTIONPROTO and t.is_function_variadic():
             params.append('...')
-        if cps:
-            params = ['cpc_continuation *'] + params
-            return 'cpc_continuation *' + inner + '(' + ', '.join(params) + ')'
         if not params and k == fe.TK_FUNCTIONPROTO:
             params = ['void']
         res = t.get_result()
@@ -160,3 +151,28 @@ def same_type(a, b):
         return TAG_RE.sub(' ', fe.strip_sugar(t)[0].get_canonical().spelling)\
             .replace('const ', '').replace('volatile ', '').strip()
     return canon(a) == canon(b)
+
+
+def abi_pointer(ft):
+    """The C type of the entry point of cps function type `ft`, as a pointer:
+    `cpc_continuation *(*)(cpc_continuation *, P1, ..., Pn)`."""
+    ft, _ = fe.strip_sugar(ft)
+    params = ['cpc_continuation *']
+    if fe.tkind(ft) == fe.TK_FUNCTIONPROTO:
+        params += [declare(a, '') for a in ft.argument_types()]
+        if ft.is_function_variadic():
+            params.append('...')
+    return 'cpc_continuation *(*)(%s)' % ', '.join(params)
+
+
+def as_entry(ft, expr):
+    """C expression calling-ready for a cps function pointer `expr` (of
+    its declared, native-looking type): cast to its entry point type through
+    `void (*)(void)`, which gcc's -Wcast-function-type accepts."""
+    return '((%s)(void (*)(void))(%s))' % (abi_pointer(ft), expr)
+
+
+def as_value(fdecl_type, entry):
+    """A cps function's entry point `entry` (f__cps) as a value of the
+    function's declared, native-looking pointer type."""
+    return '((%s)(void (*)(void))%s)' % (declare_ptr_to(fdecl_type, ''), entry)

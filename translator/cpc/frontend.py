@@ -197,6 +197,19 @@ def is_cps_type(t):
     return is_cps_function_type(function_type_of(t))
 
 
+def type_name(t):
+    """A type as the programmer reads it: the cps tag spelled `cps`, or a
+    typedef name marked `(cps)` when the tag hides behind it."""
+    raw = t.spelling
+    s = re.sub(r'\s*__attribute__\(\(btf_type_tag\("cpc_cps"\)\)\)', '', raw)
+    s = re.sub(r'\s+', ' ', s).strip()
+    if 'cpc_cps' in raw:
+        return 'cps ' + s
+    if is_cps_type(t):
+        return s + ' (cps)'
+    return s
+
+
 def spelling_offset(loc):
     L = lib()
     f = ctypes.c_void_p()

@@ -92,7 +92,7 @@ def rename_shadows(u):
             off = v.cursor.location.offset
             if u.text[off:off + len(v.name)] == v.name.encode():
                 edits.append((off, off + len(v.name), new))
-        for n, p in an.walk(f.body, skip_spawn=False):
+        for n, p in an.walk(f.body, skip_spawn=False, into_sizeof=True):
             if n.kind == K.DECL_REF_EXPR:
                 v = f.var_of(n)
                 if v is not None and v.key in renames:

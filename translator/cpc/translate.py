@@ -13,6 +13,8 @@ from . import prepare
 from . import normalize
 from . import boxing
 from . import cpsconv
+from . import spawn
+from . import typecheck
 from . import rewrite as rw
 
 K = fe.K
@@ -81,7 +83,13 @@ def translate(text, path, args=(), stop_after=None):
     args = list(args)
     u = parse(text, path, args)
     check_consistency(u)
+    typecheck.check(u)
     u = step(u, prepare.expand_macros(u), args)
+    for _ in range(64):          # nested spawns: one level per round
+        edits = spawn.outline(u)
+        if not edits:
+            break
+        u = step(u, edits, args)
     u = step(u, prepare.rename_shadows(u), args)
     if stop_after == 'prepare':
         return u.text.decode('utf-8', 'surrogateescape')

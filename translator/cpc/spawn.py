@@ -1,0 +1,259 @@
+"""Spawn outlining (before normalisation): `cpc_spawn STATEMENT` in any
+function becomes a spawn of a call to a generated cps function.
+
+Invariant of the output: every `cpc_spawn S` of the main file is
+`cpc_spawn g(a1, ..., an);` where g is a cps function (or a cps function
+pointer) and each ai is "spawn-pure": it reads only constants and local
+variables of the enclosing function (no call, no assignment, no memory read
+through a pointer, no global), so evaluating the arguments at spawn time in
+the spawner is the same as evaluating them at the start of the new thread.
+Any other statement S of function F (the n-th spawn of F) becomes the
+generated function, inserted before F,
+
+    static cps void F__spawn_n(T1 x1, ..., Tk xk) { S }
+
+whose parameters are the free local variables of S, copied by value at spawn
+time (SPEC 1.2: the spawned statement behaves like a call to an anonymous cps
+function): a variable whose address is taken inside S is then a parameter of
+the new function, with its own box if it needs one.  A free local array is
+copied through a wrapper struct `struct F__spawn_n__x { T v[N]; }`; a free
+`static` local is passed by address.  `return e;` in S evaluates e and ends
+the thread.  `goto`, `break`, `continue` or a `case` label binding outside S
+is an error.  Nested spawns move with their enclosing statement and are
+outlined in the next round (`F__spawn_n__spawn_m`).
+"""
+import re
+
+from . import frontend as fe
+from . import analysis as an
+from . import ctype
+from . import rewrite as rw
+
+K = fe.K
+
+GENERATED_RE = re.compile(r'__spawn_\d+$')
+
+
+def is_pure(f, e):
+    """Evaluating e at spawn time equals evaluating it later in the thread
+    (given that free locals are copied at spawn time)."""
+    for n, p in an.walk(e, skip_spawn=False):
+        k = n.kind
+        if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL,
+                 K.STRING_LITERAL, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR,
+                 K.CONDITIONAL_OPERATOR, K.TYPE_REF):
+            continue
+        if k == K.CXX_UNARY_EXPR:          # sizeof: its operand is not evaluated
+            continue
+        if k == K.UNEXPOSED_EXPR:
+            if len(an.kids(n)) == 1:
+                continue
+            return False
+        if k == K.DECL_REF_EXPR:
+            d = n.referenced
+            if d is None:
+                return False
+            if d.kind in (K.ENUM_CONSTANT_DECL, K.FUNCTION_DECL):
+                continue
+            if an.is_local_var(d, f.c) and not ctype.is_array(d.type):
+                continue
+            return False
+        if k == K.BINARY_OPERATOR:
+            if fe.binop(n) in fe.ASSIGN_OPS:
+                return False
+            continue
+        if k == K.UNARY_OPERATOR:
+            if fe.unop(n) in (1, 2, 3, 4, 5, 6):
+                return False
+            continue
+        if k == K.MEMBER_REF_EXPR:
+            ch = an.kids(n)
+            if not ch or fe.tkind(fe.strip_sugar(ch[0].type)[0]) == fe.TK_POINTER:
+                return False
+            continue
+        return False
+    return True
+
+
+def fast_path(f, body):
+    """True when `cpc_spawn body` needs no outlining."""
+    call = an.strip_casts(body)
+    if call.kind != K.CALL_EXPR or not an.is_cps_call(call):
+        return False
+    callee = an.strip(an.callee_of(call))
+    d = an.callee_decl(call)
+    if d is not None and GENERATED_RE.search(d.spelling):
+        return True
+    if d is None and not is_pure(f, callee):
+        return False
+    return all(is_pure(f, a) for a in an.args_of(call))
+
+
+def escapes(u, body, what):
+    """Diagnostics for jumps out of (or into the middle of) statement `body`:
+    break/continue/case/default binding outside it, goto to a label outside
+    it.  `what` names the construct in messages."""
+    errs = []
+    labels = set()
+    gotos = []
+
+    def visit(c, loops, switches):
+        k = c.kind
+        if k == K.CXX_UNARY_EXPR:
+            return
+        if k == K.BREAK_STMT and loops == 0 and switches == 0:
+            errs.append(u.diag(c, '`break` out of %s' % what))
+        elif k == K.CONTINUE_STMT and loops == 0:
+            errs.append(u.diag(c, '`continue` out of %s' % what))
+        elif k in (K.CASE_STMT, K.DEFAULT_STMT) and switches == 0:
+            errs.append(u.diag(c, '`%s` label of an enclosing switch inside %s' % (
+                'case' if k == K.CASE_STMT else 'default', what)))
+        elif k == K.LABEL_STMT:
+            labels.add(c.spelling)
+        elif k == K.GOTO_STMT:
+            ch = an.kids(c)
+            if ch:
+                gotos.append((c, ch[0].spelling))
+        elif k == K.INDIRECT_GOTO_STMT:
+            errs.append(u.diag(c, 'computed `goto` inside %s' % what))
+        nl = loops + (1 if k in an.LOOP_KINDS else 0)
+        ns = switches + (1 if k == K.SWITCH_STMT else 0)
+        for x in an.kids(c):
+            visit(x, nl, ns)
+
+    visit(body, 0, 0)
+    for g, lab in gotos:
+        if lab not in labels:
+            errs.append(u.diag(g, '`goto %s` out of %s' % (lab, what)))
+    return errs, labels
+
+
+def gotos_into(u, fbody, body, labels, what):
+    """Diagnostics for gotos outside `body` to labels inside it."""
+    a, b = body.extent.start.offset, body.extent.end.offset
+    errs = []
+    for n, p in an.walk(fbody, skip_spawn=False):
+        if n.kind == K.GOTO_STMT:
+            o = n.extent.start.offset
+            if a <= o < b:
+                continue
+            ch = an.kids(n)
+            if ch and ch[0].spelling in labels:
+                errs.append(u.diag(n, '`goto %s` into %s' % (ch[0].spelling, what)))
+    return errs
+
+
+class Outliner:
+    def __init__(self, u):
+        self.u = u
+        self.edits = []
+        self.errs = []
+
+    def run(self):
+        from .prepare import function_defs
+        for c in function_defs(self.u):
+            f = an.Func(self.u, c)
+            if not f.spawns:
+                continue
+            pre = []
+            for i, sp in enumerate(f.spawns, 1):
+                body = an.spawn_body(sp)
+                if fast_path(f, body):
+                    continue
+                self.outline(f, sp, body, '%s__spawn_%d' % (f.name, i), pre)
+            if pre:
+                a = c.extent.start.offset
+                self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.line_directive(self.u, a) +
+                                   '\n' + ' ' * rw.col_of(self.u, a)))
+        if self.errs:
+            raise fe.Diags(self.errs)
+        return self.edits
+
+    def outline(self, f, sp, body, name, pre):
+        u = self.u
+        what = 'the spawned statement (in `%s`)' % f.name
+        errs, labels = escapes(u, body, what)
+        errs += gotos_into(u, f.body, body, labels, what)
+        if errs:
+            self.errs.extend(errs)
+            return
+        a0, b0 = body.extent.start.offset, rw.full_end(u, body)
+        free = []          # [(cursor, how)] in order of first use
+        seen = {}
+        subs = []
+        for n, p in an.walk(body, skip_spawn=False, into_sizeof=True):
+            if n.kind == K.DECL_REF_EXPR:
+                d = n.referenced
+                if d is None or d.kind not in (K.VAR_DECL, K.PARM_DECL):
+                    continue
+                sp_ = d.semantic_parent
+                if sp_ is None or sp_ != f.c:
+                    continue
+                do = d.location.offset
+                if a0 <= do < b0:
+                    continue
+                key = an.vkey(d)
+                if key not in seen:
+                    if d.kind == K.VAR_DECL and d.storage_class in (
+                            fe.ci.StorageClass.STATIC, fe.ci.StorageClass.EXTERN):
+                        how = 'ref'
+                    elif ctype.is_array(d.type):
+                        how = 'array'
+                    else:
+                        how = 'value'
+                    seen[key] = how
+                    free.append((d, how))
+                if seen[key] == 'ref':
+                    subs.append((n.extent.start.offset, n.extent.end.offset,
+                                 '(*cpc_ref_%s)' % d.spelling))
+        # `return e;` ends the thread
+        for n, p in an.walk(body):
+            if n.kind == K.RETURN_STMT:
+                ch = an.kids(n)
+                if ch:
+                    e = ch[0]
+                    inner = rw.rebuild(u, e.extent.start.offset, e.extent.end.offset,
+                                       [s for s in subs if e.extent.start.offset <= s[0]
+                                        and s[1] <= e.extent.end.offset])
+                    subs.append((rw.start(n), rw.full_end(u, n),
+                                 '{ (void)(%s); return; }' % inner))
+        params, args, prologue, types = [], [], [], []
+        for d, how in free:
+            v = d.spelling
+            try:
+                if how == 'value':
+                    params.append(ctype.declare(d.type, v))
+                    args.append(v)
+                elif how == 'ref':
+                    params.append(ctype.declare_ptr_to(d.type, 'cpc_ref_' + v))
+                    args.append('&' + v)
+                else:
+                    st = '%s__%s' % (name, v)
+                    types.append('struct %s { %s; };' % (st, ctype.declare(d.type, 'v',
+                                                                           strip_const=True)))
+                    params.append('struct %s cpc_arr_%s' % (st, v))
+                    prologue.append('%s; __builtin_memcpy(%s, cpc_arr_%s.v, sizeof %s);' % (
+                        ctype.declare(d.type, v, strip_const=True), v, v, v))
+                    args.append('({ struct %s cpc_t; __builtin_memcpy(&cpc_t, %s, '
+                                'sizeof cpc_t); cpc_t; })' % (st, v))
+            except ctype.Unnameable:
+                self.errs.append(u.diag(d, 'the type of `%s`, used in the spawned statement '
+                                        'at line %d, cannot be named at file scope; declare '
+                                        'the type at file scope' % (v, u.loc_of(sp)[1])))
+                return
+        text = rw.rebuild(u, a0, b0, subs)
+        fn = '\n'.join(types) + ('\n' if types else '')
+        fn += '/* the statement spawned at %s:%d */\n' % (u.path, u.loc_of(sp)[1])
+        fn += rw.line_directive(u, rw.start(sp)) + '\n'
+        fn += 'static cps void %s(%s)\n{\n' % (name, ', '.join(params) or 'void')
+        if prologue:
+            fn += '\n'.join(prologue) + '\n'
+        fn += rw.line_directive(u, a0) + '\n' + ' ' * rw.col_of(u, a0) + text + '\n}'
+        pre.append(fn)
+        s0 = rw.start(sp)
+        call = 'cpc_spawn %s(%s);' % (name, ', '.join(args))
+        self.edits.append((s0, b0, rw.fix_lines(u, s0, b0, call)))
+
+
+def outline(u):
+    return Outliner(u).run()

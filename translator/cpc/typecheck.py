@@ -1,0 +1,175 @@
+"""Type checking of cps function types (before any rewriting).
+
+Invariant: `check(u)` raises Diags, one per place where a value of a
+function (pointer) type flows into a slot of a function (pointer) type whose
+cps-ness differs at some level (`cps int (*)(int)` vs `int (*)(int)`, also
+through pointers, arrays, parameter and result types): assignments,
+initialisers (with nested and designated initialiser lists), arguments of
+prototyped calls, `return`, casts and the two arms of `?:`.  Clang, which
+treats the cps tag as sugar, accepts all of these; the calling conventions
+differ, so each is an error naming both types.  `void *` and null pointer
+constants are not function types and mix freely.
+"""
+from . import frontend as fe
+from . import analysis as an
+
+K = fe.K
+
+FUNCS = (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO)
+ARRAYS = (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY)
+
+
+def shape(t, depth=0):
+    if depth > 12:
+        return None
+    t0, _ = fe.strip_sugar(t)
+    k = fe.tkind(t0)
+    if k == fe.TK_POINTER:
+        return ('p', shape(t0.get_pointee(), depth + 1))
+    if k in ARRAYS:
+        return ('p', shape(t0.element_type, depth + 1))
+    if k in FUNCS:
+        params = None
+        if k == fe.TK_FUNCTIONPROTO:
+            params = tuple(shape(a, depth + 1) for a in t0.argument_types())
+        return ('f', fe.is_cps_function_type(t0), shape(t0.get_result(), depth + 1), params)
+    return None
+
+
+def value_shape(t):
+    s = shape(t)
+    if s is not None and s[0] == 'f':
+        return ('p', s)      # a function designator decays
+    return s
+
+
+def mismatch(a, b):
+    if a is None or b is None:
+        return False
+    if a[0] != b[0]:
+        return False
+    if a[0] == 'p':
+        return mismatch(a[1], b[1])
+    if a[1] != b[1]:
+        return True
+    if mismatch(a[2], b[2]):
+        return True
+    if a[3] is not None and b[3] is not None and len(a[3]) == len(b[3]):
+        return any(mismatch(x, y) for x, y in zip(a[3], b[3]))
+    return False
+
+
+class Checker:
+    def __init__(self, u):
+        self.u = u
+        self.errs = []
+
+    def check(self, node, dst, src, what):
+        if mismatch(value_shape(dst), value_shape(src)):
+            self.errs.append(self.u.diag(node, 'mixing cps and native function types: %s' % (
+                what.format(src='`%s`' % fe.type_name(src), dst='`%s`' % fe.type_name(dst)))))
+
+    def init(self, t, e, walk=True):
+        """Initialiser e (expression or list) of an object of type t; walk:
+        also check the expressions inside it."""
+        k = e.kind
+        if k == K.INIT_LIST_EXPR:
+            t0, _ = fe.strip_sugar(t)
+            tk = fe.tkind(t0)
+            fields = []
+            if tk == fe.TK_RECORD:
+                fields = [f for f in t0.get_fields()]
+            idx = 0
+            for x in an.kids(e):
+                ch = an.kids(x)
+                if x.kind == K.UNEXPOSED_EXPR and ctype_void(x) and len(ch) >= 2:
+                    # designated: .f = v or [i] = v
+                    d = ch[0]
+                    if d.kind == K.MEMBER_REF:
+                        et = d.type
+                        for i, f in enumerate(fields):
+                            if f.spelling == d.spelling:
+                                idx = i
+                    elif tk in ARRAYS:
+                        et = t0.element_type
+                    else:
+                        et = None
+                    if et is not None:
+                        self.init(et, ch[-1], walk)
+                    idx += 1
+                    continue
+                if tk in ARRAYS:
+                    self.init(t0.element_type, x, walk)
+                elif tk == fe.TK_RECORD and idx < len(fields):
+                    self.init(fields[idx].type, x, walk)
+                idx += 1
+            return
+        if e.kind.is_expression():
+            self.check(e, t, e.type, 'initialising an object of type {dst} with {src}')
+            if walk:
+                self.exprs(e)
+
+    def exprs(self, root, func=None):
+        for n, p in an.walk(root, skip_spawn=False):
+            k = n.kind
+            if k == K.BINARY_OPERATOR and fe.binop(n) == fe.BO['Assign']:
+                l, r = an.kids(n)
+                self.check(n, l.type, r.type, 'assigning {src} to {dst}')
+            elif k == K.VAR_DECL:
+                ex = [x for x in an.kids(n) if x.kind.is_expression()]
+                if ex and n != root:
+                    self.init(n.type, ex[-1], walk=False)
+            elif k == K.CALL_EXPR:
+                ch = an.kids(n)
+                if not ch:
+                    continue
+                ft = fe.function_type_of(ch[0].type)
+                if ft is None or fe.tkind(ft) != fe.TK_FUNCTIONPROTO:
+                    continue
+                pts = list(ft.argument_types())
+                d = an.callee_decl(n)
+                name = d.spelling if d is not None else self.u.src(ch[0])
+                for i, a in enumerate(ch[1:]):
+                    if i < len(pts):
+                        self.check(a, pts[i], a.type,
+                                   'passing {src} as argument %d of `%s`, whose parameter '
+                                   'has type {dst}' % (i + 1, name.replace('{', '{{').replace('}', '}}')))
+            elif k == K.RETURN_STMT and func is not None:
+                ch = an.kids(n)
+                if ch:
+                    self.check(n, func.type.get_result(), ch[0].type,
+                               'returning {src} from `%s`, whose result type is {dst}'
+                               % func.spelling)
+            elif k == K.CSTYLE_CAST_EXPR:
+                ch = [x for x in an.kids(n) if x.kind.is_expression()]
+                if ch:
+                    self.check(n, n.type, ch[-1].type, 'casting {src} to {dst}')
+            elif k == K.CONDITIONAL_OPERATOR:
+                ch = an.kids(n)
+                if len(ch) == 3:
+                    self.check(n, ch[1].type, ch[2].type,
+                               'the arms of `?:` have types {dst} and {src}')
+
+    def run(self):
+        u = self.u
+        for c in u.tu.cursor.get_children():
+            if not u.in_main_file(c):
+                continue
+            if c.kind == K.VAR_DECL:
+                ex = [x for x in an.kids(c) if x.kind.is_expression()]
+                if ex:
+                    self.init(c.type, ex[-1])
+            elif c.kind == K.FUNCTION_DECL and c.is_definition():
+                for x in an.kids(c):
+                    if x.kind == K.COMPOUND_STMT:
+                        self.exprs(x, c)
+        if self.errs:
+            raise fe.Diags(self.errs)
+
+
+def ctype_void(c):
+    return fe.tkind(c.type) == fe.TK_VOID
+
+
+def check(u):
+    Checker(u).run()
