@@ -144,8 +144,9 @@ void io_unlink(cpc_continuation *k)
 {
     struct cpc_wait *w = cpc_wait_of(k);
     io_list_remove(&io_fds[w->fd], k);
-    /* The fd may stay armed for this direction; a later event finding no
-       waiter is simply dropped, and one-shot disarms it. */
+    /* The fd may stay armed for this direction: a later event finding no
+       waiter is dropped, and one-shot disarms it; the next wait re-arms
+       (see cpc_io_wait__cps), which also covers a closed, reused fd. */
 }
 
 /* Wake the waiters of fd whose direction meets `ready`; each gets
@@ -260,7 +261,12 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     }
     struct io_fd *r = io_fd_get(fd);
     uint32_t want = (uint32_t)direction | io_dirs_wanted(r);
-    if ((want & ~r->armed) != 0 && io_arm(fd, r, want) < 0) {
+    /* `armed` is trusted only while other threads wait on the fd: once the
+       last waiter left early (condvar, cpc_signal_fd), the fd may have been
+       closed and its number reused, and the kernel forgot it.  Arming costs
+       the one syscall a wait cycle costs anyway. */
+    if ((r->head == NULL || (want & ~r->armed) != 0) &&
+        io_arm(fd, r, want) < 0) {
         if (errno == EPERM)             /* regular file: always ready */
             return io_return(k, direction);
         return io_return(k, -1);
