@@ -7,6 +7,7 @@ LIB_TEST_SRCS := $(sort $(wildcard $(TOP)/tests/lib/*.cpc))
 
 test-lib: setup runtime lib
 	@LIB_OBJS="$(LIB_OBJS)" LIB_OBJS_DEBUG="$(LIB_OBJS_DEBUG)" CPCC="$(LIB_CPCC)" \
+	    EXTRA_SRCS="$(TOP)/tests/lib/support/join.cpc" \
 	    $(TOP)/tests/lib/run-cpc-tests.sh lib $(BUILD)/tests/lib $(LIB_TEST_SRCS)
 
 TEST_SUITES += test-lib

@@ -12,6 +12,7 @@
 # A line "test: args A B..." gives the program's arguments.
 #
 # Environment: CPCC (default bin/cpcc), LIB_OBJS, LIB_OBJS_DEBUG,
+# EXTRA_SRCS (sources compiled into every program),
 # CPCFLAGS (extra flags), JOBS (parallel programs, default 2),
 # TEST_TIMEOUT (seconds per run, default 60), NO_VALGRIND=1, NO_DEBUG=1.
 # Prints one line per run and ends with "N passed, N failed"; exits 1 on
@@ -25,6 +26,7 @@ CPCC=${CPCC:-$here/bin/cpcc}
 JOBS=${JOBS:-2}
 TEST_TIMEOUT=${TEST_TIMEOUT:-60}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 
 # run_one PROG.cpc -> writes $out/NAME.results (one "PASS|FAIL variant" a line)
 run_one() {
@@ -46,7 +48,7 @@ run_one() {
         opt|valgrind)
             exe=$out/$name
             if [ "$variant" = opt ]; then
-                $CPCC -O2 ${CPCFLAGS:-} -I"$dir" -o "$exe" "$src" ${LIB_OBJS:-} \
+                $CPCC -O2 ${CPCFLAGS:-} -I"$dir" -o "$exe" "$src" ${EXTRA_SRCS:-} ${LIB_OBJS:-} \
                     > "$out/$name.build.log" 2>&1 || {
                     echo "FAIL $variant build (see $out/$name.build.log)" >> "$res"; continue; }
             fi
@@ -56,7 +58,7 @@ run_one() {
             ;;
         debug)
             exe=$out/$name.debug
-            $CPCC --cpc-debug -O0 -g ${CPCFLAGS:-} -I"$dir" -o "$exe" "$src" ${LIB_OBJS_DEBUG:-} \
+            $CPCC --cpc-debug -O0 -g ${CPCFLAGS:-} -I"$dir" -o "$exe" "$src" ${EXTRA_SRCS:-} ${LIB_OBJS_DEBUG:-} \
                 > "$out/$name.debug.build.log" 2>&1 || {
                 echo "FAIL $variant build (see $out/$name.debug.build.log)" >> "$res"; continue; }
             cmd="$exe"

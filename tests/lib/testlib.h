@@ -50,31 +50,11 @@ errno_name(int e)
     }
 }
 
-/* Joining a group of threads: the spawner calls join_start() per thread,
-   each thread join_end() when done, and the spawner join_wait()s. */
-static int join_pending;
-static cpc_condvar *join_cond;
-
-static inline void
-join_start(void)
-{
-    if (join_cond == NULL)
-        join_cond = cpc_condvar_get();
-    join_pending++;
-}
-
-static inline void
-join_end(void)
-{
-    if (--join_pending == 0)
-        cpc_signal_all(join_cond);
-}
-
-static cps void
-join_wait(void)
-{
-    while (join_pending > 0)
-        cpc_wait(join_cond);
-}
+/* Joining a group of threads (support/join.cpc, linked with every test):
+   the spawner calls join_start() per thread, each thread join_end() when
+   done, and the spawner join_wait()s. */
+void join_start(void);
+void join_end(void);
+cps void join_wait(void);
 
 #endif
