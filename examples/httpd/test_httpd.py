@@ -498,6 +498,40 @@ def test_client_disconnects_mid_response(server, tree):
     assert st["connections"] == 0, st
 
 
+def test_slow_readers_do_not_hold_up_others(server, tree):
+    """50 clients ask for the 1 MiB file and do not read: their threads wait
+    in cpc_io_wait for room in the socket, and everyone else is served."""
+    hogs = []
+    for _ in range(50):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(("127.0.0.1", server.port))
+        s.sendall(get("/bin.dat"))
+        hogs.append(s)
+    time.sleep(0.3)
+    worst = 0
+    for _ in range(20):
+        t0 = time.time()
+        assert request(server.port, get("/hello.txt"))[2] == tree[1]["hello.txt"]
+        worst = max(worst, time.time() - t0)
+    assert worst < 1.0, f"a small request took {worst:.2f} s behind the slow readers"
+    # the slow readers still get their whole file once they read
+    r = Reader(hogs[0])
+    status, h, body = r.response()
+    assert status == 200 and body == BIN
+    for s in hogs:
+        s.close()
+
+
+def test_half_closed_client_gets_its_answer(server, tree):
+    with connect(server.port) as s:
+        s.sendall(get("/hello.txt"))
+        s.shutdown(socket.SHUT_WR)
+        r = Reader(s)
+        assert r.response()[2] == tree[1]["hello.txt"]
+        assert r.at_eof()
+
+
 # ---------------------------------------------------------------------------
 # Load
 
