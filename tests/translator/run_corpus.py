@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Run the translator corpus: each programs/*.cpc is compiled by cpcc at -O0
-and -O2 with -Wall -Wextra -Werror (so the generated C must not warn), run,
+and -O2 with -Wall -Wextra -Werror (so the generated C must not warn), and
+at -O2 with --dataflow=environments (eCPC's variant), run,
 and its stdout and exit status compared with programs/NAME.expected (a last
 line `exit: N` gives a non-zero status).  Directives in the source:
 `cpcc-flags: ...` extra flags, `max-rss-kb: N` a memory bound.
@@ -24,12 +25,16 @@ def directive(src, name):
     return m.group(1).strip() if m else None
 
 
-def run_program(path, opt, tmp):
+CONFIGS = (['-O0'], ['-O2'], ['-O2', '--dataflow=environments'])
+
+
+def run_program(path, cfg, tmp):
     name = os.path.splitext(os.path.basename(path))[0]
     src = open(path).read()
-    exe = os.path.join(tmp, '%s%s' % (name, opt))
+    opt = ' '.join(cfg)
+    exe = os.path.join(tmp, '%s%s' % (name, ''.join(cfg).replace('-', '_').replace('=', '_')))
     flags = (directive(src, 'cpcc-flags') or '').split()
-    cmd = [CPCC, opt, '-Wall', '-Wextra', '-Werror'] + flags + ['-o', exe, path]
+    cmd = [CPCC] + cfg + ['-Wall', '-Wextra', '-Werror'] + flags + ['-o', exe, path]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return 'FAIL %s %s: compile\n%s' % (name, opt, r.stderr[-3000:])
@@ -83,7 +88,7 @@ def main():
     fails = []
     n = 0
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(2) as ex:
-        jobs = [ex.submit(run_program, p, o, tmp) for p in progs for o in ('-O0', '-O2')]
+        jobs = [ex.submit(run_program, p, c, tmp) for p in progs for c in CONFIGS]
         jobs += [ex.submit(run_diag, d, tmp) for d in diags]
         for j in jobs:
             n += 1

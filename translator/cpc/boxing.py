@@ -9,7 +9,9 @@ Such variables live instead in one environment per invocation,
 freed on every way out (each `return`, the end of the body, and before
 `cpc_done()`); every use of `x` reads `cpc_env->x`.  A function with an
 environment has no tail calls: `return g(...)` becomes a call, a free and a
-return.
+return.  With --dataflow=environments (eCPC, seed 001 sections 4.3 and 5),
+every variable live across a cps call is boxed too, so that frames hold only
+the environment pointer.
 """
 import re
 
@@ -134,7 +136,7 @@ def escaping_addresses(f, names):
     return out
 
 
-def boxed_vars(u, f, names):
+def boxed_vars(u, f, names, environments=False):
     if f.body is None or not f.cps_calls:
         return []
     cfg = an.Cfg(f)
@@ -147,14 +149,14 @@ def boxed_vars(u, f, names):
             v = f.vars.get(key)
             if v is None:
                 continue
-            if key in esc:
+            if key in esc or (environments and key in across):
                 boxed.add(key)
             elif ctype.is_array(v.type) and key in across:
                 boxed.add(key)
     return [f.vars[k] for k in sorted(boxed, key=lambda k: k[0])]
 
 
-def box(u):
+def box(u, environments=False):
     names = pragma_no_retain(u.text)
     from .prepare import function_defs
     edits = []
@@ -162,7 +164,7 @@ def box(u):
         f = an.Func(u, c)
         if not f.is_cps or f.body is None:
             continue
-        vs = boxed_vars(u, f, names)
+        vs = boxed_vars(u, f, names, environments)
         if vs:
             edits.extend(box_function(u, f, vs))
     return edits

@@ -56,7 +56,7 @@ class Emitter:
     def __init__(self, u):
         self.u = u
         self.edits = []
-        self.declared_cps = set()   # names whose __cps prototype is emitted
+        self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
         self.path = u.path
 
     def diag(self, c, msg):
@@ -105,8 +105,9 @@ class Emitter:
             st, decl.spelling, ', '.join(['cpc_continuation *cpc_k'] + ps))
 
     def external_protos(self, f, out):
-        """Prototypes of cps functions called in f and declared only in
-        headers (their C-mode declaration may be missing)."""
+        """Prototypes of the cps functions called or spawned in f that no
+        declaration of the main file introduces before f (those declared
+        only in headers, whose C-mode declaration is native-looking)."""
         calls = list(f.cps_calls)
         for sp in f.spawns:
             b = an.spawn_body(sp)
@@ -114,15 +115,27 @@ class Emitter:
                 calls.append(an.strip_casts(b))
         for call in calls:
             d = an.callee_decl(call)
-            if d is None or d.spelling in HEADER_CPS or d.spelling in self.declared_cps:
-                continue
-            if d.location.file is not None and d.location.file.name == self.path:
-                continue
-            self.declared_cps.add(d.spelling)
-            try:
-                out.append(self.cps_proto(d, storage='extern ', names=False) + ';')
-            except ctype.Unnameable:
-                pass
+            if d is not None:
+                self.extern_proto(d, out, f.c.extent.start.offset)
+
+    def need_cont_param(self, c):
+        """A cpc_need_cont function declared or defined in the main file
+        takes the continuation first, `cpc_continuation *cpc_k` (NULL from
+        native context); its own calls of cpc_need_cont functions pass it on."""
+        t = self.u.text
+        i = rw.skip_space(t, c.location.offset + len(c.spelling))
+        if t[i:i + 1] != b'(':
+            raise fe.Diags([self.diag(c, 'cannot add the continuation parameter of the '
+                                      'cpc_need_cont function `%s` (declared through a '
+                                      'typedef or macro?)' % c.spelling)])
+        j = rw.skip_space(t, i + 1)
+        ps = [x for x in an.kids(c) if x.kind == K.PARM_DECL]
+        if not ps:
+            # () or (void)
+            k = t.index(b')', j)
+            self.edits.append((i + 1, k, 'cpc_continuation *cpc_k'))
+        else:
+            self.edits.append((i + 1, i + 1, 'cpc_continuation *cpc_k, '))
 
     # -- cps functions as values
     def value_edits(self, root, pre):
@@ -161,30 +174,40 @@ class Emitter:
                 raise fe.Diags([self.diag(n, 'the type of `%s` cannot be named: %s' % (
                     d.spelling, e))])
             out.append((whole.extent.start.offset, whole.extent.end.offset, text))
-            self.extern_proto(d, pre)
+            self.extern_proto(d, pre, root.extent.start.offset)
         return out
 
-    def extern_proto(self, d, out):
-        if d.spelling in HEADER_CPS or d.spelling in self.declared_cps:
+    def extern_proto(self, d, out, at):
+        """Declare d__cps in `out` unless the main file declares d before
+        offset `at` or it was declared already."""
+        if d.spelling in HEADER_CPS:
             return
-        if d.location.file is not None and d.location.file.name == self.path:
+        first = min(self.first_decl.get(d.spelling, at + 1),
+                    self.declared_cps.get(d.spelling, at + 1))
+        if first <= at:
             return
-        self.declared_cps.add(d.spelling)
+        self.declared_cps[d.spelling] = at
         try:
-            out.append(self.cps_proto(d, storage='extern ', names=False) + ';')
+            st = 'static ' if d.storage_class == fe.ci.StorageClass.STATIC else 'extern '
+            out.append(self.cps_proto(d, storage=st, names=False) + ';')
         except ctype.Unnameable:
             pass
 
     # -- the file
     def run(self):
         u = self.u
+        self.first_decl = {}
+        for c in u.tu.cursor.get_children():
+            if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
+                self.first_decl.setdefault(c.spelling, c.extent.start.offset)
         for c in u.tu.cursor.get_children():
             if c.kind != K.FUNCTION_DECL or not u.in_main_file(c):
                 continue
+            if an.has_annotation(c, 'cpc_need_cont') and not fe.is_cps_function_type(c.type):
+                self.need_cont_param(c)
             if c.is_definition():
                 continue
             if fe.is_cps_function_type(c.type):
-                self.declared_cps.add(c.spelling)
                 self.edits.append((c.extent.start.offset, c.extent.end.offset,
                                    self.cps_proto(c)))
         for c in u.tu.cursor.get_children():
@@ -201,10 +224,16 @@ class Emitter:
         for c in function_defs(u):
             f = an.Func(u, c)
             if f.is_cps:
-                self.declared_cps.add(f.name)
                 self.cps_function(f)
             else:
                 self.native_function(f)
+        # the pragma has done its work (boxing); gcc -Wall would warn about it
+        from .boxing import PRAGMA_RE
+        for m in PRAGMA_RE.finditer(u.text):
+            a, b = m.start(), m.end()
+            if not any(e[0] <= a < e[1] for e in self.edits):
+                self.edits.append((a, b, '/* %s */' % u.text[a:b].decode(
+                    'utf-8', 'surrogateescape').replace('*/', '* /')))
         body = rw.apply(u.text, self.edits).decode('utf-8', 'surrogateescape')
         return '#line 1 "%s"\n' % rw.cstr(self.path) + body
 
@@ -226,7 +255,8 @@ class Emitter:
                                               self.u.src(an.callee_of(call)),
                                               fe.type_name(an.callee_of(call).type), f.name)))
             raise fe.Diags(errs)
-        small = self.need_cont_edits(f, 'NULL')
+        small = self.need_cont_edits(
+            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL')
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)

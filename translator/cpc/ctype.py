@@ -53,6 +53,11 @@ def _decl(t, inner, strip_const=False):
         return _decl(fe.modified_type(t), inner, strip_const)
     if k == fe.TK_ELABORATED or k == fe.TK_TYPEDEF or k == fe.TK_RECORD \
             or k == fe.TK_ENUM or k < 40:
+        if k >= 40:
+            d = t.get_declaration()
+            sp = d.semantic_parent if d is not None and d.kind != fe.K.NO_DECL_FOUND else None
+            if sp is not None and sp.kind == fe.K.FUNCTION_DECL:
+                raise Unnameable('%s, declared inside `%s`' % (t.spelling, sp.spelling))
         s = leaf_spelling(t)
         if strip_const:
             s = re.sub(r'\bconst\b\s*', '', s).strip()

@@ -174,7 +174,7 @@ def translate_file(path, o):
     if o.frames == 'packed':
         fe_args.append('-DCPC_PACKED_FRAMES')
     try:
-        return translate.translate(text, path, fe_args)
+        return translate.translate(text, path, fe_args, dataflow=o.dataflow)
     except fe.Diags as e:
         for d in e.diags:
             sys.stderr.write(d.format() + '\n')
@@ -241,6 +241,9 @@ def compile_all(o, tmpdir):
         else:
             srcfile = path
         cmd = cc_base(o) + o.flags
+        if kind == 'cpc':
+            # `#include "x.h"` of the .cpc file: the generated C lies elsewhere
+            cmd += ['-iquote', os.path.dirname(os.path.abspath(path))]
         if o.mode == 'c' or o.mode == 'link':
             cmd.append('-c')
         elif o.mode == 'S':

@@ -15,6 +15,7 @@ from . import boxing
 from . import cpsconv
 from . import spawn
 from . import typecheck
+from . import linked
 from . import rewrite as rw
 
 K = fe.K
@@ -76,10 +77,13 @@ def step(u, edits, args):
     return parse(text, u.path, args)
 
 
-def translate(text, path, args=(), stop_after=None):
+def translate(text, path, args=(), stop_after=None, dataflow='lifting'):
     """Translate CPC `text` (bytes) of file `path`; returns C text.
     stop_after in (None, 'prepare', 'normalize', 'boxing') returns the CPC
-    text after that pass (for tests and --save-temps debugging)."""
+    text after that pass (for tests and --save-temps debugging).  With
+    dataflow='environments' every variable live across a cps call stays in
+    the function's heap environment (eCPC's variant) instead of being lifted
+    into frames."""
     args = list(args)
     u = parse(text, path, args)
     check_consistency(u)
@@ -90,13 +94,14 @@ def translate(text, path, args=(), stop_after=None):
         if not edits:
             break
         u = step(u, edits, args)
+    u = step(u, linked.link(u), args)
     u = step(u, prepare.rename_shadows(u), args)
     if stop_after == 'prepare':
         return u.text.decode('utf-8', 'surrogateescape')
     u = step(u, normalize.normalize(u), args)
     if stop_after == 'normalize':
         return u.text.decode('utf-8', 'surrogateescape')
-    u = step(u, boxing.box(u), args)
+    u = step(u, boxing.box(u, environments=(dataflow == 'environments')), args)
     if stop_after == 'boxing':
         return u.text.decode('utf-8', 'surrogateescape')
     return cpsconv.emit(u)
