@@ -135,3 +135,66 @@ def test_native_cps_call_is_an_error():
     with pytest.raises(fe.Diags) as e:
         run('cps void g(void);\nint main(void) { g(); return 0; }\n')
     assert 'called from native function `main`' in e.value.diags[0].msg
+
+
+def test_spawn_of_block_is_outlined_with_free_locals_as_parameters():
+    out = squash(run('cps void g(int);\nint main(void) { int x = 1, y = 2; '
+                     'cpc_spawn { g(x); g(y); } return 0; }\n', 'prepare'))
+    assert 'static cps void main__spawn_1(int x, int y)' in out
+    assert 'cpc_spawn main__spawn_1(x, y);' in out
+
+
+def test_spawn_of_call_with_pure_arguments_is_not_outlined():
+    out = squash(run('cps void g(int);\nint main(void) { int x = 1; cpc_spawn g(x + 1); return 0; }\n',
+                     'prepare'))
+    assert '__spawn_1(' not in out.split('int main')[0]
+
+
+def test_spawn_of_call_with_cps_argument_runs_it_in_the_thread():
+    out = squash(run('cps int h(int);\ncps void g(int);\nint main(void) { int x = 1; '
+                     'cpc_spawn g(h(x)); return 0; }\n', 'prepare'))
+    assert 'static cps void main__spawn_1(int x) { g(h(x)); }' in out
+
+
+def test_return_in_spawned_statement_ends_the_thread():
+    out = squash(run('int main(void) { int x = 1; cpc_spawn { if (x) return 3; } return 0; }\n',
+                     'prepare'))
+    assert '{ (void)(3); return; }' in out
+
+
+def test_linked_statement_links_back_on_return():
+    out = squash(run('cps int f(int n) { cpc_detached { if (n) return n + 1; } return 0; }\n',
+                     'prepare'))
+    assert 'cpc_sched *cpc_prev_1 = cpc_link(cpc_default_threadpool);' in out
+    assert 'int cpc_lret_1 = n + 1; cpc_link(cpc_prev_1); return cpc_lret_1;' in out
+
+
+def test_call_through_cps_pointer_casts_to_the_entry_type():
+    out = squash(run('typedef cps int fn(int);\ncps int h(fn *p) { return p(1); }\n'))
+    assert 'return ((cpc_continuation *(*)(cpc_continuation *, int))(void (*)(void))(p))(cpc_k, 1);' in out
+
+
+def test_cps_function_as_value_is_its_entry_point():
+    out = squash(run('cps int f(int x) { return x; }\nint (*q)(int);\n'
+                     'cps int (*p)(int) = f;\nvoid set(void) { p = &f; }\n'))
+    assert 'p = ((int (*)(int))(void (*)(void))f__cps);' in out
+
+
+def test_mixing_cps_and_native_pointers_is_an_error():
+    with pytest.raises(fe.Diags) as e:
+        run('cps int f(int x) { return x; }\nint (*q)(int) = f;\n')
+    assert 'mixing cps and native function types' in e.value.diags[0].msg
+
+
+def test_environments_mode_keeps_frames_to_the_environment():
+    src = HDR + 'cps int g(int);\ncps int f(int a) { int b = g(a); return a + b; }\n'
+    out = translate.translate(src.encode(), 't.cpc', dataflow='environments')
+    assert 'struct f__frame_1 { struct f__env *cpc_env; cpc_function *cpc_fn; };' in out
+
+
+def test_user_need_cont_function_gets_the_continuation_parameter():
+    out = squash(run('int w(int x) __attribute__((cpc_need_cont));\n'
+                     'int w(int x) { return x + (cpc_get_sched() != 0); }\n'
+                     'cps int f(void) { return w(1); }\n'))
+    assert 'int w(cpc_continuation *cpc_k, int x) {' in out
+    assert 'cpc_get_sched(cpc_k)' in out and 'w(cpc_k, 1)' in out
