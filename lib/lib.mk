@@ -3,7 +3,7 @@
 #   LIB_OBJS        the objects for libcpc.a        (cpcc -O2)
 #   LIB_OBJS_DEBUG  the objects for libcpc_debug.a  (cpcc --cpc-debug -O0 -g;
 #                   the debug runtime has a different continuation layout)
-# runtime/runtime.mk archives them.  `make lib` builds both sets.
+# runtime/runtime.mk archives them into libcpc.a and libcpc_debug.a.  `make lib` builds both sets.
 
 LIB_CPCC        := $(TOP)/bin/cpcc
 LIB_SRCS        := $(sort $(wildcard $(TOP)/lib/*.cpc))
@@ -13,6 +13,10 @@ LIB_CPCFLAGS    := -I$(TOP)/lib -Wall -Wextra
 # Rebuild when the interface, the internal header or the translator change.
 LIB_DEPS        := $(wildcard $(TOP)/runtime/include/cpc/*.h) $(TOP)/lib/lib_internal.h \
                    $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py)
+
+# The library ships inside the runtime archives.
+RUNTIME_EXTRA_OBJS       += $(LIB_OBJS)
+RUNTIME_EXTRA_OBJS_DEBUG += $(LIB_OBJS_DEBUG)
 
 lib: $(LIB_OBJS) $(LIB_OBJS_DEBUG)
 

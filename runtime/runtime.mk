@@ -15,6 +15,7 @@
 # Other parts of the tree (lib/lib.mk) add objects to libcpc.a by
 # appending to RUNTIME_EXTRA_OBJS anywhere in their fragment, e.g.
 #     RUNTIME_EXTRA_OBJS += $(BUILD)/lib/cpc_barrier.o
+# (and RUNTIME_EXTRA_OBJS_DEBUG for libcpc_debug.a, built with -DCPC_DEBUG)
 # and providing the rules that build them: the prerequisite list is
 # expanded late (secondary expansion), so the order of the includes does
 # not matter.  They are archived into libcpc.a with the runtime.
@@ -28,6 +29,7 @@ RUNTIME_HDRS     := $(RUNTIME_DIR)/include/cpc/cpc_runtime.h \
 RUNTIME_CPPFLAGS := -I$(RUNTIME_DIR)/include -I$(RUNTIME_DIR)
 RUNTIME_CFLAGS   := $(CFLAGS_COMMON) -pthread
 RUNTIME_EXTRA_OBJS ?=
+RUNTIME_EXTRA_OBJS_DEBUG ?=
 
 # flavour -> extra flags
 RUNTIME_FLAGS_opt     := -O2
@@ -56,7 +58,7 @@ $(RUNTIME_LIB): $(call runtime_objs,opt) $$(RUNTIME_EXTRA_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(RUNTIME_LIB_DEBUG): $(call runtime_objs,debug)
+$(RUNTIME_LIB_DEBUG): $(call runtime_objs,debug) $$(RUNTIME_EXTRA_OBJS_DEBUG)
 	@rm -f $@
 	ar rcs $@ $^
 
