@@ -16,6 +16,16 @@
 #define BENCH_SYS "cpc"
 #endif
 
+/* As at the top of every file cpcc generates (docs/translator.md): cps
+   functions are compiled without gcc's SLP vectoriser. */
+#ifndef CPC_CPS_FN
+#if defined(__GNUC__) && !defined(__clang__)
+#define CPC_CPS_FN __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define CPC_CPS_FN
+#endif
+#endif
+
 static double t0, t1;
 static long warm;
 
@@ -43,21 +53,21 @@ struct yielder__frame_1 { int id; long n; long i; cpc_function *cpc_fn; };
 struct main__spawn_1    { int a0; long a1; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
+static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
                                        int id, long n);
 
-static cpc_continuation *yielder__resume_1(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *yielder__resume_1(cpc_continuation *k)
 {
     return yielder__body(k, 1, 0, 0);
 }
 
-static cpc_continuation *yielder__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *yielder__bounce(cpc_continuation *k)
 {
     struct yielder__args *cpc_a = CPC_POP(k, struct yielder__args);
     return yielder__body(k, 0, cpc_a->id, cpc_a->n);
 }
 
-cpc_continuation *yielder__cps(cpc_continuation *k, int id, long n)
+CPC_CPS_FN cpc_continuation *yielder__cps(cpc_continuation *k, int id, long n)
 {
     if (__builtin_expect(--cpc_budget < 0, 0)) {
         struct yielder__args *cpc_a = CPC_PUSH(k, struct yielder__args);
@@ -69,7 +79,7 @@ cpc_continuation *yielder__cps(cpc_continuation *k, int id, long n)
     return yielder__body(k, 0, id, n);
 }
 
-static cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
+static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
                                        int id, long n)
 {
     switch (cpc_resume) {
@@ -99,7 +109,7 @@ static cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
     return k;
 }
 
-static cpc_continuation *main__spawn_1__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_1__start(cpc_continuation *k)
 {
     struct main__spawn_1 *cpc_a = CPC_POP(k, struct main__spawn_1);
     return yielder__cps(k, cpc_a->a0, cpc_a->a1);
@@ -139,21 +149,21 @@ struct main__spawn_2 { long a0; cpc_function *cpc_fn; };
 struct main__spawn_3 { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n);
-static cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n);
+static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n);
+static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n);
 
-static cpc_continuation *ping__resume_1(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *ping__resume_1(cpc_continuation *k)
 {
     return ping__body(k, 1, 0);
 }
 
-static cpc_continuation *ping__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *ping__bounce(cpc_continuation *k)
 {
     struct ping__args *cpc_a = CPC_POP(k, struct ping__args);
     return ping__body(k, 0, cpc_a->n);
 }
 
-cpc_continuation *ping__cps(cpc_continuation *k, long n)
+CPC_CPS_FN cpc_continuation *ping__cps(cpc_continuation *k, long n)
 {
     if (__builtin_expect(--cpc_budget < 0, 0)) {
         struct ping__args *cpc_a = CPC_PUSH(k, struct ping__args);
@@ -164,7 +174,7 @@ cpc_continuation *ping__cps(cpc_continuation *k, long n)
     return ping__body(k, 0, n);
 }
 
-static cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n)
+static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n)
 {
     switch (cpc_resume) {
     case 1: goto ping__resumed_1;
@@ -191,18 +201,18 @@ static cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n)
     return k;
 }
 
-static cpc_continuation *pong__resume_1(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *pong__resume_1(cpc_continuation *k)
 {
     return pong__body(k, 1, 0);
 }
 
-static cpc_continuation *pong__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *pong__bounce(cpc_continuation *k)
 {
     struct pong__args *cpc_a = CPC_POP(k, struct pong__args);
     return pong__body(k, 0, cpc_a->n);
 }
 
-cpc_continuation *pong__cps(cpc_continuation *k, long n)
+CPC_CPS_FN cpc_continuation *pong__cps(cpc_continuation *k, long n)
 {
     if (__builtin_expect(--cpc_budget < 0, 0)) {
         struct pong__args *cpc_a = CPC_PUSH(k, struct pong__args);
@@ -213,7 +223,7 @@ cpc_continuation *pong__cps(cpc_continuation *k, long n)
     return pong__body(k, 0, n);
 }
 
-static cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n)
+static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n)
 {
     switch (cpc_resume) {
     case 1: goto pong__resumed_1;
@@ -237,13 +247,13 @@ static cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n)
     return k;
 }
 
-static cpc_continuation *main__spawn_2__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_2__start(cpc_continuation *k)
 {
     struct main__spawn_2 *cpc_a = CPC_POP(k, struct main__spawn_2);
     return pong__cps(k, cpc_a->a0);
 }
 
-static cpc_continuation *main__spawn_3__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_3__start(cpc_continuation *k)
 {
     struct main__spawn_3 *cpc_a = CPC_POP(k, struct main__spawn_3);
     return ping__cps(k, cpc_a->a0);
@@ -285,9 +295,9 @@ struct main__spawn_4    { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
 /* child has no resume point: its entry is its body. */
-static cpc_continuation *child__bounce(cpc_continuation *k);
+static CPC_CPS_FN cpc_continuation *child__bounce(cpc_continuation *k);
 
-cpc_continuation *child__cps(cpc_continuation *k, int id)
+CPC_CPS_FN cpc_continuation *child__cps(cpc_continuation *k, int id)
 {
     if (__builtin_expect(--cpc_budget < 0, 0)) {
         struct child__args *cpc_a = CPC_PUSH(k, struct child__args);
@@ -302,32 +312,32 @@ cpc_continuation *child__cps(cpc_continuation *k, int id)
     return k;
 }
 
-static cpc_continuation *child__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *child__bounce(cpc_continuation *k)
 {
     struct child__args *cpc_a = CPC_POP(k, struct child__args);
     return child__cps(k, cpc_a->id);
 }
 
-static cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
+static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
                                        long n);
 
-static cpc_continuation *spawner__resume_1(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *spawner__resume_1(cpc_continuation *k)
 {
     return spawner__body(k, 1, 0);
 }
 
-static cpc_continuation *spawner__resume_2(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *spawner__resume_2(cpc_continuation *k)
 {
     return spawner__body(k, 2, 0);
 }
 
-static cpc_continuation *spawner__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *spawner__bounce(cpc_continuation *k)
 {
     struct spawner__args *cpc_a = CPC_POP(k, struct spawner__args);
     return spawner__body(k, 0, cpc_a->n);
 }
 
-cpc_continuation *spawner__cps(cpc_continuation *k, long n)
+CPC_CPS_FN cpc_continuation *spawner__cps(cpc_continuation *k, long n)
 {
     if (__builtin_expect(--cpc_budget < 0, 0)) {
         struct spawner__args *cpc_a = CPC_PUSH(k, struct spawner__args);
@@ -338,13 +348,13 @@ cpc_continuation *spawner__cps(cpc_continuation *k, long n)
     return spawner__body(k, 0, n);
 }
 
-static cpc_continuation *spawner__spawn_1__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *spawner__spawn_1__start(cpc_continuation *k)
 {
     struct spawner__spawn_1 *cpc_a = CPC_POP(k, struct spawner__spawn_1);
     return child__cps(k, cpc_a->a0);
 }
 
-static cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
+static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
                                        long n)
 {
     switch (cpc_resume) {
@@ -395,7 +405,7 @@ static cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
     return k;
 }
 
-static cpc_continuation *main__spawn_4__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_4__start(cpc_continuation *k)
 {
     struct main__spawn_4 *cpc_a = CPC_POP(k, struct main__spawn_4);
     return spawner__cps(k, cpc_a->a0);
@@ -425,9 +435,9 @@ struct main__spawn_5 { int a0; cpc_function *cpc_fn; };
 struct main__spawn_6 { cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static cpc_continuation *waiter__bounce(cpc_continuation *k);
+static CPC_CPS_FN cpc_continuation *waiter__bounce(cpc_continuation *k);
 
-cpc_continuation *waiter__cps(cpc_continuation *k, int id)
+CPC_CPS_FN cpc_continuation *waiter__cps(cpc_continuation *k, int id)
 {
     if (__builtin_expect(--cpc_budget < 0, 0)) {
         struct waiter__args *cpc_a = CPC_PUSH(k, struct waiter__args);
@@ -439,15 +449,15 @@ cpc_continuation *waiter__cps(cpc_continuation *k, int id)
     return cpc_wait__cps(k, idle_c, -1, 0);
 }
 
-static cpc_continuation *waiter__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *waiter__bounce(cpc_continuation *k)
 {
     struct waiter__args *cpc_a = CPC_POP(k, struct waiter__args);
     return waiter__cps(k, cpc_a->id);
 }
 
-static cpc_continuation *checker__bounce(cpc_continuation *k);
+static CPC_CPS_FN cpc_continuation *checker__bounce(cpc_continuation *k);
 
-cpc_continuation *checker__cps(cpc_continuation *k)
+CPC_CPS_FN cpc_continuation *checker__cps(cpc_continuation *k)
 {
     if (__builtin_expect(--cpc_budget < 0, 0)) {
         struct checker__args *cpc_a = CPC_PUSH(k, struct checker__args);
@@ -460,19 +470,19 @@ cpc_continuation *checker__cps(cpc_continuation *k)
     return k;
 }
 
-static cpc_continuation *checker__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *checker__bounce(cpc_continuation *k)
 {
     (void)CPC_POP(k, struct checker__args);
     return checker__cps(k);
 }
 
-static cpc_continuation *main__spawn_5__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_5__start(cpc_continuation *k)
 {
     struct main__spawn_5 *cpc_a = CPC_POP(k, struct main__spawn_5);
     return waiter__cps(k, cpc_a->a0);
 }
 
-static cpc_continuation *main__spawn_6__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_6__start(cpc_continuation *k)
 {
     (void)CPC_POP(k, struct main__spawn_6);
     return checker__cps(k);
