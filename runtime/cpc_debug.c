@@ -128,6 +128,14 @@ const char *dbg_symbol_name(const void *f, char *buf, size_t len)
     return buf;
 }
 
+#ifndef CPC_DEBUG
+void cpc_reservation_violated(const cpc_continuation *k, size_t n)
+{
+    cpc_fatal("continuation %p: %zu bytes written beyond the room reserved at "
+              "entry (length %u, size %u)", (const void *)k, n, k->length, k->size);
+}
+#endif
+
 #ifdef CPC_DEBUG
 /* ---- one-shot checks ------------------------------------------------------------ */
 
@@ -152,6 +160,17 @@ CPC_NORETURN static void dbg_die(cpc_continuation *k, const char *what)
     char name[256];
     cpc_fatal("continuation %p %s (thread's top frame: %s)", (void *)k, what,
               dbg_top_name(k, name, sizeof name));
+}
+
+/* A translated cps function pushed or returned more than its entry
+   reserved: a translator bug, caught before it corrupts the heap. */
+void cpc_reservation_violated(const cpc_continuation *k, size_t n)
+{
+    char name[256];
+    cpc_fatal("continuation %p: %zu bytes written beyond the room reserved at "
+              "entry (length %u, size %u; thread's top frame: %s)", (void *)k,
+              n, k->length, k->size,
+              dbg_top_name((cpc_continuation *)k, name, sizeof name));
 }
 
 static void dbg_check_magic(cpc_continuation *k)

@@ -415,7 +415,7 @@ class Emitter:
                 elif void:
                     code = '{ %s; return cpc_k; }' % self.ctext(ch[0], small)
                 else:
-                    code = '{ %s = %s; return cpc_return(cpc_k, &cpc_ret, sizeof cpc_ret); }' % (
+                    code = '{ %s = %s; return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }' % (
                         ctype.declare_rvalue(rt, 'cpc_ret'), self.ctext(ch[0], small))
                 small.append((rw.start(n), rw.full_end(u, n), code))
         # bounce and entry
@@ -428,14 +428,27 @@ class Emitter:
                        ', '.join(['cpc_k'] + (['0'] if has_body else []) +
                                  ['cpc_a->' + n for n in pnames])))
         entry_head = '%sCPC_CPS_FN cpc_continuation *%s__cps(%s)' % ('static ' if static else '', name, kparams)
-        budget = ('    if (__builtin_expect(--cpc_budget < 0, 0)) {\n'
-                  '        struct %s__args *cpc_a = CPC_PUSH(cpc_k, struct %s__args);\n'
-                  '%s'
-                  '        cpc_a->cpc_fn = %s__bounce;\n'
-                  '        return cpc_k;\n'
-                  '    }\n') % (name, name,
-                               ''.join('        cpc_a->%s = %s;\n' % (n, n) for n in pnames),
-                               name)
+        # The entry reserves room for every frame this invocation pushes and
+        # for its return value (see "Reservation" in cpc_runtime.h).
+        members = ['struct %s__frame_%d f%d;' % (name, s.index, s.index) for s in sites]
+        if not void:
+            members.append(ctype.declare(rt, 'ret', strip_const=True) + ';')
+        if members:
+            frames.append('union %s__reserve { %s };' % (name, ' '.join(members)))
+            need = 'sizeof(union %s__reserve)' % name
+        else:
+            need = '0'
+        pre.append('static CPC_COLD cpc_continuation *%s__defer(%s)\n{\n'
+                   '    struct %s__args *cpc_a;\n'
+                   '    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct %s__args), %s));\n'
+                   '    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct %s__args);\n'
+                   '%s'
+                   '    cpc_a->cpc_fn = %s__bounce;\n'
+                   '    return cpc_k;\n}' % (
+                       name, kparams, name, name, need, name,
+                       ''.join('    cpc_a->%s = %s;\n' % (n, n) for n in pnames), name))
+        budget = ('    if (!cpc_enter(cpc_k, %s))\n'
+                  '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
         b = f.body
         b0, b1 = b.extent.start.offset, b.extent.end.offset
         bodytext = self.text(b0 + 1, b1 - 1, self.only_outer(small))
@@ -530,7 +543,7 @@ class Emitter:
         decls, names, fn = self.call_args(site, small)
         lines = ['{']
         lines += ['    ' + d for d in decls]
-        lines.append('    struct %s *cpc_f = CPC_PUSH(cpc_k, struct %s);' % (fr, fr))
+        lines.append('    struct %s *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % (fr, fr))
         lines += ['    cpc_f->%s = %s;' % (v.name, v.name) for v in vs]
         lines.append('    cpc_f->cpc_fn = %s__resume_%d;' % (name, site.index))
         lines.append('    return %s(%s);' % (fn, ', '.join(['cpc_k'] + names)))
@@ -560,7 +573,7 @@ class Emitter:
         elif site.form == 'return':
             if not ctype.is_void(f.c.type.get_result()):
                 after.append('    %s; CPC_RESULT(cpc_r, cpc_f);' % ctype.declare_rvalue(rt, 'cpc_r'))
-                after.append('    { %s = cpc_r; return cpc_return(cpc_k, &cpc_ret, sizeof cpc_ret); }'
+                after.append('    { %s = cpc_r; return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }'
                              % ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret'))
             else:
                 after.append('    return cpc_k;')

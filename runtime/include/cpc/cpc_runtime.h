@@ -257,6 +257,66 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
     return k;
 }
 
+/* ---- Reservation: what translated code uses ------------------------------
+ *
+ * A cps invocation pushes its frames and writes its return value at one
+ * level, the length L0 it was entered with.  So its entry reserves room once,
+ * `need` = the largest of its frames and of its return value, and its pushes
+ * and returns are then unchecked:
+ *
+ *     enum { f__need = CPC_MAX(sizeof(struct f__frame_1), sizeof(int)) };
+ *     if (!cpc_enter(cpc_k, f__need)) return f__defer(cpc_k, args...);
+ *
+ * f__defer (cold) reserves with cpc_reserve, pushes the arguments as a frame
+ * that re-enters f from the trampoline, and returns the continuation: the
+ * same path serves an exhausted budget and a missing reservation.  Keeping
+ * every call to the allocator out of the hot path lets gcc keep the hot path
+ * free of saved registers.  The debug build checks the reservation.
+ */
+#define CPC_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CPC_COLD __attribute__((cold, noinline))
+
+void cpc_reservation_violated(const cpc_continuation *k, size_t n);
+#ifdef CPC_DEBUG
+#define CPC_CHECK_RESERVED(k, n) \
+    ((k)->size - (k)->length < (n) ? cpc_reservation_violated((k), (n)) : (void)0)
+#else
+#define CPC_CHECK_RESERVED(k, n) ((void)0)
+#endif
+
+static inline int cpc_enter(const cpc_continuation *k, size_t need)
+{
+    return __builtin_expect(--cpc_budget >= 0, 1) &&
+           __builtin_expect(k->size - k->length >= need, 1);
+}
+
+/* k, grown if needed so that `need` bytes fit above c[length]. */
+static inline cpc_continuation *cpc_reserve(cpc_continuation *k, size_t need)
+{
+    if (k->size - k->length < need)
+        k = cpc_continuation_grow(k, need);
+    return k;
+}
+
+#define CPC_PUSH_RESERVED(k, T) ((T *)cpc_push_reserved((k), sizeof(T)))
+
+static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
+{
+    void *frame;
+    CPC_CHECK_RESERVED(k, n);
+    frame = k->c + k->length;
+    k->length += (uint32_t)n;
+    return frame;
+}
+
+static inline cpc_continuation *cpc_return_reserved(cpc_continuation *k,
+                                                    const void *v, size_t n)
+{
+    CPC_CHECK_RESERVED(k, n);
+    memcpy(k->c + k->length, v, n);
+    return k;
+}
+
 /* The function of the top frame. */
 static inline cpc_function *cpc_top_function(const cpc_continuation *k)
 {
