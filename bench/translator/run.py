@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Translator benchmarks (`make bench-translator`).
+
+(a) The paper's loop / call / cps-call benchmark (cpscall.cpc) compiled by `cpcc -O2`,
+    pinned to one core (taskset -c BENCH_CPU), BENCH_RUNS (5) interleaved runs of each mode;
+    medians and minima:
+
+      BENCH translator.loop <ns> ns          (+ .min)
+      BENCH translator.call <ns> ns          (+ .min)
+      BENCH translator.cpscall <ns> ns       (+ .min)
+      BENCH translator.cpscall.overhead <ns> ns    median cps call - median native call
+                                                   (target <= 3 ns)
+
+    The same program built with `cpcc -O0` must run a million-deep cps recursion and the
+    cps-call loop without crashing (the C stack stays bounded):
+
+      BENCH translator.cpscall.O0 <ns> ns
+      BENCH translator.deep.O0 1 ok          (0 when it crashed)
+
+(b) Translation speed: a generated 5,000-line CPC file (gen5k.py), `cpcc -O2 -c` versus
+    `gcc -O2 -c` on the generated C (--save-temps); CPU time of the child processes (user +
+    sys), median of BENCH_COMPILE_RUNS (3) interleaved runs:
+
+      BENCH translator.compile.cpcc <s> s
+      BENCH translator.compile.gcc <s> s
+      BENCH translator.compile.ratio <x> x   (target <= 2.0)
+
+    The benchmark program is also run, translated and native (-DCPC_NATIVE), and the two
+    checksums compared.
+
+Knobs: BENCH_QUICK=1 (small counts, one run), BENCH_RUNS, BENCH_CPU, BENCH_COUNT (cps-call
+iterations, default 1e8), BENCH_COMPILE_RUNS.  Exit status 1 if something crashed or gave a
+wrong result (figures over target are reported, not failed).
+"""
+
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
+CPCC = os.environ.get("CPCC", os.path.join(TOP, "bin", "cpcc"))
+CC = os.environ.get("CC", "cc")
+OUT = os.path.join(TOP, "build", "bench", "translator")
+
+quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+RUNS = int(os.environ.get("BENCH_RUNS", "1" if quick else "5"))
+CPU = os.environ.get("BENCH_CPU", "0")
+COUNT = int(float(os.environ.get("BENCH_COUNT", "1e7" if quick else "1e8")))
+COMPILE_RUNS = int(os.environ.get("BENCH_COMPILE_RUNS", "1" if quick else "3"))
+DEEP = 1000000
+
+failures = []
+
+
+def say(line):
+    print(line, flush=True)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def child_cpu(cmd, cwd=None):
+    """Run cmd; return (returncode, cpu seconds of it and its children, wall, stderr)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return p.returncode, cpu, wall, p.stderr
+
+
+def build(level):
+    exe = os.path.join(OUT, "cpscall" + level)
+    p = run([CPCC, level, "-o", exe, os.path.join(HERE, "cpscall.cpc")])
+    if p.returncode != 0:
+        failures.append("cpcc %s cpscall.cpc failed" % level)
+        say("# cpcc %s failed on cpscall.cpc:\n# %s" % (level, p.stderr.strip()[:2000]
+                                                       .replace("\n", "\n# ")))
+        return None
+    return exe
+
+
+def pinned(exe, *args):
+    cmd = [exe] + [str(a) for a in args]
+    if run(["taskset", "-c", CPU, "true"]).returncode == 0:
+        cmd = ["taskset", "-c", CPU] + cmd
+    return run(cmd, timeout=600)
+
+
+LINE = re.compile(r"^BENCH translator\.(\w+) (\S+) ns$", re.M)
+
+
+def bench_cpscall():
+    exe = build("-O2")
+    if exe is None:
+        return
+    modes = ["loop", "call", "cpscall"]
+    xs = {m: [] for m in modes}
+    for _ in range(RUNS):
+        for m in modes:
+            p = pinned(exe, m, COUNT)
+            ms = LINE.findall(p.stdout)
+            if p.returncode != 0 or not ms:
+                failures.append("cpscall -O2 %s: status %d %s" % (m, p.returncode,
+                                                                 p.stderr.strip()[:300]))
+                say("# cpscall -O2 %s failed (status %d): %s" % (m, p.returncode,
+                                                               p.stderr.strip()[:300]))
+                return
+            xs[m].append(float(ms[0][1]))
+    for m in modes:
+        say("BENCH translator.%s %.3f ns" % (m, statistics.median(xs[m])))
+        say("BENCH translator.%s.min %.3f ns" % (m, min(xs[m])))
+    over = statistics.median(xs["cpscall"]) - statistics.median(xs["call"])
+    say("BENCH translator.cpscall.overhead %.3f ns" % over)
+    say("BENCH translator.cpscall.overhead.min %.3f ns" % (min(xs["cpscall"]) - min(xs["call"])))
+    say("# cps call overhead %.2f ns per call (target <= 3 ns): %s" % (
+        over, "ok" if over <= 3.0 else "OVER TARGET"))
+
+
+def bench_O0():
+    exe = build("-O0")
+    if exe is None:
+        say("BENCH translator.deep.O0 0 ok")
+        return
+    p = pinned(exe, "cpscall", max(COUNT // 10, 1000000))
+    ms = LINE.findall(p.stdout)
+    if p.returncode == 0 and ms:
+        say("BENCH translator.cpscall.O0 %.3f ns" % float(ms[0][1]))
+    else:
+        failures.append("cpscall -O0 crashed (status %d)" % p.returncode)
+        say("# cpscall -O0 crashed (status %d): %s" % (p.returncode, p.stderr.strip()[:300]))
+    # Bounded C stack: a million-deep cps recursion under a 1 MiB stack limit.
+    cmd = "ulimit -s 1024; exec %s deep %d" % (exe, DEEP)
+    p = run(["bash", "-c", cmd], timeout=600)
+    ok = p.returncode == 0 and ("deep %d" % DEEP) in p.stdout
+    say("BENCH translator.deep.O0 %d ok" % (1 if ok else 0))
+    if not ok:
+        failures.append("cps recursion %d deep at -O0 with a 1 MiB stack: status %d" % (
+            DEEP, p.returncode))
+        say("# deep recursion at -O0 failed (status %d): %s" % (p.returncode,
+                                                              p.stderr.strip()[:300]))
+
+
+def bench_compile():
+    d = os.path.join(OUT, "compile")
+    os.makedirs(d, exist_ok=True)
+    src = os.path.join(d, "gen5k.cpc")
+    p = run([sys.executable, os.path.join(HERE, "gen5k.py"), "--lines", "5000"])
+    with open(src, "w") as f:
+        f.write(p.stdout)
+    lines = p.stdout.count("\n")
+    gen_c = None
+    t_cpcc, t_gcc, w_cpcc, w_gcc = [], [], [], []
+    for _ in range(COMPILE_RUNS):
+        for f in os.listdir(d):
+            if f != "gen5k.cpc":
+                os.unlink(os.path.join(d, f))
+        rc, cpu, wall, err = child_cpu([CPCC, "-O2", "-c", "--save-temps", "-o",
+                                        os.path.join(d, "gen5k.o"), src], cwd=d)
+        if rc != 0:
+            failures.append("cpcc -O2 -c on the generated %d-line file failed" % lines)
+            say("# cpcc failed on %s:\n# %s" % (src, err.strip()[:2000].replace("\n", "\n# ")))
+            return
+        t_cpcc.append(cpu)
+        w_cpcc.append(wall)
+        gens = [f for f in os.listdir(d) if f.endswith(".c") or f.endswith(".i")]
+        if not gens:
+            failures.append("cpcc --save-temps left no generated C")
+            say("# cpcc --save-temps left no generated C in %s" % d)
+            return
+        gen_c = os.path.join(d, sorted(gens, key=lambda f: (not f.endswith(".c"), f))[0])
+        rc, cpu, wall, err = child_cpu([CC, "-O2", "-c", "-I", os.path.join(TOP, "runtime",
+                                                                            "include"),
+                                        "-o", os.path.join(d, "gcc.o"), gen_c], cwd=d)
+        if rc != 0:
+            failures.append("gcc -O2 -c on the generated C failed")
+            say("# gcc failed on %s: %s" % (gen_c, err.strip()[:1000]))
+            return
+        t_gcc.append(cpu)
+        w_gcc.append(wall)
+    c, g = statistics.median(t_cpcc), statistics.median(t_gcc)
+    gen_lines = sum(1 for _ in open(gen_c))
+    say("# translation speed: %d-line CPC file -> %d-line C file (%s)" % (
+        lines, gen_lines, os.path.basename(gen_c)))
+    say("BENCH translator.compile.cpcc %.3f s" % c)
+    say("BENCH translator.compile.gcc %.3f s" % g)
+    say("BENCH translator.compile.ratio %.2f x" % (c / g))
+    say("# wall: cpcc %.2f s, gcc %.2f s; translation alone ~%.2f s CPU; ratio target <= 2.0: %s"
+        % (statistics.median(w_cpcc), statistics.median(w_gcc), c - g,
+           "ok" if c / g <= 2.0 else "OVER TARGET"))
+    # The program must compute what its native build computes.
+    exe_cpc, exe_nat = os.path.join(d, "gen5k-cpc"), os.path.join(d, "gen5k-native")
+    a = run([CPCC, "-O2", "-o", exe_cpc, src])
+    b = run([CC, "-O2", "-w", "-DCPC_NATIVE", "-x", "c", "-o", exe_nat, src])
+    if a.returncode or b.returncode:
+        failures.append("building the generated program failed")
+        return
+    ra, rb = run([exe_cpc], timeout=120), run([exe_nat], timeout=120)
+    if (ra.returncode, ra.stdout) != (rb.returncode, rb.stdout):
+        failures.append("generated program: cpcc build prints %r (status %d), native %r (%d)"
+                        % (ra.stdout.strip(), ra.returncode, rb.stdout.strip(), rb.returncode))
+        say("# WRONG OUTPUT: the translated 5,000-line program prints %r, native %r" % (
+            ra.stdout.strip(), rb.stdout.strip()))
+    else:
+        say("# the translated program prints what the native one prints: %s" % rb.stdout.strip())
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    if not os.access(CPCC, os.X_OK):
+        say("# bench-translator: %s missing" % CPCC)
+        return 1
+    what = sys.argv[1:] or ["cpscall", "O0", "compile"]
+    if "cpscall" in what:
+        bench_cpscall()
+    if "O0" in what:
+        bench_O0()
+    if "compile" in what:
+        bench_compile()
+    for f in failures:
+        say("# FAILED: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
