@@ -2,7 +2,7 @@
 # programs (see docs/testing.md).
 #
 #   make test-csmith      the 200 fixed seeds of tests/csmith/seeds.txt (every seed at -O1,
-#                         one in five also at -O0, one in five at -O2) and every regression
+#                         one in ten also at -O0, one in ten at -O2) and every regression
 #                         program in tests/csmith/regressions/; fails on any mismatch.
 #   make fuzz             a long campaign: FUZZ_SEEDS seeds (default 2000) from FUZZ_FIRST
 #                         (default 100000); failures are reduced (creduce) into

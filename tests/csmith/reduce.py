@@ -4,6 +4,8 @@
     reduce.py FILE.cpc --class CLASS --level -O1 [--signature SIG] [--name NAME]
     reduce.py --check CLASS LEVEL SIGFILE FILE      (the interestingness test; exit 0 = still
                                                     interesting)
+    reduce.py --store FILE.cpc NAME                 (keep a hand-written reproducer, expected
+                                                    output from its native build)
 
 Reduction uses C-Reduce (Debian `creduce`) when it is installed, else a line-level delta
 debugger of our own (ddmin over lines, then over top-level items).  A candidate is
@@ -277,7 +279,31 @@ def reduce_failures(failed, workdir, max_count, timeout, signature):
         done += 1
 
 
+def store_handwritten(src, name):
+    """Store a hand-minimised program (already headed with its cpcsmith-regression line)."""
+    os.makedirs(run.REGRESSIONS, exist_ok=True)
+    dst = os.path.join(run.REGRESSIONS, name + ".cpc")
+    if os.path.abspath(src) != dst:
+        shutil.copy(src, dst)
+    d = tempfile.mkdtemp(prefix="cpcreg-")
+    try:
+        ref = native_reference(dst, d)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+    if ref is None:
+        raise SystemExit("reduce: %s has no clean native reference (UB or no build)" % src)
+    with open(os.path.join(run.REGRESSIONS, name + ".expected"), "wb") as f:
+        f.write(ref[1])
+    with open(os.path.join(run.REGRESSIONS, name + ".status"), "w") as f:
+        f.write("%d\n" % ref[0])
+    print("reduce: stored %s (status %d)" % (dst, ref[0]))
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--store":
+        # reduce.py --store FILE.cpc NAME: keep a hand-written reproducer as a regression
+        store_handwritten(sys.argv[2], sys.argv[3])
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "--check":
         klass, level, sigfile, src = sys.argv[2:6]
         sig = open(sigfile).read().strip() or None
