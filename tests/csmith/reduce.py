@@ -86,24 +86,25 @@ def interesting(klass, level, sig, src):
     try:
         cpc_src = os.path.join(d, "prog.cpc")
         shutil.copy(src, cpc_src)
-        if klass in COMPILE_CLASSES:
-            if not native_compiles(cpc_src):
-                return False
-            ref = None
-        else:
-            ref = native_reference(cpc_src, d)
-            if ref is None:
-                return False
+        # Cheapest checks first: valid C, then cpcc still fails, then a clean native run.
+        if not native_compiles(cpc_src):
+            return False
         exe, k, detail = run.build_cpc(cpc_src, level, os.path.join(d, "cpc"))
         if exe is None:
             if k != klass:
                 return False
             return sig is None or run.signature({"class": k, "detail": detail}) == sig
+        if klass in COMPILE_CLASSES:
+            return False
+        got = run.run_exe(exe, 5.0 if klass == "timeout" else 10.0)
+        if klass == "runtime-crash" and (got[0] is None or got[0] >= 0):
+            return False
+        if klass == "timeout" and got[0] is not None:
+            return False
+        ref = native_reference(cpc_src, d)
         if ref is None:
             return False
-        native = (ref[0], ref[1], b"", 0.05)
-        got = run.run_exe(exe, 5.0 if klass == "timeout" else 10.0)
-        k, detail = run.compare(native, got)
+        k, detail = run.compare((ref[0], ref[1], b"", 0.05), got)
         if k != klass:
             return False
         if klass == "runtime-crash":
@@ -205,6 +206,8 @@ def reduce_file(src, klass, level, sig, out_dir, name, timeout, log=print):
     # Fast first stage of our own (whole functions, then lines), then C-Reduce if any.
     test = lambda p: interesting(klass, level, sig or None, p)
     own_reduce(target, test, t0 + timeout * 0.5)
+    stage1 = target + ".stage1"
+    shutil.copy(target, stage1)
     log("reduce: %s: %d -> %d lines by delta debugging in %.0fs" % (
         name, sum(1 for _ in open(src)), sum(1 for _ in open(target)), time.monotonic() - t0))
     creduce = shutil.which("creduce")
@@ -217,8 +220,8 @@ def reduce_file(src, klass, level, sig, out_dir, name, timeout, log=print):
             log("reduce: %s: creduce stopped after %ds (keeping the best so far)" %
                 (name, timeout))
     if not interesting(klass, level, sig or None, target):
-        log("reduce: %s: reduced program no longer fails; keeping the original" % name)
-        shutil.copy(src, target)
+        log("reduce: %s: C-Reduce's result no longer fails; keeping the first stage's" % name)
+        shutil.copy(stage1, target)
     log("reduce: %s: %d -> %d lines in %.0fs" % (
         name, sum(1 for _ in open(src)), sum(1 for _ in open(target)), time.monotonic() - t0))
     return target
