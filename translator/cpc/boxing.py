@@ -179,7 +179,7 @@ def box_function(u, f, vs):
             raise fe.Diags([u.diag(v.cursor, 'variable-length array `%s` is live across a '
                                    'cps call' % v.name)])
         try:
-            fields.append(ctype.declare(v.type, v.name, strip_const=True) + ';')
+            fields.append(ctype.declare_field(v.type, v.name) + ';')
         except ctype.Unnameable:
             raise fe.Diags([u.diag(v.cursor, 'the type of `%s` cannot be named at file '
                                    'scope, but it must go to the heap (its address is '
@@ -194,7 +194,7 @@ def box_function(u, f, vs):
     init = ['struct %s *cpc_env = (struct %s *)__builtin_malloc(sizeof *cpc_env);' % (env, env)]
     for v in vs:
         if v.is_param:
-            init.append('cpc_env->%s = %s;' % (v.name, v.name))
+            init.append(ctype.copy('cpc_env->' + v.name, v.name, v.type))
     edits.append((b0, b0, ' ' + ' '.join(init)))
     free = '__builtin_free(cpc_env);'
     rettype = f.c.type.get_result()
@@ -289,6 +289,10 @@ def decl_text(u, f, n, keys):
                 out.append('__builtin_memcpy(&cpc_env->%s, &(%s)%s, sizeof cpc_env->%s);' % (
                     v.spelling, tn, it if init.kind == K.INIT_LIST_EXPR else '{' + it + '}',
                     v.spelling))
+            elif ctype.has_const_member(v.type):
+                # not assignable: initialise a copy, then move it in
+                out.append('{ %s = %s; __builtin_memcpy(&cpc_env->%s, &cpc_b, sizeof cpc_b); }' % (
+                    ctype.declare(v.type, 'cpc_b', strip_const=True), it, v.spelling))
             else:
                 out.append('cpc_env->%s = %s;' % (v.spelling, it))
         else:

@@ -22,6 +22,7 @@ from . import rewrite as rw
 from .split import split, callee_result
 from .lift import Lifting
 from .prepare import function_defs
+from .normalize import var_init
 
 K = fe.K
 
@@ -331,7 +332,12 @@ class Emitter:
                 else:
                     decl = ctype.declare_rvalue(a.type, 'a%d' % j)
                 fields.append(decl + ';')
-                assigns.append('cpc_a->a%d = %s;' % (j, self.ctext(a, small)))
+                if ctype.has_const_member(a.type):
+                    assigns.append('{ %s = %s; __builtin_memcpy(&cpc_a->a%d, &cpc_v, '
+                                   'sizeof cpc_v); }' % (ctype.declare_rvalue(a.type, 'cpc_v'),
+                                                         self.ctext(a, small), j))
+                else:
+                    assigns.append('cpc_a->a%d = %s;' % (j, self.ctext(a, small)))
                 cargs.append('cpc_a->a%d' % j)
             if prim is not None:
                 for j in range(len(args), len(prim)):
@@ -369,7 +375,9 @@ class Emitter:
         params = param_decls(f.c)
         try:
             pdecls = [ctype.declare(t, n) for (n, t) in params]
-            pfields = [ctype.declare(t, n, strip_const=True) + ';' for (n, t) in params]
+            pfields = [ctype.declare_field(t, n) + ';' for (n, t) in params]
+            # the body restores parameters at resume points: not const there
+            bdecls = [ctype.declare(t, n, strip_const=True) for (n, t) in params]
         except ctype.Unnameable as e:
             raise fe.Diags([self.diag(f.c, 'parameter type cannot be named: %s' % e)])
         rt = f.c.type.get_result()
@@ -381,7 +389,7 @@ class Emitter:
         pnames = [n for (n, t) in params]
         kparams = ', '.join(['cpc_continuation *cpc_k'] + pdecls)
         if has_body:
-            body_params = ', '.join(['cpc_continuation *cpc_k', 'int cpc_resume'] + pdecls)
+            body_params = ', '.join(['cpc_continuation *cpc_k', 'int cpc_resume'] + bdecls)
             pre.append('static CPC_CPS_FN cpc_continuation *%s__body(%s);' % (name, body_params))
         else:
             pre.append('%sCPC_CPS_FN cpc_continuation *%s__cps(%s);' % ('static ' if static else '', name, kparams))
@@ -389,11 +397,12 @@ class Emitter:
         for site in cfg.sites:
             if site.tail:
                 small.append(self.tail_call(f, site, small))
+        lifted = set()
         for site in sites:
             vs = lift.frame_vars(site)
             fr = '%s__frame_%d' % (name, site.index)
             try:
-                fields = [ctype.declare(v.type, v.name, strip_const=True) + ';' for v in vs]
+                fields = [ctype.declare_field(v.type, v.name) + ';' for v in vs]
             except ctype.Unnameable as e:
                 raise fe.Diags([self.diag(site.call, 'a variable live across this cps call '
                                           'has a type that cannot be named at file scope '
@@ -404,6 +413,9 @@ class Emitter:
                        '    return %s__body(%s);\n}' % (name, site.index, name,
                                                        ', '.join(['cpc_k', str(site.index)] + zeros)))
             small.append(self.call_site(f, site, vs, fr, small))
+            lifted.update(v.key for v in vs if not v.is_param and ctype.is_const(v.type))
+        if lifted:
+            self.unconst_decls(f, cfg, lifted, small)
         # returns
         for n, p in an.walk(f.body):
             if n.kind == K.RETURN_STMT:
@@ -432,7 +444,7 @@ class Emitter:
         # for its return value (see "Reservation" in cpc_runtime.h).
         members = ['struct %s__frame_%d f%d;' % (name, s.index, s.index) for s in sites]
         if not void:
-            members.append(ctype.declare(rt, 'ret', strip_const=True) + ';')
+            members.append(ctype.declare_field(rt, 'ret') + ';')
         if members:
             frames.append('union %s__reserve { %s };' % (name, ' '.join(members)))
             need = 'sizeof(union %s__reserve)' % name
@@ -446,7 +458,8 @@ class Emitter:
                    '    cpc_a->cpc_fn = %s__bounce;\n'
                    '    return cpc_k;\n}' % (
                        name, kparams, name, name, need, name,
-                       ''.join('    cpc_a->%s = %s;\n' % (n, n) for n in pnames), name))
+                       ''.join('    %s\n' % ctype.copy('cpc_a->' + n, n, t) for (n, t) in params),
+                       name))
         budget = ('    if (!cpc_enter(cpc_k, %s))\n'
                   '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
         b = f.body
@@ -473,6 +486,43 @@ class Emitter:
         self.edits.append((a, f.c.extent.end.offset, txt + newbody + '\n' +
                            rw.line_directive(u, f.c.extent.end.offset) + '\n' +
                            ' ' * rw.col_of(u, f.c.extent.end.offset)))
+
+    def unconst_decls(self, f, cfg, keys, small):
+        """A const local restored at a resume point is declared without its
+        own `const` (a read-only object cannot be assigned from the frame):
+        the declaration is written again from its type."""
+        u = self.u
+        site_stmts = {an.node_id(s.stmt) for s in cfg.sites}
+        for n, p in an.walk(f.body):
+            if n.kind != K.DECL_STMT or an.node_id(n) in site_stmts:
+                continue
+            vs = an.kids(n)
+            if not any(x.kind == K.VAR_DECL and an.vkey(x) in keys for x in vs):
+                continue
+            if p is not None and p.kind == K.FOR_STMT and len(vs) > 1:
+                raise fe.Diags([self.diag(n, 'a const variable declared with others in a '
+                                          '`for` header is live across a cps call; '
+                                          'declare it before the loop')])
+            out = []
+            for v in vs:
+                if v.kind != K.VAR_DECL:
+                    raise fe.Diags([self.diag(n, 'a const variable live across a cps call '
+                                              'is declared together with a type; declare '
+                                              'the type separately')])
+                try:
+                    d = ctype.declare(v.type, v.spelling, strip_const=an.vkey(v) in keys)
+                except ctype.Unnameable as e:
+                    raise fe.Diags([self.diag(v, 'the const variable `%s` is live across a '
+                                              'cps call and its type cannot be named (%s); '
+                                              'name the type' % (v.spelling, e))])
+                if v.storage_class == fe.ci.StorageClass.REGISTER:
+                    d = 'register ' + d
+                init = var_init(u, v)
+                if init is not None:
+                    d += ' = ' + self.ctext(init, small)
+                out.append(d + ';')
+            a, b = rw.start(n), rw.full_end(u, n)
+            small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
 
     def check_cps_body(self, f):
         for n, p in an.walk(f.body):
@@ -544,13 +594,13 @@ class Emitter:
         lines = ['{']
         lines += ['    ' + d for d in decls]
         lines.append('    struct %s *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % (fr, fr))
-        lines += ['    cpc_f->%s = %s;' % (v.name, v.name) for v in vs]
+        lines += ['    ' + ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in vs]
         lines.append('    cpc_f->cpc_fn = %s__resume_%d;' % (name, site.index))
         lines.append('    return %s(%s);' % (fn, ', '.join(['cpc_k'] + names)))
         lines.append('}')
         after = ['%s__resumed_%d: {' % (name, site.index),
                  '    struct %s *cpc_f = CPC_POP(cpc_k, struct %s);' % (fr, fr)]
-        after += ['    %s = cpc_f->%s;' % (v.name, v.name) for v in vs]
+        after += ['    ' + ctype.copy(v.name, 'cpc_f->' + v.name, v.type) for v in vs]
         rt = callee_result(site.call)
         prefix = ''
         if site.form == 'decl':

@@ -40,17 +40,26 @@ def leaf_spelling(t):
     return s
 
 
-def declare(t, name, strip_const=False):
+def declare(t, name, strip_const=False, strip_volatile=False):
     """Declaration text of `name` of type `t` (name may be '' for an
-    abstract declarator)."""
-    d = _decl(t, name, strip_const)
+    abstract declarator).  strip_const / strip_volatile drop the qualifier
+    of the object itself (of its elements for an array), never of what a
+    pointer points to."""
+    d = _decl(t, name, strip_const, strip_volatile)
     return d.strip()
 
 
-def _decl(t, inner, strip_const=False):
+def declare_field(t, name):
+    """A frame, environment or argument field holding a copy of a variable
+    of type t: the object's own const and volatile dropped (the copy is
+    written once and read once by generated code)."""
+    return declare(t, name, strip_const=True, strip_volatile=True)
+
+
+def _decl(t, inner, strip_const=False, strip_volatile=False):
     k = fe.tkind(t)
     if k in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
-        return _decl(fe.modified_type(t), inner, strip_const)
+        return _decl(fe.modified_type(t), inner, strip_const, strip_volatile)
     if k == fe.TK_ELABORATED or k == fe.TK_TYPEDEF or k == fe.TK_RECORD \
             or k == fe.TK_ENUM or k < 40:
         if k >= 40:
@@ -59,11 +68,24 @@ def _decl(t, inner, strip_const=False):
             if sp is not None and sp.kind == fe.K.FUNCTION_DECL:
                 raise Unnameable('%s, declared inside `%s`' % (t.spelling, sp.spelling))
         s = leaf_spelling(t)
-        if strip_const:
-            s = re.sub(r'\bconst\b\s*', '', s).strip()
+        if strip_const or strip_volatile:
+            drop = [q for q, on in (('const', strip_const), ('volatile', strip_volatile)) if on]
+            s2 = s
+            for q in drop:
+                s2 = re.sub(r'\b%s\b\s*' % q, '', s2).strip()
+            if any(_canon_qual(t, q) for q in drop) and s2 == s:
+                # the qualifier hides behind a typedef: spell the canonical type
+                s2 = leaf_spelling(t.get_canonical())
+                for q in drop:
+                    s2 = re.sub(r'\b%s\b\s*' % q, '', s2).strip()
+            s = s2
         return s + (' ' + inner if inner else '')
     if k == fe.TK_POINTER:
-        q = [] if strip_const else _quals(t)
+        q = _quals(t)
+        if strip_const:
+            q = [x for x in q if x != 'const']
+        if strip_volatile:
+            q = [x for x in q if x != 'volatile']
         # qualifiers of the pointer itself
         star = '*' + (' '.join(q) + ' ' if q else '')
         pointee = t.get_pointee()
@@ -76,9 +98,9 @@ def _decl(t, inner, strip_const=False):
         return _decl(pointee, star + inner)
     if k == fe.TK_CONSTANTARRAY:
         return _decl(t.element_type, '%s[%d]' % (inner, t.element_count),
-                     strip_const)
+                     strip_const, strip_volatile)
     if k == fe.TK_INCOMPLETEARRAY:
-        return _decl(t.element_type, '%s[]' % inner, strip_const)
+        return _decl(t.element_type, '%s[]' % inner, strip_const, strip_volatile)
     if k == fe.TK_VARIABLEARRAY:
         raise Unnameable('variable-length array')
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
@@ -94,7 +116,45 @@ def _decl(t, inner, strip_const=False):
     c = t.get_canonical()
     if fe.tkind(c) == k:
         raise Unnameable(t.spelling)
-    return _decl(c, inner, strip_const)
+    return _decl(c, inner, strip_const, strip_volatile)
+
+
+def _canon_qual(t, q):
+    c = t.get_canonical()
+    return c.is_const_qualified() if q == 'const' else c.is_volatile_qualified()
+
+
+def is_const(t):
+    """The object itself is const (through typedefs too)."""
+    return t.get_canonical().is_const_qualified()
+
+
+def has_const_member(t, depth=0):
+    """A struct or union with a const member (at any depth, arrays included):
+    such an object cannot be assigned as a whole; it is copied with memcpy."""
+    if depth > 32:
+        return False
+    c = t.get_canonical()
+    k = fe.tkind(c)
+    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
+        e = c.element_type
+        return e.get_canonical().is_const_qualified() or has_const_member(e, depth + 1)
+    if k != fe.TK_RECORD:
+        return False
+    for fld in c.get_fields():
+        ft = fld.type
+        if ft.get_canonical().is_const_qualified() or has_const_member(ft, depth + 1):
+            return True
+    return False
+
+
+def copy(dst, src, t):
+    """A statement copying lvalue src to lvalue dst, both of type t (up to
+    qualifiers): an assignment, or memcpy when t cannot be assigned."""
+    if has_const_member(t):
+        return '__builtin_memcpy((void *)&(%s), (const void *)&(%s), sizeof (%s));' % (
+            dst, src, dst)
+    return '%s = %s;' % (dst, src)
 
 
 def decay(t):
