@@ -207,7 +207,7 @@ def box_function(u, f, vs):
         if k == K.DECL_REF_EXPR:
             v = f.var_of(n)
             if v is not None and v.key in keys:
-                subs.append((n.extent.start.offset, n.extent.end.offset, 'cpc_env->' + v.name))
+                subs.append(ref_sub(u, n, 'cpc_env->' + v.name))
         elif k == K.DECL_STMT:
             vars_ = an.kids(n)
             if any(x.kind == K.VAR_DECL and an.vkey(x) in keys for x in vars_):
@@ -241,6 +241,16 @@ def box_function(u, f, vs):
     return edits
 
 
+def ref_sub(u, n, text):
+    """The edit replacing reference n (written in the file, or in a macro
+    argument: prepare expanded the functions where it is not) by text."""
+    r = u.written(n)
+    if r is None:
+        raise fe.Diags([u.diag(n, '`%s` comes out of a macro expansion and cannot be '
+                               'rewritten' % n.spelling)])
+    return (r[0], r[1], text)
+
+
 def drop_nested(subs):
     subs = sorted(subs, key=lambda x: (x[0], -x[1]))
     out = []
@@ -260,7 +270,7 @@ def sub_text(u, c, keys, f, a=None, b=None):
         if n.kind == K.DECL_REF_EXPR:
             v = f.var_of(n)
             if v is not None and v.key in keys:
-                subs.append((n.extent.start.offset, n.extent.end.offset, 'cpc_env->' + v.name))
+                subs.append(ref_sub(u, n, 'cpc_env->' + v.name))
     if a is None:
         a, b = c.extent.start.offset, c.extent.end.offset
     return rw.rebuild(u, a, b, subs)

@@ -187,7 +187,12 @@ class Emitter:
             except ctype.Unnameable as e:
                 raise fe.Diags([self.diag(n, 'the type of `%s` cannot be named: %s' % (
                     d.spelling, e))])
-            out.append((whole.extent.start.offset, whole.extent.end.offset, text))
+            r = self.u.written(whole)
+            if r is None:
+                raise fe.Diags([self.diag(n, 'the cps function `%s` is used as a value in '
+                                          'a macro expansion that cannot be rewritten' %
+                                          d.spelling)])
+            out.append((r[0], r[1], text))
             self.extern_proto(d, pre, root.extent.start.offset)
         return out
 

@@ -301,6 +301,7 @@ class Unit:
         self.path = path
         self._line_starts = None
         self._macros = None
+        self._main_file = None
 
     def loc_of(self, cursor):
         """(file, line, col) presumed location of a cursor (its expansion
@@ -320,17 +321,98 @@ class Unit:
         loc = cursor.location
         return loc.file is not None and loc.file.name == self.path
 
+    def main_file(self):
+        """libclang's handle of the main file (to compare spelling locations)."""
+        if self._main_file is None:
+            self._main_file = spelling_offset(self.tu.get_location(self.path, 0))[0]
+        return self._main_file
+
+    def written(self, cursor):
+        """(a, b): the bytes of the main file that spell `cursor`, where a
+        rewrite of it goes; None when it is not written as such in the file
+        (it comes from a macro's body, token pasting, or another file).  A
+        cursor inside a macro argument is written in the argument: the
+        expansion location (Clang's extent) would put the rewrite in front
+        of the macro's name."""
+        e = cursor.extent
+        a, b = e.start.offset, e.end.offset
+        fa, sa = spelling_offset(e.start)
+        fb, sb = spelling_offset(e.end)
+        main = self.main_file()
+        if fa != main or fb != main:
+            return None
+        if sb <= sa:
+            return None
+        if (sa, sb) != (a, b):
+            # inside a macro argument: the range must lie in the invocation
+            inside = False
+            for (s, t) in self.macro_ranges():
+                if s > sa:
+                    break
+                if s <= sa and sb <= t:
+                    inside = True
+                    break
+            if not inside:
+                return None
+        if cursor.kind == K.DECL_REF_EXPR and \
+                self.text[sa:sb] != cursor.spelling.encode('utf-8', 'surrogateescape'):
+            return None
+        return sa, sb
+
     def macro_ranges(self):
         if self._macros is None:
             rs = []
+            names = []
+            defs = {}
             for c in self.tu.cursor.get_children():
                 if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None \
                         and c.location.file.name == self.path:
                     e = c.extent
                     rs.append((e.start.offset, e.end.offset))
+                    names.append((e.start.offset, e.end.offset, c.spelling))
+                elif c.kind == K.MACRO_DEFINITION:
+                    defs[c.spelling] = c
             rs.sort()
+            names.sort()
             self._macros = rs
+            self._macro_names = names
+            self._macro_defs = defs
+            self._stringifies = {}
         return self._macros
+
+    def stringifying_macro_in(self, a, b):
+        """True if a macro invoked in the file range [a, b), or any macro its
+        definition names, stringifies or pastes (`#`, `##`): rewriting the
+        text of an argument there would change a string."""
+        self.macro_ranges()
+        for (s, t, name) in self._macro_names:
+            if s >= b:
+                break
+            if s >= a and self._macro_stringifies(name, set()):
+                return True
+        return False
+
+    def _macro_stringifies(self, name, seen):
+        r = self._stringifies.get(name)
+        if r is not None:
+            return r
+        d = self._macro_defs.get(name)
+        if d is None or name in seen:
+            return False
+        seen.add(name)
+        r = False
+        toks = list(d.get_tokens())
+        for tk in toks[1:]:
+            sp = tk.spelling
+            if sp in ('#', '##', '%:', '%:%:'):
+                r = True
+                break
+            if tk.kind == ci.TokenKind.IDENTIFIER and sp != name and \
+                    sp in self._macro_defs and self._macro_stringifies(sp, seen):
+                r = True
+                break
+        self._stringifies[name] = r
+        return r
 
     def in_macro(self, cursor):
         """The macro invocation range that produced `cursor` (whose extent

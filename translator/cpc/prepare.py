@@ -35,11 +35,32 @@ def needs_expansion(u, f):
     for c in f.cps_calls + f.need_cont_calls + f.spawns:
         if u.in_macro(c) is not None:
             return True
-    if f.is_cps:
-        for n, p in an.walk(f.body):
-            if n.kind in (K.RETURN_STMT, K.CONTINUE_STMT, K.VAR_DECL,
-                          K.LABEL_STMT, K.GOTO_STMT, K.BREAK_STMT) \
-                    and u.in_macro(n) is not None:
+    rewrites_locals = f.is_cps or bool(f.spawns)
+    for n, p in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+        k = n.kind
+        if f.is_cps and k in (K.RETURN_STMT, K.CONTINUE_STMT, K.VAR_DECL,
+                              K.LABEL_STMT, K.GOTO_STMT, K.BREAK_STMT) \
+                and u.in_macro(n) is not None:
+            return True
+        if k != K.DECL_REF_EXPR:
+            continue
+        d = n.referenced
+        if d is None:
+            continue
+        if d.kind == K.FUNCTION_DECL:
+            if not fe.is_cps_function_type(d.type):
+                continue
+        elif not (rewrites_locals and an.is_local_var(d, f.c)) and \
+                not (f.spawns and d.kind == K.VAR_DECL and
+                     d.semantic_parent is not None and d.semantic_parent == f.c):
+            continue
+        r = u.written(n)
+        if r is None:
+            return True          # spelled in a macro's body: rewrite the expansion
+        if r != (n.extent.start.offset, n.extent.end.offset):
+            # in a macro argument: a rewrite would show in a stringified copy
+            m = u.in_macro(n)
+            if m is not None and u.stringifying_macro_in(m[0], m[1]):
                 return True
     return False
 
@@ -96,7 +117,10 @@ def rename_shadows(u):
             if n.kind == K.DECL_REF_EXPR:
                 v = f.var_of(n)
                 if v is not None and v.key in renames:
-                    off = n.extent.start.offset
-                    if u.text[off:off + len(v.name)] == v.name.encode():
-                        edits.append((off, off + len(v.name), renames[v.key]))
-    return edits
+                    r = u.written(n)
+                    if r is None:
+                        raise fe.Diags([u.diag(n, 'cannot rename `%s` here (it comes out '
+                                               'of a macro expansion)' % v.name)])
+                    edits.append((r[0], r[1], renames[v.key]))
+    # a macro argument used twice expands to two references written once
+    return sorted(set(edits))

@@ -204,8 +204,12 @@ class Outliner:
                     seen[key] = how
                     free.append((d, how))
                 if seen[key] == 'ref':
-                    subs.append((n.extent.start.offset, n.extent.end.offset,
-                                 '(*cpc_ref_%s)' % d.spelling))
+                    r = u.written(n)
+                    if r is None:
+                        self.errs.append(u.diag(n, '`%s` comes out of a macro expansion and '
+                                                'cannot be rewritten' % d.spelling))
+                        return
+                    subs.append((r[0], r[1], '(*cpc_ref_%s)' % d.spelling))
         # `return e;` ends the thread
         for n, p in an.walk(body):
             if n.kind == K.RETURN_STMT:

@@ -198,3 +198,30 @@ def test_user_need_cont_function_gets_the_continuation_parameter():
                      'cps int f(void) { return w(1); }\n'))
     assert 'int w(cpc_continuation *cpc_k, int x) {' in out
     assert 'cpc_get_sched(cpc_k)' in out and 'w(cpc_k, 1)' in out
+
+
+def test_boxed_array_in_macro_argument_rewritten_where_written():
+    src = ('#define CHECK(c) do { if (c) (void)0; } while (0)\n'
+           'int memcmp(const void *, const void *, unsigned long);\n'
+           'cps void f(void) { char buf[4]; buf[0] = 0; cpc_yield(); CHECK(memcmp(buf, "a", 1) == 0); }\n')
+    out = run(src, 'boxing')
+    assert 'CHECK(memcmp(cpc_env->buf, "a", 1) == 0)' in out
+
+
+def test_stringifying_macro_argument_expands_function():
+    src = ('#define SHOW(e) ((void)#e, (void)(e))\n'
+           'cps void f(void) { int y = 1; int *p = &y; cpc_yield(); SHOW(y + *p); }\n')
+    out = run(src, 'boxing')
+    assert '"y + *p"' in out and 'SHOW(y' not in out
+
+
+def test_const_local_restored_is_declared_without_const():
+    out = run('cps int g(int);\ncps int f(const int p) { const int c = 5; int r = g(p); return r + c + p; }\n')
+    assert 'int c = 5;' in out and 'const int c' not in out
+    assert re.search(r'f__body\(cpc_continuation \*cpc_k, int cpc_resume, int p\)', out)
+
+
+def test_struct_with_const_member_copied_with_memcpy():
+    out = run('struct S { const int a; };\ncps int g(int);\n'
+              'cps int f(void) { struct S s = { 1 }; int r = g(2); return r + s.a; }\n')
+    assert '__builtin_memcpy((void *)&(cpc_f->s), (const void *)&(s), sizeof (cpc_f->s));' in out
