@@ -6,6 +6,7 @@ they are; the link adds the runtime library and -pthread.  Diagnostics are
 `file:line:col: error: ...`; the exit status is the compiler's.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -163,7 +164,7 @@ def run(cmd, o):
     return r.returncode
 
 
-def translate_file(path, o):
+def translate_file(path, o, info=None):
     from . import translate
     try:
         with open(path, 'rb') as f:
@@ -174,7 +175,7 @@ def translate_file(path, o):
     if o.frames == 'packed':
         fe_args.append('-DCPC_PACKED_FRAMES')
     try:
-        return translate.translate(text, path, fe_args, dataflow=o.dataflow)
+        return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info)
     except fe.Diags as e:
         for d in e.diags:
             sys.stderr.write(d.format() + '\n')
@@ -186,13 +187,21 @@ def translate_file(path, o):
         sys.exit(1)
 
 
-def fix_deps(depfile, gen, src):
+def fix_deps(depfile, gen, src, headers=(), phony=False):
     try:
         with open(depfile) as f:
             t = f.read()
     except OSError:
         return
     t = t.replace(gen, src)
+    if headers:
+        # headers inlined by the translator: gcc never opened them
+        m = re.match(r'((?:[^:\\\n]|\\.)+):', t)
+        if m:
+            hs = ' '.join(h.replace(' ', '\\ ') for h in headers)
+            t = t.rstrip('\n') + '\n%s: %s\n' % (m.group(1).strip(), hs)
+            if phony:
+                t += ''.join('%s:\n' % h.replace(' ', '\\ ') for h in headers)
     with open(depfile, 'w') as f:
         f.write(t)
 
@@ -228,8 +237,9 @@ def compile_all(o, tmpdir):
             out = None
         else:
             out = base + suffix[o.mode]
+        info = {}
         if kind == 'cpc':
-            ctext = translate_file(path, o)
+            ctext = translate_file(path, o, info)
             if o.save_temps:
                 gdir = os.path.dirname(o.output) if (o.output and o.mode != 'link') else ''
                 gen = os.path.join(gdir, base + '.cpc.c')
@@ -265,7 +275,8 @@ def compile_all(o, tmpdir):
         if kind == 'cpc' and o.md:
             depfile = o.mf or (os.path.splitext(out)[0] + '.d' if out else None)
             if depfile:
-                fix_deps(depfile, srcfile, path)
+                fix_deps(depfile, srcfile, path, info.get('headers', ()),
+                         '-MP' in o.dep_flags)
         if o.mode == 'link':
             objs.append(out)
     if o.mode != 'link':

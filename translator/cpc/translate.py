@@ -16,6 +16,7 @@ from . import cpsconv
 from . import spawn
 from . import typecheck
 from . import linked
+from . import headers
 from . import rewrite as rw
 
 K = fe.K
@@ -77,15 +78,39 @@ def step(u, edits, args):
     return parse(text, u.path, args)
 
 
-def translate(text, path, args=(), stop_after=None, dataflow='lifting'):
+def inline_headers(u, args, info):
+    """Inline the headers that define cps functions (headers.py), one
+    level per round; their paths go to info['headers'] (make dependencies)."""
+    inlined = set()
+    names = []
+    for _ in range(64):
+        edits = headers.inline(u, inlined)
+        if not edits:
+            break
+        for (a, b, t) in edits:
+            m = re.match(r'#line 1 "((?:[^"\\]|\\.)*)"\n', t)
+            if m:
+                names.append(m.group(1).replace('\\"', '"').replace('\\\\', '\\'))
+        u = step(u, edits, args)
+    else:
+        raise fe.Diags([fe.Diag('headers defining cps functions include each other too '
+                                'deeply to be inlined', u.path, 1, 1)])
+    if info is not None:
+        info.setdefault('headers', []).extend(n for n in names if n not in info.get('headers', []))
+    return u
+
+
+def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=None):
     """Translate CPC `text` (bytes) of file `path`; returns C text.
     stop_after in (None, 'prepare', 'normalize', 'boxing') returns the CPC
     text after that pass (for tests and --save-temps debugging).  With
     dataflow='environments' every variable live across a cps call stays in
     the function's heap environment (eCPC's variant) instead of being lifted
-    into frames."""
+    into frames.  `info` (a dict), when given, receives 'headers': the
+    headers inlined because they define cps functions."""
     args = list(args)
     u = parse(text, path, args)
+    u = inline_headers(u, args, info)
     check_consistency(u)
     typecheck.check(u)
     u = step(u, prepare.expand_macros(u), args)

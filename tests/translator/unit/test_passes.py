@@ -225,3 +225,22 @@ def test_struct_with_const_member_copied_with_memcpy():
     out = run('struct S { const int a; };\ncps int g(int);\n'
               'cps int f(void) { struct S s = { 1 }; int r = g(2); return r + s.a; }\n')
     assert '__builtin_memcpy((void *)&(cpc_f->s), (const void *)&(s), sizeof (cpc_f->s));' in out
+
+
+def test_header_cps_definition_inlined_in_place_of_include(tmp_path):
+    (tmp_path / 'h.h').write_text('#pragma once\nstatic cps void helper(void) { cpc_yield(); }\n')
+    src = HDR + '#include "h.h"\n#include "h.h"\ncps void f(void) { helper(); }\n'
+    out = translate.translate(src.encode(), str(tmp_path / 't.cpc'))
+    assert '#line 1 "%s"' % (tmp_path / 'h.h') in out
+    assert 'helper__cps(cpc_continuation *cpc_k)' in out and '#include "h.h"' not in out.replace(
+        '/* #include "h.h": inlined above by cpcc */', '')
+
+
+def test_header_cps_definition_from_command_line_is_an_error(tmp_path):
+    (tmp_path / 'h.h').write_text(HDR + 'static cps void helper(void) { cpc_yield(); }\n')
+    src = HDR + 'cps void f(void) { helper(); }\n'
+    with pytest.raises(fe.Diags) as e:
+        translate.translate(src.encode(), str(tmp_path / 't.cpc'),
+                            args=['-include', str(tmp_path / 'h.h')])
+    msg = e.value.diags[0].format()
+    assert 'helper' in msg and 'h.h' in msg and 'command line' in msg

@@ -1,0 +1,3 @@
+#pragma once
+/* No cps definition here, but it includes one. */
+#include "inner.h"
