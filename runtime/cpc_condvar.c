@@ -2,15 +2,28 @@
  * cpc_condvar.c -- condition variables.
  *
  * A condvar is a FIFO of suspended threads, linked forward through
- * cpc_next and backward through the `link` word of each thread's wait
- * record (above its top frame, see cpc_internal.h).  Signalling pops from
- * the head, so wake-ups follow wait order.  The back link makes removal
- * from the middle O(1): a thread that also sleeps or waits for an fd
- * leaves the condvar in constant time when its other event wins.  The
- * flags in `link` tell the signaller whether the thread must also be taken
- * off the timer heap or an fd list.
+ * cpc_next; `tail` is the address of the last cpc_next (&head when empty),
+ * so enqueueing is branch-free.  Signalling pops from the head, so
+ * wake-ups follow wait order.
+ *
+ * Removal from the middle.  A thread that also sleeps (timed wait,
+ * cpc_sleep with a condvar) or waits for an fd -- a "removable" waiter --
+ * leaves the condvar in O(1) when its other event wins: the `link` word of
+ * its wait record (cpc_internal.h) holds the address of the cpc_next field
+ * pointing to it, and the CPC_W_* flags.  Every waiter writes its link
+ * when it enqueues, but the links are kept up to date only while the
+ * condvar holds a removable waiter (`nremovable` > 0): only a removable
+ * waiter ever reads its own link, and the link of a removable waiter is
+ * fixed whenever its predecessor leaves, which always goes through a
+ * general path while nremovable > 0.  So the common case -- plain
+ * cpc_wait, cpc_signal -- touches neither the signalled thread's record
+ * nor its successor's.
  *
  * A plain cpc_wait costs 8 bytes of wait record and no allocation.
+ *
+ * Misuse.  The hot paths check with one compare that the condvar is live
+ * and the caller attached (c->magic == cpc_tls_cv_key, see cpc_internal.h);
+ * cv_misuse, out of line, says which error it was.
  *
  * Lifetime: reference counted.  When the last reference goes while threads
  * still wait, the condvar stays allocated until the last waiter leaves
@@ -21,36 +34,40 @@
 
 #include <stdlib.h>
 
-#define CV_MAGIC_LIVE 0x43564c56u    /* "CVLV" */
-#define CV_MAGIC_DEAD 0x43564444u
-
 struct cpc_condvar {
-    cpc_continuation *head, *tail;
+    cpc_continuation *head;
+    cpc_continuation **tail;    /* &last->cpc_next, or &head */
     /* After the first 16 bytes, which malloc may reuse once freed: an
        over-release is then still likely to see the dead magic. */
     int refcount;
     int count;
+    uint32_t nremovable;        /* waiters with W_TIMER or W_IO */
     uint32_t magic;
 };
 
-static inline cpc_continuation *cv_prev(cpc_continuation *k)
-{
-    return (cpc_continuation *)(cpc_wait_of(k)->link & ~(uintptr_t)CPC_W_FLAGS);
-}
+_Thread_local uint32_t cpc_tls_cv_key = CV_MAGIC_LIVE;
 
-static inline void cv_set_prev(cpc_continuation *k, cpc_continuation *prev)
+static inline void cv_set_link(cpc_continuation *k, cpc_continuation **pprev)
 {
     struct cpc_wait *w = cpc_wait_of(k);
-    w->link = (uintptr_t)prev | (w->link & CPC_W_FLAGS);
+    w->link = (uintptr_t)pprev | (w->link & CPC_W_FLAGS);
 }
 
-static void cv_check(cpc_condvar *c, const char *what)
+/* The cold path of every check: c is NULL, freed, or the caller is a
+   detached thread.  Never returns. */
+CPC_NORETURN CPC_COLD static void cv_misuse(cpc_condvar *c, const char *what)
 {
+    cpc_require_attached(what);
     if (c == NULL)
         cpc_fatal("%s: NULL condvar", what);
-    if (c->magic != CV_MAGIC_LIVE)
-        cpc_fatal("%s: condvar %p was freed (released more times than it "
-                  "was retained?)", what, (void *)c);
+    cpc_fatal("%s: condvar %p was freed (released more times than it "
+              "was retained?)", what, (void *)c);
+}
+
+static inline void cv_check(cpc_condvar *c, const char *what)
+{
+    if (CPC_UNLIKELY(c == NULL || c->magic != cpc_tls_cv_key))
+        cv_misuse(c, what);
 }
 
 static void cv_destroy(cpc_condvar *c)
@@ -65,16 +82,17 @@ cpc_condvar *cpc_condvar_get(void)
     cpc_condvar *c = malloc(sizeof *c);
     if (c == NULL)
         cpc_fatal("out of memory allocating a condvar");
-    c->head = c->tail = NULL;
+    c->head = NULL;
+    c->tail = &c->head;
     c->refcount = 1;
     c->count = 0;
+    c->nremovable = 0;
     c->magic = CV_MAGIC_LIVE;
     return c;
 }
 
 cpc_condvar *cpc_condvar_retain(cpc_condvar *c)
 {
-    cpc_require_attached("cpc_condvar_retain");
     cv_check(c, "cpc_condvar_retain");
     if (c->refcount <= 0)
         cpc_fatal("cpc_condvar_retain: condvar %p has no reference left",
@@ -97,36 +115,41 @@ void cpc_condvar_release(cpc_condvar *c)
 
 int cpc_condvar_count(cpc_condvar *c)
 {
-    cpc_require_attached("cpc_condvar_count");
     cv_check(c, "cpc_condvar_count");
     return c->count;
 }
 
+/* Append k (running, room reserved for the record) to c's wait list. */
+static inline void cv_push(cpc_condvar *c, cpc_continuation *k,
+                           uintptr_t flags)
+{
+    cpc_wait_of(k)->link = (uintptr_t)c->tail | flags;
+    k->cpc_next = NULL;
+    *c->tail = k;
+    c->tail = &k->cpc_next;
+    c->count++;
+}
+
 void cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags)
 {
-    struct cpc_wait *w = cpc_wait_of(k);
-    w->link = (uintptr_t)c->tail | flags;
-    k->cpc_next = NULL;
-    if (c->tail != NULL)
-        c->tail->cpc_next = k;
-    else
-        c->head = k;
-    c->tail = k;
-    c->count++;
+    cv_check(c, "the condvar argument of cpc_sleep or cpc_io_wait");
+    cv_push(c, k, flags);
+    if (flags != CPC_W_COND)
+        c->nremovable++;
 }
 
 void cv_unlink(cpc_condvar *c, cpc_continuation *k)
 {
-    cpc_continuation *prev = cv_prev(k), *next = k->cpc_next;
-    if (prev != NULL)
-        prev->cpc_next = next;
-    else
-        c->head = next;
+    cpc_continuation **pprev =
+        (cpc_continuation **)(cpc_wait_of(k)->link & ~(uintptr_t)CPC_W_FLAGS);
+    cpc_continuation *next = k->cpc_next;
+    *pprev = next;
     if (next != NULL)
-        cv_set_prev(next, prev);
+        cv_set_link(next, pprev);
     else
-        c->tail = prev;
+        c->tail = pprev;
     c->count--;
+    c->nremovable--;
     if (c->count == 0 && c->refcount == 0)
         cv_destroy(c);          /* released while this thread waited */
 }
@@ -140,36 +163,58 @@ static inline void cv_detach_other(cpc_continuation *k, uintptr_t flags)
         io_unlink(k);
 }
 
-void cpc_signal(cpc_condvar *c)
+/* cpc_signal while the condvar holds a removable waiter: the head may be
+   one (take it off the heap or its fd), and the new head's link must point
+   to c->head. */
+CPC_COLD static void cv_signal_general(cpc_condvar *c, cpc_continuation *k)
 {
-    cpc_require_attached("cpc_signal");
-    cv_check(c, "cpc_signal");
-    cpc_continuation *k = c->head;
-    if (k == NULL)
-        return;
     uintptr_t flags = cpc_wait_of(k)->link & CPC_W_FLAGS;
     cpc_continuation *next = k->cpc_next;
     c->head = next;
     if (next != NULL)
-        cv_set_prev(next, NULL);
+        cv_set_link(next, &c->head);
     else
-        c->tail = NULL;
+        c->tail = &c->head;
     c->count--;
-    cv_detach_other(k, flags);
+    if (flags != CPC_W_COND) {
+        c->nremovable--;
+        cv_detach_other(k, flags);
+    }
+    sched_wake(k, CPC_CONDVAR);
+}
+
+void cpc_signal(cpc_condvar *c)
+{
+    cv_check(c, "cpc_signal");
+    cpc_continuation *k = c->head;
+    if (k == NULL)
+        return;
+    if (CPC_UNLIKELY(c->nremovable != 0)) {
+        cv_signal_general(c, k);
+        return;
+    }
+    cpc_continuation *next = k->cpc_next;
+    c->head = next;
+    if (next == NULL)
+        c->tail = &c->head;
+    c->count--;
     sched_wake(k, CPC_CONDVAR);
 }
 
 void cpc_signal_all(cpc_condvar *c)
 {
-    cpc_require_attached("cpc_signal_all");
     cv_check(c, "cpc_signal_all");
     cpc_continuation *k = c->head;
-    /* The whole list leaves at once: no back link needs fixing. */
-    c->head = c->tail = NULL;
+    bool removable = c->nremovable != 0;
+    /* The whole list leaves at once: no link needs fixing. */
+    c->head = NULL;
+    c->tail = &c->head;
     c->count = 0;
+    c->nremovable = 0;
     while (k != NULL) {
         cpc_continuation *next = k->cpc_next;
-        cv_detach_other(k, cpc_wait_of(k)->link & CPC_W_FLAGS);
+        if (removable)
+            cv_detach_other(k, cpc_wait_of(k)->link & CPC_W_FLAGS);
         sched_wake(k, CPC_CONDVAR);
         k = next;
     }
@@ -177,22 +222,41 @@ void cpc_signal_all(cpc_condvar *c)
 
 /* ---- cpc_wait -------------------------------------------------------------- */
 
-cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
-                                int sec, int usec)
+/* The rare paths, out of line so that the plain wait keeps no register
+   saved and touches no stack. */
+CPC_COLD static cpc_continuation *cv_wait_timed(cpc_continuation *k,
+                                                cpc_condvar *c,
+                                                int sec, int usec)
 {
-    cpc_require_attached("cpc_wait");
     cv_check(c, "cpc_wait");
-    if (sec < 0) {
-        k = cont_reserve_wait(k, CPC_WAIT_COND);
-        dbg_suspend(k, false);
-        cv_enqueue(c, k, CPC_W_COND);
-        return NULL;
-    }
     k = cont_reserve_wait(k, CPC_WAIT_TIMED);
     dbg_suspend(k, false);
-    cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
+    cv_push(c, k, CPC_W_COND | CPC_W_TIMER);
+    c->nremovable++;
     cpc_wait_of(k)->cv = c;
     tmr_add(k, sched_now() + (int64_t)sec * 1000000000 +
                      (int64_t)usec * 1000, true);
+    return NULL;
+}
+
+CPC_COLD static cpc_continuation *cv_wait_grow(cpc_continuation *k,
+                                               cpc_condvar *c)
+{
+    k = cpc_continuation_grow(k, CPC_WAIT_COND);
+    dbg_suspend(k, false);
+    cv_push(c, k, CPC_W_COND);
+    return NULL;
+}
+
+cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
+                                int sec, int usec)
+{
+    if (CPC_UNLIKELY(sec >= 0))
+        return cv_wait_timed(k, c, sec, usec);
+    cv_check(c, "cpc_wait");
+    if (CPC_UNLIKELY(k->size - k->length < CPC_WAIT_COND))
+        return cv_wait_grow(k, c);
+    dbg_suspend(k, false);
+    cv_push(c, k, CPC_W_COND);
     return NULL;
 }

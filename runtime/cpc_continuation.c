@@ -1,39 +1,313 @@
 /*
  * cpc_continuation.c -- allocation of continuations.
  *
- * Sizing.  A continuation is one malloc'd block: the header and the frame
- * buffer.  Requests are rounded so that header + capacity is 8 modulo 16:
- * glibc's chunks are 16-byte multiples with 8 bytes of overhead, so such a
- * request uses its chunk entirely, and the slack goes to the capacity
- * instead of being lost.  A thread spawned with a 16-byte frame gets a
- * 40-byte request (48-byte chunk, 24 bytes of capacity): once the frame is
- * popped, the 8-byte wait record of a plain cpc_wait fits without growing,
- * so an idle thread costs 48 bytes including the allocator's overhead.
+ * Small continuations: slabs.  A thread spawned with a small frame --
+ * the common case, and what an idle thread keeps -- is a continuation of
+ * at most 64 bytes (16-byte header, capacity 16, 32 or 48).  Those come
+ * from slabs: 64 KiB blocks, aligned on their size, carved from 4 MiB
+ * anonymous mappings, each holding slots of one size (32, 48 or 64
+ * bytes) and, in its first 64 bytes, its own header (free list, bump
+ * pointer for never-used slots, live count, list links).  A slot has no
+ * allocator header at all: a thread spawned with a 16-byte frame costs 32
+ * bytes (the spawn frame's room is then reused by the 8-byte wait record
+ * of a plain cpc_wait), where glibc would take a 48-byte chunk.  The slab
+ * of a slot is found by masking its address.  Allocation takes from the
+ * class's current slab (free list, then bump pointer), then from a slab
+ * with free slots (partial list), then a cached empty slab, then a new
+ * one.  Live counts per slab let memory go back: a slab whose last slot
+ * is freed goes to a bounded cache of empty slabs (SLAB_EMPTY_MAX), beyond
+ * which it is unmapped; cpc_main_loop's end unmaps every empty slab and
+ * the unused rest of the mapping.  Slabs belong to the scheduler thread;
+ * other OS threads allocate with malloc, and a slot freed on another
+ * thread (a detached thread ending in a pool) is pushed on a lock-free
+ * list the scheduler takes back.  Slab and malloc'd continuations are told
+ * apart by their capacity: a slot's is a multiple of 16, a malloc'd
+ * block's is 8 modulo 16 (see sizing).  The debug build (its header is
+ * larger, and it wants every buffer from malloc for valgrind and the
+ * quarantine) and the CPC_NO_CACHE build use malloc only.
+ *
+ * Sizing of malloc'd continuations.  A continuation is one malloc'd
+ * block: the header and the frame buffer.  Requests are rounded so that
+ * header + capacity is 8 modulo 16: glibc's chunks are 16-byte multiples
+ * with 8 bytes of overhead, so such a request uses its chunk entirely, and
+ * the slack goes to the capacity instead of being lost.
  *
  * Growth is multiplicative (at least doubling), so a deep recursion copies
  * O(n) bytes in total.  The old buffer is copied up to `length` only: the
  * bytes above the top frame are dead at a push or a return.
  *
- * The cache.  Threads are short-lived in spawn-heavy programs, so freed
- * buffers are kept on free lists, one per size class (16-byte steps up to
- * CACHE_MAX_TOTAL), bounded to CACHE_CLASS_BYTES bytes per class; misses
- * and overflow go to malloc/free.  As in the segment cache of one-shot
- * continuations (Bruggeman et al.), a continuation that ends is reused by
- * the next spawn of the same size without touching the allocator.  The
- * cache belongs to the scheduler thread and is used without locking; other
- * OS threads (pool workers, foreign spawners) call malloc and free
- * directly, which is always correct since every buffer comes from malloc.
- * Compile with -DCPC_NO_CACHE to measure without it.
+ * The cache.  Freed malloc'd buffers are kept on free lists, one per size
+ * class (16-byte steps up to CACHE_MAX_TOTAL), bounded to
+ * CACHE_CLASS_BYTES bytes per class; misses and overflow go to
+ * malloc/free.  As in the segment cache of one-shot continuations
+ * (Bruggeman et al.), a continuation that ends is reused by the next
+ * spawn of the same size without touching the allocator; the slabs play
+ * that part for small continuations.  The cache belongs to the scheduler
+ * thread and is used without locking; other OS threads (pool workers,
+ * foreign spawners) call malloc and free directly.  Compile with
+ * -DCPC_NO_CACHE to measure without either.
  */
+#define _GNU_SOURCE
 #include "cpc_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #define CACHE_MAX_TOTAL   1032   /* largest cached block (8 mod 16) */
 #define CACHE_CLASSES     ((CACHE_MAX_TOTAL - 24) / 16 + 1)
 #define CACHE_CLASS_BYTES (256 * 1024)
+
+#if !defined(CPC_DEBUG) && !defined(CPC_NO_CACHE)
+#define CPC_SLABS 1
+#endif
+
+CPC_NORETURN static void cont_oom(size_t total)
+{
+    cpc_fatal("out of memory allocating a continuation of %zu bytes", total);
+}
+
+/* ---- slabs ------------------------------------------------------------------ */
+
+#ifdef CPC_SLABS
+#define SLAB_SIZE      ((size_t)64 * 1024)
+#define SLAB_REGION    (64 * SLAB_SIZE)      /* mapped at a time */
+#define SLAB_HDR       64                    /* first slot offset */
+#define SLAB_CLASSES   3                     /* slots of 32, 48, 64 bytes */
+#define SLAB_MAX_TOTAL (16 * (SLAB_CLASSES + 1))
+#define SLAB_EMPTY_MAX 4                     /* empty slabs kept */
+
+struct slab {
+    void *free;                 /* freed slots, linked through word 0 */
+    char *bump, *end;           /* never-used slots */
+    uint32_t live;              /* slots in use */
+    uint16_t slot;              /* slot size */
+    bool listed;                /* current or on the partial list */
+    struct slab *next, *prev;   /* partial (or empty) list */
+};
+_Static_assert(sizeof(struct slab) <= SLAB_HDR, "slab header too large");
+
+static struct slab *slab_cur[SLAB_CLASSES];     /* allocating from */
+static struct slab *slab_partial[SLAB_CLASSES]; /* free slots, not current */
+static struct slab *slab_empty;                 /* cached empty slabs */
+static size_t slab_nempty;
+static char *slab_region, *slab_region_end;     /* not yet carved */
+static _Atomic(cpc_continuation *) slab_remote; /* freed on other threads */
+
+static inline struct slab *slab_of(const void *p)
+{
+    return (struct slab *)((uintptr_t)p & ~(uintptr_t)(SLAB_SIZE - 1));
+}
+
+static inline bool cont_is_slot(const cpc_continuation *k)
+{
+    return (k->size & 8) == 0;
+}
+
+static struct slab *slab_new(unsigned cls)
+{
+    struct slab *s;
+    if (slab_empty != NULL) {
+        s = slab_empty;
+        slab_empty = s->next;
+        slab_nempty--;
+    } else {
+        if (slab_region == slab_region_end) {
+            size_t len = SLAB_REGION + SLAB_SIZE;
+            char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED)
+                cont_oom(SLAB_SIZE);
+            char *a = (char *)(((uintptr_t)p + SLAB_SIZE - 1) &
+                               ~(uintptr_t)(SLAB_SIZE - 1));
+            if (a > p)
+                munmap(p, (size_t)(a - p));
+            if (a + SLAB_REGION < p + len)
+                munmap(a + SLAB_REGION, (size_t)(p + len - (a + SLAB_REGION)));
+            slab_region = a;
+            slab_region_end = a + SLAB_REGION;
+        }
+        s = (struct slab *)(void *)slab_region;
+        slab_region += SLAB_SIZE;
+    }
+    unsigned slot = 16 * (cls + 2);
+    s->free = NULL;
+    s->slot = (uint16_t)slot;
+    s->bump = (char *)s + SLAB_HDR;
+    s->end = (char *)s + SLAB_HDR + (SLAB_SIZE - SLAB_HDR) / slot * slot;
+    s->live = 0;
+    s->listed = true;
+    s->next = s->prev = NULL;
+    return s;
+}
+
+static void slab_list_remove(struct slab **head, struct slab *s)
+{
+    if (s->prev != NULL)
+        s->prev->next = s->next;
+    else
+        *head = s->next;
+    if (s->next != NULL)
+        s->next->prev = s->prev;
+    s->next = s->prev = NULL;
+}
+
+/* An empty slab leaves service: cached, or unmapped. */
+static void slab_release(struct slab *s)
+{
+    if (slab_nempty < SLAB_EMPTY_MAX) {
+        s->next = slab_empty;
+        slab_empty = s;
+        slab_nempty++;
+    } else {
+        munmap(s, SLAB_SIZE);
+    }
+}
+
+static void slab_free_slow(struct slab *s)
+{
+    unsigned cls = s->slot / 16 - 2;
+    if (!s->listed) {
+        /* It was full: it has room again. */
+        s->listed = true;
+        s->prev = NULL;
+        s->next = slab_partial[cls];
+        if (s->next != NULL)
+            s->next->prev = s;
+        slab_partial[cls] = s;
+    }
+    if (s->live == 0 && s != slab_cur[cls]) {
+        slab_list_remove(&slab_partial[cls], s);
+        slab_release(s);
+    }
+}
+
+static inline void slab_free(cpc_continuation *k)
+{
+    struct slab *s = slab_of(k);
+    *(void **)(void *)k = s->free;
+    s->free = k;
+    if (CPC_UNLIKELY(--s->live == 0 || !s->listed))
+        slab_free_slow(s);
+}
+
+/* Take back the slots other OS threads freed. */
+static void slab_drain_remote(void)
+{
+    if (atomic_load_explicit(&slab_remote, memory_order_relaxed) == NULL)
+        return;
+    cpc_continuation *k =
+        atomic_exchange_explicit(&slab_remote, NULL, memory_order_acquire);
+    while (k != NULL) {
+        cpc_continuation *next = k->cpc_next;
+        slab_free(k);
+        k = next;
+    }
+}
+
+static void slab_free_remote(cpc_continuation *k)
+{
+    cpc_continuation *head =
+        atomic_load_explicit(&slab_remote, memory_order_relaxed);
+    do
+        k->cpc_next = head;
+    while (!atomic_compare_exchange_weak_explicit(
+               &slab_remote, &head, k, memory_order_release,
+               memory_order_relaxed));
+}
+
+CPC_COLD static void *slab_alloc_slow(unsigned cls)
+{
+    struct slab *s = slab_cur[cls];
+    slab_drain_remote();
+    if (s != NULL && (s->free != NULL || s->bump < s->end))
+        goto take;
+    if (s != NULL)
+        s->listed = false;              /* full: on no list */
+    s = slab_partial[cls];
+    if (s != NULL)
+        slab_list_remove(&slab_partial[cls], s);
+    else
+        s = slab_new(cls);
+    slab_cur[cls] = s;
+take:;
+    void *p = s->free;
+    if (p != NULL) {
+        s->free = *(void **)p;
+    } else {
+        p = s->bump;
+        s->bump += s->slot;
+    }
+    s->live++;
+    return p;
+}
+
+static inline void *slab_alloc(unsigned cls)
+{
+    struct slab *s = slab_cur[cls];
+    if (CPC_LIKELY(s != NULL)) {
+        void *p = s->free;
+        if (CPC_LIKELY(p != NULL)) {
+            s->free = *(void **)p;
+            s->live++;
+            return p;
+        }
+        if (s->bump < s->end) {
+            p = s->bump;
+            s->bump += s->slot;
+            s->live++;
+            return p;
+        }
+    }
+    return slab_alloc_slow(cls);
+}
+
+static void slab_flush(void)
+{
+    slab_drain_remote();
+    for (unsigned cls = 0; cls < SLAB_CLASSES; cls++) {
+        struct slab *s = slab_partial[cls];
+        while (s != NULL) {
+            struct slab *next = s->next;
+            if (s->live == 0) {
+                slab_list_remove(&slab_partial[cls], s);
+                munmap(s, SLAB_SIZE);
+            }
+            s = next;
+        }
+        s = slab_cur[cls];
+        if (s != NULL && s->live == 0) {
+            munmap(s, SLAB_SIZE);
+            slab_cur[cls] = NULL;
+        } else if (s != NULL) {
+            /* Still holds threads (stranded waiters): it joins the partial
+               list, so the next allocation does not assume it is full. */
+            slab_cur[cls] = NULL;
+            if (s->free != NULL || s->bump < s->end) {
+                s->next = slab_partial[cls];
+                s->prev = NULL;
+                if (s->next != NULL)
+                    s->next->prev = s;
+                slab_partial[cls] = s;
+            } else {
+                s->listed = false;
+            }
+        }
+    }
+    while (slab_empty != NULL) {
+        struct slab *next = slab_empty->next;
+        munmap(slab_empty, SLAB_SIZE);
+        slab_empty = next;
+    }
+    slab_nempty = 0;
+    if (slab_region != slab_region_end)
+        munmap(slab_region, (size_t)(slab_region_end - slab_region));
+    slab_region = slab_region_end = NULL;
+}
+#endif /* CPC_SLABS */
+
+/* ---- malloc'd continuations and their cache ---------------------------------- */
 
 /* Round a block size up to the next value that is 8 modulo 16 (>= 24). */
 static size_t cont_round_total(size_t total)
@@ -59,13 +333,8 @@ static inline struct cont_class *cont_class_of(size_t total)
 }
 #endif
 
-CPC_NORETURN static void cont_oom(size_t total)
-{
-    cpc_fatal("out of memory allocating a continuation of %zu bytes", total);
-}
-
-/* A block of exactly `total` bytes (already rounded). */
-static cpc_continuation *cont_alloc(size_t total)
+/* A malloc'd block of exactly `total` bytes (already rounded). */
+static cpc_continuation *cont_malloc(size_t total)
 {
     cpc_continuation *k;
 #ifndef CPC_NO_CACHE
@@ -87,6 +356,15 @@ static cpc_continuation *cont_alloc(size_t total)
 
 static void cont_release(cpc_continuation *k)
 {
+#ifdef CPC_SLABS
+    if (cont_is_slot(k)) {
+        if (CPC_LIKELY(cpc_tls_is_sched))
+            slab_free(k);
+        else
+            slab_free_remote(k);
+        return;
+    }
+#endif
 #ifndef CPC_NO_CACHE
     if (CPC_LIKELY(cpc_tls_is_sched)) {
         size_t total = CPC_HEADER_SIZE + k->size;
@@ -116,24 +394,38 @@ void cont_cache_flush(void)
         cont_cache[i].bytes = 0;
     }
 #endif
+#ifdef CPC_SLABS
+    slab_flush();
+#endif
 }
 
-/* Capacity for `size` bytes of frames: the block size, rounded. */
-static size_t cont_total_for(size_t size)
+/* A continuation with room for at least `size` bytes of frames; sets
+   size, nothing else. */
+static inline cpc_continuation *cont_alloc(size_t size)
 {
+    cpc_continuation *k;
+#ifdef CPC_SLABS
+    if (size <= SLAB_MAX_TOTAL - CPC_HEADER_SIZE && CPC_LIKELY(cpc_tls_is_sched)) {
+        unsigned cls = size <= 16 ? 0 : (unsigned)((size - 1) / 16);
+        k = slab_alloc(cls);
+        k->size = 16 * (cls + 1);
+        return k;
+    }
+#endif
     if (size > UINT32_MAX - CPC_HEADER_SIZE - 32)
         cpc_fatal("continuation of %zu bytes is too large (limit 4 GiB)",
                   size);
-    return cont_round_total(CPC_HEADER_SIZE + size);
+    size_t total = cont_round_total(CPC_HEADER_SIZE + size);
+    k = cont_malloc(total);
+    k->size = (uint32_t)(total - CPC_HEADER_SIZE);
+    return k;
 }
 
 cpc_continuation *cpc_continuation_new(size_t size)
 {
-    size_t total = cont_total_for(size);
-    cpc_continuation *k = cont_alloc(total);
+    cpc_continuation *k = cont_alloc(size);
     k->cpc_next = NULL;
     k->length = 0;
-    k->size = (uint32_t)(total - CPC_HEADER_SIZE);
     dbg_init(k);
     return k;
 }
@@ -150,11 +442,9 @@ cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need)
         /* Doubling overshot the limit: settle for what is needed. */
         size = want;
     }
-    size_t total = cont_total_for(size);
-    cpc_continuation *n = cont_alloc(total);
+    cpc_continuation *n = cont_alloc(size);
     n->cpc_next = k->cpc_next;
     n->length = k->length;
-    n->size = (uint32_t)(total - CPC_HEADER_SIZE);
     memcpy(n->c, k->c, k->length);
     dbg_moved(k, n);
     if (!dbg_free(k))

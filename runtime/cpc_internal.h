@@ -48,6 +48,15 @@ const char *dbg_symbol_name(const void *f, char *buf, size_t len);
 extern _Thread_local cpc_sched *cpc_tls_pool;
 /* True on the scheduler thread (see above). */
 extern _Thread_local bool cpc_tls_is_sched;
+/* What a live condvar's magic must equal for this OS thread to use it:
+   CV_MAGIC_LIVE, except on pool workers (CV_KEY_DETACHED, which no condvar
+   ever carries).  So the hot paths of cpc_signal and cpc_wait check "live
+   condvar, attached thread" with one compare; the cold path tells which
+   misuse it was. */
+#define CV_MAGIC_LIVE   0x43564c56u    /* "CVLV" */
+#define CV_MAGIC_DEAD   0x43564444u
+#define CV_KEY_DETACHED 0x44455441u    /* never a condvar's magic */
+extern _Thread_local uint32_t cpc_tls_cv_key;
 
 /* Abort with a clear message when a condvar or another scheduler-only
    facility is used from a detached thread. */
@@ -63,22 +72,29 @@ static inline void cpc_require_attached(const char *what)
 
 #define CPC_HEADER_SIZE offsetof(cpc_continuation, c)
 
-/* Give back the cached buffers (called when cpc_main_loop returns). */
+/* Give back the cached buffers and the empty slabs (called when
+   cpc_main_loop returns). */
 void cont_cache_flush(void);
 
 /* ---- the wait record --------------------------------------------------
  *
  * While a thread is suspended, the bytes above its top frame belong to the
- * runtime.  A suspending primitive reserves room there (cont_reserve_wait,
- * while the thread is still running, so a queued continuation is never
- * moved) and keeps its wait record in it, at the first 8-aligned offset
- * at or above c[length].  Only the fields a kind of wait needs are
- * reserved: a plain cpc_wait uses 8 bytes, a timed wait 24, an I/O wait 48.
+ * runtime.  A suspending primitive reserves room there (while the thread is
+ * still running, so a queued continuation is never moved) and keeps its
+ * wait record in it, at c[length].  Only the fields a kind of wait needs
+ * are reserved: a plain cpc_wait uses 8 bytes, a timed wait 20, an I/O
+ * wait 44.  The record is a packed struct: with packed frames (the runtime
+ * is one library for both layouts) c[length] may be unaligned, and on
+ * x86-64 an unaligned access costs nothing, so no rounding is done.
  *
- *   link    condvar wait list: the previous waiter (the next one is
- *           k->cpc_next), ORed with the CPC_W_* flags saying which
- *           structures hold the thread.  Doubly linked so a thread woken
- *           by its other event leaves the condvar in O(1).
+ *   link    condvar wait list: the address of the cpc_next field that
+ *           points to this waiter (the previous waiter's, or the condvar's
+ *           head), ORed with the CPC_W_* flags saying which structures hold
+ *           the thread.  Doubly linked so a thread woken by its other event
+ *           leaves the condvar in O(1).  Only such "removable" waiters
+ *           (W_TIMER or W_IO besides W_COND) ever read it, so the back
+ *           links are maintained only while a condvar has one (see
+ *           cpc_condvar.c).
  *   cv      the condvar (W_COND together with W_TIMER or W_IO).
  *   heap_index  the slot in the timer heap (W_COND|W_TIMER), kept up to
  *           date by the heap so the entry is removed in O(log n).
@@ -92,7 +108,7 @@ void cont_cache_flush(void);
 #define CPC_W_IO    4u
 #define CPC_W_FLAGS 7u
 
-struct cpc_wait {
+struct __attribute__((packed)) cpc_wait {
     uintptr_t link;
     cpc_condvar *cv;
     uint32_t heap_index;
@@ -104,16 +120,11 @@ struct cpc_wait {
 
 #define CPC_WAIT_COND  offsetof(struct cpc_wait, cv)        /* 8 */
 #define CPC_WAIT_TIMED offsetof(struct cpc_wait, fd)        /* 20 */
-#define CPC_WAIT_IO    sizeof(struct cpc_wait)              /* 48 */
-
-static inline size_t cpc_wait_offset(const cpc_continuation *k)
-{
-    return ((size_t)k->length + 7) & ~(size_t)7;
-}
+#define CPC_WAIT_IO    sizeof(struct cpc_wait)              /* 44 */
 
 static inline struct cpc_wait *cpc_wait_of(cpc_continuation *k)
 {
-    return (struct cpc_wait *)(void *)(k->c + cpc_wait_offset(k));
+    return (struct cpc_wait *)(void *)(k->c + k->length);
 }
 
 /* Make sure a wait record of `bytes` bytes (and a result) fits above the
@@ -121,9 +132,8 @@ static inline struct cpc_wait *cpc_wait_of(cpc_continuation *k)
 static inline cpc_continuation *cont_reserve_wait(cpc_continuation *k,
                                                   size_t bytes)
 {
-    size_t need = cpc_wait_offset(k) - k->length + bytes;
-    if (CPC_UNLIKELY(k->size - k->length < need))
-        k = cpc_continuation_grow(k, need);
+    if (CPC_UNLIKELY(k->size - k->length < bytes))
+        k = cpc_continuation_grow(k, bytes);
     return k;
 }
 
@@ -136,8 +146,22 @@ static inline void cpc_set_result(cpc_continuation *k, int v)
 
 /* ---- scheduler (cpc_sched.c) ------------------------------------------ */
 
+/* The run queue: an intrusive FIFO through cpc_next; `tail` is the
+   address of the last cpc_next (&head when empty), so a push is four
+   instructions and no branch.  Scheduler thread only. */
+struct sched_queue {
+    cpc_continuation *head;
+    cpc_continuation **tail;
+};
+extern struct sched_queue sched_runq;
+
 /* Append a thread to the run queue (scheduler thread only). */
-void sched_runq_push(cpc_continuation *k);
+static inline void sched_runq_push(cpc_continuation *k)
+{
+    k->cpc_next = NULL;
+    *sched_runq.tail = k;
+    sched_runq.tail = &k->cpc_next;
+}
 /* Wake a suspended thread with result v: store it, queue the thread. */
 static inline void sched_wake(cpc_continuation *k, int v)
 {
@@ -175,11 +199,12 @@ void cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags);
 void tmr_add(cpc_continuation *k, int64_t when, bool has_cv);
 /* Remove k (W_COND|W_TIMER) from the heap. */
 void tmr_remove(cpc_continuation *k);
+/* Number of sleepers (read inline by the main loop). */
+extern size_t tmr_n;
 /* Wake every sleeper due at `now`. */
 void tmr_expire(int64_t now);
 /* Deadline of the earliest sleeper, or -1. */
 int64_t tmr_next(void);
-size_t tmr_count(void);
 void tmr_shutdown(void);
 
 /* ---- I/O (cpc_io.c) --------------------------------------------------- */
@@ -190,7 +215,8 @@ void io_add_wakeup_fd(int fd);      /* the inbox eventfd */
 void io_poll(int timeout_ms);
 /* Remove k (W_COND|W_IO) from its fd list (woken by its condvar). */
 void io_unlink(cpc_continuation *k);
-size_t io_count(void);
+/* Number of threads waiting for an fd (read inline by the main loop). */
+extern size_t io_waiters;
 void io_shutdown(void);
 
 /* ---- pools (cpc_pool.c) ----------------------------------------------- */

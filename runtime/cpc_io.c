@@ -40,7 +40,7 @@ static int io_epfd = -1;
 static int io_wakefd = -1;
 static struct io_fd *io_fds;
 static size_t io_nfds;
-static size_t io_waiters;
+size_t io_waiters;              /* read inline by the main loop */
 
 #define IO_EVENTS 256
 
@@ -58,11 +58,6 @@ void io_add_wakeup_fd(int fd)
     if (epoll_ctl(io_epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
         cpc_fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
     io_wakefd = fd;
-}
-
-size_t io_count(void)
-{
-    return io_waiters;
 }
 
 void io_shutdown(void)

@@ -43,6 +43,7 @@ static void *pool_worker(void *arg)
     cpc_sched *s = arg;
     cpc_tls_pool = s;
     cpc_tls_is_sched = false;
+    cpc_tls_cv_key = CV_KEY_DETACHED;
     pthread_mutex_lock(&s->lock);
     for (;;) {
         while (s->head == NULL && !s->shutdown) {

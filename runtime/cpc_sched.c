@@ -2,10 +2,17 @@
  * cpc_sched.c -- the cooperative scheduler: run queue, trampoline, main
  * loop, the inbox other OS threads use, cached time, yield/done/spawn.
  *
- * The run queue is an intrusive FIFO through cpc_next (head and tail, O(1)
- * push and pop).  The main loop works in passes: it takes the whole queue,
- * runs each thread once (threads queued meanwhile run in the next pass,
- * which makes yield round-robin), then expires timers and polls epoll.
+ * The run queue is an intrusive FIFO through cpc_next (head and the address
+ * of the last link, O(1) branch-free push; cpc_internal.h).  The main loop
+ * works in passes: it takes the whole queue, runs each thread once (threads
+ * queued meanwhile run in the next pass, which makes yield round-robin),
+ * then expires timers and polls epoll.  A pass is cheap when nothing else
+ * needs attention: the loop checks an atomic "inbox pending" flag and the
+ * counts of sleepers and I/O waiters inline, runs the threads through an
+ * always-inline copy of the trampoline, and goes straight to the next pass
+ * when the run queue is non-empty and nobody sleeps or waits for an fd;
+ * everything else (timers, epoll, the exit test) is sched_pass_end, out of
+ * line.
  *
  * Waking the main loop.  Other OS threads (pool workers re-attaching a
  * thread, detached code spawning, foreign threads) push onto the inbox, a
@@ -40,9 +47,7 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
     cpc_tls_is_sched = true;
 }
 
-static struct {
-    cpc_continuation *head, *tail;
-} sched_runq;
+struct sched_queue sched_runq = { NULL, &sched_runq.head };
 
 /* Inbox: the only scheduler structure other OS threads touch. */
 static pthread_mutex_t sched_inbox_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -51,8 +56,11 @@ static long sched_detached;            /* threads in pools; inbox lock */
 static atomic_bool sched_inbox_pending;  /* hint: inbox non-empty */
 static atomic_int sched_wake_fd = -1;    /* eventfd, created once */
 
-/* Cached clocks, refreshed lazily once per pass. */
-static bool sched_mono_valid, sched_real_valid;
+/* Cached clocks, refreshed lazily once per pass: SCHED_MONO_VALID and
+   SCHED_REAL_VALID bits, cleared by one store. */
+#define SCHED_MONO_VALID 1u
+#define SCHED_REAL_VALID 2u
+static unsigned sched_time_valid;
 static int64_t sched_mono_ns;
 static struct timespec sched_real;
 
@@ -60,19 +68,18 @@ static struct timespec sched_real;
 
 int64_t sched_now(void)
 {
-    if (!sched_mono_valid) {
+    if (!(sched_time_valid & SCHED_MONO_VALID)) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         sched_mono_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-        sched_mono_valid = true;
+        sched_time_valid |= SCHED_MONO_VALID;
     }
     return sched_mono_ns;
 }
 
-static void sched_invalidate_time(void)
+static inline void sched_invalidate_time(void)
 {
-    sched_mono_valid = false;
-    sched_real_valid = false;
+    sched_time_valid = 0;
 }
 
 /* Attached cps code (k != NULL, on the scheduler thread) sees the time
@@ -88,9 +95,9 @@ static void sched_realtime(cpc_continuation *k, struct timespec *ts)
         clock_gettime(CLOCK_REALTIME, ts);
         return;
     }
-    if (!sched_real_valid) {
+    if (!(sched_time_valid & SCHED_REAL_VALID)) {
         clock_gettime(CLOCK_REALTIME, &sched_real);
-        sched_real_valid = true;
+        sched_time_valid |= SCHED_REAL_VALID;
     }
     *ts = sched_real;
 }
@@ -123,16 +130,6 @@ cpc_sched *cpc_get_sched(cpc_continuation *k)
 
 /* ---- run queue and trampoline -------------------------------------------- */
 
-void sched_runq_push(cpc_continuation *k)
-{
-    k->cpc_next = NULL;
-    if (sched_runq.tail != NULL)
-        sched_runq.tail->cpc_next = k;
-    else
-        sched_runq.head = k;
-    sched_runq.tail = k;
-}
-
 void sched_thread_end(cpc_continuation *k)
 {
     cpc_sched *pool = cpc_tls_pool;
@@ -143,16 +140,28 @@ void sched_thread_end(cpc_continuation *k)
     }
 }
 
-void sched_run(cpc_continuation *k)
+/* The trampoline.  Always inlined into the main loop; sched_run is the
+   copy pool workers call. */
+static inline __attribute__((always_inline)) void
+sched_trampoline(cpc_continuation *k)
 {
     dbg_resume(k);
-    while (k != NULL && k->length > 0) {
+    for (;;) {
+        if (CPC_UNLIKELY(k->length == 0)) {
+            sched_thread_end(k);
+            return;
+        }
         dbg_check_running(k);
         cpc_budget = CPC_DIRECT_BUDGET;
         k = cpc_top_function(k)(k);
+        if (k == NULL)
+            return;
     }
-    if (k != NULL)
-        sched_thread_end(k);
+}
+
+void sched_run(cpc_continuation *k)
+{
+    sched_trampoline(k);
 }
 
 /* ---- inbox ---------------------------------------------------------------- */
@@ -215,14 +224,17 @@ void sched_attach_from_pool(cpc_continuation *k)
         sched_wakeup();
 }
 
+static inline bool sched_inbox_maybe_pending(void)
+{
+    return atomic_load_explicit(&sched_inbox_pending, memory_order_relaxed);
+}
+
 /* Move the inbox to the run queue.  Returns false when the loop may
-   return: nothing queued anywhere and no detached thread. */
-static bool sched_drain_inbox(bool check_exit)
+   return: nothing queued anywhere and no detached thread.  Callers test
+   sched_inbox_maybe_pending() first unless check_exit. */
+static __attribute__((noinline)) bool sched_drain_inbox(bool check_exit)
 {
     bool alive = true;
-    if (!check_exit &&
-        !atomic_load_explicit(&sched_inbox_pending, memory_order_relaxed))
-        return true;
     pthread_mutex_lock(&sched_inbox_lock);
     cpc_continuation *h = sched_inbox_head, *t = sched_inbox_tail;
     sched_inbox_head = sched_inbox_tail = NULL;
@@ -231,11 +243,8 @@ static bool sched_drain_inbox(bool check_exit)
         alive = false;
     pthread_mutex_unlock(&sched_inbox_lock);
     if (h != NULL) {
-        if (sched_runq.tail != NULL)
-            sched_runq.tail->cpc_next = h;
-        else
-            sched_runq.head = h;
-        sched_runq.tail = t;
+        *sched_runq.tail = h;
+        sched_runq.tail = &t->cpc_next;
     }
     return alive;
 }
@@ -254,7 +263,7 @@ static bool sched_has_detached(void)
 void cpc_spawn_continuation(cpc_continuation *k)
 {
     dbg_suspend(k, true);
-    if (cpc_tls_is_sched)
+    if (CPC_LIKELY(cpc_tls_is_sched))
         sched_runq_push(k);
     else
         sched_inbox_push(k);
@@ -264,7 +273,7 @@ void cpc_spawn_continuation(cpc_continuation *k)
 
 cpc_continuation *cpc_yield__cps(cpc_continuation *k)
 {
-    if (cpc_tls_pool != NULL)
+    if (CPC_UNLIKELY(cpc_tls_pool != NULL))
         return k;               /* detached: the OS schedules us */
     dbg_suspend(k, false);
     sched_runq_push(k);
@@ -309,44 +318,59 @@ static int sched_poll_timeout(void)
     return ms > 1000000 ? 1000000 : (int)ms;
 }
 
+/* After a pass, when somebody sleeps or waits for an fd, or the run queue
+   is empty: expire timers, take the inbox, poll epoll, and decide whether
+   the loop is over.  Returns false when it is. */
+static __attribute__((noinline)) bool sched_pass_end(void)
+{
+    sched_invalidate_time();
+    if (tmr_n > 0)
+        tmr_expire(sched_now());
+    if (sched_inbox_maybe_pending())
+        sched_drain_inbox(false);
+    if (sched_runq.head != NULL) {
+        /* Busy: only look at fds when somebody waits on one. */
+        if (io_waiters > 0)
+            io_poll(0);
+        return true;
+    }
+    int timeout = sched_poll_timeout();
+    if (timeout < 0 && io_waiters == 0 && !sched_has_detached()) {
+        /* Nothing sleeps or waits for I/O: leave unless the inbox
+           or a detached thread says otherwise (checked atomically). */
+        if (!sched_drain_inbox(true))
+            return false;
+        if (sched_runq.head != NULL)
+            return true;
+    }
+    io_poll(timeout);
+    return true;
+}
+
 void cpc_main_loop(void)
 {
     sched_init();
     pool_init_default();
     for (;;) {
-        sched_drain_inbox(false);
+        if (CPC_UNLIKELY(sched_inbox_maybe_pending()))
+            sched_drain_inbox(false);
 
         /* One pass: every thread runnable now runs once. */
         cpc_continuation *k = sched_runq.head;
-        sched_runq.head = sched_runq.tail = NULL;
+        sched_runq.head = NULL;
+        sched_runq.tail = &sched_runq.head;
         sched_invalidate_time();
         while (k != NULL) {
             cpc_continuation *next = k->cpc_next;
-            sched_run(k);
+            sched_trampoline(k);
             k = next;
         }
 
-        sched_invalidate_time();
-        if (tmr_count() > 0)
-            tmr_expire(sched_now());
-        sched_drain_inbox(false);
-
-        if (sched_runq.head != NULL) {
-            /* Busy: only look at fds when somebody waits on one. */
-            if (io_count() > 0)
-                io_poll(0);
+        /* Straight to the next pass unless something else needs us. */
+        if (CPC_LIKELY(sched_runq.head != NULL) && (tmr_n | io_waiters) == 0)
             continue;
-        }
-        int timeout = sched_poll_timeout();
-        if (timeout < 0 && io_count() == 0 && !sched_has_detached()) {
-            /* Nothing sleeps or waits for I/O: leave unless the inbox
-               or a detached thread says otherwise (checked atomically). */
-            if (!sched_drain_inbox(true))
-                break;
-            if (sched_runq.head != NULL)
-                continue;
-        }
-        io_poll(timeout);
+        if (!sched_pass_end())
+            break;
     }
     cont_cache_flush();
     tmr_shutdown();

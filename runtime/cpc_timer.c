@@ -24,7 +24,8 @@ struct tmr_entry {
 };
 
 static struct tmr_entry *tmr_heap;
-static size_t tmr_n, tmr_cap;
+size_t tmr_n;                   /* read inline by the main loop */
+static size_t tmr_cap;
 static uint64_t tmr_seq;
 
 static inline bool tmr_less(const struct tmr_entry *a,
@@ -114,11 +115,6 @@ void tmr_expire(int64_t now)
 int64_t tmr_next(void)
 {
     return tmr_n > 0 ? tmr_heap[0].when : -1;
-}
-
-size_t tmr_count(void)
-{
-    return tmr_n;
 }
 
 void tmr_shutdown(void)

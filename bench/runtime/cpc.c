@@ -4,8 +4,9 @@
  * Each benchmark is written first as the CPC source it stands for (in the
  * comment above it), then by hand in exactly the shape cpcc emits for that
  * source (docs/abi.md): frame structs between CPC_FRAMES_BEGIN/END, a
- * budgeted C entry point f__cps, a body with a resume switch, resume and
- * bounce stubs, spawn thunks.  Linked against build/runtime/libcpc.a.
+ * C entry point f__cps reserving room once (cpc_enter) with a cold
+ * f__defer, unchecked pushes (CPC_PUSH_RESERVED), a body with a resume
+ * switch, resume and bounce stubs, spawn thunks.  Linked against build/runtime/libcpc.a.
  */
 #include <cpc/cpc_runtime.h>
 #include "bench_common.h"
@@ -50,36 +51,43 @@ static void mark_end(void) { t1 = bench_now_ns(); }
 CPC_FRAMES_BEGIN
 struct yielder__args    { int id; long n; cpc_function *cpc_fn; };
 struct yielder__frame_1 { int id; long n; long i; cpc_function *cpc_fn; };
+union yielder__reserve { struct yielder__frame_1 f1; };
 struct main__spawn_1    { int a0; long a1; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
+static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int cpc_resume,
                                        int id, long n);
 
-static CPC_CPS_FN cpc_continuation *yielder__resume_1(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *yielder__resume_1(cpc_continuation *cpc_k)
 {
-    return yielder__body(k, 1, 0, 0);
+    return yielder__body(cpc_k, 1, 0, 0);
 }
 
-static CPC_CPS_FN cpc_continuation *yielder__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *yielder__bounce(cpc_continuation *cpc_k)
 {
-    struct yielder__args *cpc_a = CPC_POP(k, struct yielder__args);
-    return yielder__body(k, 0, cpc_a->id, cpc_a->n);
+    struct yielder__args *cpc_a = CPC_POP(cpc_k, struct yielder__args);
+    return yielder__body(cpc_k, 0, cpc_a->id, cpc_a->n);
 }
 
-CPC_CPS_FN cpc_continuation *yielder__cps(cpc_continuation *k, int id, long n)
+static CPC_COLD cpc_continuation *yielder__defer(cpc_continuation *cpc_k, int id, long n)
 {
-    if (__builtin_expect(--cpc_budget < 0, 0)) {
-        struct yielder__args *cpc_a = CPC_PUSH(k, struct yielder__args);
-        cpc_a->id = id;
-        cpc_a->n = n;
-        cpc_a->cpc_fn = yielder__bounce;
-        return k;
-    }
-    return yielder__body(k, 0, id, n);
+    struct yielder__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct yielder__args), sizeof(union yielder__reserve)));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct yielder__args);
+    cpc_a->id = id;
+    cpc_a->n = n;
+    cpc_a->cpc_fn = yielder__bounce;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *k, int cpc_resume,
+CPC_CPS_FN cpc_continuation *yielder__cps(cpc_continuation *cpc_k, int id, long n)
+{
+    if (!cpc_enter(cpc_k, sizeof(union yielder__reserve)))
+        return yielder__defer(cpc_k, id, n);
+    return yielder__body(cpc_k, 0, id, n);
+}
+
+static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int cpc_resume,
                                        int id, long n)
 {
     switch (cpc_resume) {
@@ -90,15 +98,15 @@ static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *k, int cpc_r
         if (i == warm && id == 0)
             mark_start();
         {   /* cpc_yield(); */
-            struct yielder__frame_1 *cpc_f = CPC_PUSH(k, struct yielder__frame_1);
+            struct yielder__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct yielder__frame_1);
             cpc_f->id = id;
             cpc_f->n = n;
             cpc_f->i = i;
             cpc_f->cpc_fn = yielder__resume_1;
-            return cpc_yield__cps(k);
+            return cpc_yield__cps(cpc_k);
         }
     yielder__resumed_1: {
-            struct yielder__frame_1 *cpc_f = CPC_POP(k, struct yielder__frame_1);
+            struct yielder__frame_1 *cpc_f = CPC_POP(cpc_k, struct yielder__frame_1);
             id = cpc_f->id;
             n = cpc_f->n;
             i = cpc_f->i;
@@ -106,13 +114,13 @@ static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *k, int cpc_r
     }
     if (id == 1)
         mark_end();
-    return k;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *main__spawn_1__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_1__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_1 *cpc_a = CPC_POP(k, struct main__spawn_1);
-    return yielder__cps(k, cpc_a->a0, cpc_a->a1);
+    struct main__spawn_1 *cpc_a = CPC_POP(cpc_k, struct main__spawn_1);
+    return yielder__cps(cpc_k, cpc_a->a0, cpc_a->a1);
 }
 
 /* ========================================================================
@@ -143,38 +151,46 @@ static cpc_condvar *ca, *cb;
 CPC_FRAMES_BEGIN
 struct ping__args    { long n; cpc_function *cpc_fn; };
 struct ping__frame_1 { long n; long i; cpc_function *cpc_fn; };
+union ping__reserve { struct ping__frame_1 f1; };
 struct pong__args    { long n; cpc_function *cpc_fn; };
 struct pong__frame_1 { long n; long i; cpc_function *cpc_fn; };
+union pong__reserve { struct pong__frame_1 f1; };
 struct main__spawn_2 { long a0; cpc_function *cpc_fn; };
 struct main__spawn_3 { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n);
-static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n);
+static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_resume, long n);
+static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_resume, long n);
 
-static CPC_CPS_FN cpc_continuation *ping__resume_1(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *ping__resume_1(cpc_continuation *cpc_k)
 {
-    return ping__body(k, 1, 0);
+    return ping__body(cpc_k, 1, 0);
 }
 
-static CPC_CPS_FN cpc_continuation *ping__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *ping__bounce(cpc_continuation *cpc_k)
 {
-    struct ping__args *cpc_a = CPC_POP(k, struct ping__args);
-    return ping__body(k, 0, cpc_a->n);
+    struct ping__args *cpc_a = CPC_POP(cpc_k, struct ping__args);
+    return ping__body(cpc_k, 0, cpc_a->n);
 }
 
-CPC_CPS_FN cpc_continuation *ping__cps(cpc_continuation *k, long n)
+static CPC_COLD cpc_continuation *ping__defer(cpc_continuation *cpc_k, long n)
 {
-    if (__builtin_expect(--cpc_budget < 0, 0)) {
-        struct ping__args *cpc_a = CPC_PUSH(k, struct ping__args);
-        cpc_a->n = n;
-        cpc_a->cpc_fn = ping__bounce;
-        return k;
-    }
-    return ping__body(k, 0, n);
+    struct ping__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct ping__args), sizeof(union ping__reserve)));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct ping__args);
+    cpc_a->n = n;
+    cpc_a->cpc_fn = ping__bounce;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *k, int cpc_resume, long n)
+CPC_CPS_FN cpc_continuation *ping__cps(cpc_continuation *cpc_k, long n)
+{
+    if (!cpc_enter(cpc_k, sizeof(union ping__reserve)))
+        return ping__defer(cpc_k, n);
+    return ping__body(cpc_k, 0, n);
+}
+
+static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_resume, long n)
 {
     switch (cpc_resume) {
     case 1: goto ping__resumed_1;
@@ -185,45 +201,51 @@ static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *k, int cpc_resu
             mark_start();
         cpc_signal(cb);
         {   /* cpc_wait(ca); */
-            struct ping__frame_1 *cpc_f = CPC_PUSH(k, struct ping__frame_1);
+            struct ping__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct ping__frame_1);
             cpc_f->n = n;
             cpc_f->i = i;
             cpc_f->cpc_fn = ping__resume_1;
-            return cpc_wait__cps(k, ca, -1, 0);
+            return cpc_wait__cps(cpc_k, ca, -1, 0);
         }
     ping__resumed_1: {
-            struct ping__frame_1 *cpc_f = CPC_POP(k, struct ping__frame_1);
+            struct ping__frame_1 *cpc_f = CPC_POP(cpc_k, struct ping__frame_1);
             n = cpc_f->n;
             i = cpc_f->i;
         }
     }
     mark_end();
-    return k;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *pong__resume_1(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *pong__resume_1(cpc_continuation *cpc_k)
 {
-    return pong__body(k, 1, 0);
+    return pong__body(cpc_k, 1, 0);
 }
 
-static CPC_CPS_FN cpc_continuation *pong__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *pong__bounce(cpc_continuation *cpc_k)
 {
-    struct pong__args *cpc_a = CPC_POP(k, struct pong__args);
-    return pong__body(k, 0, cpc_a->n);
+    struct pong__args *cpc_a = CPC_POP(cpc_k, struct pong__args);
+    return pong__body(cpc_k, 0, cpc_a->n);
 }
 
-CPC_CPS_FN cpc_continuation *pong__cps(cpc_continuation *k, long n)
+static CPC_COLD cpc_continuation *pong__defer(cpc_continuation *cpc_k, long n)
 {
-    if (__builtin_expect(--cpc_budget < 0, 0)) {
-        struct pong__args *cpc_a = CPC_PUSH(k, struct pong__args);
-        cpc_a->n = n;
-        cpc_a->cpc_fn = pong__bounce;
-        return k;
-    }
-    return pong__body(k, 0, n);
+    struct pong__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct pong__args), sizeof(union pong__reserve)));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct pong__args);
+    cpc_a->n = n;
+    cpc_a->cpc_fn = pong__bounce;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *k, int cpc_resume, long n)
+CPC_CPS_FN cpc_continuation *pong__cps(cpc_continuation *cpc_k, long n)
+{
+    if (!cpc_enter(cpc_k, sizeof(union pong__reserve)))
+        return pong__defer(cpc_k, n);
+    return pong__body(cpc_k, 0, n);
+}
+
+static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_resume, long n)
 {
     switch (cpc_resume) {
     case 1: goto pong__resumed_1;
@@ -231,32 +253,32 @@ static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *k, int cpc_resu
     long i;
     for (i = 0; i < n; i++) {
         {   /* cpc_wait(cb); */
-            struct pong__frame_1 *cpc_f = CPC_PUSH(k, struct pong__frame_1);
+            struct pong__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct pong__frame_1);
             cpc_f->n = n;
             cpc_f->i = i;
             cpc_f->cpc_fn = pong__resume_1;
-            return cpc_wait__cps(k, cb, -1, 0);
+            return cpc_wait__cps(cpc_k, cb, -1, 0);
         }
     pong__resumed_1: {
-            struct pong__frame_1 *cpc_f = CPC_POP(k, struct pong__frame_1);
+            struct pong__frame_1 *cpc_f = CPC_POP(cpc_k, struct pong__frame_1);
             n = cpc_f->n;
             i = cpc_f->i;
         }
         cpc_signal(ca);
     }
-    return k;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *main__spawn_2__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_2__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_2 *cpc_a = CPC_POP(k, struct main__spawn_2);
-    return pong__cps(k, cpc_a->a0);
+    struct main__spawn_2 *cpc_a = CPC_POP(cpc_k, struct main__spawn_2);
+    return pong__cps(cpc_k, cpc_a->a0);
 }
 
-static CPC_CPS_FN cpc_continuation *main__spawn_3__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_3__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_3 *cpc_a = CPC_POP(k, struct main__spawn_3);
-    return ping__cps(k, cpc_a->a0);
+    struct main__spawn_3 *cpc_a = CPC_POP(cpc_k, struct main__spawn_3);
+    return ping__cps(cpc_k, cpc_a->a0);
 }
 
 /* ========================================================================
@@ -290,71 +312,84 @@ struct child__args      { int id; cpc_function *cpc_fn; };
 struct spawner__args    { long n; cpc_function *cpc_fn; };
 struct spawner__frame_1 { long n; long i; cpc_function *cpc_fn; };
 struct spawner__frame_2 { cpc_function *cpc_fn; };
+union spawner__reserve { struct spawner__frame_1 f1; struct spawner__frame_2 f2; };
 struct spawner__spawn_1 { int a0; cpc_function *cpc_fn; };
 struct main__spawn_4    { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
 /* child has no resume point: its entry is its body. */
-static CPC_CPS_FN cpc_continuation *child__bounce(cpc_continuation *k);
+CPC_CPS_FN cpc_continuation *child__cps(cpc_continuation *cpc_k, int id);
 
-CPC_CPS_FN cpc_continuation *child__cps(cpc_continuation *k, int id)
+static CPC_CPS_FN cpc_continuation *child__bounce(cpc_continuation *cpc_k)
 {
-    if (__builtin_expect(--cpc_budget < 0, 0)) {
-        struct child__args *cpc_a = CPC_PUSH(k, struct child__args);
-        cpc_a->id = id;
-        cpc_a->cpc_fn = child__bounce;
-        return k;
-    }
+    struct child__args *cpc_a = CPC_POP(cpc_k, struct child__args);
+    return child__cps(cpc_k, cpc_a->id);
+}
+
+static CPC_COLD cpc_continuation *child__defer(cpc_continuation *cpc_k, int id)
+{
+    struct child__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct child__args), 0));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct child__args);
+    cpc_a->id = id;
+    cpc_a->cpc_fn = child__bounce;
+    return cpc_k;
+}
+
+CPC_CPS_FN cpc_continuation *child__cps(cpc_continuation *cpc_k, int id)
+{
+    if (!cpc_enter(cpc_k, 0))
+        return child__defer(cpc_k, id);
     (void)id;
     children++;
     if (--pending == 0)
         cpc_signal(batch_done);
-    return k;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *child__bounce(cpc_continuation *k)
-{
-    struct child__args *cpc_a = CPC_POP(k, struct child__args);
-    return child__cps(k, cpc_a->id);
-}
-
-static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
+static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int cpc_resume,
                                        long n);
 
-static CPC_CPS_FN cpc_continuation *spawner__resume_1(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *spawner__resume_1(cpc_continuation *cpc_k)
 {
-    return spawner__body(k, 1, 0);
+    return spawner__body(cpc_k, 1, 0);
 }
 
-static CPC_CPS_FN cpc_continuation *spawner__resume_2(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *spawner__resume_2(cpc_continuation *cpc_k)
 {
-    return spawner__body(k, 2, 0);
+    return spawner__body(cpc_k, 2, 0);
 }
 
-static CPC_CPS_FN cpc_continuation *spawner__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *spawner__bounce(cpc_continuation *cpc_k)
 {
-    struct spawner__args *cpc_a = CPC_POP(k, struct spawner__args);
-    return spawner__body(k, 0, cpc_a->n);
+    struct spawner__args *cpc_a = CPC_POP(cpc_k, struct spawner__args);
+    return spawner__body(cpc_k, 0, cpc_a->n);
 }
 
-CPC_CPS_FN cpc_continuation *spawner__cps(cpc_continuation *k, long n)
+static CPC_COLD cpc_continuation *spawner__defer(cpc_continuation *cpc_k, long n)
 {
-    if (__builtin_expect(--cpc_budget < 0, 0)) {
-        struct spawner__args *cpc_a = CPC_PUSH(k, struct spawner__args);
-        cpc_a->n = n;
-        cpc_a->cpc_fn = spawner__bounce;
-        return k;
-    }
-    return spawner__body(k, 0, n);
+    struct spawner__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct spawner__args), sizeof(union spawner__reserve)));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct spawner__args);
+    cpc_a->n = n;
+    cpc_a->cpc_fn = spawner__bounce;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *spawner__spawn_1__start(cpc_continuation *k)
+CPC_CPS_FN cpc_continuation *spawner__cps(cpc_continuation *cpc_k, long n)
 {
-    struct spawner__spawn_1 *cpc_a = CPC_POP(k, struct spawner__spawn_1);
-    return child__cps(k, cpc_a->a0);
+    if (!cpc_enter(cpc_k, sizeof(union spawner__reserve)))
+        return spawner__defer(cpc_k, n);
+    return spawner__body(cpc_k, 0, n);
 }
 
-static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *k, int cpc_resume,
+static CPC_CPS_FN cpc_continuation *spawner__spawn_1__start(cpc_continuation *cpc_k)
+{
+    struct spawner__spawn_1 *cpc_a = CPC_POP(cpc_k, struct spawner__spawn_1);
+    return child__cps(cpc_k, cpc_a->a0);
+}
+
+static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int cpc_resume,
                                        long n)
 {
     switch (cpc_resume) {
@@ -367,26 +402,26 @@ static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *k, int cpc_r
             mark_start();
         pending++;
         {   /* cpc_spawn child((int)i); */
-            cpc_continuation *cpc_k =
+            cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct spawner__spawn_1));
             struct spawner__spawn_1 *cpc_a =
-                CPC_PUSH(cpc_k, struct spawner__spawn_1);
+                CPC_PUSH(cpc_sk, struct spawner__spawn_1);
             cpc_a->a0 = (int)i;
             cpc_a->cpc_fn = spawner__spawn_1__start;
-            cpc_spawn_continuation(cpc_k);
+            cpc_spawn_continuation(cpc_sk);
         }
         if (pending == BENCH_SPAWN_BATCH) {
             {   /* cpc_wait(batch_done); */
                 struct spawner__frame_1 *cpc_f =
-                    CPC_PUSH(k, struct spawner__frame_1);
+                    CPC_PUSH_RESERVED(cpc_k, struct spawner__frame_1);
                 cpc_f->n = n;
                 cpc_f->i = i;
                 cpc_f->cpc_fn = spawner__resume_1;
-                return cpc_wait__cps(k, batch_done, -1, 0);
+                return cpc_wait__cps(cpc_k, batch_done, -1, 0);
             }
         spawner__resumed_1: {
                 struct spawner__frame_1 *cpc_f =
-                    CPC_POP(k, struct spawner__frame_1);
+                    CPC_POP(cpc_k, struct spawner__frame_1);
                 n = cpc_f->n;
                 i = cpc_f->i;
             }
@@ -394,21 +429,21 @@ static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *k, int cpc_r
     }
     if (pending > 0) {
         {   /* cpc_wait(batch_done); -- nothing live after it but mark_end */
-            struct spawner__frame_2 *cpc_f = CPC_PUSH(k, struct spawner__frame_2);
+            struct spawner__frame_2 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct spawner__frame_2);
             cpc_f->cpc_fn = spawner__resume_2;
-            return cpc_wait__cps(k, batch_done, -1, 0);
+            return cpc_wait__cps(cpc_k, batch_done, -1, 0);
         }
     spawner__resumed_2:
-        (void)CPC_POP(k, struct spawner__frame_2);
+        (void)CPC_POP(cpc_k, struct spawner__frame_2);
     }
     mark_end();
-    return k;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *main__spawn_4__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_4__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_4 *cpc_a = CPC_POP(k, struct main__spawn_4);
-    return spawner__cps(k, cpc_a->a0);
+    struct main__spawn_4 *cpc_a = CPC_POP(cpc_k, struct main__spawn_4);
+    return spawner__cps(cpc_k, cpc_a->a0);
 }
 
 /* ========================================================================
@@ -435,57 +470,69 @@ struct main__spawn_5 { int a0; cpc_function *cpc_fn; };
 struct main__spawn_6 { cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static CPC_CPS_FN cpc_continuation *waiter__bounce(cpc_continuation *k);
+CPC_CPS_FN cpc_continuation *waiter__cps(cpc_continuation *cpc_k, int id);
 
-CPC_CPS_FN cpc_continuation *waiter__cps(cpc_continuation *k, int id)
+static CPC_CPS_FN cpc_continuation *waiter__bounce(cpc_continuation *cpc_k)
 {
-    if (__builtin_expect(--cpc_budget < 0, 0)) {
-        struct waiter__args *cpc_a = CPC_PUSH(k, struct waiter__args);
-        cpc_a->id = id;
-        cpc_a->cpc_fn = waiter__bounce;
-        return k;
-    }
+    struct waiter__args *cpc_a = CPC_POP(cpc_k, struct waiter__args);
+    return waiter__cps(cpc_k, cpc_a->id);
+}
+
+static CPC_COLD cpc_continuation *waiter__defer(cpc_continuation *cpc_k, int id)
+{
+    struct waiter__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct waiter__args), 0));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct waiter__args);
+    cpc_a->id = id;
+    cpc_a->cpc_fn = waiter__bounce;
+    return cpc_k;
+}
+
+CPC_CPS_FN cpc_continuation *waiter__cps(cpc_continuation *cpc_k, int id)
+{
+    if (!cpc_enter(cpc_k, 0))
+        return waiter__defer(cpc_k, id);
     (void)id;
-    return cpc_wait__cps(k, idle_c, -1, 0);
+    return cpc_wait__cps(cpc_k, idle_c, -1, 0);
 }
 
-static CPC_CPS_FN cpc_continuation *waiter__bounce(cpc_continuation *k)
+CPC_CPS_FN cpc_continuation *checker__cps(cpc_continuation *cpc_k);
+
+static CPC_CPS_FN cpc_continuation *checker__bounce(cpc_continuation *cpc_k)
 {
-    struct waiter__args *cpc_a = CPC_POP(k, struct waiter__args);
-    return waiter__cps(k, cpc_a->id);
+    (void)CPC_POP(cpc_k, struct checker__args);
+    return checker__cps(cpc_k);
 }
 
-static CPC_CPS_FN cpc_continuation *checker__bounce(cpc_continuation *k);
-
-CPC_CPS_FN cpc_continuation *checker__cps(cpc_continuation *k)
+static CPC_COLD cpc_continuation *checker__defer(cpc_continuation *cpc_k)
 {
-    if (__builtin_expect(--cpc_budget < 0, 0)) {
-        struct checker__args *cpc_a = CPC_PUSH(k, struct checker__args);
-        cpc_a->cpc_fn = checker__bounce;
-        return k;
-    }
+    struct checker__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct checker__args), 0));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct checker__args);
+    cpc_a->cpc_fn = checker__bounce;
+    return cpc_k;
+}
+
+CPC_CPS_FN cpc_continuation *checker__cps(cpc_continuation *cpc_k)
+{
+    if (!cpc_enter(cpc_k, 0))
+        return checker__defer(cpc_k);
     bench_check(cpc_condvar_count(idle_c) == idle_n, "every thread waits");
     bench_report_idle(BENCH_SYS, idle_base, idle_n);
     cpc_signal_all(idle_c);
-    return k;
+    return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *checker__bounce(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_5__start(cpc_continuation *cpc_k)
 {
-    (void)CPC_POP(k, struct checker__args);
-    return checker__cps(k);
+    struct main__spawn_5 *cpc_a = CPC_POP(cpc_k, struct main__spawn_5);
+    return waiter__cps(cpc_k, cpc_a->a0);
 }
 
-static CPC_CPS_FN cpc_continuation *main__spawn_5__start(cpc_continuation *k)
+static CPC_CPS_FN cpc_continuation *main__spawn_6__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_5 *cpc_a = CPC_POP(k, struct main__spawn_5);
-    return waiter__cps(k, cpc_a->a0);
-}
-
-static CPC_CPS_FN cpc_continuation *main__spawn_6__start(cpc_continuation *k)
-{
-    (void)CPC_POP(k, struct main__spawn_6);
-    return checker__cps(k);
+    (void)CPC_POP(cpc_k, struct main__spawn_6);
+    return checker__cps(cpc_k);
 }
 
 /* ===================================================================== */
@@ -498,13 +545,13 @@ int main(int argc, char **argv)
     switch (test) {
     case BENCH_SWITCH:
         for (i = 0; i < 2; i++) {   /* cpc_spawn yielder(i, n); */
-            cpc_continuation *cpc_k =
+            cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_1));
-            struct main__spawn_1 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_1);
+            struct main__spawn_1 *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_1);
             cpc_a->a0 = (int)i;
             cpc_a->a1 = n;
             cpc_a->cpc_fn = main__spawn_1__start;
-            cpc_spawn_continuation(cpc_k);
+            cpc_spawn_continuation(cpc_sk);
         }
         cpc_main_loop();
         bench_report_ns("switch", BENCH_SYS, t1 - t0, 2.0 * (double)(n - warm));
@@ -513,20 +560,20 @@ int main(int argc, char **argv)
         ca = cpc_condvar_get();
         cb = cpc_condvar_get();
         {   /* cpc_spawn pong(n); */
-            cpc_continuation *cpc_k =
+            cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_2));
-            struct main__spawn_2 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_2);
+            struct main__spawn_2 *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_2);
             cpc_a->a0 = n;
             cpc_a->cpc_fn = main__spawn_2__start;
-            cpc_spawn_continuation(cpc_k);
+            cpc_spawn_continuation(cpc_sk);
         }
         {   /* cpc_spawn ping(n); */
-            cpc_continuation *cpc_k =
+            cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_3));
-            struct main__spawn_3 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_3);
+            struct main__spawn_3 *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_3);
             cpc_a->a0 = n;
             cpc_a->cpc_fn = main__spawn_3__start;
-            cpc_spawn_continuation(cpc_k);
+            cpc_spawn_continuation(cpc_sk);
         }
         cpc_main_loop();
         cpc_condvar_release(ca);
@@ -536,12 +583,12 @@ int main(int argc, char **argv)
     case BENCH_SPAWN:
         batch_done = cpc_condvar_get();
         {   /* cpc_spawn spawner(n); */
-            cpc_continuation *cpc_k =
+            cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_4));
-            struct main__spawn_4 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_4);
+            struct main__spawn_4 *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_4);
             cpc_a->a0 = n;
             cpc_a->cpc_fn = main__spawn_4__start;
-            cpc_spawn_continuation(cpc_k);
+            cpc_spawn_continuation(cpc_sk);
         }
         cpc_main_loop();
         cpc_condvar_release(batch_done);
@@ -553,19 +600,19 @@ int main(int argc, char **argv)
         idle_n = n;
         idle_base = bench_peak_rss();
         for (i = 0; i < n; i++) {   /* cpc_spawn waiter(i); */
-            cpc_continuation *cpc_k =
+            cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_5));
-            struct main__spawn_5 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_5);
+            struct main__spawn_5 *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_5);
             cpc_a->a0 = (int)i;
             cpc_a->cpc_fn = main__spawn_5__start;
-            cpc_spawn_continuation(cpc_k);
+            cpc_spawn_continuation(cpc_sk);
         }
         {   /* cpc_spawn checker(); */
-            cpc_continuation *cpc_k =
+            cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_6));
-            struct main__spawn_6 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_6);
+            struct main__spawn_6 *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_6);
             cpc_a->cpc_fn = main__spawn_6__start;
-            cpc_spawn_continuation(cpc_k);
+            cpc_spawn_continuation(cpc_sk);
         }
         cpc_main_loop();
         cpc_condvar_release(idle_c);

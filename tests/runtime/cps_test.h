@@ -1,12 +1,18 @@
 /*
  * cps_test.h -- small helpers for the runtime's hand-written cps tests.
  *
- * The tests write cps functions in exactly the shape of docs/abi.md:
- * frame structs between CPC_FRAMES_BEGIN/END, `f__cps` entries with the
- * budget check and a bounce, resume stubs re-entering a body, cpc_return,
- * CPC_POP/CPC_RESULT.  Only the spawn boilerplate of main(), which the
- * translator generates identically for every `cpc_spawn f(args);`, is
- * factored into macros here; they expand to the abi.md shape.
+ * The tests write cps functions in the shape of docs/abi.md, which is what
+ * bin/cpcc emits: frame structs between CPC_FRAMES_BEGIN/END, `f__cps`
+ * entries that reserve room once (cpc_enter, with a cold f__defer pushing
+ * a bounce frame), unchecked pushes and returns (CPC_PUSH_RESERVED,
+ * cpc_return_reserved), resume stubs re-entering a body, CPC_POP and
+ * CPC_RESULT.  (Some older tests still use the checked CPC_PUSH and
+ * cpc_return, which stay part of the ABI.)  Only the spawn boilerplate,
+ * which the translator generates identically for every
+ * `cpc_spawn f(args);`, is factored into macros here; they expand to
+ * cpcc's shape: cpc_continuation_new for the spawn frame, a checked
+ * CPC_PUSH into it, cpc_spawn_continuation, and a start thunk popping the
+ * arguments and calling f__cps.
  */
 #ifndef CPS_TEST_H
 #define CPS_TEST_H
@@ -54,11 +60,11 @@ static inline double ct_now(void)
     }                                                                        \
     static void f##__spawn(void)                                             \
     {                                                                        \
-        cpc_continuation *cpc_k =                                            \
+        cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH(cpc_k, struct f##__spawn);       \
+        struct f##__spawn *cpc_a = CPC_PUSH(cpc_sk, struct f##__spawn);      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
-        cpc_spawn_continuation(cpc_k);                                       \
+        cpc_spawn_continuation(cpc_sk);                                      \
     }
 
 /* `cpc_spawn f(a0);` */
@@ -73,12 +79,12 @@ static inline double ct_now(void)
     }                                                                        \
     static void f##__spawn(T0 a0)                                            \
     {                                                                        \
-        cpc_continuation *cpc_k =                                            \
+        cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH(cpc_k, struct f##__spawn);       \
+        struct f##__spawn *cpc_a = CPC_PUSH(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
-        cpc_spawn_continuation(cpc_k);                                       \
+        cpc_spawn_continuation(cpc_sk);                                      \
     }
 
 /* `cpc_spawn f(a0, a1);` */
@@ -93,13 +99,13 @@ static inline double ct_now(void)
     }                                                                        \
     static void f##__spawn(T0 a0, T1 a1)                                     \
     {                                                                        \
-        cpc_continuation *cpc_k =                                            \
+        cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH(cpc_k, struct f##__spawn);       \
+        struct f##__spawn *cpc_a = CPC_PUSH(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->a1 = a1;                                                      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
-        cpc_spawn_continuation(cpc_k);                                       \
+        cpc_spawn_continuation(cpc_sk);                                      \
     }
 
 /* `cpc_spawn f(a0, a1, a2);` */
@@ -114,14 +120,14 @@ static inline double ct_now(void)
     }                                                                        \
     static void f##__spawn(T0 a0, T1 a1, T2 a2)                              \
     {                                                                        \
-        cpc_continuation *cpc_k =                                            \
+        cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH(cpc_k, struct f##__spawn);       \
+        struct f##__spawn *cpc_a = CPC_PUSH(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->a1 = a1;                                                      \
         cpc_a->a2 = a2;                                                      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
-        cpc_spawn_continuation(cpc_k);                                       \
+        cpc_spawn_continuation(cpc_sk);                                      \
     }
 
 static inline const char *ct_result_name(int r)

@@ -1,53 +1,70 @@
-/* The program of docs/abi.md, translated exactly as shown there, plus a
-   thread that prints count's result (a non-tail call reading CPC_RESULT). */
+/* The program of docs/abi.md, translated exactly as shown there (the shape
+   bin/cpcc emits: room reserved once at entry, a cold f__defer, unchecked
+   pushes and returns), plus a thread that prints count's result (a
+   non-tail call reading CPC_RESULT):
+
+     cps void report(int n) { int t; t = count(n); printf(...); }
+ */
 #include "cps_test.h"
 
 CPC_FRAMES_BEGIN
-struct count__args    { int n; cpc_function *cpc_fn; };
-struct count__frame_1 { int n; int total; cpc_function *cpc_fn; };
-struct report__frame_1 { int n; cpc_function *cpc_fn; };
+struct count__args    { int n; cpc_function *cpc_fn; };            /* a deferred entry */
+struct count__frame_1 { int n; int total; cpc_function *cpc_fn; }; /* live across cpc_sleep */
+union count__reserve  { struct count__frame_1 f1; int ret; };      /* room taken at entry */
+struct main__spawn_1  { int a0; cpc_function *cpc_fn; };           /* arguments of a spawn */
 CPC_FRAMES_END
 
-static cpc_continuation *count__body(cpc_continuation *k, int cpc_resume, int n);
+static cpc_continuation *count__body(cpc_continuation *cpc_k, int cpc_resume, int n);
 
-static cpc_continuation *count__resume_1(cpc_continuation *k)
+/* Resume point 1: re-enter the body after the call to cpc_sleep. */
+static cpc_continuation *count__resume_1(cpc_continuation *cpc_k)
 {
-    return count__body(k, 1, 0);
+    return count__body(cpc_k, 1, 0);
 }
 
-static cpc_continuation *count__bounce(cpc_continuation *k)
+/* A deferred entry, run by the trampoline. */
+static cpc_continuation *count__bounce(cpc_continuation *cpc_k)
 {
-    struct count__args *cpc_a = CPC_POP(k, struct count__args);
-    return count__body(k, 0, cpc_a->n);
+    struct count__args *cpc_a = CPC_POP(cpc_k, struct count__args);
+    return count__body(cpc_k, 0, cpc_a->n);
 }
 
-cpc_continuation *count__cps(cpc_continuation *k, int n)
+/* The entry could not run now (call budget spent, or not enough room):
+   reserve the room and let the trampoline call it. */
+static CPC_COLD cpc_continuation *count__defer(cpc_continuation *cpc_k, int n)
 {
-    if (__builtin_expect(--cpc_budget < 0, 0)) {
-        struct count__args *cpc_a = CPC_PUSH(k, struct count__args);
-        cpc_a->n = n;
-        cpc_a->cpc_fn = count__bounce;
-        return k;
-    }
-    return count__body(k, 0, n);
+    struct count__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct count__args), sizeof(union count__reserve)));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct count__args);
+    cpc_a->n = n;
+    cpc_a->cpc_fn = count__bounce;
+    return cpc_k;
 }
 
-static cpc_continuation *count__body(cpc_continuation *k, int cpc_resume, int n)
+/* The C entry point of `cps int count(int)`. */
+cpc_continuation *count__cps(cpc_continuation *cpc_k, int n)
+{
+    if (!cpc_enter(cpc_k, sizeof(union count__reserve)))
+        return count__defer(cpc_k, n);
+    return count__body(cpc_k, 0, n);
+}
+
+static cpc_continuation *count__body(cpc_continuation *cpc_k, int cpc_resume, int n)
 {
     switch (cpc_resume) {
     case 1: goto count__resumed_1;
     }
     int total = 0;
     while (n > 0) {
-        {
-            struct count__frame_1 *cpc_f = CPC_PUSH(k, struct count__frame_1);
+        {   /* cpc_sleep(0, 1000); */
+            struct count__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct count__frame_1);
             cpc_f->n = n;
             cpc_f->total = total;
             cpc_f->cpc_fn = count__resume_1;
-            return cpc_sleep__cps(k, 0, 1000, NULL);
+            return cpc_sleep__cps(cpc_k, 0, 1000, NULL);
         }
     count__resumed_1: {
-            struct count__frame_1 *cpc_f = CPC_POP(k, struct count__frame_1);
+            struct count__frame_1 *cpc_f = CPC_POP(cpc_k, struct count__frame_1);
             n = cpc_f->n;
             total = cpc_f->total;
         }
@@ -56,36 +73,75 @@ static cpc_continuation *count__body(cpc_continuation *k, int cpc_resume, int n)
     }
     {
         int cpc_ret = total;
-        return cpc_return(k, &cpc_ret, sizeof cpc_ret);
+        return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret);
     }
 }
 
-/* cps void report(int n) { int t = count(n); printf(...); } */
-static cpc_continuation *report__resume_1(cpc_continuation *k)
+/* Thread start of the spawn in main. */
+static cpc_continuation *main__spawn_1__start(cpc_continuation *cpc_k)
 {
-    struct report__frame_1 *cpc_f = CPC_POP(k, struct report__frame_1);
-    int t;
-    CPC_RESULT(t, cpc_f);
-    CT_OUT("count(%d) = %d\n", cpc_f->n, t);
-    return k;
+    struct main__spawn_1 *cpc_a = CPC_POP(cpc_k, struct main__spawn_1);
+    return count__cps(cpc_k, cpc_a->a0);
 }
 
-static cpc_continuation *report__cps(cpc_continuation *k, int n)
-{
-    struct report__frame_1 *cpc_f = CPC_PUSH(k, struct report__frame_1);
-    cpc_f->n = n;
-    cpc_f->cpc_fn = report__resume_1;
-    return count__cps(k, n);
-}
+/* ---- report: a non-tail call whose value is read back ------------------- */
 
 CPC_FRAMES_BEGIN
-struct main__spawn_1  { int a0; cpc_function *cpc_fn; };
+struct report__args    { int n; cpc_function *cpc_fn; };
+struct report__frame_1 { int n; cpc_function *cpc_fn; };
+union report__reserve  { struct report__frame_1 f1; };
 CPC_FRAMES_END
 
-static cpc_continuation *main__spawn_1__start(cpc_continuation *k)
+static cpc_continuation *report__body(cpc_continuation *cpc_k, int cpc_resume, int n);
+
+static cpc_continuation *report__resume_1(cpc_continuation *cpc_k)
 {
-    struct main__spawn_1 *cpc_a = CPC_POP(k, struct main__spawn_1);
-    return count__cps(k, cpc_a->a0);
+    return report__body(cpc_k, 1, 0);
+}
+
+static cpc_continuation *report__bounce(cpc_continuation *cpc_k)
+{
+    struct report__args *cpc_a = CPC_POP(cpc_k, struct report__args);
+    return report__body(cpc_k, 0, cpc_a->n);
+}
+
+static CPC_COLD cpc_continuation *report__defer(cpc_continuation *cpc_k, int n)
+{
+    struct report__args *cpc_a;
+    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct report__args), sizeof(union report__reserve)));
+    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct report__args);
+    cpc_a->n = n;
+    cpc_a->cpc_fn = report__bounce;
+    return cpc_k;
+}
+
+static cpc_continuation *report__cps(cpc_continuation *cpc_k, int n)
+{
+    if (!cpc_enter(cpc_k, sizeof(union report__reserve)))
+        return report__defer(cpc_k, n);
+    return report__body(cpc_k, 0, n);
+}
+
+static cpc_continuation *report__body(cpc_continuation *cpc_k, int cpc_resume, int n)
+{
+    switch (cpc_resume) {
+    case 1: goto report__resumed_1;
+    }
+    int t;
+    {   /* t = count(n); */
+        int cpc_a1 = n;
+        struct report__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct report__frame_1);
+        cpc_f->n = n;
+        cpc_f->cpc_fn = report__resume_1;
+        return count__cps(cpc_k, cpc_a1);
+    }
+report__resumed_1: {
+        struct report__frame_1 *cpc_f = CPC_POP(cpc_k, struct report__frame_1);
+        n = cpc_f->n;
+        int cpc_r; CPC_RESULT(cpc_r, cpc_f); t = cpc_r;
+    }
+    CT_OUT("count(%d) = %d\n", n, t);
+    return cpc_k;
 }
 
 CT_DEFINE_SPAWN1(report, int)
@@ -93,11 +149,11 @@ CT_DEFINE_SPAWN1(report, int)
 int main(void)
 {
     {
-        cpc_continuation *cpc_k = cpc_continuation_new(sizeof(struct main__spawn_1));
-        struct main__spawn_1 *cpc_a = CPC_PUSH(cpc_k, struct main__spawn_1);
+        cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct main__spawn_1));
+        struct main__spawn_1 *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_1);
         cpc_a->a0 = 5;
         cpc_a->cpc_fn = main__spawn_1__start;
-        cpc_spawn_continuation(cpc_k);
+        cpc_spawn_continuation(cpc_sk);
     }
     report__spawn(5);
     report__spawn(100);
