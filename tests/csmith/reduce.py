@@ -96,8 +96,10 @@ def interesting(klass, level, sig, src):
             return sig is None or run.signature({"class": k, "detail": detail}) == sig
         if klass in COMPILE_CLASSES:
             return False
-        got = run.run_exe(exe, 5.0 if klass == "timeout" else 10.0)
+        got = run.run_exe(exe, 5.0 if klass == "timeout" else 10.0, level)
         if klass == "runtime-crash" and (got[0] is None or got[0] >= 0):
+            return False
+        if klass == "asan-error" and b"AddressSanitizer" not in got[2]:
             return False
         if klass == "timeout" and got[0] is not None:
             return False
@@ -107,7 +109,7 @@ def interesting(klass, level, sig, src):
         k, detail = run.compare((ref[0], ref[1], b"", 0.05), got)
         if k != klass:
             return False
-        if klass == "runtime-crash":
+        if klass in ("runtime-crash", "asan-error"):
             return sig is None or run.signature({"class": k, "detail": detail}) == sig
         return True
     finally:
@@ -329,8 +331,8 @@ def main():
         if exe is None:
             sig = run.signature({"class": k, "detail": detail})
         else:
-            k, detail = run.compare((0, b"", b"", 0), run.run_exe(exe, 10))
-            if k == "runtime-crash":
+            k, detail = run.compare((0, b"", b"", 0), run.run_exe(exe, 10, a.level))
+            if k in ("runtime-crash", "asan-error"):
                 sig = run.signature({"class": k, "detail": detail})
         shutil.rmtree(d, ignore_errors=True)
         print("reduce: signature: %s" % sig)

@@ -4,7 +4,8 @@
 For each seed: generate a Csmith program, build it natively (`cc -O1`), turn it into a CPC
 program in which every function that can be is cps (cpcsmith.py), build that with
 `bin/cpcc -O<L>`, run both under a timeout and compare stdout and exit status.  Every seed
-runs at -O1; one seed in ten also at -O0 and one in ten at -O2.
+runs at -O1; one seed in ten also at -O0, one in ten at -O2, and one in five at
+-O1 with AddressSanitizer (-O1+asan).
 
 Failures are classified:
   translator-crash       cpcc died with a Python traceback or a signal
@@ -13,6 +14,8 @@ Failures are classified:
   gcc-error              the generated C does not compile
   link-error             the objects do not link (e.g. a missing __cps entry point)
   runtime-crash          the CPC program died of a signal (segfault, abort, ...)
+  asan-error             AddressSanitizer found a memory error in the CPC program (the
+                         -O1+asan builds of one seed in five)
   wrong-output           stdout or exit status differ from the native build
   timeout                the CPC program ran far longer than the native one
   harness                the transformation itself changed the program's meaning (the
@@ -63,16 +66,37 @@ REGRESSIONS = os.path.join(HERE, "regressions")
 STRIP_CONST = os.environ.get("CPCSMITH_STRIP_CONST", "") not in ("", "0")
 
 CLASSES = ["translator-crash", "translator-diagnostic", "translator-timeout", "gcc-error",
-           "link-error", "runtime-crash", "wrong-output", "timeout", "harness"]
+           "link-error", "runtime-crash", "asan-error", "wrong-output", "timeout", "harness"]
 
 
 def opt_levels(seed):
+    """A level is `-O<n>` or `-O<n>+asan` (built with -fsanitize=address and run with
+    detect_stack_use_after_return, which catches a variable left on the C stack of a body
+    that returned to the trampoline, even when the output happens to be right)."""
     levels = ["-O1"]
     if seed % 10 == 0:
         levels.append("-O0")
     if seed % 10 == 5:
         levels.append("-O2")
+    if seed % 5 == 2:
+        levels.append("-O1+asan")
     return levels
+
+
+def level_flags(level):
+    opt, _, variant = level.partition("+")
+    flags = [opt]
+    if variant == "asan":
+        flags += ["-g", "-fsanitize=address", "-fno-omit-frame-pointer"]
+    return flags
+
+
+def level_dir(level):
+    return level.lstrip("-").replace("+", "-")
+
+
+ASAN_ENV = {"ASAN_OPTIONS": "detect_stack_use_after_return=1:detect_leaks=0:"
+                            "abort_on_error=0:exitcode=86"}
 
 
 def helpers_native(seed):
@@ -88,13 +112,13 @@ def _limit_memory():
     resource.setrlimit(resource.RLIMIT_AS, (COMPILE_MEMORY, COMPILE_MEMORY))
 
 
-def sh(cmd, cwd=None, timeout=None, input=None, limit_memory=False):
+def sh(cmd, cwd=None, timeout=None, input=None, limit_memory=False, env=None):
     """Run cmd; return (returncode, stdout, stderr, seconds); returncode None on timeout."""
     t0 = time.monotonic()
     try:
         p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                             start_new_session=True,
+                             start_new_session=True, env=env,
                              preexec_fn=_limit_memory if limit_memory else None)
     except OSError as e:
         return 127, b"", str(e).encode(), 0.0
@@ -132,8 +156,9 @@ def build_cpc(src, level, d, extra=()):
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "prog")
     before = set(os.listdir(d))
-    rc, out, err, secs = sh([CPCC, level, "-w", "--save-temps", "-o", exe, src] + list(extra),
-                            cwd=d, timeout=COMPILE_TIMEOUT, limit_memory=True)
+    rc, out, err, secs = sh([CPCC] + level_flags(level) + ["-w", "--save-temps", "-o", exe, src]
+                            + list(extra), cwd=d, timeout=COMPILE_TIMEOUT,
+                            limit_memory="+asan" not in level)
     log = text(out) + text(err)
     if rc is None:
         return None, "translator-timeout", "cpcc took more than %ds" % COMPILE_TIMEOUT
@@ -152,7 +177,8 @@ def build_cpc(src, level, d, extra=()):
     cands = sorted(generated) + [f for f in os.listdir(d)
                                  if f.startswith(srcbase) and f.endswith((".c", ".i"))]
     for g in cands:
-        grc, gout, gerr, _ = sh([CC, level, "-w", "-c", "-I", RUNTIME_INC, "-o", "/dev/null",
+        grc, gout, gerr, _ = sh([CC] + level_flags(level) + ["-w", "-c", "-I", RUNTIME_INC,
+                                 "-o", "/dev/null",
                                  os.path.join(d, g)], cwd=d, timeout=COMPILE_TIMEOUT,
                                 limit_memory=True)
         if grc not in (0, None):
@@ -160,9 +186,11 @@ def build_cpc(src, level, d, extra=()):
     return None, "translator-diagnostic", log
 
 
-def run_exe(exe, timeout):
-    rc, out, err, secs = sh([exe], timeout=timeout)
-    return rc, out, err, secs
+def run_exe(exe, timeout, level=""):
+    env = None
+    if "+asan" in level:
+        env = dict(os.environ, **ASAN_ENV)
+    return sh([exe], timeout=timeout, env=env)
 
 
 def compare(native, cpc):
@@ -174,6 +202,11 @@ def compare(native, cpc):
     if rc < 0:
         return "runtime-crash", "killed by signal %d\nstderr: %s\nstdout: %s" % (
             -rc, text(err, 1500), text(out, 500))
+    m = re.search(rb"ERROR: AddressSanitizer: ([\w-]+)", err)
+    if m:
+        frames = re.findall(rb"#\d+ 0x[0-9a-f]+ in (\S+)", err)
+        return "asan-error", "AddressSanitizer: %s in %s\n%s" % (
+            m.group(1).decode(), b" <- ".join(frames[:4]).decode(), text(err, 2500))
     if rc != nrc or out != nout:
         return "wrong-output", "native: status %d, stdout %r\ncpc:    status %d, stdout %r%s" % (
             nrc, text(nout, 300), rc, text(out, 300),
@@ -188,7 +221,7 @@ def compare(native, cpc):
 def generate(seed, d):
     os.makedirs(d, exist_ok=True)
     prog = os.path.join(d, "csmith.c")
-    rc, out, err, _ = sh(["csmith", "--seed", str(seed)] + CSMITH_OPTIONS, timeout=60)
+    rc, out, err, _ = sh(["csmith", "--seed", str(seed)] + CSMITH_OPTIONS, cwd=d, timeout=60)
     if rc != 0:
         raise RuntimeError("csmith failed on seed %d: %s" % (seed, text(err)))
     with open(prog, "wb") as f:
@@ -237,10 +270,10 @@ def run_seed(seed, workdir, mode, keep=False):
         if mode == "harness":
             klass, detail = check_harness(cpc_src, d, native)
         else:
-            ld = os.path.join(d, "O" + level[2:])
+            ld = os.path.join(d, level_dir(level))
             exe, klass, detail = build_cpc(cpc_src, level, ld)
             if exe is not None:
-                cpc = run_exe(exe, cpc_timeout(native[3]))
+                cpc = run_exe(exe, cpc_timeout(native[3]), level)
                 klass, detail = compare(native, cpc)
         if klass is not None and mode != "harness" and klass == "wrong-output":
             # Is it the harness?  The same text built natively must match Csmith's program.
@@ -308,7 +341,7 @@ def regression_levels(path):
     """`/* cpcsmith-regression: levels=-O0,-O1 ... */` on the first lines; default -O1."""
     with open(path) as f:
         head = f.read(2000)
-    m = re.search(r"levels=([-O0-9s,]+)", head)
+    m = re.search(r"levels=([-+a-zO0-9,]+)", head)
     return m.group(1).split(",") if m else ["-O1"]
 
 
@@ -320,11 +353,11 @@ def run_regression(path, workdir):
     native = (exp_rc, exp_out, b"", 0.2)
     results = []
     for level in regression_levels(path):
-        d = os.path.join(workdir, "regress", name, "O" + level[2:])
+        d = os.path.join(workdir, "regress", name, level_dir(level))
         shutil.rmtree(d, ignore_errors=True)
         exe, klass, detail = build_cpc(path, level, d)
         if exe is not None:
-            klass, detail = compare(native, run_exe(exe, 20.0))
+            klass, detail = compare(native, run_exe(exe, 20.0, level))
         r = {"seed": "regression:" + name, "level": level,
              "status": "passed" if klass is None else "failed", "dir": d}
         if klass:
@@ -377,6 +410,9 @@ def signature(r):
     elif k == "runtime-crash":
         m = re.search(r"signal (\d+)", detail)
         line = "signal " + (m.group(1) if m else "?")
+    elif k == "asan-error":
+        line = detail.splitlines()[0] if detail else ""
+        line = re.sub(r" in \S+?__", " in F__", line)
     line = re.sub(r"/[^ :\"]*/", "", line)
     line = re.sub(r"\b(g|l|p|func|si|ui|s|c)_\d+\b", r"\1_N", line)
     line = re.sub(r"\d+", "N", line)
