@@ -186,16 +186,15 @@ def box_function(u, f, vs):
                                    'taken across a cps call)' % v.name)])
     edits = []
     a = f.c.extent.start.offset
-    edits.append((a, a, 'struct %s { %s };\n%s\n' % (env, ' '.join(fields),
-                                                     rw.line_directive(u, a))
-                  + ' ' * rw.col_of(u, a)))
+    edits.append((a, a, 'struct %s { %s };\n%s' % (env, ' '.join(fields), rw.resync(u, a))))
     body = f.body
     b0 = body.extent.start.offset + 1
     init = ['struct %s *cpc_env = (struct %s *)__builtin_malloc(sizeof *cpc_env);' % (env, env)]
     for v in vs:
         if v.is_param:
             init.append(ctype.copy('cpc_env->' + v.name, v.name, v.type))
-    edits.append((b0, b0, ' ' + ' '.join(init)))
+    ind = rw.indent_of(u, rw.start(body)) + '    '
+    edits.append((b0, b0, '\n' + ''.join(ind + x + '\n' for x in init) + rw.resync(u, b0)))
     free = '__builtin_free(cpc_env);'
     rettype = f.c.type.get_result()
     void = ctype.is_void(rettype)

@@ -237,9 +237,7 @@ class Emitter:
                     self.edits.extend(self.only_outer(small))
                     if pre:
                         a = c.extent.start.offset
-                        self.edits.append((a, a, '\n'.join(pre) + '\n' +
-                                           rw.line_directive(u, a) + '\n' +
-                                           ' ' * rw.col_of(u, a)))
+                        self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
         for c in function_defs(u):
             f = an.Func(u, c)
             if f.is_cps:
@@ -302,7 +300,7 @@ class Emitter:
         if frames:
             txt += 'CPC_FRAMES_BEGIN\n' + '\n'.join(frames) + '\nCPC_FRAMES_END\n'
         txt += '\n'.join(pre) + '\n'
-        txt += rw.line_directive(self.u, a) + '\n' + ' ' * rw.col_of(self.u, a)
+        txt += rw.resync(self.u, a)
         self.edits.append((a, a, txt))
 
     # -- spawn
@@ -348,18 +346,25 @@ class Emitter:
                 for j in range(len(args), len(prim)):
                     cargs.append(prim[j][1])
             fields.append('cpc_function *cpc_fn;')
-            frames.append('struct %s { %s };' % (name, ' '.join(fields)))
-            pop = ('    struct %s *cpc_a = CPC_POP(cpc_k, struct %s);\n' % (name, name)
+            # the thunk F__spawn_N__start pops struct F__spawn_N__start_args
+            # (F__spawn_N may also name an outlined spawned statement)
+            st = name + '__start_args'
+            frames.append('struct %s { %s };' % (st, ' '.join(fields)))
+            pop = ('    struct %s *cpc_a = CPC_POP(cpc_k, struct %s);\n' % (st, st)
                    if cargs and any(x.startswith('cpc_a->') for x in cargs) or d is None
-                   else '    (void)CPC_POP(cpc_k, struct %s);\n' % name)
+                   else '    (void)CPC_POP(cpc_k, struct %s);\n' % st)
             pre.append('static CPC_CPS_FN cpc_continuation *%s__start(cpc_continuation *cpc_k)\n{\n'
                        '%s'
                        '    return %s(%s);\n}' % (name, pop, fn,
                                                   ', '.join(['cpc_k'] + cargs)))
-            code = ('{ cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct %s)); '
-                    'struct %s *cpc_a = CPC_PUSH(cpc_sk, struct %s); %s '
-                    'cpc_a->cpc_fn = %s__start; cpc_spawn_continuation(cpc_sk); }') % (
-                name, name, name, ' '.join(assigns), name)
+            body = ['{   /* %s */' % comment_text(self.u.src(sp)),
+                    '    cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct %s));' % st,
+                    '    struct %s *cpc_a = CPC_PUSH(cpc_sk, struct %s);' % (st, st)]
+            body += ['    ' + x for x in assigns]
+            body += ['    cpc_a->cpc_fn = %s__start;' % name,
+                     '    cpc_spawn_continuation(cpc_sk);',
+                     '}']
+            code = ('\n' + rw.indent_of(self.u, rw.start(sp))).join(body)
             small.append((rw.start(sp), rw.full_end(self.u, sp),
                           rw.fix_lines(self.u, rw.start(sp), rw.full_end(self.u, sp), code)))
 
@@ -368,6 +373,7 @@ class Emitter:
         u = self.u
         name = f.name
         cfg = an.Cfg(f)
+        self.parents = {an.node_id(n): p for n, p in an.walk(f.body)}
         self.check_cps_body(f)
         sites = split(f, cfg)
         lift = Lifting(f, cfg)
@@ -474,23 +480,19 @@ class Emitter:
         if has_body:
             pre.append(entry_head + '\n{\n' + budget +
                        '    return %s__body(%s);\n}' % (name, ', '.join(['cpc_k', '0'] + pnames)))
-            dispatch = ' switch (cpc_resume) { %s default: break; }' % ' '.join(
-                'case %d: goto %s__resumed_%d;' % (s.index, name, s.index) for s in sites)
+            dispatch = '    switch (cpc_resume) {\n%s    }\n' % ''.join(
+                '    case %d: goto %s__resumed_%d;\n' % (s.index, name, s.index) for s in sites)
             head = 'static CPC_CPS_FN cpc_continuation *%s__body(%s)\n' % (name, body_params)
-            newbody = head + rw.line_directive(u, b0) + '\n' + ' ' * rw.col_of(u, b0) + \
-                '{' + dispatch + bodytext + tail
+            newbody = head + '{\n' + dispatch + rw.resync(u, b0 + 1) + bodytext + tail
         else:
             head = entry_head + '\n'
-            newbody = head + rw.line_directive(u, b0) + '\n' + ' ' * rw.col_of(u, b0) + \
-                '{\n' + budget + rw.line_directive(u, b0 + 1) + '\n' + \
-                ' ' * (rw.col_of(u, b0) + 1) + bodytext + tail
+            newbody = head + '{\n' + budget + rw.resync(u, b0 + 1) + bodytext + tail
         a = f.c.extent.start.offset
         txt = 'CPC_FRAMES_BEGIN\n' + '\n'.join(frames) + '\nCPC_FRAMES_END\n'
         txt += '\n'.join(pre) + '\n'
-        txt += rw.line_directive(u, a) + '\n' + ' ' * rw.col_of(u, a)
-        self.edits.append((a, f.c.extent.end.offset, txt + newbody + '\n' +
-                           rw.line_directive(u, f.c.extent.end.offset) + '\n' +
-                           ' ' * rw.col_of(u, f.c.extent.end.offset)))
+        txt += rw.line_directive(u, a) + '\n'
+        e = f.c.extent.end.offset
+        self.edits.append((a, e, txt + newbody + '\n' + rw.resync(u, e)))
 
     def unconst_decls(self, f, cfg, keys, small):
         """A const local restored at a resume point is declared without its
@@ -596,7 +598,7 @@ class Emitter:
         u = self.u
         name = f.name
         decls, names, fn = self.call_args(site, small)
-        lines = ['{']
+        lines = ['{   /* %s */' % comment_text(u.src(site.stmt))]
         lines += ['    ' + d for d in decls]
         lines.append('    struct %s *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % (fr, fr))
         lines += ['    ' + ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in vs]
@@ -637,13 +639,27 @@ class Emitter:
             after[1] = '    (void)CPC_POP(cpc_k, struct %s);' % fr
         after.append('}')
         s = site.stmt
-        ind = ' ' * rw.col_of(u, rw.start(s))
-        code = (prefix + ('\n' + ind if prefix else '') +
-                ('\n' + ind).join(lines) + '\n' + ind + ('\n' + ind).join(after))
+        # a statement that is not a block item (the body of an if, a loop, a
+        # label) becomes one block: the call and its resume point are two
+        body = lines + after
+        if site.form != 'decl' and not self.block_item(s):
+            body = ['{'] + ['    ' + x for x in body] + ['}']
+        if prefix:
+            body = [prefix] + body
+        ind = rw.indent_of(u, rw.start(s))
+        code = ('\n' + ind).join(body)
         a, b = rw.start(s), rw.full_end(u, s)
-        if site.form in ('expr', 'assign', 'return'):
-            code = '{ ' + code + ' }' if False else code
-        return (a, b, rw.fix_lines(u, a, b, '{ ' + code + ' }' if site.form != 'decl' else code))
+        return (a, b, rw.fix_lines(u, a, b, code))
+
+    def block_item(self, s):
+        p = self.parents.get(an.node_id(s))
+        return p is not None and p.kind == K.COMPOUND_STMT
+
+
+def comment_text(s, limit=72):
+    """s on one line, safe inside a C comment."""
+    s = ' '.join(s.split()).replace('*/', '* /').replace('/*', '/ *').replace('??', '? ?')
+    return s if len(s) <= limit else s[:limit - 3] + '...'
 
 
 def emit(u):

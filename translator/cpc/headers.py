@@ -158,8 +158,7 @@ def inline(u, inlined):
                     edits.append((a, b, '/* %s: inlined by cpcc */' % u.text[a:b].decode(
                         'utf-8', 'surrogateescape').strip().replace('*/', '* /')))
                     continue
-            edits.append((a, b, '#line 1 "%s"\n%s%s\n%s' % (
-                rw.cstr(name), text, rw.line_directive(u, b), ' ' * rw.col_of(u, b))))
+            edits.append((a, b, '#line 1 "%s"\n%s%s' % (rw.cstr(name), text, rw.resync(u, b))))
             if once:
                 done_here.add(rp)
     if errs:

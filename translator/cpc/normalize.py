@@ -253,9 +253,13 @@ class Normalizer:
             return '{ %s return %s; }' % (' '.join(s), calltext)
         if site.form == 'assign':
             s2, dest = self.lin(site.dest)
+            if not s and not s2:
+                return self.raw(c)
             return '{ %s %s %s = %s; }' % (' '.join(s), ' '.join(s2), dest, calltext)
         if site.form == 'decl':
             v = an.kids(c)[0]
+            if not s:
+                return self.raw(c)
             prefix = rw.rebuild(self.u, rw.start(c), rw.start(call), [])
             return '%s %s%s;' % (' '.join(s), prefix, calltext)
         raise AssertionError(site.form)

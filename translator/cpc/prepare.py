@@ -75,8 +75,7 @@ def expand_macros(u):
             a, b = c.extent.start.offset, c.extent.end.offset
             txt = fe.pretty(c)
             # the rendering spells the cps tag as an attribute Clang reads back
-            new = '\n' + rw.line_directive(u, a) + '\n' + txt + '\n' + \
-                rw.line_directive(u, b) + '\n' + ' ' * rw.col_of(u, b)
+            new = '\n' + rw.line_directive(u, a) + '\n' + txt + '\n' + rw.resync(u, b)
             edits.append((a, b, new))
     return edits
 

@@ -84,7 +84,33 @@ def fix_lines(u, a, b, new):
     old = u.text[a:b]
     if old.count(b'\n') == new.count('\n'):
         return new
-    return new + '\n' + line_directive(u, b) + '\n' + ' ' * col_of(u, b)
+    return new + '\n' + resync(u, b)
+
+
+def resync(u, off):
+    """Text to put after generated lines so that the text from `off` on is
+    back on its own line and column: a `#line` directive, a newline, and,
+    when the rest of off's line holds more than blanks, spaces up to off's
+    column (so gcc's columns stay right without padding empty lines)."""
+    j = u.text.find(b'\n', off)
+    rest = u.text[off:j if j >= 0 else len(u.text)]
+    # blanks, or closing braces alone, need no column: the line's indentation
+    if rest.strip(b' \t};'):
+        pad = ' ' * col_of(u, off)
+    elif rest.strip():
+        pad = indent_of(u, off)
+    else:
+        pad = ''
+    return line_directive(u, off) + '\n' + pad
+
+
+def indent_of(u, off):
+    """The leading blanks of the line holding offset off."""
+    j = u.text.rfind(b'\n', 0, off) + 1
+    k = j
+    while k < off and u.text[k:k + 1] in (b' ', b'\t'):
+        k += 1
+    return u.text[j:k].decode('utf-8', 'surrogateescape')
 
 
 def col_of(u, off):

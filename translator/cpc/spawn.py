@@ -163,8 +163,7 @@ class Outliner:
                 self.outline(f, sp, body, '%s__spawn_%d' % (f.name, i), pre)
             if pre:
                 a = c.extent.start.offset
-                self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.line_directive(self.u, a) +
-                                   '\n' + ' ' * rw.col_of(self.u, a)))
+                self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(self.u, a)))
         if self.errs:
             raise fe.Diags(self.errs)
         return self.edits
@@ -232,7 +231,7 @@ class Outliner:
                     params.append(ctype.declare_ptr_to(d.type, 'cpc_ref_' + v))
                     args.append('&' + v)
                 else:
-                    st = '%s__%s' % (name, v)
+                    st = '%s__arr_%s' % (name, v)
                     types.append('struct %s { %s; };' % (st, ctype.declare(d.type, 'v',
                                                                            strip_const=True)))
                     params.append('struct %s cpc_arr_%s' % (st, v))

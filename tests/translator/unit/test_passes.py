@@ -244,3 +244,51 @@ def test_header_cps_definition_from_command_line_is_an_error(tmp_path):
                             args=['-include', str(tmp_path / 'h.h')])
     msg = e.value.diags[0].format()
     assert 'helper' in msg and 'h.h' in msg and 'command line' in msg
+
+
+def test_generated_code_is_not_padded_or_pushed_right():
+    out = run('cps int g(int);\ncps int f(int n) {\n    while (n > 0) {\n'
+              '        n = g(n);\n    }\n    return n;\n}\n')
+    # no line of blanks followed by code far to the right, no padded brace
+    assert not re.search(r'^ {20,}\S', out, re.M)
+    assert re.search(r'f__body\(.*\)\n\{\n    switch \(cpc_resume\) \{\n    case 1: goto f__resumed_1;\n    \}\n#line 3 ', out)
+    # the call site is indented like the statement it replaces
+    assert re.search(r'\n        \{   /\* n = g\(n\) \*/\n            int cpc_a1 = n;\n', out)
+
+
+def test_spawn_site_struct_and_outlined_function_names_differ():
+    out = run('cps void g(int);\nint main(void) { int x = 1; cpc_spawn { x++; g(x); } return 0; }\n')
+    assert 'struct main__spawn_1__start_args {' in out and 'struct main__spawn_1 {' not in out
+    assert 'main__spawn_1__cps(' in out
+
+
+def test_line_numbers_survive_generated_code(tmp_path):
+    """gcc's messages land on the .cpc lines after call sites, spawns, boxing
+    and hoisting (each `#warning` names its own line)."""
+    import subprocess
+    lines = [
+        '#include <cpc/cpc_runtime.h>',
+        'cps int g(int);',
+        'cps void h(int *);',
+        'cps int f(int n) {',
+        '    int x = 0; h(&x);',
+        '#warning "L6"',
+        '    while (n > 0) {',
+        '        n = g(n) + g(x);',
+        '#warning "L9"',
+        '        cpc_spawn h(&x);',
+        '#warning "L11"',
+        '    }',
+        '#warning "L13"',
+        '    return n + x;',
+        '}',
+        '#warning "L16"',
+    ]
+    src = '\n'.join(lines) + '\n'
+    out = translate.translate(src.encode(), 't.cpc')
+    c = tmp_path / 't.c'
+    c.write_text(out)
+    r = subprocess.run(['cc', '-fsyntax-only', '-I', fe.RUNTIME_INCLUDE, str(c)],
+                       capture_output=True, text=True)
+    got = re.findall(r't\.cpc:(\d+):\d+: warning: #warning "L(\d+)"', r.stderr)
+    assert len(got) == 5 and all(a == b for a, b in got), r.stderr
