@@ -8,6 +8,7 @@ TEST_SUITES :=
 -include examples/examples-tests.mk
 -include examples/httpd/httpd.mk
 -include tests/csmith/csmith.mk
+-include tests/tools/tools-tests.mk
 
 test: setup
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

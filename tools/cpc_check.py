@@ -350,7 +350,7 @@ class Checker:
                 ok = False
                 continue
             try:
-                u = self.fe.parse(text, path, clang_args)
+                u = self.parse(text, path, clang_args)
             except self.fe.Diags as e:
                 for d in e.diags:
                     sys.stderr.write(d.format() + '\n')
@@ -360,6 +360,13 @@ class Checker:
             self.units.append(u)
             self.main_paths.add(path)
         return ok
+
+    def parse(self, text, path, args):
+        try:
+            from cpc import translate     # its parse words nested functions well
+            return translate.parse(text, path, args)
+        except ImportError:
+            return self.fe.parse(text, path, args)
 
     # -------------------------------------------------------------- build
 
@@ -656,8 +663,13 @@ class Checker:
     def flow(self, at, dst_coro, src, what, dst):
         """A function pointer value src flows into a slot annotated
         dst_coro (described by dst)."""
-        if not self.is_fnptr(src.type):
+        s = self.an.strip(src)
+        if not self.is_fnptr(src.type) or not self.is_fnptr(s.type):
             return
+        if s.kind == self.K.CONDITIONAL_OPERATOR:
+            ch = list(s.get_children())
+            if len(ch) == 3 and self.value_coro(ch[1]) != self.value_coro(ch[2]):
+                return           # reported on the `?:` itself
         sc = self.value_coro(src)
         if sc == bool(dst_coro):
             return
@@ -673,7 +685,7 @@ class Checker:
             msg = 'returning %s from %s, whose result is %s' % (sd, dst, self.ann(dst_coro))
         else:
             msg = 'cast of %s to %s type %s' % (sd, self.ann(dst_coro), dst)
-        msg += ' %s the %s annotation [annotation-cast]' % (
+        msg += ' (%s the %s annotation) [annotation-cast]' % (
             'loses' if sc else 'adds', self.coro_name)
         self.err(at, msg)
 
@@ -736,7 +748,9 @@ class Checker:
                     for (loc, sp, system, ident, d) in n.decl_locs:
                         if not sp and not system and loc[0] in self.main_paths and \
                                 n.coro_at is not None and loc != n.coro_at:
-                            R.add(loc, 'warning', 'declaration of `%s` lacks the %s '
+                            # the translator rejects these for cps
+                            sev = 'error' if 'cps' in self.names['coro'] else 'warning'
+                            R.add(loc, sev, 'declaration of `%s` lacks the %s '
                                   'annotation given at %s:%d:%d [inconsistent-annotation]' % (
                                       n.name, cn, n.coro_at[0], n.coro_at[1], n.coro_at[2]))
             for e in n.calls:
@@ -753,9 +767,13 @@ class Checker:
                     else:
                         what = '%s function pointer `%s`' % (cn, d.name)
                     extra = ' (marked %s)' % bn if n.block else ''
+                    if n.root == 'native':
+                        fix = '`%s` stays native: run the call in a new thread or ' \
+                            'coroutine (cpc_spawn)' % n.name
+                    else:
+                        fix = 'annotate `%s` with %s' % (n.name, cn)
                     R.add(e.loc, 'error', 'call to %s from non-%s function `%s`%s; '
-                          'annotate `%s` with %s [missing-annotation]' % (
-                              what, cn, n.name, extra, n.name, cn))
+                          '%s [missing-annotation]' % (what, cn, n.name, extra, fix))
                 if d.block and src_coop and not e.detached:
                     e.bad = True
                     what = 'function' if d.kind == 'func' else 'function pointer'
@@ -792,6 +810,8 @@ class Checker:
                     seen.add(m.key)
                     chain.append(m.why.dst.name)
                     m = m.why.dst
+                    if m.coro:
+                        break
                 reason = ''
                 if chain:
                     reason = ' (calls %s)' % ' -> '.join('`%s`' % x for x in chain)
@@ -799,6 +819,17 @@ class Checker:
                     reason = ' (entry point)'
                 out.append('%s:%d:%d: note: `%s` must be annotated %s%s' % (
                     f, line, col, n.name, self.coro_name, reason))
+            # native functions (main, --native) that call what must be cooperative
+            for n in sorted(self.nodes.values(), key=lambda n: n.key):
+                if n.kind != 'func' or not n.local or n.root != 'native':
+                    continue
+                for e in n.calls:
+                    d = e.dst
+                    if e.kind == 'call' and d.inferred and not d.coro and d.local:
+                        f, line, col = e.loc
+                        out.append('%s:%d:%d: note: `%s` stays native but calls `%s`, which '
+                                   'must be %s: run it in a new thread or coroutine' % (
+                                       f, line, col, n.name, d.name, self.coro_name))
         return out, bool(miss)
 
     def patch(self, miss):
@@ -959,7 +990,11 @@ def parse_args(argv):
     p.add_argument('--native', action='append', default=[], metavar='FUNC',
                    help='a function that stays native (inference does not propagate '
                    'through it; `main` always does)')
-    p.add_argument('--infer', nargs='?', const='notes', choices=('notes', 'list', 'patch'),
+    # `--infer` alone means notes; `--infer FMT` and `--infer=FMT` choose
+    argv = ['--infer=notes' if a == '--infer' and (i + 1 == len(argv) or argv[i + 1] not in
+                                                   ('notes', 'list', 'patch')) else a
+            for i, a in enumerate(argv)]
+    p.add_argument('--infer', choices=('notes', 'list', 'patch'),
                    help='print the functions that must be annotated (fixed point), '
                    'as notes (default), a list of names or a patch')
     p.add_argument('--dot', metavar='FILE', help='write the annotated call graph '

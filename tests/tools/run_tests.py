@@ -1,0 +1,157 @@
+"""Tests of tools/cpc-check: each case runs the checker on inputs/ and
+compares its stdout, stderr and exit status with expected/NAME.out.
+
+    python tests/tools/run_tests.py            # run (from anywhere)
+    python tests/tools/run_tests.py --update   # rewrite expected/ files
+
+Most cases run in-process (one libclang load: fast); the `sh:` cases run
+the tools/cpc-check wrapper itself, for bad input and exit statuses.  The
+patch case applies the --infer=patch output to a copy of its inputs and
+checks that no missing annotation is left.
+"""
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
+sys.path[:0] = [os.path.join(TOP, 'translator'), os.path.join(TOP, 'tools')]
+
+IN = 'tests/tools/inputs/'
+QEMU = ['--coroutine-attr', 'coroutine_fn']
+
+CASES = [
+    # name, argv (paths relative to the top of the checkout)
+    ('fig3_check', QEMU + [IN + 'corocheck_fig3.c']),
+    ('fig3_infer', QEMU + ['-q', '--infer', IN + 'corocheck_fig3.c']),
+    ('fig3_list', QEMU + ['-q', '--infer=list', IN + 'corocheck_fig3.c']),
+    ('fig3_dot', QEMU + ['-q', '--dot', '-', IN + 'corocheck_fig3.c']),
+    ('fig3_no_spurious', QEMU + ['--no-spurious', '-w', IN + 'corocheck_fig3.c']),
+    ('fig3_primitive', QEMU + ['--primitive', 'spurious', '--entry', 'missing',
+                               IN + 'corocheck_fig3.c']),
+    ('cpc_check', [IN + 'cpc_basic.cpc']),
+    ('cpc_infer', ['-q', '--infer', IN + 'cpc_basic.cpc']),
+    ('cpc_dot', ['-q', '--dot', '-', IN + 'cpc_basic.cpc']),
+    ('cpc_clean', [IN + 'cpc_clean.cpc']),
+    ('qemu_check', QEMU + [IN + 'qemu_block.c']),
+    ('qemu_patch', QEMU + ['-q', '--infer=patch', IN + 'qemu_block.c']),
+    ('btf_tags', QEMU + ['--infer', IN + 'btf_tags.c']),
+    ('attr_names', ['--coroutine-attr', 'co', '--blocking-attr', 'nb', '--dot', '-',
+                    IN + 'attr_names.c']),
+    ('multi_file', QEMU + ['--infer', IN + 'multi_a.c', IN + 'multi_b.c']),
+    ('native_opt', QEMU + ['--native', 'step', '--infer', IN + 'multi_a.c', IN + 'multi_b.c']),
+    ('clang_args', QEMU + [IN + 'defines.c', '--', '-DWITH_CORO', '-I' + IN + 'inc']),
+    ('warn_only', QEMU + [IN + 'warn_only.c']),
+    ('werror', QEMU + ['--werror', IN + 'warn_only.c']),
+    ('sh:missing_file', [IN + 'no_such_file.c']),
+    ('sh:parse_error', [IN + 'parse_error.c']),
+    ('sh:usage', ['--infer=bogus', IN + 'multi_a.c']),
+    ('sh:no_files', []),
+    ('sh:bad_attr', ['--coroutine-attr', 'not a name', IN + 'multi_a.c']),
+    ('sh:nested', [IN + 'nested.cpc']),
+]
+
+
+def run_inproc(argv):
+    import cpc_check
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cpc_check.run(list(argv))
+        except SystemExit as e:
+            code = e.code
+    return out.getvalue(), err.getvalue(), code
+
+
+def run_sh(argv):
+    env = dict(os.environ, COLUMNS="80")
+    p = subprocess.run([os.path.join(TOP, 'tools', 'cpc-check')] + list(argv), cwd=TOP,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return p.stdout, p.stderr, p.returncode
+
+
+def render(argv, out, err, code):
+    return '$ cpc-check %s\n--- stdout\n%s--- stderr\n%s--- exit %s\n' % (
+        ' '.join(argv), out, err, code)
+
+
+def check_patch():
+    """Apply the inferred patch to copies of the inputs: afterwards no
+    missing annotation remains."""
+    tmp = tempfile.mkdtemp(prefix='cpc-check-')
+    try:
+        for f in ('qemu_block.c', 'qemu_block.h'):
+            shutil.copy(os.path.join(HERE, 'inputs', f), tmp)
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            out, err, code = run_inproc(QEMU + ['-q', '--infer=patch', 'qemu_block.c'])
+            if code != 1 or not out:
+                return 'no patch produced (exit %s)' % code
+            p = subprocess.run(['patch', '-s', '-p0'], input=out, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            if p.returncode != 0:
+                return 'patch does not apply: ' + p.stdout
+            out, err, code = run_inproc(QEMU + ['--infer', 'qemu_block.c'])
+            if 'missing-annotation' in err or out:
+                return 'annotations still missing after the patch:\n' + err + out
+        finally:
+            os.chdir(cwd)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return None
+
+
+def main():
+    update = '--update' in sys.argv[1:]
+    os.chdir(TOP)
+    fails = 0
+    for name, argv in CASES:
+        if name.startswith('sh:'):
+            name = name[3:]
+            out, err, code = run_sh(argv)
+        else:
+            out, err, code = run_inproc(argv)
+        got = render(argv, out, err, code)
+        path = os.path.join(HERE, 'expected', name + '.out')
+        if update:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, 'w') as fh:
+                fh.write(got)
+            continue
+        try:
+            with open(path) as fh:
+                want = fh.read()
+        except OSError:
+            want = None
+        if got != want:
+            fails += 1
+            print('FAIL %s' % name)
+            if want is None:
+                print('  (no expected/%s.out; run with --update)' % name)
+            else:
+                import difflib
+                sys.stdout.writelines(difflib.unified_diff(
+                    want.splitlines(True), got.splitlines(True), 'expected', 'got'))
+        if 'Traceback' in err:
+            fails += 1
+            print('FAIL %s: traceback' % name)
+    if not update:
+        r = check_patch()
+        if r:
+            fails += 1
+            print('FAIL patch_applies: ' + r)
+    total = len(CASES) + 1
+    if update:
+        print('tests/tools: expected outputs updated (%d cases)' % len(CASES))
+        return 0
+    print('tests/tools: %d of %d passed' % (total - fails, total))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
