@@ -378,7 +378,7 @@ class Checker:
             for c in u.tu.cursor.get_children():
                 if c.kind != K.FUNCTION_DECL:
                     continue
-                if self.is_system(c) and not c.spelling.startswith('cpc_'):
+                if self.is_system(c):
                     continue
                 n = self.fn_node(c)
                 if c.is_definition() and c.location.file is not None and \
@@ -740,6 +740,12 @@ class Checker:
                 if n.coro and not n.inferred and not self.opts.no_spurious:
                     R.add(where, 'warning', '`%s` is annotated %s but calls no %s '
                           'function [spurious-annotation]' % (n.name, cn, cn))
+                hyb = sorted(set(e.dst.name for e in n.calls
+                                 if e.dst.kind == 'func' and e.dst.name in self.opts.hybrid))
+                if hyb:
+                    R.add(where, 'warning', '`%s` is a hybrid function (it tests %s): split '
+                          'it into a %s and a native version [hybrid-function]' % (
+                              n.name, ', '.join('`%s()`' % h for h in hyb), cn))
                 if n.root == 'entry' and not n.coro:
                     R.add(where, 'error', 'entry point `%s` must be annotated %s '
                           '[missing-annotation]' % (n.name, cn))
@@ -994,6 +1000,9 @@ def parse_args(argv):
     argv = ['--infer=notes' if a == '--infer' and (i + 1 == len(argv) or argv[i + 1] not in
                                                    ('notes', 'list', 'patch')) else a
             for i, a in enumerate(argv)]
+    p.add_argument('--hybrid', action='append', metavar='FUNC',
+                   help='a function that tests for coroutine context; its callers are '
+                   'reported as hybrid (default: qemu_in_coroutine)')
     p.add_argument('--infer', choices=('notes', 'list', 'patch'),
                    help='print the functions that must be annotated (fixed point), '
                    'as notes (default), a list of names or a patch')
@@ -1011,6 +1020,7 @@ def parse_args(argv):
     o = p.parse_args(argv)
     o.coroutine_attr = o.coroutine_attr or ['cps']
     o.blocking_attr = o.blocking_attr or ['blocking_fn']
+    o.hybrid = set(o.hybrid or ['qemu_in_coroutine'])
     for n in o.coroutine_attr + o.blocking_attr:
         if not re.match(r'^[A-Za-z_][A-Za-z0-9_]*$', n):
             p.error('not an attribute name: %r' % n)

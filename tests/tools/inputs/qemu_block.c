@@ -43,3 +43,11 @@ void start_flush(BlockDriverState *bs)
     co = qemu_coroutine_create(entry_native);   /* plain function as CoroutineEntry */
     qemu_coroutine_enter(co, bs);
 }
+
+_Bool qemu_in_coroutine(void);
+int flush_any(BlockDriverState *bs)         /* hybrid: tests the context */
+{
+    if (qemu_in_coroutine())
+        return bdrv_co_flush(bs);
+    return bdrv_flush_sync(bs);
+}
