@@ -350,7 +350,12 @@ class Checker:
                 ok = False
                 continue
             try:
-                u = self.parse(text, path, clang_args)
+                args = list(clang_args)
+                if not path.endswith('.cpc'):
+                    # a .c file is compiled as plain C (cpcc does not translate
+                    # it): the runtime header in its C mode, unless asked
+                    args = ['-U__CPC_FRONTEND__'] + args
+                u = self.parse(text, path, args)
             except self.fe.Diags as e:
                 for d in e.diags:
                     sys.stderr.write(d.format() + '\n')
