@@ -42,6 +42,7 @@ CASES = [
     ('btf_tags', QEMU + ['--infer', IN + 'btf_tags.c']),
     ('attr_names', ['--coroutine-attr', 'co', '--blocking-attr', 'nb', '--dot', '-',
                     IN + 'attr_names.c']),
+    ('c_mode', [IN + 'c_mode.c']),
     ('multi_file', QEMU + ['--infer', IN + 'multi_a.c', IN + 'multi_b.c']),
     ('native_opt', QEMU + ['--native', 'step', '--infer', IN + 'multi_a.c', IN + 'multi_b.c']),
     ('clang_args', QEMU + [IN + 'defines.c', '--', '-DWITH_CORO', '-I' + IN + 'inc']),
