@@ -210,8 +210,19 @@ class Checker:
         a, b = ext.start.offset, loc.offset
         if b < a:
             return False
-        text = self.file_text(loc.file.name)[a:b].decode('utf-8', 'replace')
+        ftext = self.file_text(loc.file.name)
+        text = ftext[a:b].decode('utf-8', 'replace')
         if self.res[which].search(text):
+            return True
+        # a macro that expands to nothing (`cps` in C mode, QEMU's empty
+        # coroutine_fn) before the first specifier is outside the extent:
+        # look back to the end of the previous declaration
+        pre = ftext[max(0, a - 256):a].decode('utf-8', 'replace')
+        pre = re.split(r'[;{}]', pre)[-1]
+        pre = re.sub(r'/\*.*?\*/|//[^\n]*|^\s*#[^\n]*', ' ', pre, flags=re.S | re.M)
+        if '*/' in pre:
+            pre = pre.split('*/')[-1]
+        if self.res[which].search(pre):
             return True
         names = self.names[which]
         for ch in c.get_children():
