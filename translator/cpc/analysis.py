@@ -19,8 +19,7 @@ K = fe.K
 LOOP_KINDS = (K.WHILE_STMT, K.DO_STMT, K.FOR_STMT)
 
 
-def kids(c):
-    return list(c.get_children())
+kids = fe.kids     # the cached list: never modify it
 
 
 def strip(c):
@@ -32,8 +31,7 @@ def strip(c):
             continue
         if c.kind == K.UNEXPOSED_EXPR:
             ch = kids(c)
-            if len(ch) == 1 and ch[0].extent.start.offset == c.extent.start.offset \
-                    and ch[0].extent.end.offset == c.extent.end.offset:
+            if len(ch) == 1 and ch[0].extent == c.extent:
                 c = ch[0]
                 continue
         return c
@@ -66,12 +64,35 @@ def args_of(call):
 
 def callee_decl(call):
     """The FUNCTION_DECL a call names directly, or None."""
+    try:
+        return call._cpc_callee
+    except AttributeError:
+        pass
+    r = None
     c = strip(callee_of(call))
     if c.kind == K.DECL_REF_EXPR:
-        r = c.referenced
-        if r is not None and r.kind == K.FUNCTION_DECL:
-            return r
-    return None
+        d = c.referenced
+        if d is not None and d.kind == K.FUNCTION_DECL:
+            r = d
+    call._cpc_callee = r
+    return r
+
+
+def decl_fact(d, what, compute):
+    """compute(d), once per declaration and parse (whatever cursor object
+    designates it)."""
+    tu = d._tu
+    try:
+        cache = tu._cpc_facts
+    except AttributeError:
+        cache = tu._cpc_facts = {}
+    dd = d.data
+    key = (what, d._kind_id, d.xdata, dd[0], dd[1], dd[2])
+    try:
+        return cache[key]
+    except KeyError:
+        r = cache[key] = compute(d)
+        return r
 
 
 def is_cps_call(c):
@@ -80,10 +101,19 @@ def is_cps_call(c):
     ch = kids(c)
     if not ch:
         return False
+    d = callee_decl(c)
+    if d is not None:
+        return decl_fact(d, 'cps', lambda d: fe.is_cps_function_type(d.type))
     return fe.is_cps_type(ch[0].type)
 
 
 def has_annotation(decl, what):
+    if decl is None:
+        return False
+    return decl_fact(decl, what, lambda d: _has_annotation(d, what))
+
+
+def _has_annotation(decl, what):
     if decl is None:
         return False
     seen = set()
@@ -136,21 +166,31 @@ def is_sizeof_like(c):
         c.kind == K.UNEXPOSED_EXPR and False)
 
 
+_SIZEOF_ID = K.CXX_UNARY_EXPR.value
+_IF_ID = K.IF_STMT.value
+
+
 def walk(c, skip_spawn=True, into_sizeof=False):
     """Preorder walk yielding (cursor, parent), not entering sizeof/alignof
     operands (unless into_sizeof: for renaming references), and (when
     skip_spawn) not entering spawned statements."""
     stack = [(c, None)]
+    pop = stack.pop
+    push = stack.append
     while stack:
-        n, p = stack.pop()
+        n, p = pop()
         yield n, p
-        if n.kind == K.CXX_UNARY_EXPR and not into_sizeof:
+        kid = n._kind_id
+        if kid == _SIZEOF_ID and not into_sizeof:
             continue
-        if skip_spawn and spawn_body(n) is not None:
+        if kid == _IF_ID and skip_spawn and spawn_body(n) is not None:
             continue
-        ch = kids(n)
+        try:
+            ch = n._cpc_kids
+        except AttributeError:
+            ch = kids(n)
         for x in reversed(ch):
-            stack.append((x, n))
+            push((x, n))
 
 
 def is_local_var(d, func_cursor):
@@ -165,7 +205,23 @@ def is_local_var(d, func_cursor):
 
 
 def vkey(d):
-    return d.location.offset, d.spelling
+    """The key of a variable declaration within one parse: (offset, name)."""
+    try:
+        return d._cpc_vkey
+    except AttributeError:
+        pass
+    tu = d._tu
+    try:
+        cache = tu._cpc_vkeys
+    except AttributeError:
+        cache = tu._cpc_vkeys = {}
+    dd = d.data
+    h = (d._kind_id, d.xdata, dd[0], dd[1], dd[2])   # the cursor's identity
+    k = cache.get(h)
+    if k is None:
+        k = cache[h] = (d.location.offset, d.spelling)
+    d._cpc_vkey = k
+    return k
 
 
 class Var:
@@ -178,6 +234,16 @@ class Var:
 
     def __repr__(self):
         return 'Var(%s)' % self.name
+
+
+def func(u, cursor):
+    """The Func of a function definition cursor (computed once per parse:
+    a pass that changes nothing keeps the unit, and its analyses)."""
+    try:
+        return cursor._cpc_func
+    except AttributeError:
+        f = cursor._cpc_func = Func(u, cursor)
+        return f
 
 
 class Func:
@@ -349,6 +415,7 @@ class CallSite:
         self.scope = None
         self.tail = False
         self.index = 0
+        self.block_item = False   # the statement is an item of a compound statement
 
 
 def normal_form(func, s):
@@ -401,6 +468,7 @@ class Cfg:
         self.gotos = []
         self.computed_gotos = []
         self.addr_labels = []
+        self._block_item = False
         if func.body is not None:
             last = self.stmt(func.body, [self.entry])
             self.link(last, self.exit)
@@ -514,8 +582,10 @@ class Cfg:
         falling through out of s."""
         k = s.kind
         f = self.func
+        block_item, self._block_item = self._block_item, False
         site = normal_form(f, s)
         if site is not None:
+            site.block_item = block_item
             if site.form == 'decl' and site.var is not None:
                 self.scope[-1].add(site.var.key)
             return self.callsite(site, preds)
@@ -523,6 +593,7 @@ class Cfg:
             self.scope.append(set())
             cur = preds
             for x in kids(s):
+                self._block_item = True
                 cur = self.stmt(x, cur)
             self.scope.pop()
             return cur

@@ -62,13 +62,14 @@ def no_retain(decl, names):
 def escaping_addresses(f, names):
     """Var keys whose address may be retained."""
     out = set()
-    parents = {}
+    refs = []
     for n, p in an.walk(f.body, skip_spawn=False):
-        if p is not None:
-            parents[(n.kind, n.extent.start.offset, n.extent.end.offset, n.hash)] = p
+        n._cpc_parent = p      # the cursors are cached: one object per node
+        if n.kind == K.DECL_REF_EXPR:
+            refs.append((n, p))
 
     def parent(n):
-        return parents.get((n.kind, n.extent.start.offset, n.extent.end.offset, n.hash))
+        return getattr(n, '_cpc_parent', None)
 
     def transparent(p, n):
         if p is None:
@@ -81,9 +82,7 @@ def escaping_addresses(f, names):
             return True
         return False
 
-    for n, p in an.walk(f.body, skip_spawn=False):
-        if n.kind != K.DECL_REF_EXPR:
-            continue
+    for n, p in refs:
         v = f.var_of(n)
         if v is None:
             continue
@@ -161,7 +160,7 @@ def box(u, environments=False):
     from .prepare import function_defs
     edits = []
     for c in function_defs(u):
-        f = an.Func(u, c)
+        f = an.func(u, c)
         if not f.is_cps or f.body is None:
             continue
         vs = boxed_vars(u, f, names, environments)

@@ -216,10 +216,10 @@ class Emitter:
     def run(self):
         u = self.u
         self.first_decl = {}
-        for c in u.tu.cursor.get_children():
+        for c in u.top():
             if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
                 self.first_decl.setdefault(c.spelling, c.extent.start.offset)
-        for c in u.tu.cursor.get_children():
+        for c in u.top():
             if c.kind != K.FUNCTION_DECL or not u.in_main_file(c):
                 continue
             if an.has_annotation(c, 'cpc_need_cont') and not fe.is_cps_function_type(c.type):
@@ -229,7 +229,7 @@ class Emitter:
             if fe.is_cps_function_type(c.type):
                 self.edits.append((c.extent.start.offset, c.extent.end.offset,
                                    self.cps_proto(c)))
-        for c in u.tu.cursor.get_children():
+        for c in u.top():
             if c.kind == K.VAR_DECL and u.in_main_file(c):
                 pre = []
                 small = self.value_edits(c, pre)
@@ -239,7 +239,7 @@ class Emitter:
                         a = c.extent.start.offset
                         self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
         for c in function_defs(u):
-            f = an.Func(u, c)
+            f = an.func(u, c)
             if f.is_cps:
                 self.cps_function(f)
             else:
@@ -373,7 +373,6 @@ class Emitter:
         u = self.u
         name = f.name
         cfg = an.Cfg(f)
-        self.parents = {an.node_id(n): p for n, p in an.walk(f.body)}
         self.check_cps_body(f)
         sites = split(f, cfg)
         lift = Lifting(f, cfg)
@@ -642,7 +641,7 @@ class Emitter:
         # a statement that is not a block item (the body of an if, a loop, a
         # label) becomes one block: the call and its resume point are two
         body = lines + after
-        if site.form != 'decl' and not self.block_item(s):
+        if site.form != 'decl' and not site.block_item:
             body = ['{'] + ['    ' + x for x in body] + ['}']
         if prefix:
             body = [prefix] + body
@@ -650,10 +649,6 @@ class Emitter:
         code = ('\n' + ind).join(body)
         a, b = rw.start(s), rw.full_end(u, s)
         return (a, b, rw.fix_lines(u, a, b, code))
-
-    def block_item(self, s):
-        p = self.parents.get(an.node_id(s))
-        return p is not None and p.kind == K.COMPOUND_STMT
 
 
 def comment_text(s, limit=72):

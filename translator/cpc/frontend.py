@@ -56,6 +56,85 @@ def lib():
     return _lib
 
 
+# --------------------------------------------------------------------------
+# Speed: the passes walk the same trees many times, and the bindings make a
+# C call (and new Python objects) for every step.  A cursor's children, a
+# cursor's kind and a range's ends are computed once per Python object; the
+# cursors come from the cached lists, so each node is visited through one
+# object per parse.
+
+_CursorKinds = ci.CursorKind._kinds
+
+
+def _cached_children(self):
+    try:
+        return iter(self._cpc_kids)
+    except AttributeError:
+        pass
+    out = []
+    tu = self._tu
+
+    def visitor(child, parent, _):
+        child._tu = tu
+        out.append(child)
+        return 1  # CXChildVisit_Continue
+    ci.conf.lib.clang_visitChildren(self, ci.callbacks['cursor_visit'](visitor), out)
+    self._cpc_kids = out
+    return iter(out)
+
+
+def _cursor_kind(self):
+    k = _CursorKinds[self._kind_id] if self._kind_id < len(_CursorKinds) else None
+    return k if k is not None else ci.CursorKind.from_id(self._kind_id)
+
+
+def _range_start(self):
+    try:
+        return self._cpc_start
+    except AttributeError:
+        r = self._cpc_start = ci.conf.lib.clang_getRangeStart(self)
+        return r
+
+
+def _range_end(self):
+    try:
+        return self._cpc_end
+    except AttributeError:
+        r = self._cpc_end = ci.conf.lib.clang_getRangeEnd(self)
+        return r
+
+
+_getInstantiationLocation = None
+
+
+def _location_offset(self):
+    """The expansion offset alone (no file object, line or column)."""
+    try:
+        return self._cpc_off
+    except AttributeError:
+        pass
+    d = self._data
+    if d is not None:
+        o = d[3]
+    else:
+        global _getInstantiationLocation
+        if _getInstantiationLocation is None:
+            fn = ci.conf.lib.clang_getInstantiationLocation
+            _getInstantiationLocation = fn
+        off = ctypes.c_uint()
+        _getInstantiationLocation(self, None, None, None, ctypes.byref(off))
+        o = off.value
+    self._cpc_off = o
+    return o
+
+
+ci.SourceLocation.offset = property(_location_offset)
+ci.Cursor.get_children = _cached_children
+ci.Cursor.kind = property(_cursor_kind)
+ci.SourceRange.start = property(_range_start)
+ci.SourceRange.end = property(_range_end)
+
+
 def resource_dir():
     """Clang's resource headers: Debian's libclang-common-19-dev (pinned)."""
     env = os.environ.get('CPC_CLANG_RESOURCE_DIR')
@@ -302,6 +381,22 @@ class Unit:
         self._line_starts = None
         self._macros = None
         self._main_file = None
+        self._top = None
+        self._defs = None
+
+    def top(self):
+        """The translation unit's top-level cursors (one list per parse)."""
+        if self._top is None:
+            self._top = list(self.tu.cursor.get_children())
+        return self._top
+
+    def function_defs(self):
+        """The function definitions written in the main file, in order."""
+        if self._defs is None:
+            self._defs = [c for c in self.top()
+                          if c.kind == K.FUNCTION_DECL and c.is_definition() and
+                          self.in_main_file(c)]
+        return self._defs
 
     def loc_of(self, cursor):
         """(file, line, col) presumed location of a cursor (its expansion
@@ -364,7 +459,7 @@ class Unit:
             rs = []
             names = []
             defs = {}
-            for c in self.tu.cursor.get_children():
+            for c in self.top():
                 if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None \
                         and c.location.file.name == self.path:
                     e = c.extent
@@ -469,3 +564,13 @@ def parse(text, path, args=(), check=True):
 
 def children(c):
     return list(c.get_children())
+
+
+def kids(c):
+    """c's children: the cached list itself (do not modify it)."""
+    try:
+        return c._cpc_kids
+    except AttributeError:
+        for _ in c.get_children():
+            break
+        return c._cpc_kids

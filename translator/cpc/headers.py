@@ -43,7 +43,7 @@ def _once_only(u, f, text):
 
 def foreign_cps_definitions(u):
     out = []
-    for c in u.tu.cursor.get_children():
+    for c in u.top():
         if c.kind == K.FUNCTION_DECL and c.is_definition() and not u.in_main_file(c) \
                 and c.location.file is not None and fe.is_cps_function_type(c.type):
             out.append(c)
@@ -86,7 +86,7 @@ def inline(u, inlined):
         src = inc.source.name if inc.source is not None else None
         entered.setdefault(name, []).append((src, inc.location.offset))
     directives = []       # main-file include directives: (a, b, included file name)
-    for c in u.tu.cursor.get_children():
+    for c in u.top():
         if c.kind == K.INCLUSION_DIRECTIVE and c.location.file is not None \
                 and c.location.file.name == u.path:
             f = c.get_included_file()

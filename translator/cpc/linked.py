@@ -139,7 +139,7 @@ def link(u):
     edits = []
     errs = []
     for c in function_defs(u):
-        f = an.Func(u, c)
+        f = an.func(u, c)
         if f.body is None:
             continue
         ls = linked_stmts(f.body)

@@ -420,7 +420,7 @@ def normalize(u):
     from .prepare import function_defs
     edits = []
     for c in function_defs(u):
-        f = an.Func(u, c)
+        f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
         nz = Normalizer(u, f)

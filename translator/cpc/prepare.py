@@ -19,9 +19,7 @@ STMT_KINDS_IN_CPS = None
 
 
 def function_defs(u):
-    for c in u.tu.cursor.get_children():
-        if c.kind == K.FUNCTION_DECL and c.is_definition() and u.in_main_file(c):
-            yield c
+    return u.function_defs()
 
 
 def needs_expansion(u, f):
@@ -70,7 +68,7 @@ def expand_macros(u):
     their macro-expanded rendering."""
     edits = []
     for c in function_defs(u):
-        f = an.Func(u, c)
+        f = an.func(u, c)
         if needs_expansion(u, f):
             a, b = c.extent.start.offset, c.extent.end.offset
             txt = fe.pretty(c)
@@ -83,7 +81,7 @@ def expand_macros(u):
 def rename_shadows(u):
     edits = []
     for c in function_defs(u):
-        f = an.Func(u, c)
+        f = an.func(u, c)
         if not f.is_cps or f.body is None:
             continue
         seen = {}

@@ -152,7 +152,7 @@ class Outliner:
     def run(self):
         from .prepare import function_defs
         for c in function_defs(self.u):
-            f = an.Func(self.u, c)
+            f = an.func(self.u, c)
             if not f.spawns:
                 continue
             pre = []

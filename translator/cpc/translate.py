@@ -27,7 +27,7 @@ def check_consistency(u):
     first declaration's type, so the spelling is checked)."""
     seen = {}
     errs = []
-    for c in u.tu.cursor.get_children():
+    for c in u.top():
         if c.kind != K.FUNCTION_DECL:
             continue
         if u.in_main_file(c):

@@ -152,7 +152,7 @@ class Checker:
 
     def run(self):
         u = self.u
-        for c in u.tu.cursor.get_children():
+        for c in u.top():
             if not u.in_main_file(c):
                 continue
             if c.kind == K.VAR_DECL:
