@@ -98,6 +98,14 @@ def escaping_addresses(f, names):
                 arr = ctype.is_array(par.type)
             elif par.kind == K.UNEXPOSED_EXPR and len(an.kids(par)) == 1 and arr:
                 # array decay: the address escapes unless used at once
+                gp = parent(par)
+                if gp is not None and gp.kind == K.ARRAY_SUBSCRIPT_EXPR:
+                    # a[i]: an element, an lvalue in a's storage (its address
+                    # may be taken in turn: &a[i])
+                    cur = gp
+                    arr = ctype.is_array(gp.type)
+                    par = parent(cur)
+                    continue
                 cur = par
                 break
             elif par.kind == K.ARRAY_SUBSCRIPT_EXPR and an.kids(par)[0] == cur and \

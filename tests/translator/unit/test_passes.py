@@ -292,3 +292,13 @@ def test_line_numbers_survive_generated_code(tmp_path):
                        capture_output=True, text=True)
     got = re.findall(r't\.cpc:(\d+):\d+: warning: #warning "L(\d+)"', r.stderr)
     assert len(got) == 5 and all(a == b for a, b in got), r.stderr
+
+
+def test_array_element_address_kept_across_call_boxes_the_array():
+    for expr in ('&a[1]', '&a[1][0]', '&s.v[1]'):
+        src = ('struct T { int v[2]; };\ncps int id(int);\n'
+               'cps int f(void) { int a[2][1] = {{1}, {2}}; struct T s = {{1, 2}}; '
+               'int *p = %s; int r = id(1); return *p + r; }\n' % expr)
+        out = run(src, 'boxing')
+        name = 's' if 's.' in expr else 'a'
+        assert 'cpc_env->%s' % name in out, expr
