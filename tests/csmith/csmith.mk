@@ -9,6 +9,7 @@
 #                         tests/csmith/regressions/ -- at most FUZZ_REDUCE_MAX of them, one
 #                         per failure signature.
 #   make test-csmith-harness   checks the transformation alone (no cpcc needed).
+#   (test-csmith first runs the transformation's unit tests, test_cpcsmith.py.)
 #
 # CSMITH_JOBS (default 2) programs run in parallel.  Work files go to build/csmith/; the
 # files of failing seeds are kept there, with summary-*.json.
@@ -21,6 +22,7 @@ FUZZ_FIRST    ?= 100000
 FUZZ_REDUCE_MAX ?= 6
 
 test-csmith: setup runtime translator
+	@$(PYTHON) -m pytest -q -p no:cacheprovider $(CSMITH_DIR)/test_cpcsmith.py
 	@$(CSMITH_RUN) test --seed-file $(CSMITH_DIR)/seeds.txt -j $(CSMITH_JOBS) \
 	    --workdir $(BUILD)/csmith
 
