@@ -360,22 +360,47 @@ def expr_refs(func, e):
                             addr.add(v.key)
 
     visit(e)
-    # top-level kills: `x = e` and comma chains of them
-    def top(c):
-        c = strip(c)
-        if c.kind == K.BINARY_OPERATOR:
-            op = fe.binop(c)
-            if op == fe.BO['Comma']:
-                for x in kids(c):
-                    top(x)
-            elif op == fe.BO['Assign']:
-                l = strip(kids(c)[0])
-                if l.kind == K.DECL_REF_EXPR:
-                    v = func.var_of(l)
-                    if v is not None:
-                        kills.add(v.key)
-    top(e)
+    # kills: `x = e` wherever it is always evaluated
+    for l in always_assigned(e):
+        v = func.var_of(l)
+        if v is not None:
+            kills.add(v.key)
     return uses, writes, kills, addr
+
+
+def always_assigned(e):
+    """The variable references (DECL_REF_EXPR) that e assigns with `=`
+    whenever it is evaluated: not under the right of `&&`/`||`, the arms of
+    `?:`, sizeof or a statement expression."""
+    out = []
+    stack = [e]
+    while stack:
+        c = strip(stack.pop())
+        k = c.kind
+        ch = kids(c)
+        if k == K.BINARY_OPERATOR:
+            op = fe.binop(c)
+            if op == fe.BO['Assign']:
+                l = strip(ch[0])
+                if l.kind == K.DECL_REF_EXPR:
+                    out.append(l)
+                else:
+                    stack.append(ch[0])
+                stack.append(ch[1])
+            elif op in (fe.BO['LAnd'], fe.BO['LOr']):
+                stack.append(ch[0])
+            else:
+                stack.extend(ch)
+        elif k == K.CONDITIONAL_OPERATOR:
+            stack.append(ch[0])
+        elif k in (K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR, K.CALL_EXPR,
+                   K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR, K.PAREN_EXPR):
+            stack.extend(ch)
+        elif k == K.CSTYLE_CAST_EXPR and ch:
+            stack.append(ch[-1])
+        elif k == K.UNEXPOSED_EXPR and len(ch) == 1:
+            stack.append(ch[0])
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -525,22 +550,10 @@ class Cfg:
                 if v is not None and v.key == key:
                     count_all += 1
         count_lhs = 0
-
-        def top(c):
-            nonlocal count_lhs
-            c = strip(c)
-            if c.kind == K.BINARY_OPERATOR:
-                op = fe.binop(c)
-                if op == fe.BO['Comma']:
-                    for x in kids(c):
-                        top(x)
-                elif op == fe.BO['Assign']:
-                    l = strip(kids(c)[0])
-                    if l.kind == K.DECL_REF_EXPR:
-                        v = self.func.var_of(l)
-                        if v is not None and v.key == key:
-                            count_lhs += 1
-        top(e)
+        for l in always_assigned(e):
+            v = self.func.var_of(l)
+            if v is not None and v.key == key:
+                count_lhs += 1
         return count_all == count_lhs
 
     def callsite(self, site, preds):

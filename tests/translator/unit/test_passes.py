@@ -302,3 +302,13 @@ def test_array_element_address_kept_across_call_boxes_the_array():
         out = run(src, 'boxing')
         name = 's' if 's.' in expr else 'a'
         assert 'cpc_env->%s' % name in out, expr
+
+
+def test_variable_assigned_in_loop_condition_is_not_lifted_before_set():
+    """`while ((item = take()) >= 0) { ...; cpc_yield(); }`: item is assigned
+    before it is read again, so the yield's frame does not hold it (gcc would
+    see it saved uninitialised on the first iteration)."""
+    out = run('cps int take(void);\ncps void f(void) { int item, n = 0;\n'
+              '  while ((item = take()) >= 0) { n += item; cpc_yield(); }\n  n++; }\n')
+    frames = re.findall(r'struct f__frame_\d+ \{[^}]*\}', out)
+    assert len(frames) == 2 and not any('item' in fr for fr in frames), frames
