@@ -491,8 +491,12 @@ def main(argv=None):
                     if not args.quiet:
                         for l in r.get("detail", "").splitlines()[:12]:
                             print("    " + l)
-            if not args.quiet and done[0] % 50 == 0:
-                print("csmith: %d programs done (%.0fs)" % (done[0], time.monotonic() - t0),
+            if done[0] % (100 if args.quiet else 50) == 0:
+                npass = sum(1 for r in results if r["status"] == "passed")
+                nfail = sum(1 for r in results if r["status"] == "failed")
+                nskip = sum(1 for r in results if r["status"] == "skipped")
+                print("csmith: %d programs done (%.0fs): %d builds passed, %d failed, "
+                      "%d skipped" % (done[0], time.monotonic() - t0, npass, nfail, nskip),
                       flush=True)
 
     jobs = []
