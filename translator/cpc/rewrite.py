@@ -87,6 +87,9 @@ def fix_lines(u, a, b, new):
     return new + '\n' + resync(u, b)
 
 
+PAD_LIMIT = 80
+
+
 def resync(u, off):
     """Text to put after generated lines so that the text from `off` on is
     back on its own line and column: a `#line` directive, a newline, and,
@@ -94,9 +97,12 @@ def resync(u, off):
     column (so gcc's columns stay right without padding empty lines)."""
     j = u.text.find(b'\n', off)
     rest = u.text[off:j if j >= 0 else len(u.text)]
-    # blanks, or closing braces alone, need no column: the line's indentation
-    if rest.strip(b' \t};'):
-        pad = ' ' * col_of(u, off)
+    # blanks, or closing braces alone, need no column: the line's indentation;
+    # nor does the rest of a line made long by hoisting (normalize.py writes
+    # the statements it generates on the statement's line)
+    col = col_of(u, off)
+    if rest.strip(b' \t};') and col <= PAD_LIMIT:
+        pad = ' ' * col
     elif rest.strip():
         pad = indent_of(u, off)
     else:
