@@ -11,7 +11,7 @@ CPC_FRAMES_BEGIN
 struct count__args    { int n; cpc_function *cpc_fn; };            /* a deferred entry */
 struct count__frame_1 { int n; int total; cpc_function *cpc_fn; }; /* live across cpc_sleep */
 union count__reserve  { struct count__frame_1 f1; int ret; };      /* room taken at entry */
-struct main__spawn_1  { int a0; cpc_function *cpc_fn; };           /* arguments of a spawn */
+struct main__spawn_1__start_args { int a0; cpc_function *cpc_fn; }; /* arguments of a spawn */
 CPC_FRAMES_END
 
 static cpc_continuation *count__body(cpc_continuation *cpc_k, int cpc_resume, int n);
@@ -80,7 +80,7 @@ static cpc_continuation *count__body(cpc_continuation *cpc_k, int cpc_resume, in
 /* Thread start of the spawn in main. */
 static cpc_continuation *main__spawn_1__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_1 *cpc_a = CPC_POP(cpc_k, struct main__spawn_1);
+    struct main__spawn_1__start_args *cpc_a = CPC_POP(cpc_k, struct main__spawn_1__start_args);
     return count__cps(cpc_k, cpc_a->a0);
 }
 
@@ -149,8 +149,8 @@ CT_DEFINE_SPAWN1(report, int)
 int main(void)
 {
     {
-        cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct main__spawn_1));
-        struct main__spawn_1 *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_1);
+        cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct main__spawn_1__start_args));
+        struct main__spawn_1__start_args *cpc_a = CPC_PUSH(cpc_sk, struct main__spawn_1__start_args);
         cpc_a->a0 = 5;
         cpc_a->cpc_fn = main__spawn_1__start;
         cpc_spawn_continuation(cpc_sk);
