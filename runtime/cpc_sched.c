@@ -177,18 +177,26 @@ static void sched_wakeup(void)
     }
 }
 
-void sched_inbox_push(cpc_continuation *k)
+/* Append k to the inbox; the caller holds sched_inbox_lock.  Returns
+   whether the inbox was empty (the loop then needs a wake-up). */
+static bool sched_inbox_append_locked(cpc_continuation *k)
 {
-    bool was_empty;
+    bool was_empty = sched_inbox_head == NULL;
     k->cpc_next = NULL;
-    pthread_mutex_lock(&sched_inbox_lock);
-    was_empty = sched_inbox_head == NULL;
     if (sched_inbox_tail != NULL)
         sched_inbox_tail->cpc_next = k;
     else
         sched_inbox_head = k;
     sched_inbox_tail = k;
     atomic_store_explicit(&sched_inbox_pending, true, memory_order_relaxed);
+    return was_empty;
+}
+
+void sched_inbox_push(cpc_continuation *k)
+{
+    bool was_empty;
+    pthread_mutex_lock(&sched_inbox_lock);
+    was_empty = sched_inbox_append_locked(k);
     pthread_mutex_unlock(&sched_inbox_lock);
     if (was_empty)
         sched_wakeup();
@@ -209,16 +217,9 @@ void sched_detached_add(long delta)
 void sched_attach_from_pool(cpc_continuation *k)
 {
     bool was_empty;
-    k->cpc_next = NULL;
     pthread_mutex_lock(&sched_inbox_lock);
-    was_empty = sched_inbox_head == NULL;
-    if (sched_inbox_tail != NULL)
-        sched_inbox_tail->cpc_next = k;
-    else
-        sched_inbox_head = k;
-    sched_inbox_tail = k;
+    was_empty = sched_inbox_append_locked(k);
     sched_detached--;
-    atomic_store_explicit(&sched_inbox_pending, true, memory_order_relaxed);
     pthread_mutex_unlock(&sched_inbox_lock);
     if (was_empty)
         sched_wakeup();

@@ -239,7 +239,7 @@ def box_function(u, f, vs):
                 subs.append((rw.start(n), rw.full_end(u, n),
                              '{ %s cpc_done(); }' % free))
     # statement-level replacements contain the references they cover
-    subs = drop_nested(subs)
+    subs = rw.outermost(subs)
     for s in subs:
         edits.append(s)
     e = body.extent.end.offset - 1
@@ -255,18 +255,6 @@ def ref_sub(u, n, text):
         raise fe.Diags([u.diag(n, '`%s` comes out of a macro expansion and cannot be '
                                'rewritten' % n.spelling)])
     return (r[0], r[1], text)
-
-
-def drop_nested(subs):
-    subs = sorted(subs, key=lambda x: (x[0], -x[1]))
-    out = []
-    end = -1
-    for s in subs:
-        if s[0] < end:
-            continue
-        out.append(s)
-        end = max(end, s[1])
-    return out
 
 
 def sub_text(u, c, keys, f, a=None, b=None):

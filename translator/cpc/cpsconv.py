@@ -234,7 +234,7 @@ class Emitter:
                 pre = []
                 small = self.value_edits(c, pre)
                 if small:
-                    self.edits.extend(self.only_outer(small))
+                    self.edits.extend(rw.outermost(small))
                     if pre:
                         a = c.extent.start.offset
                         self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
@@ -279,20 +279,9 @@ class Emitter:
         small += self.value_edits(f.body, pre)
         self.spawn_edits(f, small, pre, frames, in_cps=False)
         self.external_protos(f, pre)
-        self.edits.extend(self.only_outer(small))
+        self.edits.extend(rw.outermost(small))
         if pre or frames:
             self.insert_before(f, frames, pre)
-
-    def only_outer(self, subs):
-        subs = sorted(subs, key=lambda x: (x[0], -x[1]))
-        out = []
-        end = -1
-        for s in subs:
-            if s[0] < end:
-                continue
-            out.append(s)
-            end = max(end, s[1])
-        return out
 
     def insert_before(self, f, frames, pre):
         a = f.c.extent.start.offset
@@ -474,7 +463,7 @@ class Emitter:
                   '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
         b = f.body
         b0, b1 = b.extent.start.offset, b.extent.end.offset
-        bodytext = self.text(b0 + 1, b1 - 1, self.only_outer(small))
+        bodytext = self.text(b0 + 1, b1 - 1, rw.outermost(small))
         tail = '\n    return cpc_k;\n}'
         if has_body:
             pre.append(entry_head + '\n{\n' + budget +

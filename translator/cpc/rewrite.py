@@ -137,3 +137,17 @@ def apply(text, edits):
         pos = b
     out.append(text[pos:])
     return b''.join(out)
+
+
+def outermost(subs):
+    """The substitutions (start, end, text) not nested in another one, in
+    order: an outer rewrite already contains the text of the inner ones."""
+    subs = sorted(subs, key=lambda x: (x[0], -x[1]))
+    out = []
+    end = -1
+    for s in subs:
+        if s[0] < end:
+            continue
+        out.append(s)
+        end = max(end, s[1])
+    return out
