@@ -5,7 +5,7 @@
 #                         one in ten also at -O0, one in ten at -O2) and every regression
 #                         program in tests/csmith/regressions/; fails on any mismatch.
 #   make fuzz             a long campaign: FUZZ_SEEDS seeds (default 2000) from FUZZ_FIRST
-#                         (default 100000); failures are reduced (creduce) into
+#                         (default 100000); failures are reduced (creduce, installed by setup-fuzz) into
 #                         tests/csmith/regressions/ -- at most FUZZ_REDUCE_MAX of them, one
 #                         per failure signature.
 #   make test-csmith-harness   checks the transformation alone (no cpcc needed).
@@ -30,7 +30,7 @@ test-csmith-harness: setup
 	@$(CSMITH_RUN) harness --seed-file $(CSMITH_DIR)/seeds.txt -j $(CSMITH_JOBS) \
 	    --workdir $(BUILD)/csmith-harness
 
-fuzz: setup runtime translator
+fuzz: setup-fuzz runtime translator
 	@$(CSMITH_RUN) fuzz --seeds $(FUZZ_FIRST)-$$(( $(FUZZ_FIRST) + $(FUZZ_SEEDS) - 1 )) \
 	    -j $(CSMITH_JOBS) -q --reduce-max $(FUZZ_REDUCE_MAX) --workdir $(BUILD)/fuzz
 
