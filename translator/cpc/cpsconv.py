@@ -283,12 +283,20 @@ class Emitter:
         if pre or frames:
             self.insert_before(f, frames, pre)
 
-    def insert_before(self, f, frames, pre):
-        a = f.c.extent.start.offset
+    def generated_prelude(self, a, frames, pre):
+        """Frames and helper functions emitted before the function at offset
+        a.  Each helper is attributed to the function's first line, so that
+        gcc's messages and gdb's backtraces in them name a real .cpc line."""
         txt = ''
         if frames:
             txt += 'CPC_FRAMES_BEGIN\n' + '\n'.join(frames) + '\nCPC_FRAMES_END\n'
-        txt += '\n'.join(pre) + '\n'
+        line = rw.line_directive(self.u, a)
+        txt += ''.join(line + '\n' + p + '\n' for p in pre)
+        return txt
+
+    def insert_before(self, f, frames, pre):
+        a = f.c.extent.start.offset
+        txt = self.generated_prelude(a, frames, pre)
         txt += rw.resync(self.u, a)
         self.edits.append((a, a, txt))
 
@@ -476,8 +484,7 @@ class Emitter:
             head = entry_head + '\n'
             newbody = head + '{\n' + budget + rw.resync(u, b0 + 1) + bodytext + tail
         a = f.c.extent.start.offset
-        txt = 'CPC_FRAMES_BEGIN\n' + '\n'.join(frames) + '\nCPC_FRAMES_END\n'
-        txt += '\n'.join(pre) + '\n'
+        txt = self.generated_prelude(a, frames, pre)
         txt += rw.line_directive(u, a) + '\n'
         e = f.c.extent.end.offset
         self.edits.append((a, e, txt + newbody + '\n' + rw.resync(u, e)))
