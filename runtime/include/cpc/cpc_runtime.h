@@ -37,10 +37,13 @@
  * was handed to the scheduler (it suspended, ended or moved).  A cps function
  * may call native functions freely, and calls cps functions directly:
  *
+ *   - Entry: `if (!cpc_enter(k, need)) return f__defer(k, a1, ..., an);`
+ *     reserves room for everything the invocation writes (see
+ *     "Reservation" below) and spends one unit of the call budget.
  *   - Non-tail cps call `x = g(e1, e2); rest`: evaluate the callee and the
  *     arguments into temporaries, push a frame holding the caller's live
  *     variables with cpc_fn set to the caller's resume function for this
- *     call site, then `return g__cps(k, t1, t2);`.
+ *     call site (CPC_PUSH_RESERVED), then `return g__cps(k, t1, t2);`.
  *   - Tail call `return g(e);` (same return type, or void caller discarding
  *     the value): `return g__cps(k, t);` with no frame pushed.
  *
@@ -48,9 +51,10 @@
  * at c[length .. length+sizeof(T)) -- just above the top frame, which is the
  * caller's frame -- and returns k:
  *
- *     return cpc_return(k, &v, sizeof v);
+ *     return cpc_return_reserved(k, &v, sizeof v);
  *
- * cpc_return grows the buffer when needed (so it may return a moved k).  A
+ * (The entry reserved the room.  Hand-written code may use cpc_return, which
+ * grows the buffer when needed and so may return a moved k.)  A
  * void cps function returns k unchanged.  The resume function of the
  * caller pops its frame with CPC_POP and reads the value with CPC_RESULT;
  * a frame that expects no value ignores what lies above it.
@@ -62,8 +66,8 @@
  * and frees it when the continuation is empty (the thread's outermost
  * function returned).  Resume functions pop their own frame.  Before each
  * frame it sets cpc_budget to CPC_DIRECT_BUDGET; every cps function entry
- * decrements it and, once it is negative, pushes its arguments as a frame
- * whose cpc_fn re-enters the function, and returns k ("bounce").  This keeps
+ * decrements it and, once it is negative, defers: pushes its arguments as a
+ * frame whose cpc_fn re-enters the function, and returns k.  This keeps
  * the C stack bounded at every optimisation level whatever the depth of cps
  * recursion.
  *
