@@ -136,29 +136,30 @@ def is_need_cont_call(c):
     return c.kind == K.CALL_EXPR and has_annotation(callee_decl(c), 'cpc_need_cont')
 
 
-def spawn_body(c):
-    """For `cpc_spawn S` (IF_STMT [tag, ;, S]) return S, else None."""
+def keyword_statement(c, kind, tag):
+    """The children [tag, ;, S] of the expansion `if (tag) ; else S` of a
+    statement keyword whose tag is an expression of `kind` named `tag`, or
+    None when c is not one."""
     if c.kind != K.IF_STMT:
         return None
     ch = kids(c)
     if len(ch) != 3:
         return None
     cond = strip(ch[0])
-    if cond.kind == K.DECL_REF_EXPR and cond.spelling == '__cpc_spawn_tag':
-        return ch[2]
+    if cond.kind == kind and cond.spelling == tag:
+        return ch
     return None
+
+
+def spawn_body(c):
+    """For `cpc_spawn S` return S, else None."""
+    ch = keyword_statement(c, K.DECL_REF_EXPR, '__cpc_spawn_tag')
+    return ch[2] if ch is not None else None
 
 
 def linked_sched(c):
-    if c.kind != K.IF_STMT:
-        return None
-    ch = kids(c)
-    if len(ch) != 3:
-        return None
-    cond = strip(ch[0])
-    if cond.kind == K.CALL_EXPR and cond.spelling == '__cpc_linked_tag':
-        return ch
-    return None
+    """For `cpc_linked(s) S` the children [tag call, ;, S], else None."""
+    return keyword_statement(c, K.CALL_EXPR, '__cpc_linked_tag')
 
 
 def is_sizeof_like(c):
