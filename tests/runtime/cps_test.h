@@ -1,13 +1,15 @@
 /*
  * cps_test.h -- small helpers for the runtime's hand-written cps tests.
  *
- * The tests write cps functions in the shape of docs/abi.md, which is what
- * bin/cpcc emits: frame structs between CPC_FRAMES_BEGIN/END, `f__cps`
- * entries that reserve room once (cpc_enter, with a cold f__defer pushing
- * a bounce frame), unchecked pushes and returns (CPC_PUSH_RESERVED,
- * cpc_return_reserved), resume stubs re-entering a body, CPC_POP and
- * CPC_RESULT.  (Some older tests still use the checked CPC_PUSH and
- * cpc_return, which stay part of the ABI.)  Only the spawn boilerplate,
+ * The tests write cps functions by hand.  t_abi_example,
+ * t_yield_round_robin and t_recursion_million use the exact shape of
+ * docs/abi.md, which is what bin/cpcc emits: frame structs between
+ * CPC_FRAMES_BEGIN/END, `f__cps` entries that reserve room once
+ * (cpc_enter, with a cold f__defer pushing a bounce frame), unchecked
+ * pushes and returns (CPC_PUSH_RESERVED, cpc_return_reserved), resume
+ * stubs re-entering a body, CPC_POP and CPC_RESULT.  The others, whose
+ * subject is a primitive, push with the checked CPC_PUSH (also part of
+ * the ABI) and reserve nothing at entry.  Only the spawn boilerplate,
  * which the translator generates identically for every
  * `cpc_spawn f(args);`, is factored into macros here; they expand to
  * cpcc's shape: cpc_continuation_new for the spawn frame, a checked

@@ -9,7 +9,7 @@
 #   valgrind               the opt binary under memcheck: no error, no leak
 #   abort, abort-debug     the opt (or debug) binary must abort (SIGABRT)
 #                          and its stderr contain every line of t_NAME.abort
-#   lowstack               (modifier) run with an 256 KiB stack limit
+#   lowstack               (modifier) run with a 256 KiB stack limit
 # Tests run two at a time (the machine has two cores).
 set -u
 BUILD=$1 SRC=$2

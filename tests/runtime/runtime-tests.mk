@@ -1,13 +1,14 @@
 # tests/runtime/runtime-tests.mk -- `make test-runtime`, part of `make test`.
 #
-# Every tests/runtime/t_NAME.c is built in four flavours:
+# Every tests/runtime/t_NAME.c is built in five flavours:
 #   opt    -O2 against libcpc.a
 #   O0     -O0 against libcpc.a (cps code without gcc's tail calls: the
 #          trampoline's budget must keep the C stack bounded anyway)
 #   debug  -O0 -DCPC_DEBUG against libcpc_debug.a
 #   tsan   -O1 -fsanitize=thread against libcpc_tsan.a
 #   packed -O2 -DCPC_PACKED_FRAMES against libcpc.a (unaligned frames:
-#          wait records above them are realigned by the runtime)
+#          the runtime's wait records above them are packed structs,
+#          used unaligned)
 # and tests/runtime/TESTS says which runs each test gets (see run-tests.sh).
 
 RT_SRC    := $(TOP)/tests/runtime
