@@ -268,8 +268,9 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
  * `need` = the largest of its frames and of its return value, and its pushes
  * and returns are then unchecked:
  *
- *     enum { f__need = CPC_MAX(sizeof(struct f__frame_1), sizeof(int)) };
- *     if (!cpc_enter(cpc_k, f__need)) return f__defer(cpc_k, args...);
+ *     union f__reserve { struct f__frame_1 f1; int ret; };
+ *     if (!cpc_enter(cpc_k, sizeof(union f__reserve)))
+ *         return f__defer(cpc_k, args...);
  *
  * f__defer (cold) reserves with cpc_reserve, pushes the arguments as a frame
  * that re-enters f from the trampoline, and returns the continuation: the
