@@ -229,7 +229,7 @@ CPC_COLD static cpc_continuation *cv_wait_timed(cpc_continuation *k,
                                                 int sec, int usec)
 {
     cv_check(c, "cpc_wait");
-    k = cont_reserve_wait(k, CPC_WAIT_TIMED);
+    k = cpc_reserve(k, CPC_WAIT_TIMED);
     dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND | CPC_W_TIMER);
     c->nremovable++;

@@ -100,8 +100,10 @@ void cont_cache_flush(void);
  *           date by the heap so the entry is removed in O(log n).
  *   fd, io_dir, io_next, io_prev  the per-fd wait list (W_IO).
  *
- * When the thread is woken, its result (an int) is written at c[length],
- * over the record, after the record has been unlinked everywhere.
+ * A suspending primitive makes room for its record with cpc_reserve(k,
+ * CPC_WAIT_*), which may move k.  When the thread is woken, its result (an
+ * int) is written at c[length], over the record, after the record has been
+ * unlinked everywhere.
  */
 #define CPC_W_COND  1u
 #define CPC_W_TIMER 2u
@@ -125,16 +127,6 @@ struct __attribute__((packed)) cpc_wait {
 static inline struct cpc_wait *cpc_wait_of(cpc_continuation *k)
 {
     return (struct cpc_wait *)(void *)(k->c + k->length);
-}
-
-/* Make sure a wait record of `bytes` bytes (and a result) fits above the
-   top frame.  May move k. */
-static inline cpc_continuation *cont_reserve_wait(cpc_continuation *k,
-                                                  size_t bytes)
-{
-    if (CPC_UNLIKELY(k->size - k->length < bytes))
-        k = cpc_continuation_grow(k, bytes);
-    return k;
 }
 
 /* Store a suspended thread's int result above its top frame.  The room was

@@ -266,7 +266,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
             return io_return(k, direction);
         return io_return(k, -1);
     }
-    k = cont_reserve_wait(k, CPC_WAIT_IO);
+    k = cpc_reserve(k, CPC_WAIT_IO);
     dbg_suspend(k, false);
     struct cpc_wait *w = cpc_wait_of(k);
     if (c != NULL) {

@@ -153,13 +153,13 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
     if (delay < 0)
         delay = 0;
     if (c == NULL) {
-        k = cont_reserve_wait(k, CPC_WAIT_COND);
+        k = cpc_reserve(k, CPC_WAIT_COND);
         dbg_suspend(k, false);
         cpc_wait_of(k)->link = CPC_W_TIMER;
         tmr_add(k, sched_now() + delay, false);
         return NULL;
     }
-    k = cont_reserve_wait(k, CPC_WAIT_TIMED);
+    k = cpc_reserve(k, CPC_WAIT_TIMED);
     dbg_suspend(k, false);
     cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
     cpc_wait_of(k)->cv = c;

@@ -298,7 +298,7 @@ static inline int cpc_enter(const cpc_continuation *k, size_t need)
 /* k, grown if needed so that `need` bytes fit above c[length]. */
 static inline cpc_continuation *cpc_reserve(cpc_continuation *k, size_t need)
 {
-    if (k->size - k->length < need)
+    if (__builtin_expect(k->size - k->length < need, 0))
         k = cpc_continuation_grow(k, need);
     return k;
 }
