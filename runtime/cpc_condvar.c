@@ -229,14 +229,7 @@ CPC_COLD static cpc_continuation *cv_wait_timed(cpc_continuation *k,
                                                 int sec, int usec)
 {
     cv_check(c, "cpc_wait");
-    k = cpc_reserve(k, CPC_WAIT_TIMED);
-    dbg_suspend(k, false);
-    cv_push(c, k, CPC_W_COND | CPC_W_TIMER);
-    c->nremovable++;
-    cpc_wait_of(k)->cv = c;
-    tmr_add(k, sched_now() + (int64_t)sec * 1000000000 +
-                     (int64_t)usec * 1000, true);
-    return NULL;
+    return tmr_wait_cv(k, c, tmr_delay_ns(sec, usec));
 }
 
 CPC_COLD static cpc_continuation *cv_wait_grow(cpc_continuation *k,

@@ -186,9 +186,18 @@ void cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags);
 
 /* ---- timers (cpc_timer.c) --------------------------------------------- */
 
+/* sec seconds and usec microseconds, in nanoseconds. */
+static inline int64_t tmr_delay_ns(int sec, int usec)
+{
+    return (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+}
 /* Queue k to wake at monotonic time `when`; has_cv: it is also on a
    condvar and may be removed early. */
 void tmr_add(cpc_continuation *k, int64_t when, bool has_cv);
+/* Suspend k (running) on c and in the heap for `delay` ns, whichever wakes
+   it first: cpc_wait with a timeout, cpc_sleep with a condvar. */
+cpc_continuation *tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
+                              int64_t delay);
 /* Remove k (W_COND|W_TIMER) from the heap. */
 void tmr_remove(cpc_continuation *k);
 /* Number of sleepers (read inline by the main loop). */

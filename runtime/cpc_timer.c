@@ -128,10 +128,20 @@ void tmr_shutdown(void)
 
 /* ---- cpc_sleep ------------------------------------------------------------- */
 
-/* Detached: a blocking sleep, resumed after EINTR. */
-static void tmr_sleep_blocking(int sec, int usec)
+cpc_continuation *tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
+                              int64_t delay)
 {
-    int64_t ns = (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+    k = cpc_reserve(k, CPC_WAIT_TIMED);
+    dbg_suspend(k, false);
+    cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
+    cpc_wait_of(k)->cv = c;
+    tmr_add(k, sched_now() + delay, true);
+    return NULL;
+}
+
+/* Detached: a blocking sleep of ns nanoseconds, resumed after EINTR. */
+static void tmr_sleep_blocking(int64_t ns)
+{
     if (ns <= 0)
         return;
     struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
@@ -142,11 +152,11 @@ static void tmr_sleep_blocking(int sec, int usec)
 cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
                                  cpc_condvar *c)
 {
-    int64_t delay = (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
+    int64_t delay = tmr_delay_ns(sec, usec);
     if (cpc_tls_pool != NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_sleep with a condvar");
-        tmr_sleep_blocking(sec, usec);
+        tmr_sleep_blocking(delay);
         int v = CPC_TIMEOUT;
         return cpc_return(k, &v, sizeof v);
     }
@@ -159,10 +169,5 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
         tmr_add(k, sched_now() + delay, false);
         return NULL;
     }
-    k = cpc_reserve(k, CPC_WAIT_TIMED);
-    dbg_suspend(k, false);
-    cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
-    cpc_wait_of(k)->cv = c;
-    tmr_add(k, sched_now() + delay, true);
-    return NULL;
+    return tmr_wait_cv(k, c, delay);
 }
