@@ -5,8 +5,8 @@ at -O2 with --dataflow=environments (eCPC's variant), run,
 and its stdout and exit status compared with programs/NAME.expected (a last
 line `exit: N` gives a non-zero status).  Directives in the source:
 `cpcc-flags: ...` extra flags, `max-rss-kb: N` a memory bound.
-Then each diagnostics/*.cpc must fail with the messages listed in its
-`expect-error: ...` lines."""
+Then each diagnostics/*.cpc must fail with exactly the errors listed in its
+`expect-error: ...` comments, each at the line of its comment."""
 import concurrent.futures
 import os
 import re
@@ -61,18 +61,28 @@ def run_program(path, cfg, tmp):
 
 
 def run_diag(path, tmp):
+    """Every `expect-error: MSG` comment on line L must be matched by an error
+    `NAME:L:COL: error: ...` containing MSG, and every error must be expected
+    (several comments on one line expect several errors there)."""
     name = os.path.basename(path)
-    src = open(path).read()
-    wants = re.findall(r'expect-error:\s*(.*?)\s*(?:\*/)?$', src, re.M)
+    wants = [(n, w) for n, line in enumerate(open(path), 1)
+             for w in re.findall(r'expect-error:\s*(.*?)\s*(?:\*/|$)', line)]
     r = subprocess.run([CPCC, '-c', '-o', os.path.join(tmp, 'x.o'), path],
                        capture_output=True, text=True, cwd=os.path.dirname(path))
     if r.returncode == 0:
         return 'FAIL %s: compiled without error' % name
     if 'Traceback' in r.stderr:
         return 'FAIL %s: Python traceback\n%s' % (name, r.stderr[-3000:])
-    for w in wants:
-        if w not in r.stderr:
-            return 'FAIL %s: missing message %r in\n%s' % (name, w, r.stderr)
+    if not wants:
+        return 'FAIL %s: no expect-error comment' % name
+    errors = [(m.group(0), os.path.basename(m.group(1)), int(m.group(2)))
+              for m in re.finditer(r'^(.*?):(\d+):\d+: error: .*$', r.stderr, re.M)]
+    for n, w in wants:
+        if not any(f == name and l == n and w in e for e, f, l in errors):
+            return 'FAIL %s: missing message %r at line %d in\n%s' % (name, w, n, r.stderr)
+    for e, f, l in errors:
+        if not any(f == name and l == n and w in e for n, w in wants):
+            return 'FAIL %s: unexpected error\n%s' % (name, e)
     return None
 
 
