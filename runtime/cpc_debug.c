@@ -128,13 +128,28 @@ const char *dbg_symbol_name(const void *f, char *buf, size_t len)
     return buf;
 }
 
-#ifndef CPC_DEBUG
+/* Name of the thread's top frame function, for messages. */
+static const char *dbg_top_name(const cpc_continuation *k, char *buf,
+                                size_t len)
+{
+    if (k->length < sizeof(cpc_function *) || k->length > k->size) {
+        snprintf(buf, len, "<no frame: the thread had ended>");
+        return buf;
+    }
+    return dbg_symbol_name((const void *)cpc_top_function(k), buf, len);
+}
+
+/* A translated cps function pushed or returned more than its entry
+   reserved (checked by code compiled with -DCPC_DEBUG): a translator bug,
+   caught before it corrupts the heap. */
 void cpc_reservation_violated(const cpc_continuation *k, size_t n)
 {
+    char name[256];
     cpc_fatal("continuation %p: %zu bytes written beyond the room reserved at "
-              "entry (length %u, size %u)", (const void *)k, n, k->length, k->size);
+              "entry (length %u, size %u; thread's top frame: %s)",
+              (const void *)k, n, k->length, k->size,
+              dbg_top_name(k, name, sizeof name));
 }
-#endif
 
 #ifdef CPC_DEBUG
 /* ---- one-shot checks ------------------------------------------------------------ */
@@ -145,32 +160,11 @@ static pthread_mutex_t dbg_lock = PTHREAD_MUTEX_INITIALIZER;
 static cpc_continuation *dbg_quarantine[DBG_QUARANTINE];
 static size_t dbg_qnext;
 
-/* Name of the thread's top frame function, for messages. */
-static const char *dbg_top_name(cpc_continuation *k, char *buf, size_t len)
-{
-    if (k->length < sizeof(cpc_function *) || k->length > k->size) {
-        snprintf(buf, len, "<no frame: the thread had ended>");
-        return buf;
-    }
-    return dbg_symbol_name((const void *)cpc_top_function(k), buf, len);
-}
-
 CPC_NORETURN static void dbg_die(cpc_continuation *k, const char *what)
 {
     char name[256];
     cpc_fatal("continuation %p %s (thread's top frame: %s)", (void *)k, what,
               dbg_top_name(k, name, sizeof name));
-}
-
-/* A translated cps function pushed or returned more than its entry
-   reserved: a translator bug, caught before it corrupts the heap. */
-void cpc_reservation_violated(const cpc_continuation *k, size_t n)
-{
-    char name[256];
-    cpc_fatal("continuation %p: %zu bytes written beyond the room reserved at "
-              "entry (length %u, size %u; thread's top frame: %s)", (void *)k,
-              n, k->length, k->size,
-              dbg_top_name((cpc_continuation *)k, name, sizeof name));
 }
 
 static void dbg_check_magic(cpc_continuation *k)
