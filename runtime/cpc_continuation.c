@@ -153,6 +153,17 @@ static void slab_list_remove(struct slab **head, struct slab *s)
     s->next = s->prev = NULL;
 }
 
+/* s has free slots again: it joins its class's partial list. */
+static void slab_partial_push(unsigned cls, struct slab *s)
+{
+    s->listed = true;
+    s->prev = NULL;
+    s->next = slab_partial[cls];
+    if (s->next != NULL)
+        s->next->prev = s;
+    slab_partial[cls] = s;
+}
+
 /* An empty slab leaves service: cached, or unmapped. */
 static void slab_release(struct slab *s)
 {
@@ -168,15 +179,8 @@ static void slab_release(struct slab *s)
 static void slab_free_slow(struct slab *s)
 {
     unsigned cls = s->slot / 16 - 2;
-    if (!s->listed) {
-        /* It was full: it has room again. */
-        s->listed = true;
-        s->prev = NULL;
-        s->next = slab_partial[cls];
-        if (s->next != NULL)
-            s->next->prev = s;
-        slab_partial[cls] = s;
-    }
+    if (!s->listed)
+        slab_partial_push(cls, s);      /* it was full */
     if (s->live == 0 && s != slab_cur[cls]) {
         slab_list_remove(&slab_partial[cls], s);
         slab_release(s);
@@ -284,15 +288,10 @@ static void slab_flush(void)
             /* Still holds threads (stranded waiters): it joins the partial
                list, so the next allocation does not assume it is full. */
             slab_cur[cls] = NULL;
-            if (s->free != NULL || s->bump < s->end) {
-                s->next = slab_partial[cls];
-                s->prev = NULL;
-                if (s->next != NULL)
-                    s->next->prev = s;
-                slab_partial[cls] = s;
-            } else {
+            if (s->free != NULL || s->bump < s->end)
+                slab_partial_push(cls, s);
+            else
                 s->listed = false;
-            }
         }
     }
     while (slab_empty != NULL) {
