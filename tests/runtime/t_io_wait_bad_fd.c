@@ -41,11 +41,12 @@ static cpc_continuation *checker__body(cpc_continuation *k, int cpc_resume,
                                        int step, int fd)
 {
     static int pfd[2];
-    int r, dir = CPC_IO_IN;
+    int r, dir, old;
     switch (cpc_resume) {
     case 1: goto checker__resumed_1;
     }
-    for (step = 0; step < 7; step++) {
+    for (step = 0; step < 8; step++) {
+        dir = CPC_IO_IN;
         switch (step) {
         case 0: fd = -1; break;
         case 1: fd = open("/dev/null", O_RDONLY); close(fd); break;
@@ -54,8 +55,17 @@ static cpc_continuation *checker__body(cpc_continuation *k, int cpc_resume,
         case 4: fd = 0; dir = 16; break;
         case 5: fd = open("/proc/self/exe", O_RDONLY); dir = CPC_IO_OUT; break;
         case 6:
-            /* A pipe waited on, closed, and a new pipe in the same fds. */
             CT_CHECK(pipe(pfd) == 0, "pipe");
+            writer__spawn(pfd[1]);
+            fd = pfd[0];
+            break;
+        case 7:
+            /* The pipe of case 6, waited on, closed, and a new pipe in the
+               same fds. */
+            old = pfd[0];
+            close(pfd[0]);
+            close(pfd[1]);
+            CT_CHECK(pipe(pfd) == 0 && pfd[0] == old, "fd not reused");
             writer__spawn(pfd[1]);
             fd = pfd[0];
             break;
@@ -79,28 +89,10 @@ static cpc_continuation *checker__body(cpc_continuation *k, int cpc_resume,
                errno == EINVAL ? " EINVAL" : " other errno");
         if (step == 5)
             close(fd);
-        if (step == 6) {
-            int old = pfd[0];
-            close(pfd[0]);
-            close(pfd[1]);
-            CT_CHECK(pipe(pfd) == 0 && pfd[0] == old, "fd not reused");
-            writer__spawn(pfd[1]);
-            fd = pfd[0];
-            if (step++ == 6)
-                goto again;
-        }
     }
     close(pfd[0]);
     close(pfd[1]);
     return k;
-again:
-    {
-        struct checker__frame_1 *cpc_f = CPC_PUSH(k, struct checker__frame_1);
-        cpc_f->step = step;
-        cpc_f->fd = fd;
-        cpc_f->cpc_fn = checker__resume_1;
-        return cpc_io_wait__cps(k, fd, CPC_IO_IN, NULL);
-    }
 }
 CT_DEFINE_SPAWN0(checker)
 
