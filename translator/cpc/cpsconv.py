@@ -472,7 +472,10 @@ class Emitter:
         b = f.body
         b0, b1 = b.extent.start.offset, b.extent.end.offset
         bodytext = self.text(b0 + 1, b1 - 1, rw.outermost(small))
-        tail = '\n    return cpc_k;\n}'
+        # falling off the end returns on the line of the body's closing brace
+        # (a new line would be attributed to the line after the function)
+        bodytext = bodytext.rstrip(' \t')
+        tail = '    return cpc_k;\n}' if bodytext.endswith('\n') else ' return cpc_k; }'
         if has_body:
             pre.append(entry_head + '\n{\n' + budget +
                        '    return %s__body(%s);\n}' % (name, ', '.join(['cpc_k', '0'] + pnames)))

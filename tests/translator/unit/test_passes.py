@@ -294,6 +294,34 @@ def test_line_numbers_survive_generated_code(tmp_path):
     assert len(got) == 5 and all(a == b for a, b in got), r.stderr
 
 
+def presumed_lines(out):
+    """The .cpc line of each line of generated C, following #line."""
+    cur, res = 1, []
+    for line in out.split('\n'):
+        m = re.match(r'#line (\d+) ', line)
+        if m:
+            cur = int(m.group(1))
+            res.append(None)
+        else:
+            res.append(cur)
+            cur += 1
+    return res
+
+
+def test_falling_off_the_end_is_on_the_closing_brace_line():
+    """gdb steps from the last statement to the function's `}`, not to the
+    line after it."""
+    for src, brace in (('cps void f(int n) {\n    cpc_yield();\n    n++;\n}\n\nint x;\n', 5),
+                       ('cps void f(int n) { cpc_yield(); n++; }\n\nint x;\n', 2)):
+        out = run(src)
+        lines = out.split('\n')
+        where = presumed_lines(out)
+        body = next(i for i, l in enumerate(lines) if 'f__body(cpc_continuation *cpc_k, int' in l
+                    and not l.endswith(';'))
+        ret = next(i for i in range(body, len(lines)) if 'return cpc_k;' in lines[i])
+        assert where[ret] == brace, '\n'.join(lines[body:ret + 2])
+
+
 def test_array_element_address_kept_across_call_boxes_the_array():
     for expr in ('&a[1]', '&a[1][0]', '&s.v[1]'):
         src = ('struct T { int v[2]; };\ncps int id(int);\n'
