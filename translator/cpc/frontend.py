@@ -222,9 +222,6 @@ def strip_sugar(t):
             c = t.get_canonical()
             if tkind(c) == k:
                 break
-            # canonical drops tags: only use it when the spelling has none
-            if 'cpc_cps' in t.spelling and tkind(c) != TK_BTF_TAG:
-                tagged = tagged or False
             t = c
     return t, tagged
 
