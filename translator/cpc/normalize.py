@@ -166,14 +166,7 @@ class Normalizer:
             if t is None:
                 return self.fixed(c, '{ %s return; }' % ' '.join(s))
             return self.fixed(c, '{ %s return %s; }' % (' '.join(s), t))
-        if k == K.IF_STMT:
-            ch = an.kids(c)
-            if self.cps(ch[0]):
-                s, t = self.lin(ch[0])
-                inner = self.rebuild_stmt(c, [(rw.start(ch[0]), ch[0].extent.end.offset, t)])
-                return self.fixed(c, '{ %s %s }' % (' '.join(s), inner))
-            return self.rebuild_stmt(c)
-        if k == K.SWITCH_STMT:
+        if k in (K.IF_STMT, K.SWITCH_STMT):
             ch = an.kids(c)
             if self.cps(ch[0]):
                 s, t = self.lin(ch[0])
