@@ -177,29 +177,30 @@ static void sched_wakeup(void)
     }
 }
 
-/* Append k to the inbox; the caller holds sched_inbox_lock.  Returns
-   whether the inbox was empty (the loop then needs a wake-up). */
-static bool sched_inbox_append_locked(cpc_continuation *k)
+/* Append k to the inbox and add `detached` to the count of detached
+   threads, in one critical section; wake the loop if the inbox was empty
+   (one pending wake-up is enough). */
+static void sched_inbox_append(cpc_continuation *k, long detached)
 {
-    bool was_empty = sched_inbox_head == NULL;
+    bool was_empty;
     k->cpc_next = NULL;
+    pthread_mutex_lock(&sched_inbox_lock);
+    was_empty = sched_inbox_head == NULL;
     if (sched_inbox_tail != NULL)
         sched_inbox_tail->cpc_next = k;
     else
         sched_inbox_head = k;
     sched_inbox_tail = k;
+    sched_detached += detached;
     atomic_store_explicit(&sched_inbox_pending, true, memory_order_relaxed);
-    return was_empty;
+    pthread_mutex_unlock(&sched_inbox_lock);
+    if (was_empty)
+        sched_wakeup();
 }
 
 void sched_inbox_push(cpc_continuation *k)
 {
-    bool was_empty;
-    pthread_mutex_lock(&sched_inbox_lock);
-    was_empty = sched_inbox_append_locked(k);
-    pthread_mutex_unlock(&sched_inbox_lock);
-    if (was_empty)
-        sched_wakeup();
+    sched_inbox_append(k, 0);
 }
 
 void sched_detached_add(long delta)
@@ -216,13 +217,7 @@ void sched_detached_add(long delta)
 
 void sched_attach_from_pool(cpc_continuation *k)
 {
-    bool was_empty;
-    pthread_mutex_lock(&sched_inbox_lock);
-    was_empty = sched_inbox_append_locked(k);
-    sched_detached--;
-    pthread_mutex_unlock(&sched_inbox_lock);
-    if (was_empty)
-        sched_wakeup();
+    sched_inbox_append(k, -1);
 }
 
 static inline bool sched_inbox_maybe_pending(void)
