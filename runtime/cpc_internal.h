@@ -210,7 +210,7 @@ void tmr_shutdown(void);
 
 /* ---- I/O (cpc_io.c) --------------------------------------------------- */
 
-int io_init(void);                  /* epoll fd; aborts on failure */
+void io_init(void);                 /* epoll fd; aborts on failure */
 void io_add_wakeup_fd(int fd);      /* the inbox eventfd */
 /* Wait for events at most timeout_ms (-1: forever) and wake the waiters. */
 void io_poll(int timeout_ms);

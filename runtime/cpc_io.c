@@ -44,12 +44,11 @@ size_t io_waiters;              /* read inline by the main loop */
 
 #define IO_EVENTS 256
 
-int io_init(void)
+void io_init(void)
 {
     io_epfd = epoll_create1(EPOLL_CLOEXEC);
     if (io_epfd < 0)
         cpc_fatal("epoll_create1: %s", strerror(errno));
-    return 0;
 }
 
 void io_add_wakeup_fd(int fd)
