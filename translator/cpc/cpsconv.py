@@ -471,7 +471,13 @@ class Emitter:
                   '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
         b = f.body
         b0, b1 = b.extent.start.offset, b.extent.end.offset
-        bodytext = self.text(b0 + 1, b1 - 1, rw.outermost(small))
+        # the user's body from after its `{`, or from the next line when the
+        # rest of the `{` line is blank (no empty line after the #line)
+        start = b0 + 1
+        j = u.text.find(b'\n', start, b1 - 1)
+        if j >= 0 and not u.text[start:j].strip():
+            start = j + 1
+        bodytext = self.text(start, b1 - 1, rw.outermost(small))
         # falling off the end returns on the line of the body's closing brace
         # (a new line would be attributed to the line after the function)
         bodytext = bodytext.rstrip(' \t')
@@ -482,10 +488,10 @@ class Emitter:
             dispatch = '    switch (cpc_resume) {\n%s    }\n' % ''.join(
                 '    case %d: goto %s__resumed_%d;\n' % (s.index, name, s.index) for s in sites)
             head = 'static CPC_CPS_FN cpc_continuation *%s__body(%s)\n' % (name, body_params)
-            newbody = head + '{\n' + dispatch + rw.resync(u, b0 + 1) + bodytext + tail
+            newbody = head + '{\n' + dispatch + rw.resync(u, start) + bodytext + tail
         else:
             head = entry_head + '\n'
-            newbody = head + '{\n' + budget + rw.resync(u, b0 + 1) + bodytext + tail
+            newbody = head + '{\n' + budget + rw.resync(u, start) + bodytext + tail
         a = f.c.extent.start.offset
         txt = self.generated_prelude(a, frames, pre)
         txt += rw.line_directive(u, a) + '\n'

@@ -251,7 +251,7 @@ def test_generated_code_is_not_padded_or_pushed_right():
               '        n = g(n);\n    }\n    return n;\n}\n')
     # no line of blanks followed by code far to the right, no padded brace
     assert not re.search(r'^ {20,}\S', out, re.M)
-    assert re.search(r'f__body\(.*\)\n\{\n    switch \(cpc_resume\) \{\n    case 1: goto f__resumed_1;\n    \}\n#line 3 ', out)
+    assert re.search(r'f__body\(.*\)\n\{\n    switch \(cpc_resume\) \{\n    case 1: goto f__resumed_1;\n    \}\n#line 4 "t\.cpc"\n    while \(', out)
     # the call site is indented like the statement it replaces
     assert re.search(r'\n        \{   /\* n = g\(n\) \*/\n            int cpc_a1 = n;\n', out)
 
