@@ -39,8 +39,7 @@ run_one() {
     args=$(sed -n 's/.*test: args \(.*\)\*\/.*/\1/p; s/.*test: args \(.*\)$/\1/p' "$src" | head -1)
     local variants="opt"
     [ "${NO_DEBUG:-0}" = 1 ] || variants="$variants debug"
-    if grep -q 'test: valgrind' "$src" && [ "${NO_VALGRIND:-0}" != 1 ] \
-       && command -v valgrind >/dev/null; then
+    if grep -q 'test: valgrind' "$src" && [ "${NO_VALGRIND:-0}" != 1 ]; then
         variants="$variants valgrind"
     fi
     for variant in $variants; do
@@ -53,6 +52,8 @@ run_one() {
                     echo "FAIL $variant build (see $out/$name.build.log)" >> "$res"; continue; }
             fi
             [ -x "$exe" ] || { echo "FAIL $variant no binary" >> "$res"; continue; }
+            [ "$variant" = opt ] || command -v valgrind >/dev/null || {
+                echo "FAIL $variant valgrind is not installed (make setup; or NO_VALGRIND=1)" >> "$res"; continue; }
             cmd="$exe"
             [ "$variant" = valgrind ] && cmd="valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --log-file=$out/$name.valgrind.log $exe"
             ;;
