@@ -213,14 +213,11 @@ def choose_cps(funcs, helpers_native, runtime_names):
 STORAGE = {"static", "inline", "__inline", "__inline__", "extern", "_Noreturn"}
 
 
-def transform(prog, helpers_native=False, strip_const=False):
-    """Csmith program text -> CPC program text.  strip_const: drop every `const` of the
-    program (a meaning-preserving change for a valid program), to look past a known bug."""
+def transform(prog, helpers_native=False):
+    """Csmith program text -> CPC program text."""
     runtime = flattened_runtime()
     body = strip_csmith_include(prog)
     includes = "".join("#include <%s>\n" % h for h in SYSTEM_INCLUDES)
-    if strip_const:
-        includes += "#define const /* stripped by cpcsmith --strip-const */\n"
     head = PROLOGUE + includes
     text = head + runtime + "\n/* --- Csmith program --- */\n" + body
     runtime_start = len(head)
@@ -291,12 +288,10 @@ def main(argv=None):
     ap.add_argument("--helpers-native", action="store_true",
                     help="keep the Csmith runtime's functions native (only the program's "
                          "functions become cps)")
-    ap.add_argument("--strip-const", action="store_true",
-                    help="remove every const qualifier (to look past a known translator bug)")
     a = ap.parse_args(argv)
     with open(a.input) as f:
         prog = f.read()
-    out, stats = transform(prog, a.helpers_native, a.strip_const)
+    out, stats = transform(prog, a.helpers_native)
     if a.output:
         with open(a.output, "w") as f:
             f.write(out)

@@ -66,9 +66,6 @@ CPCC = os.environ.get("CPCC", os.path.join(TOP, "bin", "cpcc"))
 RUNTIME_INC = os.path.join(TOP, "runtime", "include")
 REGRESSIONS = os.path.join(HERE, "regressions")
 
-# CPCSMITH_STRIP_CONST=1: drop `const` from the programs, to look past a known bug class.
-STRIP_CONST = os.environ.get("CPCSMITH_STRIP_CONST", "") not in ("", "0")
-
 CLASSES = ["translator-crash", "translator-diagnostic", "translator-timeout", "gcc-error",
            "link-error", "runtime-crash", "asan-error", "wrong-output", "timeout", "harness"]
 
@@ -255,8 +252,7 @@ def run_seed(seed, workdir, mode, keep=False):
             shutil.rmtree(d, ignore_errors=True)
             return [{"seed": seed, "level": "-", "status": "skipped",
                      "detail": "native program does not finish in %.0fs" % NATIVE_TIMEOUT}]
-        cpc_text, stats = cpcsmith.transform(prog_text, helpers_native(seed),
-                                             strip_const=STRIP_CONST)
+        cpc_text, stats = cpcsmith.transform(prog_text, helpers_native(seed))
         cpc_src = os.path.join(d, "prog.cpc")
         with open(cpc_src, "w") as f:
             f.write(cpc_text)
