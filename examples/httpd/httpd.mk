@@ -4,10 +4,7 @@
 #   make test-httpd   unit tests of the native half (plain cc), then the
 #                     end-to-end suite (curl, wrk, raw sockets; loopback only)
 #
-# Included once from tests/tests.mk (and possibly an examples fragment).
-
-ifndef HTTPD_MK_INCLUDED
-HTTPD_MK_INCLUDED := 1
+# Included from tests/tests.mk.
 
 HTTPD_DIR   := $(TOP)/examples/httpd
 HTTPD_BUILD := $(BUILD)/examples/httpd
@@ -49,5 +46,3 @@ test-httpd: $(HTTPD_UNIT) $(HTTPD_BIN) $(HTTPD_DEBUG)
 TEST_SUITES += test-httpd
 
 .PHONY: httpd test-httpd
-
-endif
