@@ -129,8 +129,9 @@ def main():
                 want = fh.read()
         except OSError:
             want = None
+        failed = False
         if got != want:
-            fails += 1
+            failed = True
             print('FAIL %s' % name)
             if want is None:
                 print('  (no expected/%s.out; run with --update)' % name)
@@ -139,8 +140,9 @@ def main():
                 sys.stdout.writelines(difflib.unified_diff(
                     want.splitlines(True), got.splitlines(True), 'expected', 'got'))
         if 'Traceback' in err:
-            fails += 1
+            failed = True
             print('FAIL %s: traceback' % name)
+        fails += failed
     if not update:
         r = check_patch()
         if r:
