@@ -817,6 +817,27 @@ def for_parts(u, s):
 # --------------------------------------------------------------------------
 # Data flow
 
+def assigned_anywhere(cfg):
+    """Keys of the variables the body of cfg's function may write after its
+    entry: assignments, increments, address taken (the CFG nodes' writes),
+    and any variable named in an asm statement (its operands may be
+    outputs).  A parameter outside this set keeps its entry value."""
+    w = set()
+    for n in cfg.nodes:
+        if n is not cfg.entry:
+            w |= n.writes
+    f = cfg.func
+    if f.body is not None:
+        for n, p in walk(f.body, skip_spawn=False):
+            if n.kind == K.ASM_STMT:
+                for r, q in walk(n, skip_spawn=False):
+                    if r.kind == K.DECL_REF_EXPR:
+                        v = f.var_of(r)
+                        if v is not None:
+                            w.add(v.key)
+    return w
+
+
 def liveness(cfg):
     """live_in per node id (sets of var keys)."""
     live_in = {n.id: set() for n in cfg.nodes}

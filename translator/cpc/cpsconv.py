@@ -72,6 +72,7 @@ class Emitter:
         self.edits = []
         self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
         self.path = u.path
+        self.frame = None        # the frame struct of the cps function being emitted
 
     def diag(self, c, msg):
         return self.u.diag(c, msg)
@@ -400,26 +401,46 @@ class Emitter:
             pre.append('static CPC_CPS_FN cpc_continuation *%s__body(%s);' % (name, body_params))
         else:
             pre.append('%sCPC_CPS_FN cpc_continuation *%s__cps(%s);' % ('static ' if static else '', name, kparams))
+        # The frame: one per invocation, pushed at entry and popped on the
+        # way out, holding every variable live across some call.  Parameters
+        # the body never assigns are stored once, at entry; so is cpc_fn
+        # when there is one resume point.  A call site stores the rest.
+        fr = '%s__frame' % name
+        site_vars = {site.index: lift.frame_vars(site) for site in sites}
+        all_vars = {}
+        for site in sites:
+            for v in site_vars[site.index]:
+                all_vars.setdefault(v.key, (site, v))
+        ordered = sorted(all_vars.values(),
+                         key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
+        assigned = an.assigned_anywhere(cfg) if sites else set()
+        fixed = [v for (_, v) in ordered if v.is_param and v.key not in assigned]
+        fixed_keys = set(v.key for v in fixed)
+        fields = []
+        for (site, v) in ordered:
+            try:
+                fields.append(ctype.declare_field(v.type, v.name) + ';')
+            except ctype.Unnameable as e:
+                raise fe.Diags([self.diag(site.call, 'a variable live across this cps call '
+                                          'has a type that cannot be named at file scope '
+                                          '(%s); declare the type at file scope' % e)])
+        if sites:
+            frames.append('struct %s { %s };' % (fr, ' '.join(fields + ['cpc_function *cpc_fn;'])))
+        one_site = len(sites) == 1
+        self.frame = fr if sites else None
         # sites
         for site in cfg.sites:
             if site.tail:
                 small.append(self.tail_call(f, site, small))
         lifted = set()
         for site in sites:
-            vs = lift.frame_vars(site)
-            fr = '%s__frame_%d' % (name, site.index)
-            try:
-                fields = [ctype.declare_field(v.type, v.name) + ';' for v in vs]
-            except ctype.Unnameable as e:
-                raise fe.Diags([self.diag(site.call, 'a variable live across this cps call '
-                                          'has a type that cannot be named at file scope '
-                                          '(%s); declare the type at file scope' % e)])
-            frames.append('struct %s { %s };' % (fr, ' '.join(fields + ['cpc_function *cpc_fn;'])))
+            vs = site_vars[site.index]
             zeros = [zero(t) for (n, t) in params]
             pre.append('static CPC_CPS_FN cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
                        '    return %s__body(%s);\n}' % (name, site.index, name,
                                                        ', '.join(['cpc_k', str(site.index)] + zeros)))
-            small.append(self.call_site(f, site, vs, fr, small))
+            stored = [v for v in vs if v.key not in fixed_keys]
+            small.append(self.call_site(f, site, vs, stored, fr, not one_site, small))
             lifted.update(v.key for v in vs if not v.is_param and ctype.is_const(v.type))
         if lifted:
             self.unconst_decls(f, cfg, lifted, small)
@@ -429,13 +450,14 @@ class Emitter:
                 if any(s.stmt == n for s in cfg.sites):
                     continue
                 ch = an.kids(n)
+                drop = self.drop()
                 if not ch:
-                    code = 'return cpc_k;'
+                    code = '{ %sreturn cpc_k; }' % drop if drop else 'return cpc_k;'
                 elif void:
-                    code = '{ %s; return cpc_k; }' % self.ctext(ch[0], small)
+                    code = '{ %s; %sreturn cpc_k; }' % (self.ctext(ch[0], small), drop)
                 else:
-                    code = '{ %s = %s; return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }' % (
-                        ctype.declare_rvalue(rt, 'cpc_ret'), self.ctext(ch[0], small))
+                    code = '{ %s = %s; %sreturn cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }' % (
+                        ctype.declare_rvalue(rt, 'cpc_ret'), self.ctext(ch[0], small), drop)
                 small.append((rw.start(n), rw.full_end(u, n), code))
         # bounce and entry
         pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)
@@ -449,7 +471,7 @@ class Emitter:
         entry_head = '%sCPC_CPS_FN cpc_continuation *%s__cps(%s)' % ('static ' if static else '', name, kparams)
         # The entry reserves room for every frame this invocation pushes and
         # for its return value (see "Reservation" in cpc_runtime.h).
-        members = ['struct %s__frame_%d f%d;' % (name, s.index, s.index) for s in sites]
+        members = ['struct %s f;' % fr] if sites else []
         if not void:
             members.append(ctype.declare_field(rt, 'ret') + ';')
         if members:
@@ -481,12 +503,21 @@ class Emitter:
         # falling off the end returns on the line of the body's closing brace
         # (a new line would be attributed to the line after the function)
         bodytext = bodytext.rstrip(' \t')
-        tail = '    return cpc_k;\n}' if bodytext.endswith('\n') else ' return cpc_k; }'
+        tail = '    %sreturn cpc_k;\n}' if bodytext.endswith('\n') else ' %sreturn cpc_k; }'
+        tail = tail % self.drop()
         if has_body:
             pre.append(entry_head + '\n{\n' + budget +
                        '    return %s__body(%s);\n}' % (name, ', '.join(['cpc_k', '0'] + pnames)))
             dispatch = '    switch (cpc_resume) {\n%s    }\n' % ''.join(
                 '    case %d: goto %s__resumed_%d;\n' % (s.index, name, s.index) for s in sites)
+            push = ['struct %s *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % (fr, fr)]
+            push += [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in fixed]
+            if one_site:
+                push.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, sites[0].index))
+            if len(push) == 1:
+                push = ['(void)CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr]
+            dispatch += '    {   /* the frame of this invocation */\n%s    }\n' % ''.join(
+                '        %s\n' % x for x in push)
             head = 'static CPC_CPS_FN cpc_continuation *%s__body(%s)\n' % (name, body_params)
             newbody = head + '{\n' + dispatch + rw.resync(u, start) + bodytext + tail
         else:
@@ -595,22 +626,36 @@ class Emitter:
         fn = d.spelling + '__cps' if d is not None else \
             ctype.as_entry(fe.function_type_of(callee.type), self.ctext(callee, small))
         code = 'return %s(%s);' % (fn, ', '.join(['cpc_k'] + args))
+        if self.drop():
+            code = '{ %s%s }' % (self.drop(), code)
         s = site.stmt
         return (rw.start(s), rw.full_end(self.u, s), code)
 
-    def call_site(self, f, site, vs, fr, small):
+    def drop(self):
+        """The statement popping the current function's frame before it
+        returns or tail-calls ('' when it has none), with a trailing space."""
+        if self.frame is None:
+            return ''
+        return 'CPC_DROP(cpc_k, struct %s); ' % self.frame
+
+    def call_site(self, f, site, vs, stored, fr, store_fn, small):
+        """Call site `site`: store the variables `stored` (and cpc_fn when
+        store_fn) in the frame, call; at the resume point restore `vs`."""
         u = self.u
         name = f.name
         decls, names, fn = self.call_args(site, small)
         lines = ['{   /* %s */' % comment_text(u.src(site.stmt))]
         lines += ['    ' + d for d in decls]
-        lines.append('    struct %s *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % (fr, fr))
-        lines += ['    ' + ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in vs]
-        lines.append('    cpc_f->cpc_fn = %s__resume_%d;' % (name, site.index))
+        sets = ['    ' + ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored]
+        if store_fn:
+            sets.append('    cpc_f->cpc_fn = %s__resume_%d;' % (name, site.index))
+        if sets:
+            lines.append('    struct %s *cpc_f = CPC_TOP(cpc_k, struct %s);' % (fr, fr))
+            lines += sets
         lines.append('    return %s(%s);' % (fn, ', '.join(['cpc_k'] + names)))
         lines.append('}')
         after = ['%s__resumed_%d: {' % (name, site.index),
-                 '    struct %s *cpc_f = CPC_POP(cpc_k, struct %s);' % (fr, fr)]
+                 '    struct %s *cpc_f = CPC_TOP(cpc_k, struct %s);' % (fr, fr)]
         after += ['    ' + ctype.copy(v.name, 'cpc_f->' + v.name, v.type) for v in vs]
         rt = callee_result(site.call)
         prefix = ''
@@ -634,13 +679,12 @@ class Emitter:
         elif site.form == 'return':
             if not ctype.is_void(f.c.type.get_result()):
                 after.append('    %s; CPC_RESULT(cpc_r, cpc_f);' % ctype.declare_rvalue(rt, 'cpc_r'))
-                after.append('    { %s = cpc_r; return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }'
-                             % ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret'))
+                after.append('    { %s = cpc_r; %sreturn cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }'
+                             % (ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret'), self.drop()))
             else:
-                after.append('    return cpc_k;')
-        if not vs and len(after) == 2 and site.form == 'expr':
-            after[1] = '    CPC_POP(cpc_k, struct %s);' % fr
-            after[1] = '    (void)CPC_POP(cpc_k, struct %s);' % fr
+                after.append('    %sreturn cpc_k;' % self.drop())
+        if len(after) == 2:
+            after[1:] = []       # nothing to restore: an empty resume point
         after.append('}')
         s = site.stmt
         # a statement that is not a block item (the body of an if, a loop, a

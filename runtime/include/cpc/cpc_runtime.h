@@ -231,7 +231,12 @@ void cpc_spawn_continuation(cpc_continuation *k);
 /* Pop the top frame, of struct type T; evaluates to a T* which stays valid
    until the next push or return. */
 #define CPC_POP(k, T) ((T *)cpc_pop_frame((k), sizeof(T)))
-/* Copy the value returned to the frame `fr` (just popped) into lvalue x. */
+/* The top frame, of struct type T, left in place. */
+#define CPC_TOP(k, T) ((T *)(void *)((k)->c + (k)->length - sizeof(T)))
+/* Pop the top frame, of struct type T, without looking at it. */
+#define CPC_DROP(k, T) ((void)cpc_pop_frame((k), sizeof(T)))
+/* Copy the value returned to the frame `fr` (the top frame, or the one
+   just popped) into lvalue x. */
 #define CPC_RESULT(x, fr) memcpy(&(x), (fr) + 1, sizeof(x))
 
 static inline void *cpc_push_frame(cpc_continuation **kp, size_t n)

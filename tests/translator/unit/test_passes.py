@@ -79,18 +79,37 @@ def test_shadowing_local_renamed():
     assert 'int i__2 = 2' in out and 'i__2++' in out
 
 
+def frame_fields(out, fn):
+    """The member names of cps function fn's frame struct."""
+    m = re.search(r'struct %s__frame \{([^}]*)\}' % fn, out)
+    return re.findall(r'(\w+);', m.group(1))
+
+
+def restored(out, fn, n):
+    """The variables restored at resume point n of fn."""
+    m = re.search(r'%s__resumed_%d: \{\n(.*?)\n *\}' % (fn, n), out, re.S)
+    return re.findall(r'(\w+) = cpc_f->\1;', m.group(1))
+
+
+def stored(out, fn, comment):
+    """The variables a call site (found by its comment) stores."""
+    i = out.index('/* %s */' % comment)
+    block = out[i:out.index('return', i)]
+    return re.findall(r'cpc_f->(\w+) = \1;', block)
+
+
 def test_liveness_lifts_only_live_variables():
     out = run('#include <stdio.h>\ncps void f(int n) { int dead = n; int used = 2; '
               'cpc_yield(); printf("%d", used); }\n')
-    m = re.search(r'struct f__frame_1 \{([^}]*)\}', out)
-    assert 'used' in m.group(1) and 'dead' not in m.group(1) and ' n;' not in m.group(1)
+    assert frame_fields(out, 'f') == ['used', 'cpc_fn']
+    assert restored(out, 'f', 1) == ['used']
 
 
 def test_uninitialised_variable_not_lifted():
     out = run('#include <stdio.h>\ncps void f(void) { int x; cpc_yield(); x = 1; '
               'cpc_yield(); printf("%d", x); }\n')
-    m = re.search(r'struct f__frame_1 \{([^}]*)\}', out)
-    assert 'x' not in m.group(1)
+    assert restored(out, 'f', 1) == [] and restored(out, 'f', 2) == ['x']
+    assert 'cpc_f->x' not in out.split('f__resumed_1')[0]
 
 
 def test_tail_call_pushes_no_frame():
@@ -189,7 +208,7 @@ def test_mixing_cps_and_native_pointers_is_an_error():
 def test_environments_mode_keeps_frames_to_the_environment():
     src = HDR + 'cps int g(int);\ncps int f(int a) { int b = g(a); return a + b; }\n'
     out = translate.translate(src.encode(), 't.cpc', dataflow='environments')
-    assert 'struct f__frame_1 { struct f__env *cpc_env; cpc_function *cpc_fn; };' in out
+    assert 'struct f__frame { struct f__env *cpc_env; cpc_function *cpc_fn; };' in out
 
 
 def test_user_need_cont_function_gets_the_continuation_parameter():
@@ -251,7 +270,11 @@ def test_generated_code_is_not_padded_or_pushed_right():
               '        n = g(n);\n    }\n    return n;\n}\n')
     # no line of blanks followed by code far to the right, no padded brace
     assert not re.search(r'^ {20,}\S', out, re.M)
-    assert re.search(r'f__body\(.*\)\n\{\n    switch \(cpc_resume\) \{\n    case 1: goto f__resumed_1;\n    \}\n#line 4 "t\.cpc"\n    while \(', out)
+    assert re.search(r'f__body\(.*\)\n\{\n    switch \(cpc_resume\) \{\n    case 1: goto f__resumed_1;\n    \}\n'
+                     r'    \{   /\* the frame of this invocation \*/\n'
+                     r'        struct f__frame \*cpc_f = CPC_PUSH_RESERVED\(cpc_k, struct f__frame\);\n'
+                     r'        cpc_f->cpc_fn = f__resume_1;\n    \}\n'
+                     r'#line 4 "t\.cpc"\n    while \(', out)
     # the call site is indented like the statement it replaces
     assert re.search(r'\n        \{   /\* n = g\(n\) \*/\n            int cpc_a1 = n;\n', out)
 
@@ -338,5 +361,37 @@ def test_variable_assigned_in_loop_condition_is_not_lifted_before_set():
     see it saved uninitialised on the first iteration)."""
     out = run('cps int take(void);\ncps void f(void) { int item, n = 0;\n'
               '  while ((item = take()) >= 0) { n += item; cpc_yield(); }\n  n++; }\n')
-    frames = re.findall(r'struct f__frame_\d+ \{[^}]*\}', out)
-    assert len(frames) == 2 and not any('item' in fr for fr in frames), frames
+    assert frame_fields(out, 'f') == ['n', 'cpc_fn'], out
+    assert restored(out, 'f', 1) == ['n'] and restored(out, 'f', 2) == ['n']
+
+
+def test_unassigned_parameter_is_stored_once_at_entry():
+    out = run('cps int g(int);\ncps int f(int a, int b) {\n  int s = 0;\n'
+              '  while (b > 0) { s += g(a); b--; }\n  return s + a;\n}\n')
+    entry = out.split('/* the frame of this invocation */')[1].split('}')[0]
+    assert 'cpc_f->a = a;' in entry and 'cpc_f->b' not in entry
+    assert sorted(stored(out, 'f', 'int cpc_t1 = g(a);')) == ['b', 's']
+    assert sorted(restored(out, 'f', 1)) == ['a', 'b', 's']
+
+
+def test_parameter_named_in_asm_is_stored_at_each_call():
+    out = run('cps void g(void);\ncps int f(int a) {\n  g();\n'
+              '  __asm__("" : "+r"(a));\n  g();\n  return a;\n}\n')
+    entry = out.split('/* the frame of this invocation */')[1].split('}')[0]
+    assert 'cpc_f->a' not in entry and stored(out, 'f', 'g()') == ['a']
+
+
+def test_single_resume_point_sets_its_function_at_entry():
+    one = run('cps void f(void) { for (;;) cpc_yield(); }\n')
+    assert one.count('cpc_f->cpc_fn = f__resume_1;') == 1
+    assert one.index('cpc_f->cpc_fn') < one.index('/* cpc_yield() */')
+    two = run('cps void f(void) { for (;;) { cpc_yield(); cpc_yield(); } }\n')
+    assert two.count('cpc_f->cpc_fn = f__resume_') == 2
+    assert two.index('/* cpc_yield() */') < two.index('cpc_f->cpc_fn')
+
+
+def test_every_way_out_pops_the_frame():
+    out = squash(run('cps int g(int);\ncps int f(int n) { if (n) return g(n) + 1; '
+                     'if (n > 5) return g(n); g(n); return 0; }\n'))
+    assert 'CPC_DROP(cpc_k, struct f__frame); return cpc_return_reserved' in out
+    assert '{ CPC_DROP(cpc_k, struct f__frame); return g__cps(cpc_k, n); }' in out
