@@ -141,7 +141,9 @@ void sched_thread_end(cpc_continuation *k)
 }
 
 /* The trampoline.  Always inlined into the main loop; sched_run is the
-   copy pool workers call. */
+   copy pool workers call.  An empty continuation is a thread that ended,
+   or one that suspended with no frame left (`return cpc_wait(c);` in its
+   outermost function) and was woken: either way it is over. */
 static inline __attribute__((always_inline)) void
 sched_trampoline(cpc_continuation *k)
 {
@@ -258,6 +260,10 @@ static bool sched_has_detached(void)
 
 void cpc_spawn_continuation(cpc_continuation *k)
 {
+    if (CPC_UNLIKELY(k == NULL || k->length == 0))
+        cpc_fatal("cpc_spawn_continuation: %s (push the frame that starts "
+                  "the thread first)", k == NULL ? "NULL continuation"
+                                                 : "empty continuation");
     dbg_suspend(k, true);
     if (CPC_LIKELY(cpc_tls_is_sched))
         sched_runq_push(k);
@@ -314,9 +320,9 @@ static int sched_poll_timeout(void)
     return ms > 1000000 ? 1000000 : (int)ms;
 }
 
-/* After a pass, when somebody sleeps or waits for an fd, or the run queue
-   is empty: expire timers, take the inbox, poll epoll, and decide whether
-   the loop is over.  Returns false when it is. */
+/* After a pass, when somebody sleeps or waits for an fd, the inbox has
+   threads, or the run queue is empty: expire timers, take the inbox, poll
+   epoll, and decide whether the loop is over.  Returns false when it is. */
 static __attribute__((noinline)) bool sched_pass_end(void)
 {
     sched_invalidate_time();
@@ -347,26 +353,24 @@ void cpc_main_loop(void)
 {
     sched_init();
     pool_init_default();
-    for (;;) {
-        if (CPC_UNLIKELY(sched_inbox_maybe_pending()))
-            sched_drain_inbox(false);
-
-        /* One pass: every thread runnable now runs once. */
-        cpc_continuation *k = sched_runq.head;
-        sched_runq.head = NULL;
-        sched_runq.tail = &sched_runq.head;
-        sched_invalidate_time();
-        while (k != NULL) {
-            cpc_continuation *next = k->cpc_next;
-            sched_trampoline(k);
-            k = next;
+    while (sched_pass_end()) {
+        /* Passes: every thread runnable now runs once; threads queued
+           meanwhile run in the next pass, straight away unless something
+           else needs attention (sleepers, fds, the inbox). */
+        while (sched_runq.head != NULL) {
+            cpc_continuation *k = sched_runq.head;
+            sched_runq.head = NULL;
+            sched_runq.tail = &sched_runq.head;
+            sched_invalidate_time();
+            do {
+                cpc_continuation *next = k->cpc_next;
+                sched_trampoline(k);
+                k = next;
+            } while (k != NULL);
+            if (CPC_UNLIKELY((tmr_n | io_waiters |
+                              sched_inbox_maybe_pending()) != 0))
+                break;
         }
-
-        /* Straight to the next pass unless something else needs us. */
-        if (CPC_LIKELY(sched_runq.head != NULL) && (tmr_n | io_waiters) == 0)
-            continue;
-        if (!sched_pass_end())
-            break;
     }
     cont_cache_flush();
     tmr_shutdown();
