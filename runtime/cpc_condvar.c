@@ -10,10 +10,11 @@
  * cpc_sleep with a condvar) or waits for an fd -- a "removable" waiter --
  * leaves the condvar in O(1) when its other event wins: the `link` word of
  * its wait record (cpc_internal.h) holds the address of the cpc_next field
- * pointing to it, and the CPC_W_* flags.  Every waiter writes its link
- * when it enqueues, but the links are kept up to date only while the
- * condvar holds a removable waiter (`nremovable` > 0): only a removable
- * waiter ever reads its own link, and the link of a removable waiter is
+ * pointing to it, and the CPC_W_* flags.  Only a removable waiter ever
+ * reads its own link, so a plain waiter writes just its flags (which the
+ * general paths read); a removable waiter writes its link when it
+ * enqueues, and it is kept up to date only while the condvar holds a
+ * removable waiter (`nremovable` > 0): the link of a removable waiter is
  * fixed whenever its predecessor leaves, which always goes through a
  * general path while nremovable > 0.  So the common case -- plain
  * cpc_wait, cpc_signal -- touches neither the signalled thread's record
@@ -123,7 +124,8 @@ int cpc_condvar_count(cpc_condvar *c)
 static inline void cv_push(cpc_condvar *c, cpc_continuation *k,
                            uintptr_t flags)
 {
-    cpc_wait_of(k)->link = (uintptr_t)c->tail | flags;
+    cpc_wait_of(k)->link = flags == CPC_W_COND ? CPC_W_COND
+                                               : (uintptr_t)c->tail | flags;
     k->cpc_next = NULL;
     *c->tail = k;
     c->tail = &k->cpc_next;

@@ -92,8 +92,9 @@ void cont_cache_flush(void);
  *           head), ORed with the CPC_W_* flags saying which structures hold
  *           the thread.  Doubly linked so a thread woken by its other event
  *           leaves the condvar in O(1).  Only such "removable" waiters
- *           (W_TIMER or W_IO besides W_COND) ever read it, so the back
- *           links are maintained only while a condvar has one (see
+ *           (W_TIMER or W_IO besides W_COND) ever read the address, so a
+ *           plain waiter's link is just CPC_W_COND and the back links are
+ *           maintained only while a condvar has a removable waiter (see
  *           cpc_condvar.c).
  *   cv      the condvar (W_COND together with W_TIMER or W_IO).
  *   heap_index  the slot in the timer heap (W_COND|W_TIMER), kept up to
@@ -146,6 +147,10 @@ struct sched_queue {
     cpc_continuation **tail;
 };
 extern struct sched_queue sched_runq;
+/* Threads sleeping or waiting for an fd (tmr_n + io_waiters, kept by the
+   timer and I/O subsystems), so that the main loop's test between passes
+   reads one word. */
+extern size_t sched_blocked;
 
 /* Append a thread to the run queue (scheduler thread only). */
 static inline void sched_runq_push(cpc_continuation *k)

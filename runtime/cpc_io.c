@@ -132,6 +132,7 @@ static void io_list_remove(struct io_fd *r, cpc_continuation *k)
     r->nin -= (w->io_dir & CPC_IO_IN) != 0;
     r->nout -= (w->io_dir & CPC_IO_OUT) != 0;
     io_waiters--;
+    sched_blocked--;
 }
 
 void io_unlink(cpc_continuation *k)
@@ -286,6 +287,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     r->nin += (direction & CPC_IO_IN) != 0;
     r->nout += (direction & CPC_IO_OUT) != 0;
     io_waiters++;
+    sched_blocked++;
     return NULL;
 }
 

@@ -48,6 +48,7 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
 }
 
 struct sched_queue sched_runq = { NULL, &sched_runq.head };
+size_t sched_blocked;
 
 /* Inbox: the only scheduler structure other OS threads touch. */
 static pthread_mutex_t sched_inbox_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -143,7 +144,14 @@ void sched_thread_end(cpc_continuation *k)
 /* The trampoline.  Always inlined into the main loop; sched_run is the
    copy pool workers call.  An empty continuation is a thread that ended,
    or one that suspended with no frame left (`return cpc_wait(c);` in its
-   outermost function) and was woken: either way it is over. */
+   outermost function) and was woken: either way it is over.
+
+   The call budget bounds the direct cps calls made since it was last
+   refilled, which bounds the depth of the C stack.  It is refilled when a
+   bounce brings the stack back here, not before every call: a thread that
+   suspends leaves the rest of the budget to the next one, whose stack
+   starts from here too, so the bound holds and the common path (run,
+   suspend, next thread) stores nothing. */
 static inline __attribute__((always_inline)) void
 sched_trampoline(cpc_continuation *k)
 {
@@ -154,10 +162,10 @@ sched_trampoline(cpc_continuation *k)
             return;
         }
         dbg_check_running(k);
-        cpc_budget = CPC_DIRECT_BUDGET;
         k = cpc_top_function(k)(k);
         if (k == NULL)
             return;
+        cpc_budget = CPC_DIRECT_BUDGET;
     }
 }
 
@@ -367,7 +375,7 @@ void cpc_main_loop(void)
                 sched_trampoline(k);
                 k = next;
             } while (k != NULL);
-            if (CPC_UNLIKELY((tmr_n | io_waiters |
+            if (CPC_UNLIKELY((sched_blocked |
                               sched_inbox_maybe_pending()) != 0))
                 break;
         }

@@ -82,12 +82,14 @@ void tmr_add(cpc_continuation *k, int64_t when, bool has_cv)
     }
     struct tmr_entry e = { when, (tmr_seq++ << 1) | has_cv, k };
     tmr_sift_up(tmr_n++, e);
+    sched_blocked++;
 }
 
 /* Remove the entry at index i. */
 static void tmr_delete(size_t i)
 {
     struct tmr_entry last = tmr_heap[--tmr_n];
+    sched_blocked--;
     if (i == tmr_n)
         return;
     if (i > 0 && tmr_less(&last, &tmr_heap[(i - 1) / 2]))
