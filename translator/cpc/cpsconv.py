@@ -5,11 +5,14 @@ source (for the header's C mode) equivalent to the CPC program, in the shape
 of docs/abi.md: each cps function f becomes `f__cps(k, params)` (budget
 check, bounce frame `struct f__args` and `f__bounce`) and, when it has
 resume points, a static `f__body(k, cpc_resume, params)` that dispatches to
-the label `f__resumed_N` after call N, keeping the user's statements; each
-non-tail cps call evaluates its arguments into temporaries, pushes
-`struct f__frame_N` with the lifted variables and `f__resume_N`, and returns
-`g__cps(k, ...)`; the resume point pops the frame, restores the variables
-and reads the result.  `return v;` becomes cpc_return.  Spawns of calls
+the label `f__resumed_N` after call N, keeping the user's statements.  The
+body pushes one `struct f__frame` per invocation (every variable live across
+some call), storing at once the parameters it never assigns and, when there
+is one resume point, its resume function; each non-tail cps call evaluates
+its arguments into temporaries, stores in the frame the other variables
+live across it (and `f__resume_N`), and returns `g__cps(k, ...)`; the
+resume point reads the frame in place, restores the variables and reads the
+result.  Every way out drops the frame; `return v;` becomes cpc_return.  Spawns of calls
 become a fresh continuation holding the arguments and a per-site thunk.
 Calls to cpc_need_cont functions get `k` (NULL in native code) first.
 Everything else is copied byte for byte; `#line` directives keep gcc's

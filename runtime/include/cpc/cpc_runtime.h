@@ -41,11 +41,16 @@
  *     reserves room for everything the invocation writes (see
  *     "Reservation" below) and spends one unit of the call budget.
  *   - Non-tail cps call `x = g(e1, e2); rest`: evaluate the callee and the
- *     arguments into temporaries, push a frame holding the caller's live
+ *     arguments into temporaries, make the top frame hold the caller's live
  *     variables with cpc_fn set to the caller's resume function for this
- *     call site (CPC_PUSH_RESERVED), then `return g__cps(k, t1, t2);`.
+ *     call site, then `return g__cps(k, t1, t2);`.  How the frame gets
+ *     there is the caller's business: translated code pushes one frame per
+ *     invocation at entry (CPC_PUSH_RESERVED), updates it in place at each
+ *     call site (CPC_TOP) and drops it on every way out (CPC_DROP);
+ *     hand-written code may push a frame per call and pop it on resume.
  *   - Tail call `return g(e);` (same return type, or void caller discarding
- *     the value): `return g__cps(k, t);` with no frame pushed.
+ *     the value): drop the caller's own frame if it has one, then
+ *     `return g__cps(k, t);`.
  *
  * Return values.  `return v;` in a cps function with return type T writes v
  * at c[length .. length+sizeof(T)) -- just above the top frame, which is the
@@ -56,8 +61,9 @@
  * (The entry reserved the room.  Hand-written code may use cpc_return, which
  * grows the buffer when needed and so may return a moved k.)  A
  * void cps function returns k unchanged.  The resume function of the
- * caller pops its frame with CPC_POP and reads the value with CPC_RESULT;
- * a frame that expects no value ignores what lies above it.
+ * caller finds its frame on top (CPC_TOP, or CPC_POP) and reads the value
+ * with CPC_RESULT; a frame that expects no value ignores what lies above
+ * it.
  *
  * The trampoline.  The scheduler runs a thread by
  *
@@ -273,7 +279,7 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
  * `need` = the largest of its frames and of its return value, and its pushes
  * and returns are then unchecked:
  *
- *     union f__reserve { struct f__frame_1 f1; int ret; };
+ *     union f__reserve { struct f__frame f; int ret; };
  *     if (!cpc_enter(cpc_k, sizeof(union f__reserve)))
  *         return f__defer(cpc_k, args...);
  *
