@@ -5,8 +5,10 @@
  * comment above it), then by hand in exactly the shape cpcc emits for that
  * source (docs/abi.md): frame structs between CPC_FRAMES_BEGIN/END, a
  * C entry point f__cps reserving room once (cpc_enter) with a cold
- * f__defer, unchecked pushes (CPC_PUSH_RESERVED), a body with a resume
- * switch, resume and bounce stubs, spawn thunks.  Linked against build/runtime/libcpc.a.
+ * f__defer, a body with a resume switch that pushes one frame per
+ * invocation (CPC_PUSH_RESERVED), fills it before each cps call and reads
+ * it back after (CPC_TOP) and drops it on the way out (CPC_DROP), resume
+ * and bounce stubs, spawn thunks.  Linked against build/runtime/libcpc.a.
  */
 #include <cpc/cpc_runtime.h>
 #include "bench_common.h"
@@ -50,8 +52,8 @@ static void mark_end(void) { t1 = bench_now_ns(); }
 
 CPC_FRAMES_BEGIN
 struct yielder__args    { int id; long n; cpc_function *cpc_fn; };
-struct yielder__frame_1 { int id; long n; long i; cpc_function *cpc_fn; };
-union yielder__reserve { struct yielder__frame_1 f1; };
+struct yielder__frame   { int id; long n; long i; cpc_function *cpc_fn; };
+union yielder__reserve { struct yielder__frame f; };
 struct main__spawn_1    { int a0; long a1; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
@@ -93,20 +95,23 @@ static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int c
     switch (cpc_resume) {
     case 1: goto yielder__resumed_1;
     }
+    {   /* the frame of this invocation */
+        struct yielder__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct yielder__frame);
+        cpc_f->id = id;
+        cpc_f->n = n;
+        cpc_f->cpc_fn = yielder__resume_1;
+    }
     long i;
     for (i = 0; i < n; i++) {
         if (i == warm && id == 0)
             mark_start();
         {   /* cpc_yield(); */
-            struct yielder__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct yielder__frame_1);
-            cpc_f->id = id;
-            cpc_f->n = n;
+            struct yielder__frame *cpc_f = CPC_TOP(cpc_k, struct yielder__frame);
             cpc_f->i = i;
-            cpc_f->cpc_fn = yielder__resume_1;
             return cpc_yield__cps(cpc_k);
         }
     yielder__resumed_1: {
-            struct yielder__frame_1 *cpc_f = CPC_POP(cpc_k, struct yielder__frame_1);
+            struct yielder__frame *cpc_f = CPC_TOP(cpc_k, struct yielder__frame);
             id = cpc_f->id;
             n = cpc_f->n;
             i = cpc_f->i;
@@ -114,6 +119,7 @@ static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int c
     }
     if (id == 1)
         mark_end();
+    CPC_DROP(cpc_k, struct yielder__frame);
     return cpc_k;
 }
 
@@ -150,11 +156,11 @@ static cpc_condvar *ca, *cb;
 
 CPC_FRAMES_BEGIN
 struct ping__args    { long n; cpc_function *cpc_fn; };
-struct ping__frame_1 { long n; long i; cpc_function *cpc_fn; };
-union ping__reserve { struct ping__frame_1 f1; };
+struct ping__frame  { long n; long i; cpc_function *cpc_fn; };
+union ping__reserve { struct ping__frame f; };
 struct pong__args    { long n; cpc_function *cpc_fn; };
-struct pong__frame_1 { long n; long i; cpc_function *cpc_fn; };
-union pong__reserve { struct pong__frame_1 f1; };
+struct pong__frame  { long n; long i; cpc_function *cpc_fn; };
+union pong__reserve { struct pong__frame f; };
 struct main__spawn_2 { long a0; cpc_function *cpc_fn; };
 struct main__spawn_3 { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
@@ -195,25 +201,29 @@ static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_
     switch (cpc_resume) {
     case 1: goto ping__resumed_1;
     }
+    {   /* the frame of this invocation */
+        struct ping__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct ping__frame);
+        cpc_f->n = n;
+        cpc_f->cpc_fn = ping__resume_1;
+    }
     long i;
     for (i = 0; i < n; i++) {
         if (i == warm)
             mark_start();
         cpc_signal(cb);
         {   /* cpc_wait(ca); */
-            struct ping__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct ping__frame_1);
-            cpc_f->n = n;
+            struct ping__frame *cpc_f = CPC_TOP(cpc_k, struct ping__frame);
             cpc_f->i = i;
-            cpc_f->cpc_fn = ping__resume_1;
             return cpc_wait__cps(cpc_k, ca, -1, 0);
         }
     ping__resumed_1: {
-            struct ping__frame_1 *cpc_f = CPC_POP(cpc_k, struct ping__frame_1);
+            struct ping__frame *cpc_f = CPC_TOP(cpc_k, struct ping__frame);
             n = cpc_f->n;
             i = cpc_f->i;
         }
     }
     mark_end();
+    CPC_DROP(cpc_k, struct ping__frame);
     return cpc_k;
 }
 
@@ -250,22 +260,26 @@ static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_
     switch (cpc_resume) {
     case 1: goto pong__resumed_1;
     }
+    {   /* the frame of this invocation */
+        struct pong__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct pong__frame);
+        cpc_f->n = n;
+        cpc_f->cpc_fn = pong__resume_1;
+    }
     long i;
     for (i = 0; i < n; i++) {
         {   /* cpc_wait(cb); */
-            struct pong__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct pong__frame_1);
-            cpc_f->n = n;
+            struct pong__frame *cpc_f = CPC_TOP(cpc_k, struct pong__frame);
             cpc_f->i = i;
-            cpc_f->cpc_fn = pong__resume_1;
             return cpc_wait__cps(cpc_k, cb, -1, 0);
         }
     pong__resumed_1: {
-            struct pong__frame_1 *cpc_f = CPC_POP(cpc_k, struct pong__frame_1);
+            struct pong__frame *cpc_f = CPC_TOP(cpc_k, struct pong__frame);
             n = cpc_f->n;
             i = cpc_f->i;
         }
         cpc_signal(ca);
     }
+    CPC_DROP(cpc_k, struct pong__frame);
     return cpc_k;
 }
 
@@ -310,9 +324,8 @@ static long pending, children;
 CPC_FRAMES_BEGIN
 struct child__args      { int id; cpc_function *cpc_fn; };
 struct spawner__args    { long n; cpc_function *cpc_fn; };
-struct spawner__frame_1 { long n; long i; cpc_function *cpc_fn; };
-struct spawner__frame_2 { cpc_function *cpc_fn; };
-union spawner__reserve { struct spawner__frame_1 f1; struct spawner__frame_2 f2; };
+struct spawner__frame  { long n; long i; cpc_function *cpc_fn; };
+union spawner__reserve { struct spawner__frame f; };
 struct spawner__spawn_1 { int a0; cpc_function *cpc_fn; };
 struct main__spawn_4    { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
@@ -396,6 +409,11 @@ static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int c
     case 1: goto spawner__resumed_1;
     case 2: goto spawner__resumed_2;
     }
+    {   /* the frame of this invocation: two resume points, so cpc_fn is
+           stored at each of them */
+        struct spawner__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct spawner__frame);
+        cpc_f->n = n;
+    }
     long i;
     for (i = 0; i < n; i++) {
         if (i == warm)
@@ -412,31 +430,28 @@ static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int c
         }
         if (pending == BENCH_SPAWN_BATCH) {
             {   /* cpc_wait(batch_done); */
-                struct spawner__frame_1 *cpc_f =
-                    CPC_PUSH_RESERVED(cpc_k, struct spawner__frame_1);
-                cpc_f->n = n;
+                struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
                 cpc_f->i = i;
                 cpc_f->cpc_fn = spawner__resume_1;
                 return cpc_wait__cps(cpc_k, batch_done, -1, 0);
             }
         spawner__resumed_1: {
-                struct spawner__frame_1 *cpc_f =
-                    CPC_POP(cpc_k, struct spawner__frame_1);
+                struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
                 n = cpc_f->n;
                 i = cpc_f->i;
             }
         }
     }
     if (pending > 0) {
-        {   /* cpc_wait(batch_done); -- nothing live after it but mark_end */
-            struct spawner__frame_2 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct spawner__frame_2);
+        {   /* cpc_wait(batch_done); -- nothing live after it */
+            struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
             cpc_f->cpc_fn = spawner__resume_2;
             return cpc_wait__cps(cpc_k, batch_done, -1, 0);
         }
-    spawner__resumed_2:
-        (void)CPC_POP(cpc_k, struct spawner__frame_2);
+    spawner__resumed_2: ;
     }
     mark_end();
+    CPC_DROP(cpc_k, struct spawner__frame);
     return cpc_k;
 }
 

@@ -1,6 +1,7 @@
 /* The program of docs/abi.md, translated exactly as shown there (the shape
-   bin/cpcc emits: room reserved once at entry, a cold f__defer, unchecked
-   pushes and returns), plus a thread that prints count's result (a
+   bin/cpcc emits: room reserved once at entry, a cold f__defer, one frame
+   per invocation pushed unchecked at entry and dropped on the way out,
+   unchecked returns), plus a thread that prints count's result (a
    non-tail call reading CPC_RESULT):
 
      cps void report(int n) { int t; t = count(n); printf(...); }
@@ -9,8 +10,8 @@
 
 CPC_FRAMES_BEGIN
 struct count__args    { int n; cpc_function *cpc_fn; };            /* a deferred entry */
-struct count__frame_1 { int n; int total; cpc_function *cpc_fn; }; /* live across cpc_sleep */
-union count__reserve  { struct count__frame_1 f1; int ret; };      /* room taken at entry */
+struct count__frame   { int n; int total; cpc_function *cpc_fn; }; /* live across cpc_sleep */
+union count__reserve  { struct count__frame f; int ret; };         /* room taken at entry */
 struct main__spawn_1__start_args { int a0; cpc_function *cpc_fn; }; /* arguments of a spawn */
 CPC_FRAMES_END
 
@@ -54,17 +55,20 @@ static cpc_continuation *count__body(cpc_continuation *cpc_k, int cpc_resume, in
     switch (cpc_resume) {
     case 1: goto count__resumed_1;
     }
+    {   /* the frame of this invocation */
+        struct count__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct count__frame);
+        cpc_f->cpc_fn = count__resume_1;
+    }
     int total = 0;
     while (n > 0) {
         {   /* cpc_sleep(0, 1000); */
-            struct count__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct count__frame_1);
+            struct count__frame *cpc_f = CPC_TOP(cpc_k, struct count__frame);
             cpc_f->n = n;
             cpc_f->total = total;
-            cpc_f->cpc_fn = count__resume_1;
             return cpc_sleep__cps(cpc_k, 0, 1000, NULL);
         }
     count__resumed_1: {
-            struct count__frame_1 *cpc_f = CPC_POP(cpc_k, struct count__frame_1);
+            struct count__frame *cpc_f = CPC_TOP(cpc_k, struct count__frame);
             n = cpc_f->n;
             total = cpc_f->total;
         }
@@ -73,6 +77,7 @@ static cpc_continuation *count__body(cpc_continuation *cpc_k, int cpc_resume, in
     }
     {
         int cpc_ret = total;
+        CPC_DROP(cpc_k, struct count__frame);
         return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret);
     }
 }
@@ -88,8 +93,8 @@ static cpc_continuation *main__spawn_1__start(cpc_continuation *cpc_k)
 
 CPC_FRAMES_BEGIN
 struct report__args    { int n; cpc_function *cpc_fn; };
-struct report__frame_1 { int n; cpc_function *cpc_fn; };
-union report__reserve  { struct report__frame_1 f1; };
+struct report__frame   { int n; cpc_function *cpc_fn; };
+union report__reserve  { struct report__frame f; };
 CPC_FRAMES_END
 
 static cpc_continuation *report__body(cpc_continuation *cpc_k, int cpc_resume, int n);
@@ -127,20 +132,24 @@ static cpc_continuation *report__body(cpc_continuation *cpc_k, int cpc_resume, i
     switch (cpc_resume) {
     case 1: goto report__resumed_1;
     }
+    {   /* the frame of this invocation: n is never assigned, so it is
+           stored once here, with the lone resume function */
+        struct report__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct report__frame);
+        cpc_f->n = n;
+        cpc_f->cpc_fn = report__resume_1;
+    }
     int t;
     {   /* t = count(n); */
         int cpc_a1 = n;
-        struct report__frame_1 *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct report__frame_1);
-        cpc_f->n = n;
-        cpc_f->cpc_fn = report__resume_1;
         return count__cps(cpc_k, cpc_a1);
     }
 report__resumed_1: {
-        struct report__frame_1 *cpc_f = CPC_POP(cpc_k, struct report__frame_1);
+        struct report__frame *cpc_f = CPC_TOP(cpc_k, struct report__frame);
         n = cpc_f->n;
         int cpc_r; CPC_RESULT(cpc_r, cpc_f); t = cpc_r;
     }
     CT_OUT("count(%d) = %d\n", n, t);
+    CPC_DROP(cpc_k, struct report__frame);
     return cpc_k;
 }
 
