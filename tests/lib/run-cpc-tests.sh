@@ -55,7 +55,7 @@ run_one() {
             [ "$variant" = opt ] || command -v valgrind >/dev/null || {
                 echo "FAIL $variant valgrind is not installed (make setup; or NO_VALGRIND=1)" >> "$res"; continue; }
             cmd="$exe"
-            [ "$variant" = valgrind ] && cmd="valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --log-file=$out/$name.valgrind.log $exe"
+            [ "$variant" = valgrind ] && cmd="valgrind --quiet --fair-sched=yes --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --log-file=$out/$name.valgrind.log $exe"
             ;;
         debug)
             exe=$out/$name.debug

@@ -17,7 +17,10 @@ shift 2
 ONLY=" $* "
 OUT=$BUILD/out
 mkdir -p "$OUT"
-VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full \
+# --fair-sched: valgrind runs one OS thread at a time, and its default lock
+# lets a cooperative loop that never blocks (a thread yielding while others
+# are detached) keep it for whole time slices, starving the pool workers.
+VALGRIND="valgrind -q --fair-sched=yes --error-exitcode=99 --leak-check=full \
   --errors-for-leak-kinds=definite,indirect,possible --show-leak-kinds=definite,indirect,possible"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 
