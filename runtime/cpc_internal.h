@@ -147,6 +147,10 @@ struct sched_queue {
     cpc_continuation **tail;
 };
 extern struct sched_queue sched_runq;
+/* Where cpc_yield queues the current thread: &sched_runq on the scheduler
+   thread, a queue of its own on a pool worker (sched_run), so that yield
+   needs no test of the mode. */
+extern _Thread_local struct sched_queue *sched_tls_yieldq;
 /* Threads sleeping or waiting for an fd (tmr_n + io_waiters, kept by the
    timer and I/O subsystems), so that the main loop's test between passes
    reads one word. */
@@ -158,14 +162,19 @@ extern size_t sched_blocked;
    and the main loop's next load of `head` then waits for both; a
    predicted test of `head` lets the store into an empty queue go to a
    known address (the yield ping-pong runs 15-20% faster). */
-static inline void sched_runq_push(cpc_continuation *k)
+static inline void sched_queue_push(struct sched_queue *q,
+                                    cpc_continuation *k)
 {
     k->cpc_next = NULL;
-    if (sched_runq.head == NULL)
-        sched_runq.head = k;
+    if (q->head == NULL)
+        q->head = k;
     else
-        *sched_runq.tail = k;
-    sched_runq.tail = &k->cpc_next;
+        *q->tail = k;
+    q->tail = &k->cpc_next;
+}
+static inline void sched_runq_push(cpc_continuation *k)
+{
+    sched_queue_push(&sched_runq, k);
 }
 /* Wake a suspended thread with result v: store it, queue the thread. */
 static inline void sched_wake(cpc_continuation *k, int v)
@@ -175,8 +184,8 @@ static inline void sched_wake(cpc_continuation *k, int v)
 }
 /* Hand a thread to the scheduler from any OS thread. */
 void sched_inbox_push(cpc_continuation *k);
-/* Run a thread on the current OS thread until it suspends, moves or ends;
-   frees it when it ends.  Used by the main loop and by pool workers. */
+/* Run a detached thread on a pool worker until it moves or ends (a yield
+   only goes round the worker's own queue); frees it when it ends. */
 void sched_run(cpc_continuation *k);
 /* A thread ended (outermost function returned, or cpc_done): free it and,
    when it was detached, account for it. */

@@ -48,6 +48,7 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
 }
 
 struct sched_queue sched_runq = { NULL, &sched_runq.head };
+_Thread_local struct sched_queue *sched_tls_yieldq = &sched_runq;
 size_t sched_blocked;
 
 /* Inbox: the only scheduler structure other OS threads touch. */
@@ -171,7 +172,18 @@ sched_trampoline(cpc_continuation *k)
 
 void sched_run(cpc_continuation *k)
 {
-    sched_trampoline(k);
+    /* A detached thread that yields comes straight back: the OS, not this
+       worker, shares the CPU between detached threads. */
+    struct sched_queue own = { NULL, &own.head };
+    sched_tls_yieldq = &own;
+    for (;;) {
+        sched_trampoline(k);
+        k = own.head;
+        if (k == NULL)
+            break;
+        own.head = k->cpc_next;
+    }
+    sched_tls_yieldq = &sched_runq;
 }
 
 /* ---- inbox ---------------------------------------------------------------- */
@@ -283,10 +295,8 @@ void cpc_spawn_continuation(cpc_continuation *k)
 
 cpc_continuation *cpc_yield__cps(cpc_continuation *k)
 {
-    if (CPC_UNLIKELY(cpc_tls_pool != NULL))
-        return k;               /* detached: the OS schedules us */
     dbg_suspend(k, false);
-    sched_runq_push(k);
+    sched_queue_push(sched_tls_yieldq, k);
     return NULL;
 }
 
