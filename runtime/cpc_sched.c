@@ -47,7 +47,7 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
     cpc_tls_is_sched = true;
 }
 
-struct sched_queue sched_runq = { NULL, &sched_runq.head };
+struct sched_queue sched_runq = { NULL, NULL };
 _Thread_local struct sched_queue *sched_tls_yieldq = &sched_runq;
 size_t sched_blocked;
 
@@ -174,7 +174,7 @@ void sched_run(cpc_continuation *k)
 {
     /* A detached thread that yields comes straight back: the OS, not this
        worker, shares the CPU between detached threads. */
-    struct sched_queue own = { NULL, &own.head };
+    struct sched_queue own = { NULL, NULL };
     sched_tls_yieldq = &own;
     for (;;) {
         sched_trampoline(k);
@@ -260,10 +260,8 @@ static __attribute__((noinline)) bool sched_drain_inbox(bool check_exit)
     if (check_exit && h == NULL && sched_detached == 0)
         alive = false;
     pthread_mutex_unlock(&sched_inbox_lock);
-    if (h != NULL) {
-        *sched_runq.tail = h;
-        sched_runq.tail = &t->cpc_next;
-    }
+    if (h != NULL)
+        sched_queue_append(&sched_runq, h, t);
     return alive;
 }
 
@@ -377,8 +375,7 @@ void cpc_main_loop(void)
            else needs attention (sleepers, fds, the inbox). */
         while (sched_runq.head != NULL) {
             cpc_continuation *k = sched_runq.head;
-            sched_runq.head = NULL;
-            sched_runq.tail = &sched_runq.head;
+            sched_runq.head = NULL;     /* tail is dead while head is NULL */
             sched_invalidate_time();
             do {
                 cpc_continuation *next = k->cpc_next;
