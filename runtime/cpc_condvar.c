@@ -2,17 +2,19 @@
  * cpc_condvar.c -- condition variables.
  *
  * A condvar is a FIFO of suspended threads, linked forward through
- * cpc_next; `tail` is the address of the last cpc_next (&head when empty),
- * so enqueueing is branch-free.  Signalling pops from the head, so
- * wake-ups follow wait order.
+ * cpc_next: a struct sched_queue, like the run queue, whose tail is dead
+ * while its head is NULL.  Signalling pops from the head, so wake-ups
+ * follow wait order, and stores nothing but the new head.
  *
  * Removal from the middle.  A thread that also sleeps (timed wait,
  * cpc_sleep with a condvar) or waits for an fd -- a "removable" waiter --
  * leaves the condvar in O(1) when its other event wins: the `link` word of
  * its wait record (cpc_internal.h) holds the address of the cpc_next field
  * pointing to it, and the CPC_W_* flags.  Only a removable waiter ever
- * reads its own link, so a plain waiter writes just its flags (which the
- * general paths read); a removable waiter writes its link when it
+ * reads its own link, so a plain waiter's link is CV_PLAIN_LINK: no flag
+ * bit set, and its first int is already the result CPC_CONDVAR, so a
+ * signal stores nothing into the thread it wakes.  A removable waiter
+ * writes its link when it
  * enqueues, and it is kept up to date only while the condvar holds a
  * removable waiter (`nremovable` > 0): the link of a removable waiter is
  * fixed whenever its predecessor leaves, which always goes through a
@@ -22,9 +24,16 @@
  *
  * A plain cpc_wait costs 8 bytes of wait record and no allocation.
  *
+ * No count is kept: cpc_condvar_count walks the list.  Keeping one costs
+ * a read-modify-write of the condvar in every wait and every signal (about
+ * 4% of a cond ping-pong), for a query nothing in the runtime or the
+ * library needs.
+ *
  * Misuse.  The hot paths check with one compare that the condvar is live
  * and the caller attached (c->magic == cpc_tls_cv_key, see cpc_internal.h);
- * cv_misuse, out of line, says which error it was.
+ * cv_misuse, out of line, says which error it was.  cpc_signal reads the
+ * magic and nremovable as one word, so that one compare also sends it to
+ * the general path when a removable waiter is present.
  *
  * Lifetime: reference counted.  When the last reference goes while threads
  * still wait, the condvar stays allocated until the last waiter leaves
@@ -36,15 +45,28 @@
 #include <stdlib.h>
 
 struct cpc_condvar {
-    cpc_continuation *head;
-    cpc_continuation **tail;    /* &last->cpc_next, or &head */
+    struct sched_queue q;       /* the waiters */
     /* After the first 16 bytes, which malloc may reuse once freed: an
        over-release is then still likely to see the dead magic. */
     int refcount;
-    int count;
-    uint32_t nremovable;        /* waiters with W_TIMER or W_IO */
-    uint32_t magic;
+    /* magic then nremovable (waiters with W_TIMER or W_IO), read together
+       by cv_plain_signal_ok. */
+    union {
+        struct {
+            uint32_t magic;
+            uint32_t nremovable;
+        };
+        uint64_t magic_nremovable;
+    };
 };
+
+/* The link word of a plain waiter (see the top of this file): no CPC_W_*
+   flag, and the int at the start of the record reads CPC_CONDVAR. */
+#if UINTPTR_MAX == UINT32_MAX || __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CV_PLAIN_LINK ((uintptr_t)CPC_CONDVAR)
+#else
+#define CV_PLAIN_LINK ((uintptr_t)CPC_CONDVAR << 32)
+#endif
 
 _Thread_local uint32_t cpc_tls_cv_key = CV_MAGIC_LIVE;
 
@@ -71,6 +93,16 @@ static inline void cv_check(cpc_condvar *c, const char *what)
         cv_misuse(c, what);
 }
 
+/* magic_nremovable for a live condvar used by this OS thread with no
+   removable waiter. */
+static inline uint64_t cv_plain_key(void)
+{
+    union { struct { uint32_t magic, nremovable; } s; uint64_t w; } u;
+    u.s.magic = cpc_tls_cv_key;
+    u.s.nremovable = 0;
+    return u.w;
+}
+
 static void cv_destroy(cpc_condvar *c)
 {
     c->magic = CV_MAGIC_DEAD;
@@ -83,10 +115,9 @@ cpc_condvar *cpc_condvar_get(void)
     cpc_condvar *c = malloc(sizeof *c);
     if (c == NULL)
         cpc_fatal("out of memory allocating a condvar");
-    c->head = NULL;
-    c->tail = &c->head;
+    c->q.head = NULL;
+    c->q.tail = NULL;
     c->refcount = 1;
-    c->count = 0;
     c->nremovable = 0;
     c->magic = CV_MAGIC_LIVE;
     return c;
@@ -110,26 +141,29 @@ void cpc_condvar_release(cpc_condvar *c)
     if (c->magic != CV_MAGIC_LIVE || c->refcount <= 0)
         cpc_fatal("cpc_condvar_release: condvar %p released more times than "
                   "it was retained", (void *)c);
-    if (--c->refcount == 0 && c->count == 0)
+    if (--c->refcount == 0 && c->q.head == NULL)
         cv_destroy(c);
 }
 
 int cpc_condvar_count(cpc_condvar *c)
 {
     cv_check(c, "cpc_condvar_count");
-    return c->count;
+    int n = 0;
+    for (cpc_continuation *k = c->q.head; k != NULL; k = k->cpc_next)
+        n++;
+    return n;
 }
 
 /* Append k (running, room reserved for the record) to c's wait list. */
 static inline void cv_push(cpc_condvar *c, cpc_continuation *k,
                            uintptr_t flags)
 {
-    cpc_wait_of(k)->link = flags == CPC_W_COND ? CPC_W_COND
-                                               : (uintptr_t)c->tail | flags;
-    k->cpc_next = NULL;
-    *c->tail = k;
-    c->tail = &k->cpc_next;
-    c->count++;
+    if (flags == CPC_W_COND)
+        cpc_wait_of(k)->link = CV_PLAIN_LINK;
+    else
+        cpc_wait_of(k)->link =
+            (uintptr_t)(c->q.head == NULL ? &c->q.head : c->q.tail) | flags;
+    sched_queue_push(&c->q, k);
 }
 
 void cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags)
@@ -149,10 +183,9 @@ void cv_unlink(cpc_condvar *c, cpc_continuation *k)
     if (next != NULL)
         cv_set_link(next, pprev);
     else
-        c->tail = pprev;
-    c->count--;
+        c->q.tail = pprev;      /* dead if pprev is &c->q.head */
     c->nremovable--;
-    if (c->count == 0 && c->refcount == 0)
+    if (c->q.head == NULL && c->refcount == 0)
         cv_destroy(c);          /* released while this thread waited */
 }
 
@@ -172,13 +205,10 @@ CPC_COLD static void cv_signal_general(cpc_condvar *c, cpc_continuation *k)
 {
     uintptr_t flags = cpc_wait_of(k)->link & CPC_W_FLAGS;
     cpc_continuation *next = k->cpc_next;
-    c->head = next;
+    c->q.head = next;
     if (next != NULL)
-        cv_set_link(next, &c->head);
-    else
-        c->tail = &c->head;
-    c->count--;
-    if (flags != CPC_W_COND) {
+        cv_set_link(next, &c->q.head);
+    if (flags != 0) {
         c->nremovable--;
         cv_detach_other(k, flags);
     }
@@ -187,31 +217,27 @@ CPC_COLD static void cv_signal_general(cpc_condvar *c, cpc_continuation *k)
 
 void cpc_signal(cpc_condvar *c)
 {
-    cv_check(c, "cpc_signal");
-    cpc_continuation *k = c->head;
-    if (k == NULL)
-        return;
-    if (CPC_UNLIKELY(c->nremovable != 0)) {
-        cv_signal_general(c, k);
+    if (CPC_UNLIKELY(c == NULL || c->magic_nremovable != cv_plain_key())) {
+        cv_check(c, "cpc_signal");
+        if (c->q.head != NULL)
+            cv_signal_general(c, c->q.head);
         return;
     }
-    cpc_continuation *next = k->cpc_next;
-    c->head = next;
-    if (next == NULL)
-        c->tail = &c->head;
-    c->count--;
-    sched_wake(k, CPC_CONDVAR);
+    cpc_continuation *k = c->q.head;
+    if (k == NULL)
+        return;
+    c->q.head = k->cpc_next;
+    /* Its result is already in place: see CV_PLAIN_LINK. */
+    sched_runq_push(k);
 }
 
 void cpc_signal_all(cpc_condvar *c)
 {
     cv_check(c, "cpc_signal_all");
-    cpc_continuation *k = c->head;
+    cpc_continuation *k = c->q.head;
     bool removable = c->nremovable != 0;
     /* The whole list leaves at once: no link needs fixing. */
-    c->head = NULL;
-    c->tail = &c->head;
-    c->count = 0;
+    c->q.head = NULL;
     c->nremovable = 0;
     while (k != NULL) {
         cpc_continuation *next = k->cpc_next;
