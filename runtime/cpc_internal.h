@@ -166,7 +166,7 @@ static inline void sched_queue_append(struct sched_queue *q,
                                       cpc_continuation *first,
                                       cpc_continuation *last)
 {
-    if (q->head == NULL)
+    if (CPC_LIKELY(q->head == NULL))
         q->head = first;
     else
         *q->tail = first;
