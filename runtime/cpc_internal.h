@@ -147,9 +147,9 @@ struct sched_queue {
     cpc_continuation **tail;
 };
 extern struct sched_queue sched_runq;
-/* Where cpc_yield queues the current thread: &sched_runq on the scheduler
-   thread, a queue of its own on a pool worker (sched_run), so that yield
-   needs no test of the mode. */
+/* Where cpc_yield queues the current thread on a pool worker: a queue of
+   the worker's own (sched_run), so that a detached thread that yields goes
+   on at once. */
 extern _Thread_local struct sched_queue *sched_tls_yieldq;
 /* Threads sleeping or waiting for an fd (tmr_n + io_waiters, kept by the
    timer and I/O subsystems), so that the main loop's test between passes

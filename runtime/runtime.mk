@@ -31,11 +31,17 @@ RUNTIME_CFLAGS   := $(CFLAGS_COMMON) -pthread
 RUNTIME_EXTRA_OBJS ?=
 RUNTIME_EXTRA_OBJS_DEBUG ?=
 
-# flavour -> extra flags
-RUNTIME_FLAGS_opt     := -O2
+# flavour -> extra flags.  The optimised flavours start every function on
+# a 64-byte boundary: the scheduler's hot paths (main loop, yield, signal,
+# wait) then keep the same position within their cache lines wherever the
+# linker places the library, and so the same speed.  Left to the default
+# 16-byte alignment, a yield ping-pong ran 2.8 or 3.3 ns per switch
+# depending on the size of the program linked in front of the library.
+RUNTIME_ALIGN         := -falign-functions=64
+RUNTIME_FLAGS_opt     := -O2 $(RUNTIME_ALIGN)
 RUNTIME_FLAGS_debug   := -O0 -g -DCPC_DEBUG
 RUNTIME_FLAGS_tsan    := -O1 -g -fsanitize=thread
-RUNTIME_FLAGS_nocache := -O2 -DCPC_NO_CACHE
+RUNTIME_FLAGS_nocache := -O2 $(RUNTIME_ALIGN) -DCPC_NO_CACHE
 
 RUNTIME_LIB         := $(RUNTIME_BUILD)/libcpc.a
 RUNTIME_LIB_DEBUG   := $(RUNTIME_BUILD)/libcpc_debug.a
