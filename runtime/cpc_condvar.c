@@ -70,10 +70,14 @@ struct cpc_condvar {
 
 _Thread_local uint32_t cpc_tls_cv_key = CV_MAGIC_LIVE;
 
+/* k's predecessor left: k's link is now pprev.  Only a removable waiter
+   keeps its link; a plain one's holds its result. */
 static inline void cv_set_link(cpc_continuation *k, cpc_continuation **pprev)
 {
     struct cpc_wait *w = cpc_wait_of(k);
-    w->link = (uintptr_t)pprev | (w->link & CPC_W_FLAGS);
+    uintptr_t flags = w->link & CPC_W_FLAGS;
+    if (flags != 0)
+        w->link = (uintptr_t)pprev | flags;
 }
 
 /* The cold path of every check: c is NULL, freed, or the caller is a

@@ -93,7 +93,8 @@ void cont_cache_flush(void);
  *           the thread.  Doubly linked so a thread woken by its other event
  *           leaves the condvar in O(1).  Only such "removable" waiters
  *           (W_TIMER or W_IO besides W_COND) ever read the address, so a
- *           plain waiter's link is just CPC_W_COND and the back links are
+ *           plain waiter's link has no flag set (its first int is
+ *           already its result, CPC_CONDVAR) and the back links are
  *           maintained only while a condvar has a removable waiter (see
  *           cpc_condvar.c).
  *   cv      the condvar (W_COND together with W_TIMER or W_IO).

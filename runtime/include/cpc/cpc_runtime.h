@@ -132,6 +132,7 @@ void cpc_main_loop(void);
 cpc_condvar *cpc_condvar_get(void);
 cpc_condvar *cpc_condvar_retain(cpc_condvar *c);
 void cpc_condvar_release(cpc_condvar *c);
+/* The number of threads waiting on c (walks the wait list: O(n)). */
 int cpc_condvar_count(cpc_condvar *c);
 void cpc_signal(cpc_condvar *c);
 void cpc_signal_all(cpc_condvar *c);
