@@ -13,8 +13,8 @@
  * pointing to it, and the CPC_W_* flags.  Only a removable waiter ever
  * reads its own link, so a plain waiter's link is CV_PLAIN_LINK: no flag
  * bit set, and its first int is already the result CPC_CONDVAR, so a
- * signal stores nothing into the thread it wakes.  A removable waiter
- * writes its link when it
+ * signal stores nothing into the thread it wakes (and relinking never
+ * touches a plain waiter).  A removable waiter writes its link when it
  * enqueues, and it is kept up to date only while the condvar holds a
  * removable waiter (`nremovable` > 0): the link of a removable waiter is
  * fixed whenever its predecessor leaves, which always goes through a
@@ -50,7 +50,7 @@ struct cpc_condvar {
        over-release is then still likely to see the dead magic. */
     int refcount;
     /* magic then nremovable (waiters with W_TIMER or W_IO), read together
-       by cv_plain_signal_ok. */
+       by cpc_signal (see cv_plain_key). */
     union {
         struct {
             uint32_t magic;
