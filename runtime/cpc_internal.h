@@ -148,10 +148,6 @@ struct sched_queue {
     cpc_continuation **tail;
 };
 extern struct sched_queue sched_runq;
-/* Where cpc_yield queues the current thread on a pool worker: a queue of
-   the worker's own (sched_run), so that a detached thread that yields goes
-   on at once. */
-extern _Thread_local struct sched_queue *sched_tls_yieldq;
 /* Threads sleeping or waiting for an fd (tmr_n + io_waiters, kept by the
    timer and I/O subsystems), so that the main loop's test between passes
    reads one word. */
@@ -193,7 +189,7 @@ static inline void sched_wake(cpc_continuation *k, int v)
 /* Hand a thread to the scheduler from any OS thread. */
 void sched_inbox_push(cpc_continuation *k);
 /* Run a detached thread on a pool worker until it moves or ends (a yield
-   only goes round the worker's own queue); frees it when it ends. */
+   returns at once); frees it when it ends. */
 void sched_run(cpc_continuation *k);
 /* A thread ended (outermost function returned, or cpc_done): free it and,
    when it was detached, account for it. */

@@ -5,9 +5,8 @@
  * pthreads, created lazily when a thread arrives and no worker is idle.
  * A worker runs a continuation with the same trampoline as the scheduler
  * (sched_run), with cpc_tls_pool set: the primitives see that and behave
- * like POSIX (cpc_sleep and cpc_io_wait block, the clocks are real);
- * cpc_yield goes round the worker's own queue, so the thread goes on at
- * once.  The continuation leaves the pool when it links elsewhere
+ * like POSIX (cpc_sleep and cpc_io_wait block, cpc_yield returns at once,
+ * the clocks are real).  The continuation leaves the pool when it links elsewhere
  * (cpc_link__cps) or ends.
  *
  * The scheduler's main loop must not return while a thread is detached:

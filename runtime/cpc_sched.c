@@ -48,7 +48,6 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
 }
 
 struct sched_queue sched_runq = { NULL, NULL };
-_Thread_local struct sched_queue *sched_tls_yieldq = &sched_runq;
 size_t sched_blocked;
 
 /* Inbox: the only scheduler structure other OS threads touch. */
@@ -172,18 +171,7 @@ sched_trampoline(cpc_continuation *k)
 
 void sched_run(cpc_continuation *k)
 {
-    /* A detached thread that yields comes straight back: the OS, not this
-       worker, shares the CPU between detached threads. */
-    struct sched_queue own = { NULL, NULL };
-    sched_tls_yieldq = &own;
-    for (;;) {
-        sched_trampoline(k);
-        k = own.head;
-        if (k == NULL)
-            break;
-        own.head = k->cpc_next;
-    }
-    sched_tls_yieldq = &sched_runq;
+    sched_trampoline(k);
 }
 
 /* ---- inbox ---------------------------------------------------------------- */
@@ -293,13 +281,12 @@ void cpc_spawn_continuation(cpc_continuation *k)
 
 cpc_continuation *cpc_yield__cps(cpc_continuation *k)
 {
+    /* Detached: the OS, not this worker, shares the CPU between detached
+       threads, so the thread goes on at once. */
+    if (CPC_UNLIKELY(cpc_tls_pool != NULL))
+        return k;
     dbg_suspend(k, false);
-    /* The test keeps the common push at fixed addresses: through
-       sched_tls_yieldq, its stores would wait for a TLS load. */
-    if (CPC_LIKELY(cpc_tls_pool == NULL))
-        sched_queue_push(&sched_runq, k);
-    else
-        sched_queue_push(sched_tls_yieldq, k);
+    sched_runq_push(k);
     return NULL;
 }
 
