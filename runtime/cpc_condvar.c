@@ -170,7 +170,7 @@ static inline void cv_push(cpc_condvar *c, cpc_continuation *k,
     sched_queue_push(&c->q, k);
 }
 
-void cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags)
+void cpc__cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags)
 {
     cv_check(c, "the condvar argument of cpc_sleep or cpc_io_wait");
     cv_push(c, k, flags);
@@ -178,7 +178,7 @@ void cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags)
         c->nremovable++;
 }
 
-void cv_unlink(cpc_condvar *c, cpc_continuation *k)
+void cpc__cv_unlink(cpc_condvar *c, cpc_continuation *k)
 {
     cpc_continuation **pprev =
         (cpc_continuation **)(cpc_wait_of(k)->link & ~(uintptr_t)CPC_W_FLAGS);
@@ -197,9 +197,9 @@ void cv_unlink(cpc_condvar *c, cpc_continuation *k)
 static inline void cv_detach_other(cpc_continuation *k, uintptr_t flags)
 {
     if (flags & CPC_W_TIMER)
-        tmr_remove(k);
+        cpc__tmr_remove(k);
     else if (flags & CPC_W_IO)
-        io_unlink(k);
+        cpc__io_unlink(k);
 }
 
 /* cpc_signal while the condvar holds a removable waiter: the head may be
@@ -261,7 +261,7 @@ CPC_COLD static cpc_continuation *cv_wait_timed(cpc_continuation *k,
                                                 int sec, int usec)
 {
     cv_check(c, "cpc_wait");
-    return tmr_wait_cv(k, c, tmr_delay_ns(sec, usec));
+    return cpc__tmr_wait_cv(k, c, tmr_delay_ns(sec, usec));
 }
 
 CPC_COLD static cpc_continuation *cv_wait_grow(cpc_continuation *k,

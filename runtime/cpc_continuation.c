@@ -379,7 +379,7 @@ static void cont_release(cpc_continuation *k)
     free(k);
 }
 
-void cont_cache_flush(void)
+void cpc__cont_cache_flush(void)
 {
 #ifndef CPC_NO_CACHE
     for (size_t i = 0; i < CACHE_CLASSES; i++) {

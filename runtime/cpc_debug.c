@@ -115,7 +115,7 @@ static bool dbg_elf_lookup(uintptr_t addr, char *buf, size_t len)
     return false;
 }
 
-const char *dbg_symbol_name(const void *f, char *buf, size_t len)
+const char *cpc__dbg_symbol_name(const void *f, char *buf, size_t len)
 {
     Dl_info info;
     if (dbg_elf_lookup((uintptr_t)f, buf, len))
@@ -136,7 +136,7 @@ static const char *dbg_top_name(const cpc_continuation *k, char *buf,
         snprintf(buf, len, "<no frame: the thread had ended>");
         return buf;
     }
-    return dbg_symbol_name((const void *)cpc_top_function(k), buf, len);
+    return cpc__dbg_symbol_name((const void *)cpc_top_function(k), buf, len);
 }
 
 /* A translated cps function pushed or returned more than its entry

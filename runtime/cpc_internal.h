@@ -16,7 +16,7 @@
  * "scheduler thread": the thread running cpc_main_loop, or before it runs,
  * the program's main thread.  Other OS threads (pool workers, foreign
  * threads) reach the scheduler only through the locked inbox
- * (sched_inbox_push) and never touch the rest.
+ * (cpc__sched_inbox_push) and never touch the rest.
  */
 #ifndef CPC_INTERNAL_H
 #define CPC_INTERNAL_H
@@ -39,7 +39,7 @@
 CPC_NORETURN CPC_FMT(1, 2) void cpc_fatal(const char *fmt, ...);
 /* Name of the function at address f ("name", "name+0x12" or "0x..."),
    written into buf. */
-const char *dbg_symbol_name(const void *f, char *buf, size_t len);
+const char *cpc__dbg_symbol_name(const void *f, char *buf, size_t len);
 
 /* ---- thread identity (cpc_sched.c) ------------------------------------ */
 
@@ -74,7 +74,7 @@ static inline void cpc_require_attached(const char *what)
 
 /* Give back the cached buffers and the empty slabs (called when
    cpc_main_loop returns). */
-void cont_cache_flush(void);
+void cpc__cont_cache_flush(void);
 
 /* ---- the wait record --------------------------------------------------
  *
@@ -147,11 +147,11 @@ struct sched_queue {
     cpc_continuation *head;
     cpc_continuation **tail;
 };
-extern struct sched_queue sched_runq;
-/* Threads sleeping or waiting for an fd (tmr_n + io_waiters, kept by the
+extern struct sched_queue cpc__sched_runq;
+/* Threads sleeping or waiting for an fd (cpc__tmr_n + cpc__io_waiters, kept by the
    timer and I/O subsystems), so that the main loop's test between passes
    reads one word. */
-extern size_t sched_blocked;
+extern size_t cpc__sched_blocked;
 
 /* Append the chain first..last (last->cpc_next already set) to q.  The
    branch is deliberate: with a branch-free `*tail = first` (tail = &head
@@ -178,7 +178,7 @@ static inline void sched_queue_push(struct sched_queue *q,
 /* Append a thread to the run queue (scheduler thread only). */
 static inline void sched_runq_push(cpc_continuation *k)
 {
-    sched_queue_push(&sched_runq, k);
+    sched_queue_push(&cpc__sched_runq, k);
 }
 /* Wake a suspended thread with result v: store it, queue the thread. */
 static inline void sched_wake(cpc_continuation *k, int v)
@@ -187,28 +187,28 @@ static inline void sched_wake(cpc_continuation *k, int v)
     sched_runq_push(k);
 }
 /* Hand a thread to the scheduler from any OS thread. */
-void sched_inbox_push(cpc_continuation *k);
+void cpc__sched_inbox_push(cpc_continuation *k);
 /* Run a detached thread on a pool worker until it moves or ends (a yield
    returns at once); frees it when it ends. */
-void sched_run(cpc_continuation *k);
+void cpc__sched_run(cpc_continuation *k);
 /* A thread ended (outermost function returned, or cpc_done): free it and,
    when it was detached, account for it. */
-void sched_thread_end(cpc_continuation *k);
+void cpc__sched_thread_end(cpc_continuation *k);
 /* Monotonic time in nanoseconds, cached per scheduler pass. */
-int64_t sched_now(void);
+int64_t cpc__sched_now(void);
 /* Account for threads leaving/entering detached mode (lock-protected
    counter the main loop reads to know whether it may return). */
-void sched_detached_add(long delta);
+void cpc__sched_detached_add(long delta);
 /* Move a detached thread back to the scheduler: inbox + counter, atomically
    with respect to the main loop's exit test. */
-void sched_attach_from_pool(cpc_continuation *k);
+void cpc__sched_attach_from_pool(cpc_continuation *k);
 
 /* ---- condvars (cpc_condvar.c) ----------------------------------------- */
 
 /* Remove a waiter from c's list in O(1) (woken by its other event). */
-void cv_unlink(cpc_condvar *c, cpc_continuation *k);
+void cpc__cv_unlink(cpc_condvar *c, cpc_continuation *k);
 /* Append k (running, room reserved) to c's wait list. */
-void cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags);
+void cpc__cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags);
 
 /* ---- timers (cpc_timer.c) --------------------------------------------- */
 
@@ -219,43 +219,43 @@ static inline int64_t tmr_delay_ns(int sec, int usec)
 }
 /* Queue k to wake at monotonic time `when`; has_cv: it is also on a
    condvar and may be removed early. */
-void tmr_add(cpc_continuation *k, int64_t when, bool has_cv);
+void cpc__tmr_add(cpc_continuation *k, int64_t when, bool has_cv);
 /* Suspend k (running) on c and in the heap for `delay` ns, whichever wakes
    it first: cpc_wait with a timeout, cpc_sleep with a condvar. */
-cpc_continuation *tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
+cpc_continuation *cpc__tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
                               int64_t delay);
 /* Remove k (W_COND|W_TIMER) from the heap. */
-void tmr_remove(cpc_continuation *k);
+void cpc__tmr_remove(cpc_continuation *k);
 /* Number of sleepers (read inline by the main loop). */
-extern size_t tmr_n;
+extern size_t cpc__tmr_n;
 /* Wake every sleeper due at `now`. */
-void tmr_expire(int64_t now);
+void cpc__tmr_expire(int64_t now);
 /* Deadline of the earliest sleeper, or -1. */
-int64_t tmr_next(void);
-void tmr_shutdown(void);
+int64_t cpc__tmr_next(void);
+void cpc__tmr_shutdown(void);
 
 /* ---- I/O (cpc_io.c) --------------------------------------------------- */
 
-void io_init(void);                 /* epoll fd; aborts on failure */
-void io_add_wakeup_fd(int fd);      /* the inbox eventfd */
+void cpc__io_init(void);                 /* epoll fd; aborts on failure */
+void cpc__io_add_wakeup_fd(int fd);      /* the inbox eventfd */
 /* Wait for events at most timeout_ms (-1: forever) and wake the waiters. */
-void io_poll(int timeout_ms);
+void cpc__io_poll(int timeout_ms);
 /* Remove k (W_COND|W_IO) from its fd list (woken by its condvar). */
-void io_unlink(cpc_continuation *k);
+void cpc__io_unlink(cpc_continuation *k);
 /* Number of threads waiting for an fd (read inline by the main loop). */
-extern size_t io_waiters;
-void io_shutdown(void);
+extern size_t cpc__io_waiters;
+void cpc__io_shutdown(void);
 
 /* ---- pools (cpc_pool.c) ----------------------------------------------- */
 
 /* Hand a thread to pool s (any OS thread). */
-void pool_push(cpc_sched *s, cpc_continuation *k);
+void cpc__pool_push(cpc_sched *s, cpc_continuation *k);
 /* A thread leaves pool s (it moved elsewhere or ended). */
-void pool_leave(cpc_sched *s);
+void cpc__pool_leave(cpc_sched *s);
 /* Create the default pool (called by cpc_main_loop). */
-void pool_init_default(void);
+void cpc__pool_init_default(void);
 /* Release the default pool when the main loop returns. */
-void pool_shutdown_default(void);
+void cpc__pool_shutdown_default(void);
 
 /* ---- debug checks (cpc_debug.c; no-ops unless CPC_DEBUG) --------------- */
 

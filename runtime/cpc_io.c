@@ -40,18 +40,18 @@ static int io_epfd = -1;
 static int io_wakefd = -1;
 static struct io_fd *io_fds;
 static size_t io_nfds;
-size_t io_waiters;              /* read inline by the main loop */
+size_t cpc__io_waiters;              /* read inline by the main loop */
 
 #define IO_EVENTS 256
 
-void io_init(void)
+void cpc__io_init(void)
 {
     io_epfd = epoll_create1(EPOLL_CLOEXEC);
     if (io_epfd < 0)
         cpc_fatal("epoll_create1: %s", strerror(errno));
 }
 
-void io_add_wakeup_fd(int fd)
+void cpc__io_add_wakeup_fd(int fd)
 {
     struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
     if (epoll_ctl(io_epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
@@ -59,9 +59,9 @@ void io_add_wakeup_fd(int fd)
     io_wakefd = fd;
 }
 
-void io_shutdown(void)
+void cpc__io_shutdown(void)
 {
-    if (io_waiters == 0) {
+    if (cpc__io_waiters == 0) {
         /* Nobody waits: forget the table (the kernel side keeps disarmed
            registrations, which are re-armed or re-added as needed). */
         for (size_t i = 0; i < io_nfds; i++)
@@ -131,11 +131,11 @@ static void io_list_remove(struct io_fd *r, cpc_continuation *k)
         r->tail = w->io_prev;
     r->nin -= (w->io_dir & CPC_IO_IN) != 0;
     r->nout -= (w->io_dir & CPC_IO_OUT) != 0;
-    io_waiters--;
-    sched_blocked--;
+    cpc__io_waiters--;
+    cpc__sched_blocked--;
 }
 
-void io_unlink(cpc_continuation *k)
+void cpc__io_unlink(cpc_continuation *k)
 {
     struct cpc_wait *w = cpc_wait_of(k);
     io_list_remove(&io_fds[w->fd], k);
@@ -156,14 +156,14 @@ static void io_wake(struct io_fd *r, uint32_t ready, bool signal)
             int result = signal ? 0 : (int)(w->io_dir & ready);
             io_list_remove(r, k);
             if (w->link & CPC_W_COND)
-                cv_unlink(w->cv, k);
+                cpc__cv_unlink(w->cv, k);
             sched_wake(k, result);
         }
         k = next;
     }
 }
 
-void io_poll(int timeout_ms)
+void cpc__io_poll(int timeout_ms)
 {
     struct epoll_event evs[IO_EVENTS];
     int n = epoll_wait(io_epfd, evs, IO_EVENTS, timeout_ms);
@@ -270,7 +270,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     dbg_suspend(k, false);
     struct cpc_wait *w = cpc_wait_of(k);
     if (c != NULL) {
-        cv_enqueue(c, k, CPC_W_COND | CPC_W_IO);
+        cpc__cv_enqueue(c, k, CPC_W_COND | CPC_W_IO);
         w->cv = c;
     } else {
         w->link = CPC_W_IO;
@@ -286,8 +286,8 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     r->tail = k;
     r->nin += (direction & CPC_IO_IN) != 0;
     r->nout += (direction & CPC_IO_OUT) != 0;
-    io_waiters++;
-    sched_blocked++;
+    cpc__io_waiters++;
+    cpc__sched_blocked++;
     return NULL;
 }
 

@@ -4,7 +4,7 @@
  * A pool is a locked FIFO of continuations served by up to max_threads
  * pthreads, created lazily when a thread arrives and no worker is idle.
  * A worker runs a continuation with the same trampoline as the scheduler
- * (sched_run), with cpc_tls_pool set: the primitives see that and behave
+ * (cpc__sched_run), with cpc_tls_pool set: the primitives see that and behave
  * like POSIX (cpc_sleep and cpc_io_wait block, cpc_yield returns at once,
  * the clocks are real).  The continuation leaves the pool when it links elsewhere
  * (cpc_link__cps) or ends.
@@ -58,7 +58,7 @@ static void *pool_worker(void *arg)
         if (s->head == NULL)
             s->tail = NULL;
         pthread_mutex_unlock(&s->lock);
-        sched_run(k);
+        cpc__sched_run(k);
         pthread_mutex_lock(&s->lock);
     }
     pthread_mutex_unlock(&s->lock);
@@ -112,7 +112,7 @@ int cpc_threadpool_release(cpc_sched *s)
     return 0;
 }
 
-void pool_push(cpc_sched *s, cpc_continuation *k)
+void cpc__pool_push(cpc_sched *s, cpc_continuation *k)
 {
     k->cpc_next = NULL;
     pthread_mutex_lock(&s->lock);
@@ -145,20 +145,20 @@ void pool_push(cpc_sched *s, cpc_continuation *k)
     pthread_mutex_unlock(&s->lock);
 }
 
-void pool_leave(cpc_sched *s)
+void cpc__pool_leave(cpc_sched *s)
 {
     pthread_mutex_lock(&s->lock);
     s->nconts--;
     pthread_mutex_unlock(&s->lock);
 }
 
-void pool_init_default(void)
+void cpc__pool_init_default(void)
 {
     if (cpc_default_threadpool == NULL)
         cpc_default_threadpool = cpc_threadpool_get(POOL_DEFAULT_THREADS);
 }
 
-void pool_shutdown_default(void)
+void cpc__pool_shutdown_default(void)
 {
     if (cpc_default_threadpool != NULL &&
         cpc_threadpool_release(cpc_default_threadpool) < 0)
@@ -178,16 +178,16 @@ cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s)
     dbg_suspend(k, false);
     if (prev == NULL) {
         /* Scheduler -> pool. */
-        sched_detached_add(1);
-        pool_push(s, k);
+        cpc__sched_detached_add(1);
+        cpc__pool_push(s, k);
     } else if (s == cpc_default_sched) {
         /* Pool -> scheduler. */
-        pool_leave(prev);
-        sched_attach_from_pool(k);
+        cpc__pool_leave(prev);
+        cpc__sched_attach_from_pool(k);
     } else {
         /* Pool -> pool: still detached. */
-        pool_leave(prev);
-        pool_push(s, k);
+        cpc__pool_leave(prev);
+        cpc__pool_push(s, k);
     }
     return NULL;
 }

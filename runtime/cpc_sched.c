@@ -47,8 +47,8 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
     cpc_tls_is_sched = true;
 }
 
-struct sched_queue sched_runq = { NULL, NULL };
-size_t sched_blocked;
+struct sched_queue cpc__sched_runq = { NULL, NULL };
+size_t cpc__sched_blocked;
 
 /* Inbox: the only scheduler structure other OS threads touch. */
 static pthread_mutex_t sched_inbox_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -67,7 +67,7 @@ static struct timespec sched_real;
 
 /* ---- time ---------------------------------------------------------------- */
 
-int64_t sched_now(void)
+int64_t cpc__sched_now(void)
 {
     if (!(sched_time_valid & SCHED_MONO_VALID)) {
         struct timespec ts;
@@ -131,17 +131,17 @@ cpc_sched *cpc_get_sched(cpc_continuation *k)
 
 /* ---- run queue and trampoline -------------------------------------------- */
 
-void sched_thread_end(cpc_continuation *k)
+void cpc__sched_thread_end(cpc_continuation *k)
 {
     cpc_sched *pool = cpc_tls_pool;
     cpc_continuation_free(k);
     if (pool != NULL) {
-        pool_leave(pool);
-        sched_detached_add(-1);
+        cpc__pool_leave(pool);
+        cpc__sched_detached_add(-1);
     }
 }
 
-/* The trampoline.  Always inlined into the main loop; sched_run is the
+/* The trampoline.  Always inlined into the main loop; cpc__sched_run is the
    copy pool workers call.  An empty continuation is a thread that ended,
    or one that suspended with no frame left (`return cpc_wait(c);` in its
    outermost function) and was woken: either way it is over.
@@ -158,7 +158,7 @@ sched_trampoline(cpc_continuation *k)
     dbg_resume(k);
     for (;;) {
         if (CPC_UNLIKELY(k->length == 0)) {
-            sched_thread_end(k);
+            cpc__sched_thread_end(k);
             return;
         }
         dbg_check_running(k);
@@ -169,7 +169,7 @@ sched_trampoline(cpc_continuation *k)
     }
 }
 
-void sched_run(cpc_continuation *k)
+void cpc__sched_run(cpc_continuation *k)
 {
     sched_trampoline(k);
 }
@@ -208,12 +208,12 @@ static void sched_inbox_append(cpc_continuation *k, long detached)
         sched_wakeup();
 }
 
-void sched_inbox_push(cpc_continuation *k)
+void cpc__sched_inbox_push(cpc_continuation *k)
 {
     sched_inbox_append(k, 0);
 }
 
-void sched_detached_add(long delta)
+void cpc__sched_detached_add(long delta)
 {
     bool wake;
     pthread_mutex_lock(&sched_inbox_lock);
@@ -225,7 +225,7 @@ void sched_detached_add(long delta)
         sched_wakeup();
 }
 
-void sched_attach_from_pool(cpc_continuation *k)
+void cpc__sched_attach_from_pool(cpc_continuation *k)
 {
     sched_inbox_append(k, -1);
 }
@@ -249,7 +249,7 @@ static __attribute__((noinline)) bool sched_drain_inbox(bool check_exit)
         alive = false;
     pthread_mutex_unlock(&sched_inbox_lock);
     if (h != NULL)
-        sched_queue_append(&sched_runq, h, t);
+        sched_queue_append(&cpc__sched_runq, h, t);
     return alive;
 }
 
@@ -274,7 +274,7 @@ void cpc_spawn_continuation(cpc_continuation *k)
     if (CPC_LIKELY(cpc_tls_is_sched))
         sched_runq_push(k);
     else
-        sched_inbox_push(k);
+        cpc__sched_inbox_push(k);
 }
 
 /* ---- primitives ----------------------------------------------------------- */
@@ -292,7 +292,7 @@ cpc_continuation *cpc_yield__cps(cpc_continuation *k)
 
 cpc_continuation *cpc_done__cps(cpc_continuation *k)
 {
-    sched_thread_end(k);
+    cpc__sched_thread_end(k);
     return NULL;
 }
 
@@ -305,12 +305,12 @@ static void sched_init(void)
     if (done)
         return;
     done = true;
-    io_init();
+    cpc__io_init();
     int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (fd < 0)
         cpc_fatal("cannot create the scheduler's eventfd: %s",
                   strerror(errno));
-    io_add_wakeup_fd(fd);
+    cpc__io_add_wakeup_fd(fd);
     atomic_store_explicit(&sched_wake_fd, fd, memory_order_release);
 }
 
@@ -318,10 +318,10 @@ static void sched_init(void)
    so that a timer is never polled for early and spun on). */
 static int sched_poll_timeout(void)
 {
-    int64_t next = tmr_next();
+    int64_t next = cpc__tmr_next();
     if (next < 0)
         return -1;
-    int64_t delta = next - sched_now();
+    int64_t delta = next - cpc__sched_now();
     if (delta <= 0)
         return 0;
     int64_t ms = (delta + 999999) / 1000000;
@@ -334,53 +334,53 @@ static int sched_poll_timeout(void)
 static __attribute__((noinline)) bool sched_pass_end(void)
 {
     sched_invalidate_time();
-    if (tmr_n > 0)
-        tmr_expire(sched_now());
+    if (cpc__tmr_n > 0)
+        cpc__tmr_expire(cpc__sched_now());
     if (sched_inbox_maybe_pending())
         sched_drain_inbox(false);
-    if (sched_runq.head != NULL) {
+    if (cpc__sched_runq.head != NULL) {
         /* Busy: only look at fds when somebody waits on one. */
-        if (io_waiters > 0)
-            io_poll(0);
+        if (cpc__io_waiters > 0)
+            cpc__io_poll(0);
         return true;
     }
     int timeout = sched_poll_timeout();
-    if (timeout < 0 && io_waiters == 0 && !sched_has_detached()) {
+    if (timeout < 0 && cpc__io_waiters == 0 && !sched_has_detached()) {
         /* Nothing sleeps or waits for I/O: leave unless the inbox
            or a detached thread says otherwise (checked atomically). */
         if (!sched_drain_inbox(true))
             return false;
-        if (sched_runq.head != NULL)
+        if (cpc__sched_runq.head != NULL)
             return true;
     }
-    io_poll(timeout);
+    cpc__io_poll(timeout);
     return true;
 }
 
 void cpc_main_loop(void)
 {
     sched_init();
-    pool_init_default();
+    cpc__pool_init_default();
     while (sched_pass_end()) {
         /* Passes: every thread runnable now runs once; threads queued
            meanwhile run in the next pass, straight away unless something
            else needs attention (sleepers, fds, the inbox). */
-        while (sched_runq.head != NULL) {
-            cpc_continuation *k = sched_runq.head;
-            sched_runq.head = NULL;     /* tail is dead while head is NULL */
+        while (cpc__sched_runq.head != NULL) {
+            cpc_continuation *k = cpc__sched_runq.head;
+            cpc__sched_runq.head = NULL;     /* tail is dead while head is NULL */
             sched_invalidate_time();
             do {
                 cpc_continuation *next = k->cpc_next;
                 sched_trampoline(k);
                 k = next;
             } while (k != NULL);
-            if (CPC_UNLIKELY((sched_blocked |
+            if (CPC_UNLIKELY((cpc__sched_blocked |
                               sched_inbox_maybe_pending()) != 0))
                 break;
         }
     }
-    cont_cache_flush();
-    tmr_shutdown();
-    io_shutdown();
-    pool_shutdown_default();
+    cpc__cont_cache_flush();
+    cpc__tmr_shutdown();
+    cpc__io_shutdown();
+    cpc__pool_shutdown_default();
 }

@@ -24,7 +24,7 @@ struct tmr_entry {
 };
 
 static struct tmr_entry *tmr_heap;
-size_t tmr_n;                   /* read inline by the main loop */
+size_t cpc__tmr_n;                   /* read inline by the main loop */
 static size_t tmr_cap;
 static uint64_t tmr_seq;
 
@@ -57,9 +57,9 @@ static void tmr_sift_down(size_t i, struct tmr_entry e)
 {
     for (;;) {
         size_t child = 2 * i + 1;
-        if (child >= tmr_n)
+        if (child >= cpc__tmr_n)
             break;
-        if (child + 1 < tmr_n &&
+        if (child + 1 < cpc__tmr_n &&
             tmr_less(&tmr_heap[child + 1], &tmr_heap[child]))
             child++;
         if (!tmr_less(&tmr_heap[child], &e))
@@ -70,9 +70,9 @@ static void tmr_sift_down(size_t i, struct tmr_entry e)
     tmr_set(i, e);
 }
 
-void tmr_add(cpc_continuation *k, int64_t when, bool has_cv)
+void cpc__tmr_add(cpc_continuation *k, int64_t when, bool has_cv)
 {
-    if (tmr_n == tmr_cap) {
+    if (cpc__tmr_n == tmr_cap) {
         size_t cap = tmr_cap ? tmr_cap * 2 : 64;
         struct tmr_entry *h = realloc(tmr_heap, cap * sizeof *h);
         if (h == NULL)
@@ -81,16 +81,16 @@ void tmr_add(cpc_continuation *k, int64_t when, bool has_cv)
         tmr_cap = cap;
     }
     struct tmr_entry e = { when, (tmr_seq++ << 1) | has_cv, k };
-    tmr_sift_up(tmr_n++, e);
-    sched_blocked++;
+    tmr_sift_up(cpc__tmr_n++, e);
+    cpc__sched_blocked++;
 }
 
 /* Remove the entry at index i. */
 static void tmr_delete(size_t i)
 {
-    struct tmr_entry last = tmr_heap[--tmr_n];
-    sched_blocked--;
-    if (i == tmr_n)
+    struct tmr_entry last = tmr_heap[--cpc__tmr_n];
+    cpc__sched_blocked--;
+    if (i == cpc__tmr_n)
         return;
     if (i > 0 && tmr_less(&last, &tmr_heap[(i - 1) / 2]))
         tmr_sift_up(i, last);
@@ -98,30 +98,30 @@ static void tmr_delete(size_t i)
         tmr_sift_down(i, last);
 }
 
-void tmr_remove(cpc_continuation *k)
+void cpc__tmr_remove(cpc_continuation *k)
 {
     tmr_delete(cpc_wait_of(k)->heap_index);
 }
 
-void tmr_expire(int64_t now)
+void cpc__tmr_expire(int64_t now)
 {
-    while (tmr_n > 0 && tmr_heap[0].when <= now) {
+    while (cpc__tmr_n > 0 && tmr_heap[0].when <= now) {
         struct tmr_entry e = tmr_heap[0];
         tmr_delete(0);
         if (e.seq & 1)
-            cv_unlink(cpc_wait_of(e.k)->cv, e.k);
+            cpc__cv_unlink(cpc_wait_of(e.k)->cv, e.k);
         sched_wake(e.k, CPC_TIMEOUT);
     }
 }
 
-int64_t tmr_next(void)
+int64_t cpc__tmr_next(void)
 {
-    return tmr_n > 0 ? tmr_heap[0].when : -1;
+    return cpc__tmr_n > 0 ? tmr_heap[0].when : -1;
 }
 
-void tmr_shutdown(void)
+void cpc__tmr_shutdown(void)
 {
-    if (tmr_n == 0) {
+    if (cpc__tmr_n == 0) {
         free(tmr_heap);
         tmr_heap = NULL;
         tmr_cap = 0;
@@ -130,14 +130,14 @@ void tmr_shutdown(void)
 
 /* ---- cpc_sleep ------------------------------------------------------------- */
 
-cpc_continuation *tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
+cpc_continuation *cpc__tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
                               int64_t delay)
 {
     k = cpc_reserve(k, CPC_WAIT_TIMED);
     dbg_suspend(k, false);
-    cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
+    cpc__cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
     cpc_wait_of(k)->cv = c;
-    tmr_add(k, sched_now() + delay, true);
+    cpc__tmr_add(k, cpc__sched_now() + delay, true);
     return NULL;
 }
 
@@ -168,8 +168,8 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
         k = cpc_reserve(k, CPC_WAIT_COND);
         dbg_suspend(k, false);
         cpc_wait_of(k)->link = CPC_W_TIMER;
-        tmr_add(k, sched_now() + delay, false);
+        cpc__tmr_add(k, cpc__sched_now() + delay, false);
         return NULL;
     }
-    return tmr_wait_cv(k, c, delay);
+    return cpc__tmr_wait_cv(k, c, delay);
 }
