@@ -35,20 +35,6 @@ def has_side_effects(c):
     return False
 
 
-def var_init(u, v):
-    """The initialiser expression of a VAR_DECL, or None."""
-    ex = [x for x in an.kids(v) if x.kind.is_expression()]
-    if not ex:
-        return None
-    last = ex[-1]
-    j = last.extent.start.offset - 1
-    while j > 0 and u.text[j:j + 1] in (b' ', b'\t', b'\n', b'\r'):
-        j -= 1
-    if u.text[j:j + 1] == b'=':
-        return last
-    return None
-
-
 def binds_continue(c):
     """True if c contains a `continue` binding to an enclosing loop of c."""
     stack = list(an.kids(c)) if c.kind not in an.LOOP_KINDS else []
@@ -266,7 +252,7 @@ class Normalizer:
         out = []
         single = len(vs) == 1
         for v in vs:
-            init = var_init(self.u, v)
+            init = an.var_init(self.u, v)
             if single:
                 prefix = rw.rebuild(self.u, rw.start(c), rw.start(init), [])
             else:
@@ -410,9 +396,8 @@ class Normalizer:
 
 def normalize(u):
     """Edits normalising every cps function of unit u."""
-    from .prepare import function_defs
     edits = []
-    for c in function_defs(u):
+    for c in u.function_defs():
         f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue

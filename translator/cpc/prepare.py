@@ -15,13 +15,6 @@ from . import rewrite as rw
 
 K = fe.K
 
-STMT_KINDS_IN_CPS = None
-
-
-def function_defs(u):
-    return u.function_defs()
-
-
 def needs_expansion(u, f):
     if f.body is None:
         return False
@@ -67,7 +60,7 @@ def expand_macros(u):
     """Return [(a, b, text)] edits replacing functions that need it by
     their macro-expanded rendering."""
     edits = []
-    for c in function_defs(u):
+    for c in u.function_defs():
         f = an.func(u, c)
         if needs_expansion(u, f):
             a, b = c.extent.start.offset, c.extent.end.offset
@@ -80,7 +73,7 @@ def expand_macros(u):
 
 def rename_shadows(u):
     edits = []
-    for c in function_defs(u):
+    for c in u.function_defs():
         f = an.func(u, c)
         if not f.is_cps or f.body is None:
             continue

@@ -12,7 +12,7 @@ from . import analysis as an
 from . import prepare
 from . import normalize
 from . import boxing
-from . import cpsconv
+from . import emit
 from . import spawn
 from . import typecheck
 from . import linked
@@ -129,4 +129,4 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     u = step(u, boxing.box(u, environments=(dataflow == 'environments')), args)
     if stop_after == 'boxing':
         return u.text.decode('utf-8', 'surrogateescape')
-    return cpsconv.emit(u)
+    return emit.emit(u)

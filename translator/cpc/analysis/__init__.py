@@ -11,8 +11,8 @@ usual backward and forward data-flow facts.  Both analyses over-approximate:
 a variable reported dead is dead, a variable reported uninitialised has no
 assignment on any path.
 """
-from . import frontend as fe
-from . import ctype
+from .. import frontend as fe
+from .. import ctype
 
 K = fe.K
 
@@ -223,6 +223,20 @@ def vkey(d):
         k = cache[h] = (d.location.offset, d.spelling)
     d._cpc_vkey = k
     return k
+
+
+def var_init(u, v):
+    """The initialiser expression of a VAR_DECL, or None."""
+    ex = [x for x in kids(v) if x.kind.is_expression()]
+    if not ex:
+        return None
+    last = ex[-1]
+    j = last.extent.start.offset - 1
+    while j > 0 and u.text[j:j + 1] in (b' ', b'\t', b'\n', b'\r'):
+        j -= 1
+    if u.text[j:j + 1] == b'=':
+        return last
+    return None
 
 
 class Var:

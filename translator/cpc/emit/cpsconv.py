@@ -18,14 +18,13 @@ Calls to cpc_need_cont functions get `k` (NULL in native code) first.
 Everything else is copied byte for byte; `#line` directives keep gcc's
 messages on the .cpc file.
 """
-from . import frontend as fe
-from . import analysis as an
-from . import ctype
-from . import rewrite as rw
+from .. import frontend as fe
+from .. import analysis as an
+from .. import ctype
+from .. import rewrite as rw
+from ..analysis import retain
 from .split import split, callee_result
 from .lift import Lifting
-from .prepare import function_defs
-from .normalize import var_init
 
 K = fe.K
 
@@ -242,15 +241,14 @@ class Emitter:
                     if pre:
                         a = c.extent.start.offset
                         self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
-        for c in function_defs(u):
+        for c in u.function_defs():
             f = an.func(u, c)
             if f.is_cps:
                 self.cps_function(f)
             else:
                 self.native_function(f)
         # the pragma has done its work (boxing); gcc -Wall would warn about it
-        from .boxing import PRAGMA_RE
-        for m in PRAGMA_RE.finditer(u.text):
+        for m in retain.PRAGMA_RE.finditer(u.text):
             a, b = m.start(), m.end()
             if not any(e[0] <= a < e[1] for e in self.edits):
                 self.edits.append((a, b, '/* %s */' % u.text[a:b].decode(
@@ -562,7 +560,7 @@ class Emitter:
                                               'name the type' % (v.spelling, e))])
                 if v.storage_class == fe.ci.StorageClass.REGISTER:
                     d = 'register ' + d
-                init = var_init(u, v)
+                init = an.var_init(u, v)
                 if init is not None:
                     d += ' = ' + self.ctext(init, small)
                 out.append(d + ';')
