@@ -17,7 +17,7 @@ def run(src, stop=None):
 
 def funcs(src):
     u = fe.parse((HDR + src).encode(), 't.cpc')
-    return u, {c.spelling: an.Func(u, c) for c in prepare.function_defs(u)}
+    return u, {c.spelling: an.Func(u, c) for c in u.function_defs()}
 
 
 def squash(s):
