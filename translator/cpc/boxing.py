@@ -165,3 +165,20 @@ def decl_text(u, f, n, keys):
                     d += ' = ' + sub_text(u, init, keys, f)
                 out.append(d + ';')
     return ' '.join(out)
+
+
+def check(u):
+    """The invariant of box on its output: in a cps function no local whose
+    address may be retained is in scope at a cps call, and no local array is
+    live across one (what lifting by copy relies on)."""
+    names = retain.pragma_no_retain(u.text)
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if not f.is_cps or f.body is None:
+            continue
+        for v in retain.boxed_vars(u, f, names):
+            out.append(u.diag(v.cursor, '`%s` of cps function `%s` is in scope at a cps call '
+                              'but its address may be retained (or it is an array live '
+                              'across the call)' % (v.name, f.name)))
+    return out

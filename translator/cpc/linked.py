@@ -162,3 +162,14 @@ def link(u):
     if errs:
         raise fe.Diags(errs)
     return edits
+
+
+def check(u):
+    """The invariant of link on its output: no linked statement remains."""
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if f.body is not None:
+            out += [u.diag(L, 'a linked statement remains in `%s`' % f.name)
+                    for L in linked_stmts(f.body)]
+    return out

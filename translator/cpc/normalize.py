@@ -409,3 +409,22 @@ def normalize(u):
         if text != nz.raw(body):
             edits.append((rw.start(body), rw.full_end(u, body), text))
     return edits
+
+
+def check(u):
+    """The invariant of normalize on its output: every cps call of a cps
+    function is the call of a statement in normal form (`g(a);`,
+    `x = g(a);`, `T x = g(a);`, `return g(a);`) that the control flow graph
+    reaches as a call site."""
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if not f.is_cps or f.body is None or not f.cps_calls:
+            continue
+        sites = {(s.call.extent.start.offset, s.call.extent.end.offset)
+                 for s in an.Cfg(f).sites}
+        for call in f.cps_calls:
+            if (call.extent.start.offset, call.extent.end.offset) not in sites:
+                out.append(u.diag(call, 'cps call to `%s` is not in normal form'
+                                  % (an.callee_of(call).spelling or '?')))
+    return out

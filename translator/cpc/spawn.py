@@ -206,3 +206,17 @@ class Outliner:
 
 def outline(u):
     return Outliner(u).run()
+
+
+def check(u):
+    """The invariant of outline on its output: every spawn is a call that
+    needs no outlining (a cps callee, spawn-pure arguments, or a call of a
+    function this pass generated, whose arguments it wrote itself)."""
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        for sp in f.spawns:
+            if not fast_path(f, an.spawn_body(sp)):
+                out.append(u.diag(sp, 'a spawned statement of `%s` is not a call of a cps '
+                                  'function with spawn-pure arguments' % f.name))
+    return out
