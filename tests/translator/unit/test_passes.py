@@ -75,7 +75,7 @@ def test_declarators_split():
 
 
 def test_shadowing_local_renamed():
-    out = run('cps void f(int i) { { int i = 2; cpc_yield(); i++; } }\n', 'prepare')
+    out = run('cps void f(int i) { { int i = 2; cpc_yield(); i++; } }\n', 'rename')
     assert 'int i__2 = 2' in out and 'i__2++' in out
 
 
@@ -158,32 +158,32 @@ def test_native_cps_call_is_an_error():
 
 def test_spawn_of_block_is_outlined_with_free_locals_as_parameters():
     out = squash(run('cps void g(int);\nint main(void) { int x = 1, y = 2; '
-                     'cpc_spawn { g(x); g(y); } return 0; }\n', 'prepare'))
+                     'cpc_spawn { g(x); g(y); } return 0; }\n', 'rename'))
     assert 'static cps void main__spawn_1(int x, int y)' in out
     assert 'cpc_spawn main__spawn_1(x, y);' in out
 
 
 def test_spawn_of_call_with_pure_arguments_is_not_outlined():
     out = squash(run('cps void g(int);\nint main(void) { int x = 1; cpc_spawn g(x + 1); return 0; }\n',
-                     'prepare'))
+                     'rename'))
     assert '__spawn_1(' not in out.split('int main')[0]
 
 
 def test_spawn_of_call_with_cps_argument_runs_it_in_the_thread():
     out = squash(run('cps int h(int);\ncps void g(int);\nint main(void) { int x = 1; '
-                     'cpc_spawn g(h(x)); return 0; }\n', 'prepare'))
+                     'cpc_spawn g(h(x)); return 0; }\n', 'rename'))
     assert 'static cps void main__spawn_1(int x) { g(h(x)); }' in out
 
 
 def test_return_in_spawned_statement_ends_the_thread():
     out = squash(run('int main(void) { int x = 1; cpc_spawn { if (x) return 3; } return 0; }\n',
-                     'prepare'))
+                     'rename'))
     assert '{ (void)(3); return; }' in out
 
 
 def test_linked_statement_links_back_on_return():
     out = squash(run('cps int f(int n) { cpc_detached { if (n) return n + 1; } return 0; }\n',
-                     'prepare'))
+                     'rename'))
     assert 'cpc_sched *cpc_prev_1 = cpc_link(cpc_default_threadpool);' in out
     assert 'int cpc_lret_1 = n + 1; cpc_link(cpc_prev_1); return cpc_lret_1;' in out
 
