@@ -28,7 +28,7 @@ def has_side_effects(c):
             return True
         if k == K.BINARY_OPERATOR and fe.binop(n) in fe.ASSIGN_OPS:
             return True
-        if k == K.UNARY_OPERATOR and fe.unop(n) in (1, 2, 3, 4):
+        if k == K.UNARY_OPERATOR and fe.unop(n) in fe.INC_DEC_OPS:
             return True
         if k == K.StmtExpr:
             return True
@@ -103,11 +103,7 @@ class Normalizer:
         try:
             return ctype.declare_rvalue(t, name)
         except ctype.Unnameable:
-            return '__typeof__(%s) %s' % ('0', name) if False else \
-                self._typeof_decl(t, name)
-
-    def _typeof_decl(self, t, name):
-        raise ctype.Unnameable(t.spelling)
+            raise ctype.Unnameable(t.spelling)
 
     # -- statements
     def sub(self, c):

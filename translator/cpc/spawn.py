@@ -64,7 +64,7 @@ def is_pure(f, e):
                 return False
             continue
         if k == K.UNARY_OPERATOR:
-            if fe.unop(n) in (1, 2, 3, 4, 5, 6):
+            if fe.unop(n) in fe.INC_DEC_OPS + (fe.UO['AddrOf'], fe.UO['Deref']):
                 return False
             continue
         if k == K.MEMBER_REF_EXPR:
