@@ -198,6 +198,35 @@ def text_of(u):
     return u.text.decode('utf-8', 'surrogateescape')
 
 
+def find(name):
+    """The pass called `name` ('emit' included)."""
+    for p in PASSES + [EMIT]:
+        if p.name == name:
+            return p
+    raise KeyError(name)
+
+
+def start(text, path, args=(), dataflow='lifting', info=None):
+    """The pre-parse stages and the first parse: (unit, context)."""
+    ctx = Context(path=path, args=list(args), dataflow=dataflow, info=info)
+    if isinstance(text, str):
+        text = text.encode('utf-8', 'surrogateescape')
+    for s in PRE_PARSE:
+        text = s.run(text, ctx)
+    return parse(text, path, ctx.args), ctx
+
+
+def run_until(name, text, path, args=(), dataflow='lifting'):
+    """The unit that pass `name` receives: (unit, context) after every pass
+    before it (for testing one pass alone)."""
+    u, ctx = start(text, path, args, dataflow)
+    for p in PASSES:
+        if p.name == name:
+            break
+        u = run_pass(p, u, ctx)
+    return u, ctx
+
+
 def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=None,
               check_invariants=False):
     """Translate CPC `text` (bytes) of file `path`; returns C text, or the
