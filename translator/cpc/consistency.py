@@ -6,6 +6,10 @@ from . import frontend as fe
 
 K = fe.K
 
+# a declaration that spells one of these before the name spells its type itself
+TYPE_WORDS_RE = re.compile(
+    rb'\b(int|void|char|long|short|float|double|unsigned|signed|struct|union|enum)\b')
+
 
 def check_consistency(u):
     """Every declaration of a function agrees on cps-ness (Clang keeps the
@@ -23,8 +27,7 @@ def check_consistency(u):
                 # the type may carry it through a typedef
                 spelled = fe.is_cps_function_type(c.type) and \
                     u.text[a:nameoff].strip() != b'' and \
-                    fe.is_cps_function_type(c.type) and \
-                    not re.search(rb'\b(int|void|char|long|short|float|double|unsigned|signed|struct|union|enum)\b', u.text[a:nameoff])
+                    not TYPE_WORDS_RE.search(u.text[a:nameoff])
         else:
             spelled = fe.is_cps_function_type(c.type)
         prev = seen.get(c.spelling)

@@ -56,11 +56,12 @@ class Pass:
     """A pass on parsed units: `run(unit, ctx)` returns edits ([] for a
     pass that only checks and raises diagnostics)."""
     name: str
+    module: str                        # where its work is done (for the documentation)
     run: Callable                      # (Unit, Context) -> [(a, b, text)]
     doc: str
     fixed_point: bool = False
     check: Optional[Callable] = None   # (Unit, Context) -> [Diag]: its invariant on its output
-    too_deep: str = ''                 # the error when a fixed point needs more than MAX_ROUNDS
+    too_deep: str = ''                 # the error when a fixed point takes more than MAX_ROUNDS
 
 
 # --------------------------------------------------------------------------
@@ -97,30 +98,37 @@ def unit_only(fn):
     return lambda u, ctx: fn(u)
 
 
+# Text stages before the first parse, in order.  A stage is
+#     TextStage('name', module.function, doc='what it does')
+# where function(text: bytes, ctx: Context) -> bytes keeps the line count
+# (or adds #line directives) so that messages still point into the file.
 PRE_PARSE = [
-    # Register text stages here, in order: TextStage(name, run, doc).
 ]
 
 PASSES = [
-    Pass('headers', inline_headers, fixed_point=True,
+    Pass('headers', 'headers.py', inline_headers, fixed_point=True,
          doc='inline the headers that define cps functions, one level per round',
          too_deep='headers defining cps functions include each other too deeply to be inlined'),
-    Pass('consistency', diagnostics_only(consistency.check_consistency),
+    Pass('consistency', 'consistency.py', diagnostics_only(consistency.check_consistency),
          doc='every declaration of a function agrees on cps-ness'),
-    Pass('typecheck', diagnostics_only(typecheck.check),
+    Pass('typecheck', 'typecheck.py', diagnostics_only(typecheck.check),
          doc='cps and native function types do not mix'),
-    Pass('macros', unit_only(prepare.expand_macros), check=unit_only(prepare.check_expanded),
+    Pass('macros', 'prepare.py', unit_only(prepare.expand_macros),
+         check=unit_only(prepare.check_expanded),
          doc='functions whose rewritten nodes come out of macros are macro-expanded'),
-    Pass('spawn', unit_only(spawn.outline), fixed_point=True, check=unit_only(spawn.check),
+    Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,
+         check=unit_only(spawn.check),
          doc='spawned statements are outlined into cps functions, one nesting level per round',
          too_deep='spawned statements are nested too deeply to be outlined'),
-    Pass('linked', unit_only(linked.link), check=unit_only(linked.check),
+    Pass('linked', 'linked.py', unit_only(linked.link), check=unit_only(linked.check),
          doc='linked, detached and attached statements become cpc_link calls'),
-    Pass('rename', unit_only(prepare.rename_shadows), check=unit_only(prepare.check_renamed),
+    Pass('rename', 'prepare.py', unit_only(prepare.rename_shadows),
+         check=unit_only(prepare.check_renamed),
          doc='locals of a cps function that share a name are renamed'),
-    Pass('normalize', unit_only(normalize.normalize), check=unit_only(normalize.check),
+    Pass('normalize', 'normalize.py', unit_only(normalize.normalize),
+         check=unit_only(normalize.check),
          doc='every cps call becomes a statement in normal form'),
-    Pass('boxing', boxing_pass, check=unit_only(boxing.check),
+    Pass('boxing', 'boxing.py', boxing_pass, check=unit_only(boxing.check),
          doc='variables whose address may be retained move to a heap environment'),
 ]
 
@@ -137,8 +145,25 @@ def emit_requires(u, ctx):
     return out
 
 
-EMIT = Pass('emit', lambda u, ctx: emit.emit(u), check=emit_requires,
+EMIT = Pass('emit', 'emit/', lambda u, ctx: emit.emit(u), check=emit_requires,
             doc='split, lift and write the C of docs/abi.md')
+
+
+def describe():
+    """The pipeline as docs/translator.md shows it (a test keeps them equal)."""
+    lines = ['| # | stage | module | what it does | fixed point | invariant checked |',
+             '|---|---|---|---|---|---|']
+    n = 0
+    for s in PRE_PARSE:
+        n += 1
+        lines.append('| %d | `%s` (text, before parsing) | %s | %s | | |' % (
+            n, s.name, s.run.__module__.rsplit('.', 1)[-1] + '.py', s.doc))
+    for p in PASSES + [EMIT]:
+        n += 1
+        lines.append('| %d | `%s` | %s | %s | %s | %s |' % (
+            n, p.name, p.module, p.doc, 'yes' if p.fixed_point else '',
+            'on its input' if p is EMIT else ('yes' if p.check else '')))
+    return '\n'.join(lines) + '\n'
 
 
 def stage_names():
