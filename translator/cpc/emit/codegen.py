@@ -36,6 +36,17 @@ def entry_name(name):
     return '%s__cps' % name
 
 
+def prototype(storage, name, pdecls):
+    """The entry's prototype (`storage`: '', 'static ' or 'extern ')."""
+    return '%scpc_continuation *%s(%s)' % (storage, entry_name(name), k_params(pdecls))
+
+
+def spawn_args_name(name):
+    """The arguments of spawn thunk `name` (a struct tag distinct from an
+    outlined spawned statement's function `name`)."""
+    return name + '__start_args'
+
+
 def frame_name(name):
     return '%s__frame' % name
 

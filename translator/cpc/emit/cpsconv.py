@@ -16,7 +16,8 @@ result.  Every way out drops the frame; `return v;` becomes cpc_return.  Spawns 
 become a fresh continuation holding the arguments and a per-site thunk.
 Calls to cpc_need_cont functions get `k` (NULL in native code) first.
 Everything else is copied byte for byte; `#line` directives keep gcc's
-messages on the .cpc file.
+messages on the .cpc file.  This module decides what to generate where; the
+text of each generated item is written by codegen.py.
 """
 from .. import frontend as fe
 from .. import analysis as an
@@ -105,8 +106,7 @@ class Emitter:
                 st = 'extern '
         else:
             st = storage
-        return '%scpc_continuation *%s__cps(%s)' % (
-            st, decl.spelling, ', '.join(['cpc_continuation *cpc_k'] + ps))
+        return cg.prototype(st, decl.spelling, ps)
 
     def external_protos(self, f, out):
         """Prototypes of the cps functions called or spawned in f that no
@@ -137,9 +137,9 @@ class Emitter:
         if not ps:
             # () or (void)
             k = t.index(b')', j)
-            self.edits.append((i + 1, k, 'cpc_continuation *cpc_k'))
+            self.edits.append((i + 1, k, cg.K_PARAM))
         else:
-            self.edits.append((i + 1, i + 1, 'cpc_continuation *cpc_k, '))
+            self.edits.append((i + 1, i + 1, cg.K_PARAM + ', '))
 
     # -- cps functions as values
     def value_edits(self, root, pre):
@@ -173,7 +173,7 @@ class Emitter:
             if whole is not n and an.node_id(whole) in direct:
                 continue  # (&f)(x): a direct call
             try:
-                text = ctype.as_value(d.type, d.spelling + '__cps')
+                text = ctype.as_value(d.type, cg.entry_name(d.spelling))
             except ctype.Unnameable as e:
                 raise fe.Diags([self.diag(n, 'the type of `%s` cannot be named: %s' % (
                     d.spelling, e))])
@@ -311,7 +311,7 @@ class Emitter:
                 assigns.append('cpc_a->cpc_callee = %s;' % self.ctext(callee, small))
                 fn = ctype.as_entry(ft, 'cpc_a->cpc_callee')
             else:
-                fn = d.spelling + '__cps'
+                fn = cg.entry_name(d.spelling)
             prim = PRIMITIVES.get(d.spelling) if d is not None else None
             for j, a in enumerate(args):
                 if prim is not None and j < len(prim):
@@ -334,7 +334,7 @@ class Emitter:
             fields.append('cpc_function *cpc_fn;')
             # the thunk F__spawn_N__start pops struct F__spawn_N__start_args
             # (F__spawn_N may also name an outlined spawned statement)
-            st = name + '__start_args'
+            st = cg.spawn_args_name(name)
             frames.append(cg.spawn_args_struct(st, fields))
             pops_args = cargs and any(x.startswith('cpc_a->') for x in cargs) or d is None
             pre.append(cg.spawn_start(name, st, pops_args, fn, cargs))
@@ -508,7 +508,7 @@ class Emitter:
                                        self.ctext(callee, small)))
             fn = ctype.as_entry(ft, 'cpc_callee')
         else:
-            fn = d.spelling + '__cps'
+            fn = cg.entry_name(d.spelling)
         args = an.args_of(call)
         for j, a in enumerate(args):
             nm = 'cpc_a%d' % (j + 1)
@@ -534,7 +534,7 @@ class Emitter:
         if prim is not None:
             for j in range(len(args), len(prim)):
                 args.append(prim[j][1])
-        fn = d.spelling + '__cps' if d is not None else \
+        fn = cg.entry_name(d.spelling) if d is not None else \
             ctype.as_entry(fe.function_type_of(callee.type), self.ctext(callee, small))
         code = cg.tail_call(fn, args, frame)
         s = site.stmt
