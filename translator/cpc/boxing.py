@@ -43,7 +43,7 @@ def box_function(u, f, vs):
             raise fe.Diags([u.diag(v.cursor, 'variable-length array `%s` is live across a '
                                    'cps call' % v.name)])
         try:
-            fields.append(ctype.declare_field(v.type, v.name) + ';')
+            fields.append(ctype.declare_field(v.type, v.name, keep_cps=True) + ';')
         except ctype.Unnameable:
             raise fe.Diags([u.diag(v.cursor, 'the type of `%s` cannot be named at file '
                                    'scope, but it must go to the heap (its address is '
@@ -86,7 +86,7 @@ def box_function(u, f, vs):
                     subs.append((rw.start(n), rw.full_end(u, n),
                                  '{ %s; %s return; }' % (et, free)))
                 else:
-                    d = ctype.declare_rvalue(rettype, 'cpc_rv')
+                    d = ctype.declare_rvalue(rettype, 'cpc_rv', keep_cps=True)
                     subs.append((rw.start(n), rw.full_end(u, n),
                                  '{ %s = %s; %s return cpc_rv; }' % (d, et, free)))
         elif k == K.CALL_EXPR and an.is_cps_call(n) and p is not None and \
@@ -144,7 +144,7 @@ def decl_text(u, f, n, keys):
             it = sub_text(u, init, keys, f)
             if init.kind == K.INIT_LIST_EXPR or ctype.is_array(v.type):
                 try:
-                    tn = ctype.declare(v.type, '', strip_const=True)
+                    tn = ctype.declare(v.type, '', strip_const=True, keep_cps=True)
                 except ctype.Unnameable:
                     raise fe.Diags([u.diag(v, 'cannot box `%s`' % v.spelling)])
                 out.append('__builtin_memcpy(&cpc_env->%s, &(%s)%s, sizeof cpc_env->%s);' % (
@@ -153,14 +153,14 @@ def decl_text(u, f, n, keys):
             elif ctype.has_const_member(v.type):
                 # not assignable: initialise a copy, then move it in
                 out.append('{ %s = %s; __builtin_memcpy(&cpc_env->%s, &cpc_b, sizeof cpc_b); }' % (
-                    ctype.declare(v.type, 'cpc_b', strip_const=True), it, v.spelling))
+                    ctype.declare(v.type, 'cpc_b', strip_const=True, keep_cps=True), it, v.spelling))
             else:
                 out.append('cpc_env->%s = %s;' % (v.spelling, it))
         else:
             if single:
                 out.append(sub_text(u, n, keys, f, rw.start(n), rw.full_end(u, n)))
             else:
-                d = ctype.declare(v.type, v.spelling)
+                d = ctype.declare(v.type, v.spelling, keep_cps=True)
                 if init is not None:
                     d += ' = ' + sub_text(u, init, keys, f)
                 out.append(d + ';')

@@ -40,26 +40,32 @@ def leaf_spelling(t):
     return s
 
 
-def declare(t, name, strip_const=False, strip_volatile=False):
+def declare(t, name, strip_const=False, strip_volatile=False, keep_cps=False):
     """Declaration text of `name` of type `t` (name may be '' for an
     abstract declarator).  strip_const / strip_volatile drop the qualifier
     of the object itself (of its elements for an array), never of what a
-    pointer points to."""
-    d = _decl(t, name, strip_const, strip_volatile)
+    pointer points to.  keep_cps: for the passes that write CPC text
+    (reparsed by the front-end), the cps tag stays, spelled `cps` where it
+    binds (the result type of a cps function type, or a function type
+    itself); the emitter's C drops it."""
+    d = _decl(t, name, strip_const, strip_volatile, keep_cps)
     return d.strip()
 
 
-def declare_field(t, name):
+def declare_field(t, name, keep_cps=False):
     """A frame, environment or argument field holding a copy of a variable
     of type t: the object's own const and volatile dropped (the copy is
     written once and read once by generated code)."""
-    return declare(t, name, strip_const=True, strip_volatile=True)
+    return declare(t, name, strip_const=True, strip_volatile=True, keep_cps=keep_cps)
 
 
-def _decl(t, inner, strip_const=False, strip_volatile=False):
+def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
     k = fe.tkind(t)
     if k in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
-        return _decl(fe.modified_type(t), inner, strip_const, strip_volatile)
+        if keep_cps and k == fe.TK_BTF_TAG and 'cpc_cps' in t.spelling:
+            return _decl(fe.modified_type(t), 'cps ' + inner if inner else 'cps',
+                         strip_const, strip_volatile, keep_cps)
+        return _decl(fe.modified_type(t), inner, strip_const, strip_volatile, keep_cps)
     if k == fe.TK_ELABORATED or k == fe.TK_TYPEDEF or k == fe.TK_RECORD \
             or k == fe.TK_ENUM or fe.is_builtin_kind(k):
         if not fe.is_builtin_kind(k):
@@ -94,29 +100,29 @@ def _decl(t, inner, strip_const=False, strip_volatile=False):
         if pk in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY,
                   fe.TK_VARIABLEARRAY, fe.TK_FUNCTIONPROTO,
                   fe.TK_FUNCTIONNOPROTO):
-            return _decl(pointee, '(' + star + inner + ')')
-        return _decl(pointee, star + inner)
+            return _decl(pointee, '(' + star + inner + ')', keep_cps=keep_cps)
+        return _decl(pointee, star + inner, keep_cps=keep_cps)
     if k == fe.TK_CONSTANTARRAY:
         return _decl(t.element_type, '%s[%d]' % (inner, t.element_count),
-                     strip_const, strip_volatile)
+                     strip_const, strip_volatile, keep_cps)
     if k == fe.TK_INCOMPLETEARRAY:
-        return _decl(t.element_type, '%s[]' % inner, strip_const, strip_volatile)
+        return _decl(t.element_type, '%s[]' % inner, strip_const, strip_volatile, keep_cps)
     if k == fe.TK_VARIABLEARRAY:
         raise Unnameable('variable-length array')
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
-        params = [declare(a, '') for a in t.argument_types()] \
+        params = [declare(a, '', keep_cps=keep_cps) for a in t.argument_types()] \
             if k == fe.TK_FUNCTIONPROTO else []
         if k == fe.TK_FUNCTIONPROTO and t.is_function_variadic():
             params.append('...')
         if not params and k == fe.TK_FUNCTIONPROTO:
             params = ['void']
         res = t.get_result()
-        return _decl(res, inner + '(' + ', '.join(params) + ')')
+        return _decl(res, inner + '(' + ', '.join(params) + ')', keep_cps=keep_cps)
     # Other sugar (parens, typeof, ...): go canonical.
     c = t.get_canonical()
     if fe.tkind(c) == k:
         raise Unnameable(t.spelling)
-    return _decl(c, inner, strip_const, strip_volatile)
+    return _decl(c, inner, strip_const, strip_volatile, keep_cps)
 
 
 def _canon_qual(t, q):
@@ -168,19 +174,19 @@ def decay(t):
     return ('val', t)
 
 
-def declare_rvalue(t, name):
+def declare_rvalue(t, name, keep_cps=False):
     kind, tt = decay(t)
     if kind == 'ptr':
-        return declare_ptr_to(tt, name)
-    return declare(t, name, strip_const=True)
+        return declare_ptr_to(tt, name, keep_cps)
+    return declare(t, name, strip_const=True, keep_cps=keep_cps)
 
 
-def declare_ptr_to(t, name):
+def declare_ptr_to(t, name, keep_cps=False):
     k = fe.tkind(fe.strip_sugar(t)[0])
     if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_FUNCTIONPROTO,
              fe.TK_FUNCTIONNOPROTO):
-        return _decl(t, '(*' + name + ')')
-    return _decl(t, '*' + name)
+        return _decl(t, '(*' + name + ')', keep_cps=keep_cps)
+    return _decl(t, '*' + name, keep_cps=keep_cps)
 
 
 def is_void(t):

@@ -291,9 +291,15 @@ def function_type_of(t):
 def is_cps_function_type(ft):
     """A function type is cps when its result type carries the cpc_cps tag
     (the attribute binds to the declaration specifiers), looking through
-    pointers of the result (`cps char *f()`) but not into function types."""
+    pointers of the result (`cps char *f()`) but not into function types;
+    or when the function type itself carries it (`typedef int ft(int);
+    cps ft f;`)."""
     if ft is None:
         return False
+    if strip_sugar(ft)[1]:
+        # the function type itself is tagged: `cps ft f;` with a function
+        # typedef `ft` (the attribute binds to the typedef's type)
+        return True
     r = ft.get_result()
     for _ in range(16):
         k = tkind(r)
@@ -317,7 +323,18 @@ def is_cps_function_type(ft):
 
 
 def is_cps_type(t):
-    return is_cps_function_type(function_type_of(t))
+    """t designates a cps function (through pointers and sugar): its
+    function type is cps, or carries the tag itself (`cps ft *p`)."""
+    for _ in range(8):
+        t, tagged = strip_sugar(t)
+        k = tkind(t)
+        if k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
+            return tagged or is_cps_function_type(t)
+        if k == TK_POINTER:
+            t = t.get_pointee()
+            continue
+        return False
+    return False
 
 
 def type_name(t):

@@ -128,7 +128,7 @@ class Linker:
             return '{ %s; %s return; }' % (e, back)
         self.nret += 1
         try:
-            d = ctype.declare(self.rt, 'cpc_lret_%d' % self.nret, strip_const=True)
+            d = ctype.declare(self.rt, 'cpc_lret_%d' % self.nret, strip_const=True, keep_cps=True)
         except ctype.Unnameable:
             d = '__typeof__(%s) cpc_lret_%d' % (e, self.nret)
         return '{ %s = %s; %s return cpc_lret_%d; }' % (d, e, back, self.nret)

@@ -101,7 +101,7 @@ class Normalizer:
 
     def decl_tmp(self, t, name):
         try:
-            return ctype.declare_rvalue(t, name)
+            return ctype.declare_rvalue(t, name, keep_cps=True)
         except ctype.Unnameable:
             raise ctype.Unnameable(t.spelling)
 
@@ -253,7 +253,7 @@ class Normalizer:
                 prefix = rw.rebuild(self.u, rw.start(c), rw.start(init), [])
             else:
                 try:
-                    d = ctype.declare(v.type, v.spelling)
+                    d = ctype.declare(v.type, v.spelling, keep_cps=True)
                 except ctype.Unnameable:
                     self.diag(v, 'cannot split this declaration of `%s`; '
                               'declare it separately' % v.spelling)

@@ -171,18 +171,18 @@ class Outliner:
             v = d.spelling
             try:
                 if how == 'value':
-                    params.append(ctype.declare(d.type, v))
+                    params.append(ctype.declare(d.type, v, keep_cps=True))
                     args.append(v)
                 elif how == 'ref':
-                    params.append(ctype.declare_ptr_to(d.type, 'cpc_ref_' + v))
+                    params.append(ctype.declare_ptr_to(d.type, 'cpc_ref_' + v, keep_cps=True))
                     args.append('&' + v)
                 else:
                     st = '%s__arr_%s' % (name, v)
                     types.append('struct %s { %s; };' % (st, ctype.declare(d.type, 'v',
-                                                                           strip_const=True)))
+                                                                           strip_const=True, keep_cps=True)))
                     params.append('struct %s cpc_arr_%s' % (st, v))
                     prologue.append('%s; __builtin_memcpy(%s, cpc_arr_%s.v, sizeof %s);' % (
-                        ctype.declare(d.type, v, strip_const=True), v, v, v))
+                        ctype.declare(d.type, v, strip_const=True, keep_cps=True), v, v, v))
                     args.append('({ struct %s cpc_t; __builtin_memcpy(&cpc_t, %s, '
                                 'sizeof cpc_t); cpc_t; })' % (st, v))
             except ctype.Unnameable:
