@@ -19,6 +19,8 @@ Everything else is copied byte for byte; `#line` directives keep gcc's
 messages on the .cpc file.  This module decides what to generate where; the
 text of each generated item is written by codegen.py.
 """
+import re
+
 from .. import frontend as fe
 from .. import analysis as an
 from .. import ctype
@@ -391,10 +393,11 @@ class Emitter:
             head = cg.entry_prototype(f.name, sig.pdecls, sig.static) + '\n'
         newbody = head + '{\n' + opening + rw.resync(self.u, start) + bodytext + end
         a = f.c.extent.start.offset
-        txt = self.generated_prelude(a, frames, pre)
+        define, undef = cg.function_name_macros(user_function_name(f))
+        txt = define + self.generated_prelude(a, frames, pre)
         txt += rw.line_directive(self.u, a) + '\n'
         e = f.c.extent.end.offset
-        self.edits.append((a, e, txt + newbody + '\n' + rw.resync(self.u, e)))
+        self.edits.append((a, e, txt + newbody + '\n' + undef + rw.resync(self.u, e)))
 
     def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
@@ -636,6 +639,18 @@ class FrameLayout:
                 raise fe.Diags([em.diag(site.call, 'a variable live across this cps call '
                                         'has a type that cannot be named at file scope '
                                         '(%s); declare the type at file scope' % e)])
+
+
+SPAWNED_RE = re.compile(r'^(.+?)(__spawn_\d+)+$')
+
+
+def user_function_name(f):
+    """The name C gives the function whose code f holds: an outlined spawned
+    statement (`F__spawn_N`, static) is part of F."""
+    m = SPAWNED_RE.match(f.name)
+    if m and f.c.storage_class == fe.ci.StorageClass.STATIC:
+        return m.group(1)
+    return f.name
 
 
 def comment_text(s, limit=72):
