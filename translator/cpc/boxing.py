@@ -29,13 +29,51 @@ def box(u, environments=False):
         if not f.is_cps or f.body is None:
             continue
         vs = retain.boxed_vars(u, f, names, environments)
-        if vs:
-            edits.extend(box_function(u, f, vs))
+        lits = retain.boxed_literals(u, f)
+        if vs or lits:
+            edits.extend(box_function(u, f, vs, lits))
     return edits
 
 
-def box_function(u, f, vs):
+class Literals:
+    """The boxed compound literals of one function: literal i lives in the
+    environment field `__cpc_lit_i`; each evaluation copies the literal
+    there (C initialises it anew each time) and designates that field."""
+
+    def __init__(self, u, lits):
+        self.field = {an.node_id(n): '__cpc_lit_%d' % i for i, n in enumerate(lits, 1)}
+        self.lits = lits
+
+    def fields(self, u):
+        out = []
+        for n in self.lits:
+            try:
+                out.append(ctype.declare_field(n.type, self.field[an.node_id(n)],
+                                               keep_cps=True) + ';')
+            except ctype.Unnameable:
+                raise fe.Diags([u.diag(n, 'the type of this compound literal cannot be '
+                                       'named at file scope, but it must go to the heap '
+                                       '(its address is used across a cps call)')])
+        return out
+
+    def sub(self, u, n, keys, f):
+        """The edit replacing literal n, or None when n is not boxed."""
+        name = self.field.get(an.node_id(n))
+        if name is None:
+            return None
+        r = u.written(n)
+        if r is None:
+            raise fe.Diags([u.diag(n, 'this compound literal comes out of a macro expansion '
+                                   'and cannot be moved to the heap')])
+        inner = sub_text(u, n, keys, f, lits=self, outer=n)
+        ptr = ctype.declare_ptr_to(n.type, '', keep_cps=True)
+        return (r[0], r[1], '(*(%s)__builtin_memcpy(&cpc_env->%s, &%s, sizeof cpc_env->%s))' % (
+            ptr, name, inner, name))
+
+
+def box_function(u, f, vs, lits=()):
     keys = {v.key for v in vs}
+    lits = Literals(u, lits)
     env = '%s__env' % f.name
     fields = []
     for v in vs:
@@ -48,6 +86,7 @@ def box_function(u, f, vs):
             raise fe.Diags([u.diag(v.cursor, 'the type of `%s` cannot be named at file '
                                    'scope, but it must go to the heap (its address is '
                                    'taken across a cps call)' % v.name)])
+    fields += lits.fields(u)
     edits = []
     a = f.c.extent.start.offset
     edits.append((a, a, 'struct %s { %s };\n%s' % (env, ' '.join(fields), rw.resync(u, a))))
@@ -71,17 +110,21 @@ def box_function(u, f, vs):
             v = f.var_of(n)
             if v is not None and v.key in keys:
                 subs.append(ref_sub(u, n, 'cpc_env->' + v.name))
+        elif k == K.COMPOUND_LITERAL_EXPR:
+            e = lits.sub(u, n, keys, f)
+            if e is not None:
+                subs.append(e)
         elif k == K.DECL_STMT:
             vars_ = an.kids(n)
             if any(x.kind == K.VAR_DECL and an.vkey(x) in keys for x in vars_):
-                subs.append((rw.start(n), rw.full_end(u, n), decl_text(u, f, n, keys)))
+                subs.append((rw.start(n), rw.full_end(u, n), decl_text(u, f, n, keys, lits)))
         elif k == K.RETURN_STMT:
             ch = an.kids(n)
             if not ch:
                 subs.append((rw.start(n), rw.full_end(u, n), '{ %s return; }' % free))
             else:
                 e = ch[0]
-                et = sub_text(u, e, keys, f)
+                et = sub_text(u, e, keys, f, lits=lits)
                 if void:
                     subs.append((rw.start(n), rw.full_end(u, n),
                                  '{ %s; %s return; }' % (et, free)))
@@ -114,20 +157,25 @@ def ref_sub(u, n, text):
     return (r[0], r[1], text)
 
 
-def sub_text(u, c, keys, f, a=None, b=None):
-    """Text of c with boxed references rewritten."""
+def sub_text(u, c, keys, f, a=None, b=None, lits=None, outer=None):
+    """Text of c with boxed references (and boxed literals other than
+    `outer`) rewritten."""
     subs = []
     for n, p in an.walk(c, skip_spawn=False, into_sizeof=True):
         if n.kind == K.DECL_REF_EXPR:
             v = f.var_of(n)
             if v is not None and v.key in keys:
                 subs.append(ref_sub(u, n, 'cpc_env->' + v.name))
+        elif n.kind == K.COMPOUND_LITERAL_EXPR and lits is not None and n is not outer:
+            e = lits.sub(u, n, keys, f)
+            if e is not None:
+                subs.append(e)
     if a is None:
         a, b = c.extent.start.offset, c.extent.end.offset
-    return rw.rebuild(u, a, b, subs)
+    return rw.rebuild(u, a, b, rw.outermost(subs))
 
 
-def decl_text(u, f, n, keys):
+def decl_text(u, f, n, keys, lits=None):
     out = []
     vars_ = an.kids(n)
     single = len(vars_) == 1
@@ -141,7 +189,7 @@ def decl_text(u, f, n, keys):
             if init is None:
                 out.append(';')
                 continue
-            it = sub_text(u, init, keys, f)
+            it = sub_text(u, init, keys, f, lits=lits)
             if init.kind == K.INIT_LIST_EXPR or ctype.is_array(v.type):
                 try:
                     tn = ctype.declare(v.type, '', strip_const=True, keep_cps=True)
@@ -158,11 +206,11 @@ def decl_text(u, f, n, keys):
                 out.append('cpc_env->%s = %s;' % (v.spelling, it))
         else:
             if single:
-                out.append(sub_text(u, n, keys, f, rw.start(n), rw.full_end(u, n)))
+                out.append(sub_text(u, n, keys, f, rw.start(n), rw.full_end(u, n), lits=lits))
             else:
                 d = ctype.declare(v.type, v.spelling, keep_cps=True)
                 if init is not None:
-                    d += ' = ' + sub_text(u, init, keys, f)
+                    d += ' = ' + sub_text(u, init, keys, f, lits=lits)
                 out.append(d + ';')
     return ' '.join(out)
 
@@ -181,4 +229,8 @@ def check(u):
             out.append(u.diag(v.cursor, '`%s` of cps function `%s` is in scope at a cps call '
                               'but its address may be retained (or it is an array live '
                               'across the call)' % (v.name, f.name)))
+        for n in retain.boxed_literals(u, f):
+            out.append(u.diag(n, 'a compound literal of cps function `%s` whose address is '
+                              'used in a block with a cps call is not in the environment'
+                              % f.name))
     return out

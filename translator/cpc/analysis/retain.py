@@ -154,3 +154,70 @@ def boxed_vars(u, f, names, environments=False):
     return [f.vars[k] for k in sorted(boxed, key=lambda k: k[0])]
 
 
+
+
+def _copied_by_memcpy(lit, parent):
+    """`lit` is the source of a `__builtin_memcpy`, `&(T){...}` (how boxing
+    writes a boxed literal or a boxed initialiser: a copy, not a retention)."""
+    n = lit
+    p = parent(n)
+    while p is not None and (p.kind == K.PAREN_EXPR or p.kind == K.CSTYLE_CAST_EXPR or
+                             (p.kind == K.UNEXPOSED_EXPR and len(kids(p)) == 1) or
+                             (p.kind == K.UNARY_OPERATOR and
+                              fe.unop(p) == fe.UO['AddrOf'])):
+        n = p
+        p = parent(n)
+    if p is None or p.kind != K.CALL_EXPR:
+        return False
+    ch = kids(p)
+    d = callee_decl(p)
+    return d is not None and d.spelling == '__builtin_memcpy' and len(ch) > 2 and ch[2] is n
+
+
+def boxed_literals(u, f):
+    """The compound literals of cps function f that must live in its
+    environment: C gives a compound literal the lifetime of its enclosing
+    block, so one whose address is taken (or an array, which decays) in a
+    block that holds a cps call must survive the suspensions at that call."""
+    if f.body is None or not f.cps_calls:
+        return []
+    calls = [c.extent.start.offset for c in f.cps_calls]
+    parents = {}
+    lits = []
+    blocks = []
+    for n, p in walk(f.body, skip_spawn=False):
+        parents[id(n)] = p
+        if n.kind == K.COMPOUND_LITERAL_EXPR:
+            lits.append(n)
+
+    def parent(n):
+        return parents.get(id(n))
+
+    out = []
+    for lit in lits:
+        if _copied_by_memcpy(lit, parent):
+            continue
+        addressed = ctype.is_array(lit.type)
+        p = parent(lit)
+        while p is not None and p.kind == K.PAREN_EXPR:
+            p = parent(p)
+        if p is not None and p.kind == K.UNARY_OPERATOR and fe.unop(p) == fe.UO['AddrOf']:
+            addressed = True
+        if not addressed:
+            continue
+        block = None
+        static = False
+        p = parent(lit)
+        while p is not None:
+            if p.kind == K.VAR_DECL and p.storage_class in (fe.ci.StorageClass.STATIC,
+                                                            fe.ci.StorageClass.EXTERN):
+                static = True
+            if p.kind == K.COMPOUND_STMT and block is None:
+                block = p
+            p = parent(p)
+        if static or block is None:
+            continue
+        a, b = block.extent.start.offset, block.extent.end.offset
+        if any(a <= o < b for o in calls):
+            out.append(lit)
+    return out
