@@ -62,7 +62,12 @@ def declare_field(t, name, keep_cps=False):
 def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
     k = fe.tkind(t)
     if k in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
-        if keep_cps and k == fe.TK_BTF_TAG and 'cpc_cps' in t.spelling:
+        # the tag means cps on a function type's result (or below its
+        # pointers) or on a function type itself; elsewhere (the type of a
+        # call's value) it is the trace of one and is dropped
+        if keep_cps and k == fe.TK_BTF_TAG and 'cpc_cps' in t.spelling and (
+                keep_cps == 'result' or fe.tkind(fe.strip_sugar(t)[0]) in (
+                    fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO)):
             return _decl(fe.modified_type(t), 'cps ' + inner if inner else 'cps',
                          strip_const, strip_volatile, keep_cps)
         return _decl(fe.modified_type(t), inner, strip_const, strip_volatile, keep_cps)
@@ -110,14 +115,15 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
     if k == fe.TK_VARIABLEARRAY:
         raise Unnameable('variable-length array')
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
-        params = [declare(a, '', keep_cps=keep_cps) for a in t.argument_types()] \
+        params = [declare(a, '', keep_cps=bool(keep_cps)) for a in t.argument_types()] \
             if k == fe.TK_FUNCTIONPROTO else []
         if k == fe.TK_FUNCTIONPROTO and t.is_function_variadic():
             params.append('...')
         if not params and k == fe.TK_FUNCTIONPROTO:
             params = ['void']
         res = t.get_result()
-        return _decl(res, inner + '(' + ', '.join(params) + ')', keep_cps=keep_cps)
+        return _decl(res, inner + '(' + ', '.join(params) + ')',
+                     keep_cps='result' if keep_cps else False)
     # Other sugar (parens, typeof, ...): go canonical.
     c = t.get_canonical()
     if fe.tkind(c) == k:
