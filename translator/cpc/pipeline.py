@@ -25,6 +25,7 @@ from . import typecheck
 from . import prepare
 from . import spawn
 from . import linked
+from . import cleanup
 from . import normalize
 from . import boxing
 from . import emit
@@ -125,6 +126,9 @@ PASSES = [
     Pass('rename', 'prepare.py', unit_only(prepare.rename_shadows),
          check=unit_only(prepare.check_renamed),
          doc='locals of a cps function that share a name are renamed'),
+    Pass('cleanup', 'cleanup.py', unit_only(cleanup.lower), check=unit_only(cleanup.check),
+         doc='cleanup attributes of variables in scope at a cps call become explicit calls '
+             'at each exit of their scope'),
     Pass('normalize', 'normalize.py', unit_only(normalize.normalize),
          check=unit_only(normalize.check),
          doc='every cps call becomes a statement in normal form'),
