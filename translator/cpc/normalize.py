@@ -76,6 +76,7 @@ class Normalizer:
         self.f = f
         self.n = 0
         self.cont = None
+        self.used_labels = set()      # continue labels some goto jumps to
 
     # -- helpers
     def tmp(self):
@@ -132,6 +133,7 @@ class Normalizer:
             return self.raw(c)
         k = c.kind
         if k == K.CONTINUE_STMT:
+            self.used_labels.add(self.cont)
             return 'goto %s;' % self.cont
         if k == K.COMPOUND_STMT or k in (K.LABEL_STMT, K.CASE_STMT, K.DEFAULT_STMT):
             return self.rebuild_stmt(c)
@@ -169,8 +171,8 @@ class Normalizer:
                 lab = self.label()
                 s, t = self.lin(cond)
                 b = self.in_loop(lambda: self.stmt(body), lab)
-                return self.fixed(c, 'for (;;) { %s %s: ; %s if (!(%s)) break; }' % (
-                    b, lab, ' '.join(s), t))
+                return self.fixed(c, 'for (;;) { %s %s %s if (!(%s)) break; }' % (
+                    b, self.placed(lab), ' '.join(s), t))
             return self.in_loop(lambda: self.rebuild_stmt(c))
         if k == K.FOR_STMT:
             return self.for_stmt(c)
@@ -184,6 +186,11 @@ class Normalizer:
     def label(self):
         self.n += 1
         return 'cpc_continue_%d' % self.n
+
+    def placed(self, lab):
+        """The continue label where it goes, when some continue was
+        rewritten to jump to it (an unused label is a -Wall warning)."""
+        return '%s: ;' % lab if lab in self.used_labels else ''
 
     def for_stmt(self, c):
         init, cond, inc, body = an.for_parts(self.u, c)
@@ -208,7 +215,7 @@ class Normalizer:
             s, t = self.lin(inc)
             if t is not None and not t.startswith('cpc_t'):
                 s.append('(void)(%s);' % t)
-            loop = 'for (;;) { %s %s %s: ; %s }' % (condpart, b, lab, ' '.join(s))
+            loop = 'for (;;) { %s %s %s %s }' % (condpart, b, self.placed(lab), ' '.join(s))
         else:
             b = self.in_loop(lambda: self.stmt(body))
             inctext = self.src(inc) if inc is not None else ''
