@@ -110,10 +110,12 @@ class Emitter:
             st = storage
         return cg.prototype(st, decl.spelling, ps)
 
-    def external_protos(self, f, out):
+    def external_protos(self, f):
         """Prototypes of the cps functions called or spawned in f that no
         declaration of the main file introduces before f (those declared
-        only in headers, whose C-mode declaration is native-looking)."""
+        only in headers, whose C-mode declaration is native-looking, or
+        defined later)."""
+        out = []
         calls = list(f.cps_calls)
         for sp in f.spawns:
             b = an.spawn_body(sp)
@@ -123,6 +125,7 @@ class Emitter:
             d = an.callee_decl(call)
             if d is not None:
                 self.extern_proto(d, out, f.c.extent.start.offset)
+        return out
 
     def need_cont_param(self, c):
         """A cpc_need_cont function declared or defined in the main file
@@ -269,7 +272,7 @@ class Emitter:
         frames = []
         small += self.value_edits(f.body, pre)
         self.spawn_edits(f, small, pre, frames, in_cps=False)
-        self.external_protos(f, pre)
+        pre[:0] = self.external_protos(f)
         self.edits.extend(rw.outermost(small))
         if pre or frames:
             self.insert_before(f, frames, pre)
@@ -355,10 +358,13 @@ class Emitter:
         small = self.need_cont_edits(f, 'cpc_k')
         pre = []
         frames = []
+        sig = Signature(self, f)
         small += self.value_edits(f.body, pre)
         self.spawn_edits(f, small, pre, frames, in_cps=True)
-        self.external_protos(f, pre)
-        sig = Signature(self, f)
+        # the spawn thunks call entry points: declared before them (the
+        # function's own too, when it spawns itself)
+        pre[:0] = self.external_protos(f) + (
+            [cg.entry_prototype(f.name, sig.pdecls, sig.static) + ';'] if f.spawns else [])
         frames.append(cg.args_struct(f.name, sig.pfields))
         if sites:
             pre.append(cg.body_prototype(f.name, sig.bdecls) + ';')
