@@ -49,6 +49,12 @@ def entry_name(name):
     return '%s__cps' % name
 
 
+def unprototyped(storage, name):
+    """The entry's declaration for an unprototyped cps function: as in C,
+    the arguments of its calls are not checked against it."""
+    return '%scpc_continuation *%s()' % (storage, entry_name(name))
+
+
 def prototype(storage, name, pdecls):
     """The entry's prototype (`storage`: '', 'static ' or 'extern ')."""
     return '%scpc_continuation *%s(%s)' % (storage, entry_name(name), k_params(pdecls))

@@ -108,6 +108,9 @@ class Emitter:
                 st = 'extern '
         else:
             st = storage
+        if not ps and fe.tkind(ft) == fe.TK_FUNCTIONNOPROTO:
+            # `cps char *g();` declares no parameters: nor does its entry
+            return cg.unprototyped(st, decl.spelling)
         return cg.prototype(st, decl.spelling, ps)
 
     def external_protos(self, f):
@@ -214,6 +217,7 @@ class Emitter:
         for c in u.top():
             if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
                 self.first_decl.setdefault(c.spelling, c.extent.start.offset)
+        together = {}
         for c in u.top():
             if c.kind != K.FUNCTION_DECL or not u.in_main_file(c):
                 continue
@@ -222,8 +226,16 @@ class Emitter:
             if c.is_definition():
                 continue
             if fe.is_cps_function_type(c.type):
-                self.edits.append((c.extent.start.offset, c.extent.end.offset,
-                                   self.cps_proto(c)))
+                # `cps int f(int), g(int);`: declarators sharing specifiers
+                # share a start; they become one list of prototypes
+                a = c.extent.start.offset
+                if a in together:
+                    together[a][0] = max(together[a][0], c.extent.end.offset)
+                    together[a][1].append(self.cps_proto(c))
+                else:
+                    together[a] = [c.extent.end.offset, [self.cps_proto(c)]]
+        for a, (b, protos) in together.items():
+            self.edits.append((a, b, '; '.join(protos)))
         for c in u.top():
             if c.kind == K.VAR_DECL and u.in_main_file(c):
                 pre = []
