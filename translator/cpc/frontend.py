@@ -273,6 +273,62 @@ def strip_sugar(t):
     return t, tagged
 
 
+class Decayed:
+    """The pointer type that C gives a parameter declared with an array or
+    function type (`char *argv[]` is `char **`, `va_list ap` a pointer to
+    its element): Clang's bindings give only the written type, and have no
+    way to make a pointer type.  It answers what the translator asks of a
+    pointer type."""
+
+    _kind_id = TK_POINTER
+
+    def __init__(self, written):
+        self.written = written
+        t, _ = strip_sugar(written)
+        k = tkind(t)
+        self.pointee = t.element_type if k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY,
+                                                TK_VARIABLEARRAY) else written
+
+    @property
+    def kind(self):
+        return ci.TypeKind.POINTER
+
+    @property
+    def spelling(self):
+        p = self.pointee.spelling
+        if tkind(strip_sugar(self.pointee)[0]) in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO,
+                                                   TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
+            return p.replace('(', '(*)(', 1) if '(' in p else p + ' (*)'
+        return p + ' *'
+
+    def get_pointee(self):
+        return self.pointee
+
+    def get_canonical(self):
+        return self
+
+    def is_const_qualified(self):
+        return False
+
+    def is_volatile_qualified(self):
+        return False
+
+    def is_restrict_qualified(self):
+        return False
+
+    def get_declaration(self):
+        return None
+
+
+def adjusted_param_type(t):
+    """A parameter's type as C adjusts it."""
+    k = tkind(strip_sugar(t)[0])
+    if k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY,
+             TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
+        return Decayed(t)
+    return t
+
+
 def function_type_of(t):
     """The function type that a callee of type `t` designates (through
     pointers and sugar), or None."""

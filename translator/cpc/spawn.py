@@ -139,15 +139,17 @@ class Outliner:
                     continue
                 key = an.vkey(d)
                 if key not in seen:
+                    # a parameter's type as C adjusts it (an array is a pointer)
+                    t = f.vars[key].type if key in f.vars else d.type
                     if d.kind == K.VAR_DECL and d.storage_class in (
                             fe.ci.StorageClass.STATIC, fe.ci.StorageClass.EXTERN):
                         how = 'ref'
-                    elif ctype.is_array(d.type):
+                    elif ctype.is_array(t):
                         how = 'array'
                     else:
                         how = 'value'
                     seen[key] = how
-                    free.append((d, how))
+                    free.append((d, how, t))
                 if seen[key] == 'ref':
                     r = u.written(n)
                     if r is None:
@@ -167,22 +169,22 @@ class Outliner:
                     subs.append((rw.start(n), rw.full_end(u, n),
                                  '{ (void)(%s); return; }' % inner))
         params, args, prologue, types = [], [], [], []
-        for d, how in free:
+        for d, how, dtype in free:
             v = d.spelling
             try:
                 if how == 'value':
-                    params.append(ctype.declare(d.type, v, keep_cps=True))
+                    params.append(ctype.declare(d.type, v, keep_cps=True))  # C adjusts it
                     args.append(v)
                 elif how == 'ref':
-                    params.append(ctype.declare_ptr_to(d.type, 'cpc_ref_' + v, keep_cps=True))
+                    params.append(ctype.declare_ptr_to(dtype, 'cpc_ref_' + v, keep_cps=True))
                     args.append('&' + v)
                 else:
                     st = '%s__arr_%s' % (name, v)
-                    types.append('struct %s { %s; };' % (st, ctype.declare(d.type, 'v',
+                    types.append('struct %s { %s; };' % (st, ctype.declare(dtype, 'v',
                                                                            strip_const=True, keep_cps=True)))
                     params.append('struct %s cpc_arr_%s' % (st, v))
                     prologue.append('%s; __builtin_memcpy(%s, cpc_arr_%s.v, sizeof %s);' % (
-                        ctype.declare(d.type, v, strip_const=True, keep_cps=True), v, v, v))
+                        ctype.declare(dtype, v, strip_const=True, keep_cps=True), v, v, v))
                     args.append('({ struct %s cpc_t; __builtin_memcpy(&cpc_t, %s, '
                                 'sizeof cpc_t); cpc_t; })' % (st, v))
             except ctype.Unnameable:

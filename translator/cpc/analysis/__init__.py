@@ -240,10 +240,10 @@ def var_init(u, v):
 
 
 class Var:
-    def __init__(self, cursor, is_param):
+    def __init__(self, cursor, is_param, type=None):
         self.cursor = cursor
         self.name = cursor.spelling
-        self.type = cursor.type
+        self.type = cursor.type if type is None else type
         self.is_param = is_param
         self.key = vkey(cursor)
 
@@ -276,7 +276,7 @@ class Func:
         self.params = [x for x in ch if x.kind == K.PARM_DECL]
         self.vars = {}
         for p in self.params:
-            v = Var(p, True)
+            v = Var(p, True, fe.adjusted_param_type(p.type))
             self.vars[v.key] = v
         self.cps_calls = []
         self.spawns = []

@@ -51,12 +51,14 @@ def zero(t):
 
 
 def param_decls(func_cursor):
-    ps = []
-    for p in an.kids(func_cursor):
-        if p.kind == K.PARM_DECL:
-            name = p.spelling
-            ps.append((name, p.type))
-    return ps
+    """(name, type) of each parameter, its type adjusted as C does."""
+    return [(p.spelling, fe.adjusted_param_type(p.type)) for p in an.kids(func_cursor)
+            if p.kind == K.PARM_DECL]
+
+
+def written(t):
+    """A parameter's type as written (an adjusted one's original)."""
+    return getattr(t, 'written', t)
 
 
 class Emitter:
@@ -321,7 +323,8 @@ class Emitter:
             fields = []
             assigns = []
             args = an.args_of(call)
-            ptypes = list(ft.argument_types()) if fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
+            ptypes = [fe.adjusted_param_type(t) for t in ft.argument_types()] \
+                if fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
             cargs = []
             if d is None:
                 fields.append(ctype.declare_rvalue(callee.type, 'cpc_callee') + ';')
@@ -519,7 +522,7 @@ class Emitter:
         callee = an.callee_of(call)
         d = an.callee_decl(call)
         ft = fe.function_type_of(callee.type)
-        ptypes = list(ft.argument_types()) if ft is not None and \
+        ptypes = [fe.adjusted_param_type(t) for t in ft.argument_types()] if ft is not None and \
             fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
         prim = PRIMITIVES.get(d.spelling) if d is not None else None
         decls = []
@@ -619,10 +622,13 @@ class Signature:
     def __init__(self, em, f):
         self.params = param_decls(f.c)
         try:
-            self.pdecls = [ctype.declare(t, n) for (n, t) in self.params]
+            # parameter lists keep the written type (C adjusts it, and gcc's
+            # va_arg wants a `va_list` parameter); fields hold the adjusted one
+            self.pdecls = [ctype.declare(written(t), n) for (n, t) in self.params]
             self.pfields = [ctype.declare_field(t, n) + ';' for (n, t) in self.params]
             # the body restores parameters at resume points: not const there
-            self.bdecls = [ctype.declare(t, n, strip_const=True) for (n, t) in self.params]
+            self.bdecls = [ctype.declare(written(t), n, strip_const=True)
+                           for (n, t) in self.params]
         except ctype.Unnameable as e:
             raise fe.Diags([em.diag(f.c, 'parameter type cannot be named: %s' % e)])
         self.pnames = [n for (n, t) in self.params]
