@@ -26,6 +26,8 @@ def needs_expansion(u, f):
     for c in f.cps_calls + f.need_cont_calls + f.spawns:
         if u.in_macro(c) is not None:
             return True
+    if f.is_cps and copied_text_is_cut(u, f):
+        return True
     rewrites_locals = f.is_cps or bool(f.spawns)
     for n, p in an.walk(f.body, skip_spawn=False, into_sizeof=True):
         k = n.kind
@@ -53,6 +55,30 @@ def needs_expansion(u, f):
             m = u.in_macro(n)
             if m is not None and u.stringifying_macro_in(m[0], m[1]):
                 return True
+    return False
+
+
+def cut(u, n):
+    """Clang's extent of n ends at the start of a macro invocation (its
+    last token comes out of the macro): the bytes of the extent are not
+    the expression."""
+    a, b = n.extent.start.offset, n.extent.end.offset
+    if b <= a:
+        return True
+    return any(s == b for (s, t) in u.macro_ranges())
+
+
+def copied_text_is_cut(u, f):
+    """An expression whose text the later passes copy (a returned value,
+    the arguments of a cps call) ends in a macro expansion."""
+    for n, p in an.walk(f.body, skip_spawn=False):
+        if n.kind == K.RETURN_STMT:
+            ch = an.kids(n)
+            if ch and cut(u, ch[0]):
+                return True
+    for c in f.cps_calls:
+        if any(cut(u, x) for x in an.args_of(c)):
+            return True
     return False
 
 
