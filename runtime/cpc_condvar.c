@@ -168,6 +168,7 @@ static inline void cv_push(cpc_condvar *c, cpc_continuation *k,
         cpc_wait_of(k)->link =
             (uintptr_t)(c->q.head == NULL ? &c->q.head : c->q.tail) | flags;
     sched_queue_push(&c->q, k);
+    dbg_wait_cv(k, c);
 }
 
 void cpc__cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags)
