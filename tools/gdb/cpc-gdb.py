@@ -206,6 +206,69 @@ def _spawn_target(thunk_sym):
     return None
 
 
+_labels = {}
+
+
+def _resume_loc(func, n, near):
+    """(file, line) of the label F__resumed_N in F__body: the line of the
+    call at which F waits.  Labels sit in nested blocks, which gdb's lookup
+    does not search: the blocks are found through the line table."""
+    key = (func, n, near)
+    if key in _labels:
+        return _labels[key]
+    loc = None
+    try:
+        body = gdb.lookup_symbol(func + '__body', gdb.block_for_pc(near))[0]
+        fb = _function_block(int(body.value().address)) if body is not None else None
+        if fb is not None:
+            blocks = {fb.start: fb}
+            for e in body.symtab.linetable():
+                if fb.start <= e.pc < fb.end:
+                    b = gdb.block_for_pc(e.pc)
+                    while b is not None and b.start != fb.start:
+                        blocks[(b.start, b.end)] = b
+                        b = b.superblock
+            want = '%s__resumed_%d' % (func, n)
+            for b in blocks.values():
+                for x in b:
+                    if x.name == want and x.addr_class == gdb.SYMBOL_LOC_LABEL:
+                        loc = (x.symtab.filename, x.line)
+                        break
+                if loc:
+                    break
+        if loc is None:
+            loc = _inlined_resume_loc(near)
+    except (RuntimeError, gdb.error, AttributeError):
+        loc = None
+    _labels[key] = loc
+    return loc
+
+
+def _inlined_resume_loc(stub):
+    """Optimised code keeps no address for the label once the body is
+    inlined into its resume stub F__resume_N; the stub's code then goes
+    straight to the label's code: its first line other than the
+    function's own."""
+    fb = _function_block(stub)
+    if fb is None or fb.function.symtab is None:
+        return None
+    own = fb.function.line
+    for e in sorted(fb.function.symtab.linetable(), key=lambda e: e.pc):
+        if fb.start <= e.pc < fb.end and e.line not in (0, own):
+            return (fb.function.symtab.filename, e.line)
+    return None
+
+
+def _param_names(sym):
+    """The CPC parameters of a generated entry point (less cpc_k)."""
+    if sym is None:
+        return None
+    b = _function_block(int(sym.value().address))
+    if b is None:
+        return None
+    return [x.name for x in b if x.is_argument and x.name != 'cpc_k']
+
+
 def continuation_frames(k, skip=0):
     """The frames of continuation k (an address), top first, less the top
     `skip` ones (frames of functions running on the C stack)."""
@@ -218,9 +281,11 @@ def continuation_frames(k, skip=0):
     while top >= ptr:
         fn = _u64(k + off_c + top - ptr)
         name, sym = _function_at(fn)
+        names = None
         m = RESUME_RE.match(name)
         if m:
-            func, sname, loc, note = m.group(1), m.group(1) + '__frame', _loc_of_symbol(sym), ''
+            func, sname, note = m.group(1), m.group(1) + '__frame', ''
+            loc = _resume_loc(func, int(m.group(2)), fn) or _loc_of_symbol(sym)
         elif name.endswith('__bounce'):
             func = name[:-len('__bounce')]
             sname, loc, note = func + '__args', _loc_of_symbol(sym), 'called, not entered yet'
@@ -236,6 +301,7 @@ def continuation_frames(k, skip=0):
                     ts = gdb.lookup_global_symbol(target + '__cps') or \
                         gdb.lookup_static_symbol(target + '__cps')
                 loc = _loc_of_symbol(ts)
+                names = _param_names(ts)
             note = 'not started yet'
         else:
             frames.append(LogicalFrame(name, None, [], 'frame of unknown size: '
@@ -251,7 +317,12 @@ def continuation_frames(k, skip=0):
         if skip > 0:
             skip -= 1
         else:
-            frames.append(LogicalFrame(func, loc, _struct_vars(k + off_c + top - size, t), note))
+            vs = _struct_vars(k + off_c + top - size, t)
+            if names:
+                # spawn arguments a0, a1, ... are the callee's parameters
+                vs = [(names[int(n[1:])] if re.match(r'a\d+$', n) and
+                       int(n[1:]) < len(names) else n, v) for n, v in vs]
+            frames.append(LogicalFrame(func, loc, vs, note))
         top -= size
     return frames
 
@@ -352,6 +423,10 @@ def running_logical_frames(k, frames):
 
 # ---- finding every thread -------------------------------------------------------
 
+CATEGORIES = ['running', 'runnable', 'sleeping', 'condvar', 'fd', 'condvar',
+              'detached', 'new']
+
+
 class CpcThread:
     def __init__(self, k, state, order):
         self.k = k
@@ -419,7 +494,7 @@ def find_threads():
     inbox = _static('sched_inbox_head', 'cpc_sched.c')
     if inbox is not None:
         for k in _chain(int(inbox)):
-            add(k, 'runnable (handed over from another OS thread)', 1)
+            add(k, 'runnable (in the inbox)', 1)
 
     # sleeping, and timed condvar waits
     heap = _static('tmr_heap', 'cpc_timer.c')
@@ -543,10 +618,11 @@ functions in its continuation, where each waits, its saved variables)."""
             _print_thread(t, t.id == _selected_id)
         counts = {}
         for t in threads:
-            key = re.split(r'[ ,(]', t.state)[0]
+            key = 'detached' if t.state.startswith('detached') else CATEGORIES[t.order]
             counts[key] = counts.get(key, 0) + 1
-        gdb.write('%d CPC threads (%s)\n' % (len(threads), ', '.join(
-            '%d %s' % (v, k) for k, v in sorted(counts.items()))))
+        order = ['running', 'runnable', 'sleeping', 'condvar', 'fd', 'detached', 'new']
+        gdb.write('%d CPC threads: %s\n' % (len(threads), ', '.join(
+            '%d %s' % (counts[k], k) for k in order if k in counts)))
         if not complete:
             gdb.write('(threads waiting only on a condvar are listed with the debug '
                       'runtime only: link with cpcc --cpc-debug)\n')

@@ -294,8 +294,11 @@ class Emitter:
         txt = ''
         if frames:
             txt += 'CPC_FRAMES_BEGIN\n' + '\n'.join(frames) + '\nCPC_FRAMES_END\n'
-        line = rw.line_directive(self.u, a)
-        txt += ''.join(line + '\n' + p + '\n' for p in pre)
+        # On the function's line only: a helper on a statement's line would
+        # be one more breakpoint location for that line, stopping again when
+        # the helper runs (a resume stub when the thread resumes).
+        for p in pre:
+            txt += rw.line_directive(self.u, a) + '\n' + pin(self.u, a, p.split('\n')) + '\n'
         return txt
 
     def insert_before(self, f, frames, pre):
@@ -365,7 +368,8 @@ class Emitter:
             body += ['    cpc_a->cpc_fn = %s__start;' % name,
                      '    cpc_spawn_continuation(cpc_sk);',
                      '}']
-            code = ('\n' + rw.indent_of(self.u, rw.start(sp))).join(body)
+            ind = rw.indent_of(self.u, rw.start(sp))
+            code = pin(self.u, rw.start(sp), [body[0]] + [ind + x for x in body[1:]])
             small.append((rw.start(sp), rw.full_end(self.u, sp),
                           rw.fix_lines(self.u, rw.start(sp), rw.full_end(self.u, sp), code)))
 
@@ -494,6 +498,7 @@ class Emitter:
                        name))
         budget = ('    if (!cpc_enter(cpc_k, %s))\n'
                   '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
+        a = f.c.extent.start.offset
         b = f.body
         b0, b1 = b.extent.start.offset, b.extent.end.offset
         # the user's body from after its `{`, or from the next line when the
@@ -522,10 +527,12 @@ class Emitter:
             dispatch += '    {   /* the frame of this invocation */\n%s    }\n' % ''.join(
                 '        %s\n' % x for x in push)
             head = 'static CPC_CPS_FN cpc_continuation *%s__body(%s)\n' % (name, body_params)
-            newbody = head + '{\n' + dispatch + rw.resync(u, start) + bodytext + tail
+            newbody = pin(u, a, (head + '{\n' + dispatch).split('\n')) + rw.resync(u, start) + \
+                bodytext + tail
         else:
             head = entry_head + '\n'
-            newbody = head + '{\n' + budget + rw.resync(u, start) + bodytext + tail
+            newbody = pin(u, a, (head + '{\n' + budget).split('\n')) + rw.resync(u, start) + \
+                bodytext + tail
         a = f.c.extent.start.offset
         txt = self.generated_prelude(a, frames, pre)
         txt += rw.line_directive(u, a) + '\n'
@@ -584,8 +591,11 @@ class Emitter:
                     raise fe.Diags([self.diag(n, '`alloca` in cps function `%s`: the memory '
                                               'would not survive a cps call' % f.name)])
 
-    def call_args(self, site, small):
-        """(temporary declarations, C argument list after k, callee C name)."""
+    def call_args(self, site, small, temps=True):
+        """(temporary declarations, C argument list after k, callee C name).
+        temps=True: every argument is evaluated into a temporary; None:
+        only those with side effects (which could change a variable stored
+        in the frame before the call); False: none."""
         call = site.call
         callee = an.callee_of(call)
         d = an.callee_decl(call)
@@ -603,6 +613,9 @@ class Emitter:
             fn = d.spelling + '__cps'
         args = an.args_of(call)
         for j, a in enumerate(args):
+            if temps is False or (temps is None and not has_side_effects(a)):
+                names.append(self.ctext(a, small))
+                continue
             nm = 'cpc_a%d' % (j + 1)
             if prim is not None and j < len(prim):
                 dl = '%s %s' % (prim[j][0], nm)
@@ -643,23 +656,34 @@ class Emitter:
 
     def call_site(self, f, site, vs, stored, fr, store_fn, small):
         """Call site `site`: store the variables `stored` (and cpc_fn when
-        store_fn) in the frame, call; at the resume point restore `vs`."""
+        store_fn) in the frame, call; at the resume point restore `vs`.
+
+        The call and its resume point are one block with every declaration
+        at its top, all on the line of the call: debuggers see one line in
+        one lexical block, so a breakpoint there has one location (the
+        call), which the resumed thread does not pass again."""
         u = self.u
         name = f.name
-        decls, names, fn = self.call_args(site, small)
-        lines = ['{   /* %s */' % comment_text(u.src(site.stmt))]
-        lines += ['    ' + d for d in decls]
-        sets = ['    ' + ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored]
+        sets = [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored]
         if store_fn:
-            sets.append('    cpc_f->cpc_fn = %s__resume_%d;' % (name, site.index))
+            sets.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, site.index))
+        decls, names, fn = self.call_args(site, small, temps=None if sets else False)
+        # the goto to the resume label jumps over the temporaries: C forbids
+        # that for a variably modified type, which keeps its own block
+        inner = any('[' in d.split('=')[0] for d in decls)
+        top = [] if inner else list(decls)
+        call = []
+        if inner:
+            call.append('{ ' + ' '.join(decls))
+        frame_decl = 'struct %s *cpc_f;' % fr
         if sets:
-            lines.append('    struct %s *cpc_f = CPC_TOP(cpc_k, struct %s);' % (fr, fr))
-            lines += sets
-        lines.append('    return %s(%s);' % (fn, ', '.join(['cpc_k'] + names)))
-        lines.append('}')
-        after = ['%s__resumed_%d: {' % (name, site.index),
-                 '    struct %s *cpc_f = CPC_TOP(cpc_k, struct %s);' % (fr, fr)]
-        after += ['    ' + ctype.copy(v.name, 'cpc_f->' + v.name, v.type) for v in vs]
+            call.append('cpc_f = CPC_TOP(cpc_k, struct %s);' % fr)
+            call += sets
+        call.append('return %s(%s);' % (fn, ', '.join(['cpc_k'] + names)))
+        if inner:
+            call.append('}')
+        after = ['cpc_f = CPC_TOP(cpc_k, struct %s);' % fr]
+        after += [ctype.copy(v.name, 'cpc_f->' + v.name, v.type) for v in vs]
         rt = callee_result(site.call)
         prefix = ''
         if site.form == 'decl':
@@ -672,35 +696,62 @@ class Emitter:
                     prefix = prefix[:-1]
                 prefix += ';'
             if ctype.same_type(v.type, rt):
-                after.append('    CPC_RESULT(%s, cpc_f);' % v.spelling)
+                after.append('CPC_RESULT(%s, cpc_f);' % v.spelling)
             else:
-                after.append('    %s; CPC_RESULT(cpc_r, cpc_f); %s = cpc_r;' % (
-                    ctype.declare_rvalue(rt, 'cpc_r'), v.spelling))
+                top.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                after.append('CPC_RESULT(cpc_r, cpc_f); %s = cpc_r;' % v.spelling)
         elif site.form == 'assign':
-            after.append('    %s; CPC_RESULT(cpc_r, cpc_f); %s = cpc_r;' % (
-                ctype.declare_rvalue(rt, 'cpc_r'), self.ctext(site.dest, small)))
+            top.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+            after.append('CPC_RESULT(cpc_r, cpc_f); %s = cpc_r;' % self.ctext(site.dest, small))
         elif site.form == 'return':
             if not ctype.is_void(f.c.type.get_result()):
-                after.append('    %s; CPC_RESULT(cpc_r, cpc_f);' % ctype.declare_rvalue(rt, 'cpc_r'))
-                after.append('    { %s = cpc_r; %sreturn cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }'
-                             % (ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret'), self.drop()))
+                top.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                top.append(ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret') + ';')
+                after.append('CPC_RESULT(cpc_r, cpc_f);')
+                after.append('cpc_ret = cpc_r; %sreturn cpc_return_reserved(cpc_k, &cpc_ret, '
+                             'sizeof cpc_ret);' % self.drop())
             else:
-                after.append('    %sreturn cpc_k;' % self.drop())
-        if len(after) == 2:
-            after[1:] = []       # nothing to restore: an empty resume point
-        after.append('}')
-        s = site.stmt
-        # a statement that is not a block item (the body of an if, a loop, a
-        # label) becomes one block: the call and its resume point are two
-        body = lines + after
-        if site.form != 'decl' and not site.block_item:
-            body = ['{'] + ['    ' + x for x in body] + ['}']
+                after.append('%sreturn cpc_k;' % self.drop())
+        if len(after) == 1:
+            after = [';']        # nothing to restore: an empty resume point
+        if sets or after != [';']:
+            top.insert(0, frame_decl)
+        body = ['{   /* %s */' % comment_text(u.src(site.stmt))]
+        body += ['    ' + x for x in top + call]
+        body.append('%s__resumed_%d:' % (name, site.index))
+        body += ['    ' + x for x in after]
+        body.append('}')
         if prefix:
             body = [prefix] + body
+        s = site.stmt
         ind = rw.indent_of(u, rw.start(s))
-        code = ('\n' + ind).join(body)
+        code = pin(u, rw.start(s), [body[0]] + [ind + x for x in body[1:]])
         a, b = rw.start(s), rw.full_end(u, s)
         return (a, b, rw.fix_lines(u, a, b, code))
+
+
+def has_side_effects(e):
+    """Whether evaluating expression e may change an object or call a
+    function (so it must be evaluated before the frame stores)."""
+    for n, _ in an.walk(e):
+        k = n.kind
+        if k in (K.CALL_EXPR, K.StmtExpr, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            return True
+        if k == K.BINARY_OPERATOR and fe.binop(n) == fe.BO['Assign']:
+            return True
+        if k == K.UNARY_OPERATOR and fe.unop(n) in (
+                fe.UO['PostInc'], fe.UO['PostDec'], fe.UO['PreInc'], fe.UO['PreDec']):
+            return True
+    return False
+
+
+def pin(u, off, lines):
+    """Generated lines joined so that all of them are attributed to the
+    source line of offset `off` (the first is written on it): a #line
+    directive before each of the others.  Debuggers then see one line for
+    the whole construct (a call site, a spawn, a helper function)."""
+    d = '\n' + rw.line_directive(u, off) + '\n'
+    return d.join(lines)
 
 
 def comment_text(s, limit=72):
