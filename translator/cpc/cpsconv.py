@@ -511,7 +511,9 @@ class Emitter:
         # falling off the end returns on the line of the body's closing brace
         # (a new line would be attributed to the line after the function)
         bodytext = bodytext.rstrip(' \t')
-        tail = '    %sreturn cpc_k;\n}' if bodytext.endswith('\n') else ' %sreturn cpc_k; }'
+        # (the closing brace too: the epilogue, where every return goes, is
+        # attributed to it)
+        tail = '    %sreturn cpc_k; }' if bodytext.endswith('\n') else ' %sreturn cpc_k; }'
         tail = tail % self.drop()
         if has_body:
             pre.append(entry_head + '\n{\n' + budget +
