@@ -386,17 +386,32 @@ def running_stack(newest):
 
 def _count_bodies(frames):
     """How many frames of the continuation belong to the bodies among these
-    C frames (each body invocation pushed one; gcc may describe one inlined
-    call as two nested inline frames at the same pc)."""
+    C frames, newest first (each body invocation pushed one; gcc may
+    describe one inlined call as two nested inline frames at the same pc).
+    A body pushes its frame on its first line (the dispatch) and drops it
+    before it returns, on its last line: a body stopped on either line,
+    which only the newest can be, holds none."""
     n = 0
     prev = None
-    for f in frames:
+    for i, f in enumerate(frames):
         name = f.name() or ''
         if name.endswith('__body') and not (
                 prev is not None and prev.name() == name and prev.pc() == f.pc()):
-            n += 1
+            if i > 0 or not _at_edge(f):
+                n += 1
         prev = f
     return n
+
+
+def _at_edge(f):
+    """Whether frame f stands on its function's first or last line."""
+    try:
+        line = f.find_sal().line
+        fb = _function_block(f.pc())
+        ls = [e for e in f.find_sal().symtab.linetable() if fb.start <= e.pc < fb.end]
+        return line in (fb.function.line, max(ls, key=lambda e: e.pc).line)
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        return False
 
 
 def running_logical_frames(k, frames):
@@ -780,6 +795,282 @@ class CpcFrameFilter:
             else:
                 yield dec
 
+
+# ---- next, step and finish over cps calls ---------------------------------------------
+#
+# A cps call site returns to the trampoline (`return g__cps(k, ...)`) and
+# the caller's body is entered again at the label F__resumed_N when the
+# callee returns, maybe after other threads ran.  So `next` (or a `step`
+# that does not enter the callee) on a line with a cps call, and `finish`
+# out of a cps function, would stop in the body's epilogue or the
+# scheduler.  Hooks on those commands set a breakpoint on the resume label
+# for this thread only (cpc_k == the thread's continuation, followed when
+# cpc_continuation_grow moves it), run to it, and for next/step go on to
+# the call's next line.
+
+class _ResumeBreakpoint(gdb.Breakpoint):
+    def __init__(self, addr, k):
+        super().__init__('*0x%x' % addr if isinstance(addr, int) else addr, internal=True)
+        self.silent = True
+        self.k = k
+        self.hit = False
+        self.moves = _MoveTracker(self)
+
+    def stop(self):
+        if _frame_k(gdb.selected_frame()) != self.k:
+            return False
+        self.hit = True
+        return True
+
+    def remove(self):
+        self.moves.remove()
+        if self.is_valid():
+            self.delete()
+
+
+class _MoveTracker:
+    """Follows a continuation through cpc_continuation_grow: its entry
+    takes the old address (first argument), each of its `ret` instructions
+    gives the new one (result register).  Never stops the program."""
+
+    def __init__(self, owner):
+        self.owner = owner
+        self.moving = False
+        self.bps = []
+        sym = gdb.lookup_global_symbol('cpc_continuation_grow')
+        if sym is None:
+            return
+        try:
+            start = int(sym.value().address)
+            fb = _function_block(start)
+            arch = gdb.selected_inferior().architecture()
+            rets = [i['addr'] for i in arch.disassemble(fb.start, fb.end - 1)
+                    if i['asm'].split()[0].startswith('ret')]
+        except (gdb.error, RuntimeError, AttributeError):
+            return
+        self.bps.append(_Probe(start, self.on_entry))
+        self.bps += [_Probe(a, self.on_return) for a in rets]
+
+    def on_entry(self):
+        self.moving = int(gdb.selected_frame().read_register('rdi')) == self.owner.k
+
+    def on_return(self):
+        if self.moving:
+            self.owner.k = int(gdb.selected_frame().read_register('rax'))
+            self.moving = False
+
+    def remove(self):
+        for b in self.bps:
+            if b.is_valid():
+                b.delete()
+        self.bps = []
+
+
+class _Probe(gdb.Breakpoint):
+    def __init__(self, addr, fn):
+        super().__init__('*0x%x' % addr, internal=True)
+        self.silent = True
+        self.fn = fn
+
+    def stop(self):
+        try:
+            self.fn()
+        except (gdb.error, RuntimeError, ValueError):
+            pass
+        return False
+
+
+_step = None          # (kind, breakpoint, frame) between a command and its hook
+_last_stop = None
+
+
+def _on_stop(event):
+    global _last_stop
+    _last_stop = event
+
+
+def _labels_of(body_name, near_pc):
+    """{line: address} of the resume labels of F__body."""
+    out = {}
+    body = gdb.lookup_symbol(body_name, gdb.block_for_pc(near_pc))[0]
+    fb = _function_block(int(body.value().address)) if body is not None else None
+    if fb is None:
+        return out
+    blocks = {(fb.start, fb.end): fb}
+    for e in body.symtab.linetable():
+        if fb.start <= e.pc < fb.end:
+            b = gdb.block_for_pc(e.pc)
+            while b is not None and (b.start, b.end) not in blocks:
+                blocks[(b.start, b.end)] = b
+                b = b.superblock
+    for b in blocks.values():
+        for x in b:
+            if x.addr_class == gdb.SYMBOL_LOC_LABEL and '__resumed_' in x.name:
+                out[x.line] = int(x.value())
+    return out
+
+
+def _caller_resume(f):
+    """(address of the resume label, k) of the cps caller of the function
+    running in frame f: where it goes on once f's function returns."""
+    name = f.name() or ''
+    r = running_stack(f)
+    if r is None or r[0] is None:
+        return None
+    k, frames, _ = r
+    mine = [g for g in frames if user_name(g.name()) == user_name(name)]
+    skip = _count_bodies(mine)
+    top = continuation_frames(k, skip=skip)
+    if not top or top[0].note:
+        return None
+    caller = top[0].func
+    fn = _u64(_wait(k) - 8 - _skip_size(k, skip))
+    m = RESUME_RE.match(_function_at(fn)[0])
+    if not m or m.group(1) != caller:
+        return None
+    line = (_resume_loc(caller, int(m.group(2)), fn) or (None, None))[1]
+    addr = _labels_of(caller + '__body', fn).get(line)
+    return (addr, k) if addr is not None else None
+
+
+def _before_step(kind):
+    """Before next/step/finish: the breakpoint where this CPC thread goes
+    on, and how to end there (mode: 'call' after a cps call on this line,
+    'return' after this function returns, 'enter' into a deferred body)."""
+    global _step
+    _step = None
+    try:
+        f = gdb.selected_frame()
+        name = f.name() or ''
+        if not GENERATED_RE.match(name):
+            return
+        target = None
+        if kind == 'finish':
+            target, mode = _caller_resume(f), 'finish'
+        elif name.endswith('__cps'):
+            # at a cps function's entry: its body may run later, from the
+            # trampoline (a deferred entry), or at once (then `step` enters it)
+            g = name[:-len('__cps')]
+            if gdb.lookup_symbol(g + '__body', f.block())[0] is not None:
+                target, mode = (g + '__body', _frame_k(f)), 'enter'
+        elif name.endswith('__body'):
+            addr = _labels_of(name, f.pc()).get(f.find_sal().line)
+            if addr is not None and f.pc() < addr:
+                target, mode = (addr, _frame_k(f)), 'call'
+            else:
+                target, mode = _caller_resume(f), 'return'
+        if target is not None and target[1] is not None:
+            _step = (kind, _ResumeBreakpoint(target[0], target[1]), f, mode)
+    except (gdb.error, RuntimeError, AttributeError, ValueError):
+        _step = None
+
+
+def _skip_size(k, n):
+    """Bytes taken by the top n frames of continuation k."""
+    ctype = gdb.lookup_type('cpc_continuation')
+    off_c = next(f.bitpos // 8 for f in ctype.fields() if f.name == 'c')
+    top = _u32(k + 8)
+    size = 0
+    for _ in range(n):
+        fn = _u64(k + off_c + top - size - 8)
+        name, sym = _function_at(fn)
+        m = RESUME_RE.match(name)
+        t = _type(m.group(1) + '__frame', sym) if m else None
+        if t is None:
+            break
+        size += t.sizeof
+    return size
+
+
+def _after_step(kind):
+    global _step
+    if _step is None or _step[0] != kind:
+        return
+    _, bp, start, mode = _step
+    _step = None
+    try:
+        if mode == 'enter':
+            # go on to the body's first line unless the step got there
+            if bp.hit or isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+                return
+            gdb.execute('continue', to_string=True)
+            if bp.hit:
+                gdb.execute('frame')
+            return
+        if kind in ('next', 'step') and _entered_callee(start):
+            return                           # step went into the callee
+        if mode == 'call' and _left_normally(start):
+            return                           # the call was not reached
+        if mode == 'return' and _still_in(start):
+            return                           # the function has not returned
+        if isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)) and \
+                not bp.hit:
+            return                           # stopped for another reason
+        if not bp.hit:
+            gdb.write('[cpc: the thread waits for the call to return; running other '
+                      'threads until it resumes]\n')
+            gdb.execute('continue', to_string=True)
+        if bp.hit and mode in ('call', 'return'):
+            gdb.execute('next')              # the rest of the call's line
+        elif bp.hit:
+            gdb.execute('frame')
+    finally:
+        bp.remove()
+
+
+def _still_in(start):
+    try:
+        return start.is_valid() and gdb.selected_frame() == start
+    except gdb.error:
+        return False
+
+
+def _left_normally(start):
+    """Still in the body that made the call, elsewhere than its epilogue
+    (the call was not reached: a jump, or the step ended early)."""
+    try:
+        f = gdb.selected_frame()
+        if not start.is_valid() or f != start:
+            return False
+        fb = _function_block(f.pc())
+        last = max((e for e in f.find_sal().symtab.linetable()
+                    if fb.start <= e.pc < fb.end), key=lambda e: e.pc)
+        return f.find_sal().line != last.line
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        return False
+
+
+def _entered_callee(start):
+    try:
+        f = gdb.selected_frame()
+    except gdb.error:
+        return False
+    if f == start or not start.is_valid():
+        return False
+    return any(g == start for g in _older(f))
+
+
+class _Hook(gdb.Command):
+    def __init__(self, name, fn, kind):
+        super().__init__(name, gdb.COMMAND_NONE)
+        self.fn, self.kind = fn, kind
+
+    def invoke(self, arg, from_tty):
+        self.fn(self.kind)
+
+
+# The runtime's functions (cpc_*: primitives, the ABI's inline helpers)
+# are the scheduler's code, not the program's: `step` does not enter them
+# (`skip delete` undoes this).
+gdb.execute('skip -rfunction ^cpc_', to_string=True)
+gdb.execute('skip -rfunction __(defer|bounce|resume_[0-9]+|start)$', to_string=True)
+
+for _kind in ('next', 'step', 'finish'):
+    _Hook('cpc-before-' + _kind, _before_step, _kind)
+    _Hook('cpc-after-' + _kind, _after_step, _kind)
+    gdb.execute('define hook-%s\ncpc-before-%s\nend' % (_kind, _kind))
+    gdb.execute('define hookpost-%s\ncpc-after-%s\nend' % (_kind, _kind))
+gdb.events.stop.connect(_on_stop)
 
 InfoCpcThreads()
 CpcThreadCmd()
