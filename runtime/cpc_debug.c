@@ -15,11 +15,13 @@
  *
  * The registry.  The debug build also keeps every live continuation on a
  * doubly linked list, cpc__dbg_threads (oldest first), with a thread
- * number, the spawn site and the condvar of a plain cpc_wait, for gdb's
- * `info cpc-threads` (tools/gdb/cpc-gdb.py), which otherwise finds
- * threads by walking the run queue, the timer heap, the fd lists and the
- * pools, and cannot see a plain condvar waiter.  The release build records
- * nothing.
+ * number and the spawn site, and every live condvar on another,
+ * cpc__dbg_condvars (cpc_condvar.c), for gdb's `info cpc-threads`
+ * (tools/gdb/cpc-gdb.py), which otherwise finds threads by walking the
+ * run queue, the timer heap, the fd lists and the pools, and cannot see a
+ * plain condvar waiter.  The release build records nothing.  (The header
+ * stays 8 modulo 16 bytes long, like the release one, so that a
+ * continuation's capacity is rounded alike.)
  *
  * gdb.  Every build names the gdb extension in a .debug_gdb_scripts
  * section (not loaded at run time), so gdb loads it for any CPC program
@@ -210,7 +212,6 @@ void dbg_init(cpc_continuation *k)
     k->cpc_magic = CPC_MAGIC_LIVE;
     k->cpc_state = CPC_ST_NEW;
     k->cpc_dbg_spawn = NULL;
-    k->cpc_dbg_cv = NULL;
     k->cpc_dbg_next = NULL;
     pthread_mutex_lock(&dbg_lock);
     k->cpc_dbg_id = ++dbg_thread_ids;
@@ -235,7 +236,6 @@ static void dbg_replace(cpc_continuation *from, cpc_continuation *to)
         to->cpc_dbg_next = next;
         to->cpc_dbg_id = from->cpc_dbg_id;
         to->cpc_dbg_spawn = from->cpc_dbg_spawn;
-        to->cpc_dbg_cv = from->cpc_dbg_cv;
     }
     cpc_continuation *self = to != NULL ? to : next;
     if (prev != NULL)
@@ -280,7 +280,6 @@ void dbg_resume(cpc_continuation *k)
     if (k->cpc_state != CPC_ST_SUSPENDED)
         dbg_die(k, "resumed twice: run without being queued");
     k->cpc_state = CPC_ST_RUNNING;
-    k->cpc_dbg_cv = NULL;
 }
 
 void dbg_check_running(cpc_continuation *k)

@@ -279,10 +279,8 @@ void dbg_check_running(cpc_continuation *k);
    (it went to the quarantine). */
 bool dbg_free(cpc_continuation *k);
 void dbg_moved(cpc_continuation *from, cpc_continuation *to);
-/* Where k was spawned (a return address into the spawning code), and the
-   condvar a plain waiter waits on: the registry's facts for debuggers. */
+/* Where k was spawned (a return address into the spawning code). */
 #define dbg_spawned(k, site) ((k)->cpc_dbg_spawn = (site))
-#define dbg_wait_cv(k, c) ((k)->cpc_dbg_cv = (c))
 #else
 #define dbg_init(k) ((void)0)
 #define dbg_suspend(k, spawn) ((void)0)
@@ -291,7 +289,6 @@ void dbg_moved(cpc_continuation *from, cpc_continuation *to);
 #define dbg_free(k) false
 #define dbg_moved(from, to) ((void)0)
 #define dbg_spawned(k, site) ((void)0)
-#define dbg_wait_cv(k, c) ((void)0)
 #endif
 
 #endif /* CPC_INTERNAL_H */

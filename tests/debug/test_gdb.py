@@ -221,3 +221,43 @@ def test_arguments_and_locals_readable_before_a_cps_call():
 def test_local_of_caller_readable_at_line_after_call_in_outer_function():
     out = gdb(build('lines', '-O0'), 'break lines.cpc:22', 'run', 'print total', 'kill')
     assert re.search(r'^\$1 = 14$', out, re.M), out
+
+
+# ---- stepping ---------------------------------------------------------------------------
+
+def last_source_line(out):
+    """The number of the last source line gdb printed (`N<TAB>text`)."""
+    return int(re.findall(r'^(\d+)\t', out, re.M)[-1])
+
+
+def test_next_over_a_cps_call_stops_at_the_next_line_after_it_returns():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'next', 'info locals', 'kill')
+    assert last_source_line(out) == 14, out
+    # the call's result is there: square(3) returned 9
+    assert re.search(r'^sq = 9$', out, re.M), out
+
+
+def test_next_out_of_a_cps_function_goes_on_in_its_caller():
+    # from square's return statement: its closing brace, then count's line
+    # after the call (square(3) returned to count's loop)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'next', 'next', 'print total',
+              'kill')
+    assert last_source_line(out) == 14, out
+    assert re.search(r'^\$1 = 0$', out, re.M), out
+
+
+def test_step_into_a_cps_call_reaches_its_first_line():
+    # count's first call is deferred (the thread's continuation grows):
+    # square's body runs from the trampoline, and step still gets there
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'step', 'step', 'print v',
+              'kill')
+    assert last_source_line(out) == 6, out
+    assert re.search(r'^\$1 = 3$', out, re.M), out
+
+
+def test_finish_from_a_cps_function_returns_to_the_line_of_the_call():
+    # (gdb prints the C function's result first: "Value returned is ...")
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:6', 'run', 'finish', 'print n',
+              'print total', 'kill')
+    assert re.search(r'#0  count__body .* at .*lines\.cpc:13\n13\t', out), out
+    assert re.search(r'^\$\d+ = 3\n\$\d+ = 0$', out, re.M), out

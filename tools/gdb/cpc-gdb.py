@@ -24,9 +24,8 @@ What this reads (docs/debugging.md says it at more length):
     cpc_timer.c), the fd wait lists (io_fds/io_nfds, cpc_io.c, linked
     through the wait record above the top frame), the default pool's queue
     (cpc_default_threadpool), and OS threads' stacks (running threads);
-  - with the debug runtime (--cpc-debug), the registry cpc__dbg_threads,
-    which also finds condvar waiters and records thread numbers and spawn
-    sites.
+  - with the debug runtime (--cpc-debug), the registries cpc__dbg_threads
+    (thread numbers, spawn sites) and cpc__dbg_condvars (their waiters).
 """
 import re
 import struct
@@ -544,6 +543,17 @@ def find_threads():
                 add(k, state, 4)
                 k = _u64(w + WAIT_IO_NEXT)
 
+    # condvars (the debug runtime's list of them): waiters not found above
+    cv = _global('cpc__dbg_condvars')
+    if cv is not None:
+        c = int(cv)
+        cvtype = gdb.lookup_type('cpc_condvar').strip_typedefs().pointer()
+        while c:
+            cvv = gdb.Value(c).cast(cvtype)
+            for k in _chain(int(cvv['q']['head'])):
+                add(k, 'waiting on condvar 0x%x' % c, 5)
+            c = int(cvv['dbg_next'])
+
     # the default pool's queue
     pool = _global('cpc_default_threadpool')
     if pool is not None and int(pool) != 0:
@@ -564,13 +574,10 @@ def find_threads():
             ids[k] = int(kv['cpc_dbg_id'])
             st = int(kv['cpc_state'])
             if k not in found:
-                cv = int(kv['cpc_dbg_cv'])
                 if st == ST_NEW:
                     add(k, 'created, not spawned', 7)
                 elif st == ST_RUNNING:
                     add(k, 'running (not on any OS thread\'s cps frames)', 0)
-                elif cv:
-                    add(k, 'waiting on condvar 0x%x' % cv, 5)
                 else:
                     add(k, 'suspended (queued in a pool)', 6)
             spawn = int(kv['cpc_dbg_spawn'])
@@ -930,7 +937,18 @@ def _caller_resume(f):
         return None
     line = (_resume_loc(caller, int(m.group(2)), fn) or (None, None))[1]
     addr = _labels_of(caller + '__body', fn).get(line)
-    return (addr, k) if addr is not None else None
+    if addr is None:
+        return None
+    # past the restores of the caller's variables, before it takes the
+    # result: the last statement on the call's line after the label
+    body = gdb.lookup_symbol(caller + '__body', gdb.block_for_pc(fn))[0]
+    for e in sorted(body.symtab.linetable(), key=lambda e: e.pc):
+        if e.pc < addr:
+            continue
+        if e.line != line:
+            break
+        addr = e.pc
+    return addr, k
 
 
 def _before_step(kind):

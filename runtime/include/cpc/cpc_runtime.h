@@ -207,7 +207,6 @@ struct cpc_continuation {
     cpc_continuation *cpc_dbg_next, *cpc_dbg_prev;
     uint64_t cpc_dbg_id;         /* thread number, kept when k moves */
     const void *cpc_dbg_spawn;   /* return address of cpc_spawn_continuation */
-    const void *cpc_dbg_cv;      /* the condvar of the last cpc_wait */
 #endif
     _Alignas(8) unsigned char c[];
 };
