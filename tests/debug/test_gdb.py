@@ -261,3 +261,14 @@ def test_finish_from_a_cps_function_returns_to_the_line_of_the_call():
               'print total', 'kill')
     assert re.search(r'#0  count__body .* at .*lines\.cpc:13\n13\t', out), out
     assert re.search(r'^\$\d+ = 3\n\$\d+ = 0$', out, re.M), out
+
+
+# ---- sanitizers ------------------------------------------------------------------------
+
+def test_ubsan_reports_the_cpc_lines_of_a_call_argument_and_a_resumed_body():
+    exe = build('overflow', '-O0', '-fsanitize=undefined')
+    r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=60)
+    lines = re.findall(r'overflow\.cpc:(\d+):\d+: runtime error: signed integer overflow',
+                       r.stderr)
+    assert lines == ['14', '9'], r.stderr
