@@ -635,6 +635,7 @@ functions in its continuation, where each waits, its saved variables)."""
         super().__init__('info cpc-threads', gdb.COMMAND_STATUS)
 
     def invoke(self, arg, from_tty):
+        _require_process()
         threads, complete = find_threads()
         for t in threads:
             _print_thread(t, t.id == _selected_id)
@@ -650,7 +651,13 @@ functions in its continuation, where each waits, its saved variables)."""
                       'runtime only: link with cpcc --cpc-debug)\n')
 
 
+def _require_process():
+    if not gdb.selected_inferior().pid:
+        raise gdb.GdbError('The program is not being run.')
+
+
 def _thread_by_id(n):
+    _require_process()
     threads, _ = find_threads()
     for t in threads:
         if t.id == n:
@@ -1028,6 +1035,8 @@ def _after_step(kind):
             gdb.write('[cpc: the thread waits for the call to return; running other '
                       'threads until it resumes]\n')
             gdb.execute('continue', to_string=True)
+            if not gdb.selected_inferior().pid:
+                return                       # the program ended meanwhile
         if bp.hit and mode in ('call', 'return'):
             gdb.execute('next')              # the rest of the call's line
         elif bp.hit:
@@ -1080,14 +1089,29 @@ class _Hook(gdb.Command):
 # The runtime's functions (cpc_*: primitives, the ABI's inline helpers)
 # are the scheduler's code, not the program's: `step` does not enter them
 # (`skip delete` undoes this).
-gdb.execute('skip -rfunction ^cpc_', to_string=True)
-gdb.execute('skip -rfunction __(defer|bounce|resume_[0-9]+|start)$', to_string=True)
+if gdb.convenience_variable('cpc_gdb_loaded') is None:
+    gdb.execute('skip -rfunction ^cpc_', to_string=True)
+    gdb.execute('skip -rfunction __(defer|bounce|resume_[0-9]+|start)$', to_string=True)
+
+def _define_hook(name, body):
+    """Define a user hook unless one not made here exists (then say so)."""
+    try:
+        old = gdb.execute('show user %s' % name, to_string=True)
+    except gdb.error:
+        old = ''
+    if old.strip() and body not in old:
+        gdb.write('cpc-gdb: keeping your %s; next/step/finish will not follow CPC '
+                  'threads across cps calls\n' % name)
+        return
+    if not old.strip():
+        gdb.execute('define %s\n%s\nend' % (name, body))
+
 
 for _kind in ('next', 'step', 'finish'):
     _Hook('cpc-before-' + _kind, _before_step, _kind)
     _Hook('cpc-after-' + _kind, _after_step, _kind)
-    gdb.execute('define hook-%s\ncpc-before-%s\nend' % (_kind, _kind))
-    gdb.execute('define hookpost-%s\ncpc-after-%s\nend' % (_kind, _kind))
+    _define_hook('hook-' + _kind, 'cpc-before-' + _kind)
+    _define_hook('hookpost-' + _kind, 'cpc-after-' + _kind)
 gdb.events.stop.connect(_on_stop)
 
 InfoCpcThreads()
@@ -1096,3 +1120,4 @@ CpcPrefix()
 CpcBt()
 if FrameDecorator is not object:
     CpcFrameFilter()
+gdb.set_convenience_variable('cpc_gdb_loaded', 1)
