@@ -272,3 +272,12 @@ def test_ubsan_reports_the_cpc_lines_of_a_call_argument_and_a_resumed_body():
     lines = re.findall(r'overflow\.cpc:(\d+):\d+: runtime error: signed integer overflow',
                        r.stderr)
     assert lines == ['14', '9'], r.stderr
+
+
+def test_line_with_two_cps_calls_has_one_location_and_stops_once():
+    exe = build('twocalls', '-O0')
+    out = gdb(exe, script='break twocalls.cpc:11\ncommands\nsilent\ncontinue\nend\n'
+                          'run\ninfo breakpoints\n')
+    assert re.search(r'Breakpoint 1 at 0x[0-9a-f]+: file .*twocalls\.cpc, line 11\.\n', out), out
+    assert re.search(r'breakpoint already hit 1 time\n', out), out
+    assert '21\n' in out, out

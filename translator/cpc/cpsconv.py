@@ -440,6 +440,7 @@ class Emitter:
             if site.tail:
                 small.append(self.tail_call(f, site, small))
         lifted = set()
+        self.frame_ptr_used = False
         for site in sites:
             vs = site_vars[site.index]
             zeros = [zero(t) for (n, t) in params]
@@ -520,14 +521,19 @@ class Emitter:
                        '    return %s__body(%s);\n}' % (name, ', '.join(['cpc_k', '0'] + pnames)))
             dispatch = '    switch (cpc_resume) {\n%s    }\n' % ''.join(
                 '    case %d: goto %s__resumed_%d;\n' % (s.index, name, s.index) for s in sites)
-            push = ['struct %s *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % (fr, fr)]
+            push = ['cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr]
             push += [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in fixed]
             if one_site:
                 push.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, sites[0].index))
             if len(push) == 1:
                 push = ['(void)CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr]
+            else:
+                self.frame_ptr_used = True
             dispatch += '    {   /* the frame of this invocation */\n%s    }\n' % ''.join(
                 '        %s\n' % x for x in push)
+            if self.frame_ptr_used:
+                # one pointer for the whole body, declared before the jumps
+                dispatch = '    struct %s *cpc_f;\n' % fr + dispatch
             head = 'static CPC_CPS_FN cpc_continuation *%s__body(%s)\n' % (name, body_params)
             newbody = pin(u, a, (head + '{\n' + dispatch).split('\n')) + rw.resync(u, start) + \
                 bodytext + tail
@@ -660,10 +666,12 @@ class Emitter:
         """Call site `site`: store the variables `stored` (and cpc_fn when
         store_fn) in the frame, call; at the resume point restore `vs`.
 
-        The call and its resume point are one block with every declaration
-        at its top, all on the line of the call: debuggers see one line in
-        one lexical block, so a breakpoint there has one location (the
-        call), which the resumed thread does not pass again."""
+        The call and its resume point are one block, on the line of the
+        call, declaring nothing unless temporaries are needed (at its top):
+        the frame pointer cpc_f is the body's.  So debuggers see one line
+        in the user's lexical block, and a breakpoint there has one location
+        (the call), which the resumed thread does not pass again, even when
+        the line holds several calls."""
         u = self.u
         name = f.name
         sets = [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored]
@@ -677,7 +685,6 @@ class Emitter:
         call = []
         if inner:
             call.append('{ ' + ' '.join(decls))
-        frame_decl = 'struct %s *cpc_f;' % fr
         if sets:
             call.append('cpc_f = CPC_TOP(cpc_k, struct %s);' % fr)
             call += sets
@@ -717,7 +724,7 @@ class Emitter:
         if len(after) == 1:
             after = [';']        # nothing to restore: an empty resume point
         if sets or after != [';']:
-            top.insert(0, frame_decl)
+            self.frame_ptr_used = True
         body = ['{   /* %s */' % comment_text(u.src(site.stmt))]
         body += ['    ' + x for x in top + call]
         body.append('%s__resumed_%d:' % (name, site.index))

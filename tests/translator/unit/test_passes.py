@@ -274,15 +274,16 @@ def test_generated_code_is_not_padded_or_pushed_right():
     # (every generated line after the first is preceded by a #line
     # directive naming the line it belongs to: here the function's, 3)
     d = r'#line 3 "t\.cpc"\n'
-    assert re.search(r'f__body\(.*\)\n' + d + r'\{\n' + d + r'    switch \(cpc_resume\) \{\n' + d +
+    assert re.search(r'f__body\(.*\)\n' + d + r'\{\n' + d + r'    struct f__frame \*cpc_f;\n' + d +
+                     r'    switch \(cpc_resume\) \{\n' + d +
                      r'    case 1: goto f__resumed_1;\n' + d + r'    \}\n' + d +
                      r'    \{   /\* the frame of this invocation \*/\n' + d +
-                     r'        struct f__frame \*cpc_f = CPC_PUSH_RESERVED\(cpc_k, struct f__frame\);\n' + d +
+                     r'        cpc_f = CPC_PUSH_RESERVED\(cpc_k, struct f__frame\);\n' + d +
                      r'        cpc_f->cpc_fn = f__resume_1;\n' + d + r'    \}\n' + d +
                      r'#line 4 "t\.cpc"\n    while \(', out)
     # the call site is indented like the statement it replaces
     assert re.search(r'\n        \{   /\* n = g\(n\) \*/\n#line 5 "t\.cpc"\n'
-                     r'            struct f__frame \*cpc_f;\n', out)
+                     r'            int cpc_r;\n', out)
 
 
 def test_spawn_site_struct_and_outlined_function_names_differ():
