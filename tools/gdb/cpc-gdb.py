@@ -205,42 +205,46 @@ def _spawn_target(thunk_sym):
     return None
 
 
-_labels = {}
+_label_cache = {}
+
+
+def _labels(body_name, near):
+    """{label name: (file, line, address)} of the resume labels F__resumed_N
+    of the body F__body (looked up from the code at `near`).  gcc puts them
+    in the function's block or nested ones, which gdb's lookup does not
+    search: the blocks are found through the line table."""
+    body = gdb.lookup_symbol(body_name, gdb.block_for_pc(near))[0]
+    if body is None:
+        return {}
+    start = int(body.value().address)
+    if start in _label_cache:
+        return _label_cache[start]
+    out = {}
+    fb = _function_block(start)
+    if fb is not None:
+        blocks = {(fb.start, fb.end): fb}
+        for e in body.symtab.linetable():
+            if fb.start <= e.pc < fb.end:
+                b = gdb.block_for_pc(e.pc)
+                while b is not None and (b.start, b.end) not in blocks:
+                    blocks[(b.start, b.end)] = b
+                    b = b.superblock
+        for b in blocks.values():
+            for x in b:
+                if x.addr_class == gdb.SYMBOL_LOC_LABEL and '__resumed_' in x.name:
+                    out[x.name] = (x.symtab.filename, x.line, int(x.value()))
+    _label_cache[start] = out
+    return out
 
 
 def _resume_loc(func, n, near):
-    """(file, line) of the label F__resumed_N in F__body: the line of the
-    call at which F waits.  Labels sit in nested blocks, which gdb's lookup
-    does not search: the blocks are found through the line table."""
-    key = (func, n, near)
-    if key in _labels:
-        return _labels[key]
-    loc = None
+    """(file, line) of the call at which F waits in its frame whose cpc_fn
+    is F__resume_N (at `near`): the line of the label F__resumed_N."""
     try:
-        body = gdb.lookup_symbol(func + '__body', gdb.block_for_pc(near))[0]
-        fb = _function_block(int(body.value().address)) if body is not None else None
-        if fb is not None:
-            blocks = {fb.start: fb}
-            for e in body.symtab.linetable():
-                if fb.start <= e.pc < fb.end:
-                    b = gdb.block_for_pc(e.pc)
-                    while b is not None and b.start != fb.start:
-                        blocks[(b.start, b.end)] = b
-                        b = b.superblock
-            want = '%s__resumed_%d' % (func, n)
-            for b in blocks.values():
-                for x in b:
-                    if x.name == want and x.addr_class == gdb.SYMBOL_LOC_LABEL:
-                        loc = (x.symtab.filename, x.line)
-                        break
-                if loc:
-                    break
-        if loc is None:
-            loc = _inlined_resume_loc(near)
+        lab = _labels(func + '__body', near).get('%s__resumed_%d' % (func, n))
+        return lab[:2] if lab else _inlined_resume_loc(near)
     except (RuntimeError, gdb.error, AttributeError):
-        loc = None
-    _labels[key] = loc
-    return loc
+        return None
 
 
 def _inlined_resume_loc(stub):
@@ -905,23 +909,7 @@ def _on_stop(event):
 
 def _labels_of(body_name, near_pc):
     """{line: address} of the resume labels of F__body."""
-    out = {}
-    body = gdb.lookup_symbol(body_name, gdb.block_for_pc(near_pc))[0]
-    fb = _function_block(int(body.value().address)) if body is not None else None
-    if fb is None:
-        return out
-    blocks = {(fb.start, fb.end): fb}
-    for e in body.symtab.linetable():
-        if fb.start <= e.pc < fb.end:
-            b = gdb.block_for_pc(e.pc)
-            while b is not None and (b.start, b.end) not in blocks:
-                blocks[(b.start, b.end)] = b
-                b = b.superblock
-    for b in blocks.values():
-        for x in b:
-            if x.addr_class == gdb.SYMBOL_LOC_LABEL and '__resumed_' in x.name:
-                out[x.line] = int(x.value())
-    return out
+    return {line: addr for (_, line, addr) in _labels(body_name, near_pc).values()}
 
 
 def _caller_resume(f):
