@@ -281,3 +281,10 @@ def test_line_with_two_cps_calls_has_one_location_and_stops_once():
     assert re.search(r'Breakpoint 1 at 0x[0-9a-f]+: file .*twocalls\.cpc, line 11\.\n', out), out
     assert re.search(r'breakpoint already hit 1 time\n', out), out
     assert '21\n' in out, out
+
+
+def test_asan_reports_a_crash_in_a_resumed_body_at_its_cpc_line():
+    exe = build('crash', '-O0', '-fsanitize=address')
+    r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=60)
+    assert re.search(r'#0 0x[0-9a-f]+ in depth3__body \S*crash\.cpc:11\n', r.stderr), r.stderr
