@@ -165,7 +165,7 @@ def classify_build(rc, log):
         return 'translator-crash'
     if re.search(r'undefined reference|ld returned|collect2', log):
         return 'link-error'
-    if re.search(r'\.cpc\.c:\d+', log):
+    if 'cc1:' in log or '\u2018' in log or re.search(r'\.cpc\.c:\d+', log):
         return 'gcc-error'
     return 'cpcc-error'
 
