@@ -24,7 +24,8 @@ CPS int work(int n)
 
 int main(void)
 {
-    int r = work(5) + work(7);
+    int r = work(5);
+    r += work(7);
     printf("%d %d\n", r, cleanups);
     return cleanups == 2 ? 0 : 1;
 }

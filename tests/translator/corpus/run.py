@@ -237,6 +237,7 @@ def main(argv=None):
     ap.add_argument('--write-known', metavar='FILE')
     ap.add_argument('-q', action='store_true', help='print failures only')
     args = ap.parse_args(argv)
+    args.workdir = os.path.abspath(args.workdir)
 
     names = programs()
     if args.programs:
