@@ -7,7 +7,6 @@
 #define CAT(a, b) a##b
 #define DEFINE_GETTER(name, value) CPS int CAT(get_, name)(void) { return value; }
 #define LOG(fmt, ...) printf("[" fmt "]\n", __VA_ARGS__)
-#define self (self + 1)
 #define FIRST(a, ...) a
 
 DEFINE_GETTER(one, 1)
@@ -17,6 +16,7 @@ DEFINE_GETTER(three, get_two() + get_one())
 int main(void)
 {
     int self = 5;
+#define self (self + 1)
     LOG("%d %d %d", get_one(), get_two(), get_three());
     LOG("%s %s", STR(get_one()), XSTR(__LINE__));
     LOG("%d", self);
