@@ -333,12 +333,57 @@ int main(void)
     return n
 
 
+def large():
+    """Very large and very deep functions."""
+    progs = {}
+    n = 330
+    chain = '\n'.join('    %sif (v == %d) r = step(%d);' % ('else ' if i else '', i, i * 3)
+                      for i in range(n))
+    progs['else_if_chain_330'] = ('an else-if chain of %d branches, each calling a cps function' % n,
+        'CPS int pick(int v)\n{\n    int r = -1;\n%s\n    else r = step(-2);\n    return r;\n}\n' % chain,
+        '    int s = 0;\n    for (int v = 0; v < %d; v += 7) s += pick(v);\n    printf("%%d %%d\\n", s, pick(%d));' % (n + 2, n + 5))
+    terms = ' + '.join('step(%d)' % i for i in range(600))
+    progs['sum_600_calls'] = ('one expression summing 600 cps calls',
+        'CPS long total(void)\n{\n    return %s;\n}\n' % terms,
+        '    printf("%ld\\n", total());')
+    conj = ' && '.join('step(%d) > %d' % (i, i) for i in range(2000))
+    progs['and_chain_2000'] = ('a 2,000-term && chain of cps calls',
+        'CPS int all(void)\n{\n    return %s;\n}\n' % conj,
+        '    printf("%d\\n", all());')
+    body = '\n'.join('    int v%d = step(v%d);' % (i + 1, i) for i in range(1000))
+    progs['locals_1000'] = ('1,000 locals each initialised by a cps call',
+        'CPS int chain(int v0)\n{\n%s\n    return v1000 + v500;\n}\n' % body,
+        '    printf("%d\\n", chain(1));')
+    depth = 60
+    nest = ''.join('    ' * 0 + 'if (step(%d) > 0) {\n' % i for i in range(depth))
+    nest += '        r = step(r);\n' + '}\n' * depth
+    progs['nested_if_60'] = ('%d nested if statements, each testing a cps call' % depth,
+        'CPS int deep(int r)\n{\n%s    return r;\n}\n' % nest,
+        '    printf("%d\\n", deep(41));')
+    loops = ''.join('for (int i%d = 0; i%d < 2; i%d++) ' % (i, i, i) for i in range(12))
+    progs['nested_loops_12'] = ('12 nested for loops around a cps call',
+        'CPS int count(void)\n{\n    int n = 0;\n    %sn = step(n);\n    return n;\n}\n' % loops,
+        '    printf("%d\\n", count());')
+    labels = '\n'.join('l%d:\n    x = step(x);\n    if (x %% %d == 0 && x < 2000) goto l%d;' % (i, 7 + i % 5, i // 2)
+                       for i in range(200))
+    progs['labels_200'] = ('200 labels, cps calls and backward gotos in one function',
+        'CPS int jumpy(int x)\n{\n%s\n    return x;\n}\n' % labels,
+        '    printf("%d\\n", jumpy(1));')
+    paren = '(' * 200 + 'step(1)' + ' + 1)' * 200
+    progs['deep_parens_200'] = ('an expression nested 200 parentheses deep around a cps call',
+        'CPS int deep(void)\n{\n    return %s;\n}\n' % paren, '    printf("%d\\n", deep());')
+    for name, (what, func, body) in progs.items():
+        w('big_%s' % name, HEAD % what + '\nCPS int step(int x) { return x + 1; }\n\n' + func +
+          '\nint main(void)\n{\n' + body + '\n    return 0;\n}\n')
+    return len(progs)
+
+
 def main():
     for f in os.listdir(HERE):
         if f.startswith('g_') and f.endswith('.c'):
             os.unlink(os.path.join(HERE, f))
     counts = dict(operators=operators(), locals=locals_family(), aggregates=aggregates(),
-                  loops=loops())
+                  loops=loops(), large=large())
     print(' '.join('%s %d' % kv for kv in counts.items()), 'total', sum(counts.values()))
 
 
