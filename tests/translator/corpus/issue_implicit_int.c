@@ -12,9 +12,24 @@ CPS int get(void)
     return *p;
 }
 
+/* `cps *lp;` at block scope: implicit int (native: `auto *lp;`) */
+#ifdef CORPUS_CPC
+#define IMPLICIT cps
+#else
+#define IMPLICIT auto
+#endif
+
+CPS int get_local(void)
+{
+    IMPLICIT *lp;
+    lp = &cell;
+    get();
+    return *lp * 2;
+}
+
 int main(void)
 {
     int g = get();
-    printf("%d %d\n", g, *p + 1);
+    printf("%d %d %d\n", g, *p + 1, get_local());
     return 0;
 }
