@@ -1,5 +1,6 @@
 /* Functions returning function pointers, native and cps, chained calls through the
-   results, a table of cps function pointers. */
+   results, a table of cps function pointers.  (`cps int (*f(void))(int)` makes the
+   returned pointer a cps one, so the function returning a native pointer stays native.) */
 #include "corpus.h"
 
 typedef CPS int op(int, int);
@@ -10,7 +11,7 @@ static op *ops[] = {add, sub};
 CPS op *choose(int i) { return ops[i]; }
 CPS int (*choose2(char c))(int, int) { return c == '+' ? add : sub; }
 static int native_twice(int x) { return 2 * x; }
-CPS int (*native_getter(void))(int) { return native_twice; }
+static int (*native_getter(void))(int) { return native_twice; }
 
 int main(void)
 {

@@ -16,7 +16,7 @@ static int sum(int n, ...)
     va_start(ap, n);
     va_copy(cp, ap);
     int s = vsum(n, ap);
-    int first = va_arg(cp, int);
+    int first = n ? va_arg(cp, int) : -1;
     va_end(cp);
     va_end(ap);
     return s * 100 + first;

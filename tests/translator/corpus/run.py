@@ -213,16 +213,46 @@ def first_line(detail):
     return (detail.splitlines() or [''])[0][:150]
 
 
+# --write-known names a failure's class from its symptom (the first pattern found in the
+# failure's detail, or the program's name); else the class is the kind of failure.
+SYMPTOMS = [
+    (r'^issue_compound_literal', 'compound-literal-lifetime'),
+    (r'^issue_cleanup|^gnu_cleanup', 'cleanup-runs-at-suspension'),
+    (r'^issue_func_name', 'func-name'),
+    (r'called from native function', 'cps-through-function-typedef'),
+    (r'cannot be named at file scope', 'block-scope-type-live'),
+    (r'array type .* is not assignable|flexible array member', 'array-typed-parameter'),
+    (r'conflicting declarations of', 'spawn-before-prototype'),
+    (r'too few arguments to function call', 'need-cont-macro-in-spawn'),
+    (r'^issue_boxed', 'boxed-cps-function-pointer'),
+    (r'expected expression before', 'macro-at-cps-call-site'),
+    (r'overlapping edits', 'multiple-declarators'),
+    (r'defined but not used \[-Werror=unused-label\]', 'unused-label'),
+    (r'cps call in an unsupported expression', 'cps-call-in-unsupported-expression'),
+    (r'redefinition of .struct t__frame|cpc_k|cpc_resume', 'generated-name-collision'),
+    (r'^issue_implicit_int', 'implicit-int'),
+    (r'RecursionError', 'recursion-depth'),
+    (r'translator-timeout', 'translation-time'),
+]
+
+
+def symptom_class(prog, klass, detail):
+    for pattern, name in SYMPTOMS:
+        if re.search(pattern, prog) or re.search(pattern, detail, re.M):
+            return name
+    return klass
+
+
 def write_known(path, failures, all_variants):
-    """failures: {(prog, variant): (klass, detail)}; one line per program when every variant
-    of the run failed alike, else one per variant."""
+    """failures: {(prog, variant): (klass, detail)}; one line per program when all the
+    variants failed alike, else one per variant."""
     by_prog = {}
     for (prog, variant), (k, d) in failures.items():
-        by_prog.setdefault(prog, {})[variant] = (k, d)
+        by_prog.setdefault(prog, {})[variant] = (symptom_class(prog, k, k + '\n' + d), d)
     with open(path, 'w') as fh:
         for prog in sorted(by_prog):
             vs = by_prog[prog]
-            if set(vs) == set(all_variants[prog]) and len({k for k, _ in vs.values()}) == 1:
+            if set(vs) == set(VARIANTS) and len({k for k, _ in vs.values()}) == 1:
                 k, d = next(iter(vs.values()))
                 fh.write('%s * %s %s\n' % (prog, k, first_line(d)))
                 continue
