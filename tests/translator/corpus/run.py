@@ -275,6 +275,7 @@ def main(argv=None):
     ap.add_argument('--workdir', default=os.path.join(TOP, 'build', 'corpus'))
     ap.add_argument('--programs', help='comma-separated names (default: all)')
     ap.add_argument('--variants', default='*', help='glob over variant names')
+    ap.add_argument('--known', default=KNOWN, metavar='FILE', help='the known failures')
     ap.add_argument('--write-known', metavar='FILE')
     ap.add_argument('-q', action='store_true', help='print failures only')
     args = ap.parse_args(argv)
@@ -294,7 +295,7 @@ def main(argv=None):
         jobs = [(n, variants[i % len(variants)]) for i, n in enumerate(names)]
     else:
         jobs = [(n, v) for n in names for v in variants]
-    known = read_known()
+    known = read_known(args.known)
     progs = {n: Program(n, args.workdir) for n in names}
     run_variants = {}
     for n, v in jobs:

@@ -10,9 +10,11 @@ declarator works; bodies that come out of a macro expansion are left alone.
 Usage: yieldify.py IN OUT   (also a module: yieldify(text_bytes) -> bytes)
 """
 import os
+import re
 import sys
 
-CPS_TOKENS = {b'cps', b'CPS'}
+CPS_WORD = re.compile(rb'\b(?:cps|CPS)\b')
+COMMENT = re.compile(rb'/\*.*?\*/|//[^\n]*', re.S)
 RESOURCE_DIR_CANDIDATES = ['/usr/lib/llvm-19/lib/clang/19']
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -36,6 +38,8 @@ def body_offsets(text, filename='prog.c', include_dirs=(HERE,)):
     tu = index.parse(filename, args=_parse_args(include_dirs),
                      unsaved_files=[(filename, text)], options=0)
     K = ci.CursorKind
+    # the text without comments, offsets unchanged
+    code = COMMENT.sub(lambda m: re.sub(rb'[^\n]', b' ', m.group(0)), text)
     out = []
     for c in tu.cursor.get_children():
         if c.kind != K.FUNCTION_DECL or not c.is_definition():
@@ -48,13 +52,20 @@ def body_offsets(text, filename='prog.c', include_dirs=(HERE,)):
         start, lbrace = c.extent.start.offset, body[-1].extent.start.offset
         if not (0 <= start < lbrace < len(text)) or text[lbrace:lbrace + 1] != b'{':
             continue
-        head = text[start:lbrace]
-        toks = {t.spelling.encode() for t in c.get_tokens()
-                if t.extent.start.offset < lbrace and t.location.file is not None
-                and t.location.file.name == filename}
-        if toks & CPS_TOKENS or any(w in head.split() for w in CPS_TOKENS):
+        if CPS_WORD.search(declaration_head(code, start, lbrace)):
             out.append(lbrace)
     return out
+
+
+def declaration_head(text, start, lbrace):
+    """The text of a definition before its body, with what precedes the extent that
+    libclang gives (a `cps` macro that expands to nothing is not in it): back to the end of
+    the previous declaration, block or preprocessor line."""
+    b = max(text.rfind(b';', 0, start), text.rfind(b'}', 0, start),
+            text.rfind(b'\n#', 0, start))
+    if b >= 0 and text[b:b + 2] == b'\n#':
+        b = text.find(b'\n', b + 1)
+    return text[b + 1:lbrace]
 
 
 def yieldify(text, filename='prog.c', include_dirs=(HERE,)):
