@@ -88,6 +88,7 @@ class Options:
         self.md = False
         self.verbose = False
         self.current = None     # the file being compiled (for internal errors)
+        self.lang = None        # the language of `-x`, for the inputs that follow
         self.cc = os.environ.get('CC', 'cc')
 
     @property
@@ -150,7 +151,6 @@ def add_option(o, name, val):
 
 def parse_args(argv):
     o = Options()
-    o.lang = None
     i = 0
     while i < len(argv):
         a = argv[i]
