@@ -52,7 +52,9 @@ def body_offsets(text, filename='prog.c', include_dirs=(HERE,)):
         start, lbrace = c.extent.start.offset, body[-1].extent.start.offset
         if not (0 <= start < lbrace < len(text)) or text[lbrace:lbrace + 1] != b'{':
             continue
-        if CPS_WORD.search(declaration_head(code, start, lbrace)):
+        head = declaration_head(code, start, lbrace)
+        returns_function_pointer = re.search(rb'\(\s*\*\s*%s\s*\(' % c.spelling.encode(), head)
+        if CPS_WORD.search(head) and not returns_function_pointer:
             out.append(lbrace)
     return out
 

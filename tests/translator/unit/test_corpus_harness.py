@@ -61,3 +61,11 @@ def test_unlisted_passing_program_passes_the_run(tmp_path):
     r = corpus_run(tmp_path, 'g_op_add_int', '')
     assert r.returncode == 0, r.stdout
     assert 'corpus: 1 passed, 0 expected failures, 0 failed' in r.stdout
+
+
+def test_yieldify_skips_a_native_function_returning_a_cps_function_pointer():
+    src = (b'#include "corpus.h"\nCPS int add(int a) { return a; }\n'
+           b'CPS int (*pick(void))(int) { return add; }\n')
+    out = yieldify.yieldify(src, 'prog.c', (CORPUS,))
+    assert out.count(b'cpc_yield') == 1
+    assert b'CPS int (*pick(void))(int) { return add; }' in out
