@@ -23,6 +23,7 @@ int main(void)
     char buf[64];
     pause();
     qsort(words, 5, sizeof words[0], cmp);
-    printf("%s %zu\n", join(words, 5, buf), strlen(buf));
+    char *joined = join(words, 5, buf);
+    printf("%s %zu\n", joined, strlen(buf));
     return 0;
 }
