@@ -89,6 +89,8 @@ class Options:
         self.verbose = False
         self.current = None     # the file being compiled (for internal errors)
         self.lang = None        # the language of `-x`, for the inputs that follow
+        self.stop_after = None      # --cpc-stop-after=PASS: print the CPC text after PASS
+        self.check_invariants = False
         self.cc = os.environ.get('CC', 'cc')
 
     @property
@@ -177,6 +179,14 @@ def parse_args(argv):
                 die('--frames must be packed or aligned')
         elif a == '--cpc-debug':
             o.debug = True
+        elif a.startswith('--cpc-stop-after='):
+            from .pipeline import stage_names
+            o.stop_after = a.split('=', 1)[1]
+            if o.stop_after not in stage_names():
+                die('unknown pass `%s` for --cpc-stop-after; the passes are: %s'
+                    % (o.stop_after, ', '.join(stage_names())))
+        elif a == '--cpc-check-invariants':
+            o.check_invariants = True
         elif a.startswith('--dataflow='):
             o.dataflow = a.split('=', 1)[1]
             if o.dataflow not in ('lifting', 'environments'):
@@ -250,7 +260,9 @@ def translate_file(path, o, info=None):
     if o.frames == 'packed':
         fe_args.append('-DCPC_PACKED_FRAMES')
     try:
-        return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info)
+        return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info,
+                                   stop_after=o.stop_after,
+                                   check_invariants=o.check_invariants)
     except fe.Diags as e:
         for d in e.diags:
             sys.stderr.write(d.format() + '\n')
@@ -323,6 +335,16 @@ def compile_all(o, tmpdir):
         else:
             out = base + suffix[o.mode]
         info = {}
+        if kind == 'cpc' and o.stop_after:
+            text = translate_file(path, o, info)
+            data = text.encode('utf-8', 'surrogateescape')
+            if o.output:
+                with open(o.output, 'wb') as f:
+                    f.write(data)
+            else:
+                sys.stdout.flush()
+                sys.stdout.buffer.write(data)
+            continue
         if kind == 'cpc':
             ctext = translate_file(path, o, info)
             if o.save_temps:
@@ -370,7 +392,7 @@ def compile_all(o, tmpdir):
         if o.mode == 'link':
             objs[idx] = out
     o.current = None
-    if o.mode != 'link':
+    if o.mode != 'link' or o.stop_after:
         return 0
     lib = runtime_lib(o)
     cmd = [o.cc] + o.link_common
