@@ -58,7 +58,38 @@ struct cpc_condvar {
         };
         uint64_t magic_nremovable;
     };
+#ifdef CPC_DEBUG
+    cpc_condvar *dbg_next, *dbg_prev;   /* cpc__dbg_condvars */
+#endif
 };
+
+#ifdef CPC_DEBUG
+/* Every live condvar, for debuggers (see cpc_debug.c).  Scheduler thread
+   only, like the condvars. */
+cpc_condvar *cpc__dbg_condvars;
+
+static void cv_dbg_register(cpc_condvar *c)
+{
+    c->dbg_prev = NULL;
+    c->dbg_next = cpc__dbg_condvars;
+    if (c->dbg_next != NULL)
+        c->dbg_next->dbg_prev = c;
+    cpc__dbg_condvars = c;
+}
+
+static void cv_dbg_unregister(cpc_condvar *c)
+{
+    if (c->dbg_prev != NULL)
+        c->dbg_prev->dbg_next = c->dbg_next;
+    else
+        cpc__dbg_condvars = c->dbg_next;
+    if (c->dbg_next != NULL)
+        c->dbg_next->dbg_prev = c->dbg_prev;
+}
+#else
+#define cv_dbg_register(c) ((void)0)
+#define cv_dbg_unregister(c) ((void)0)
+#endif
 
 /* The link word of a plain waiter (see the top of this file): no CPC_W_*
    flag, and the int at the start of the record reads CPC_CONDVAR. */
@@ -109,6 +140,7 @@ static inline uint64_t cv_plain_key(void)
 
 static void cv_destroy(cpc_condvar *c)
 {
+    cv_dbg_unregister(c);
     c->magic = CV_MAGIC_DEAD;
     free(c);
 }
@@ -124,6 +156,7 @@ cpc_condvar *cpc_condvar_get(void)
     c->refcount = 1;
     c->nremovable = 0;
     c->magic = CV_MAGIC_LIVE;
+    cv_dbg_register(c);
     return c;
 }
 

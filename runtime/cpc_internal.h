@@ -279,6 +279,8 @@ void dbg_check_running(cpc_continuation *k);
    (it went to the quarantine). */
 bool dbg_free(cpc_continuation *k);
 void dbg_moved(cpc_continuation *from, cpc_continuation *to);
+/* Where k was spawned (a return address into the spawning code). */
+#define dbg_spawned(k, site) ((k)->cpc_dbg_spawn = (site))
 #else
 #define dbg_init(k) ((void)0)
 #define dbg_suspend(k, spawn) ((void)0)
@@ -286,6 +288,7 @@ void dbg_moved(cpc_continuation *from, cpc_continuation *to);
 #define dbg_check_running(k) ((void)0)
 #define dbg_free(k) false
 #define dbg_moved(from, to) ((void)0)
+#define dbg_spawned(k, site) ((void)0)
 #endif
 
 #endif /* CPC_INTERNAL_H */

@@ -271,6 +271,7 @@ void cpc_spawn_continuation(cpc_continuation *k)
                   "the thread first)", k == NULL ? "NULL continuation"
                                                  : "empty continuation");
     dbg_suspend(k, true);
+    dbg_spawned(k, __builtin_return_address(0));
     if (CPC_LIKELY(cpc_tls_is_sched))
         sched_runq_push(k);
     else

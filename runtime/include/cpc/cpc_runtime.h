@@ -203,6 +203,10 @@ struct cpc_continuation {
 #ifdef CPC_DEBUG
     uint32_t cpc_magic;          /* CPC_MAGIC_LIVE or CPC_MAGIC_FREED */
     uint32_t cpc_state;          /* who holds it; see runtime/cpc_debug.c */
+    /* The registry of live threads that debuggers read (cpc_debug.c). */
+    cpc_continuation *cpc_dbg_next, *cpc_dbg_prev;
+    uint64_t cpc_dbg_id;         /* thread number, kept when k moves */
+    const void *cpc_dbg_spawn;   /* return address of cpc_spawn_continuation */
 #endif
     _Alignas(8) unsigned char c[];
 };
