@@ -26,6 +26,13 @@ def needs_expansion(u, f):
     for c in f.cps_calls + f.need_cont_calls + f.spawns:
         if u.in_macro(c) is not None:
             return True
+    # inside spawned statements too: they become cps functions of their own
+    # only later, after this pass
+    for sp in f.spawns:
+        for n, p in an.walk(sp, skip_spawn=False):
+            if n.kind == K.CALL_EXPR and (an.is_cps_call(n) or an.is_need_cont_call(n)) \
+                    and u.in_macro(n) is not None:
+                return True
     if f.is_cps and copied_text_is_cut(u, f):
         return True
     rewrites_locals = f.is_cps or bool(f.spawns)
