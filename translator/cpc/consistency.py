@@ -22,7 +22,8 @@ def check_consistency(u):
         if u.in_main_file(c):
             a = c.extent.start.offset
             nameoff = c.location.offset
-            spelled = re.search(rb'\bcps\b', u.text[a:nameoff]) is not None
+            spelled = re.search(rb'\bcps\b', u.text[a:nameoff]) is not None or \
+                u.spells_cps_in(a, nameoff)
             if not spelled:
                 # the type may carry it through a typedef
                 spelled = fe.is_cps_function_type(c.type) and \

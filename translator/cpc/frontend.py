@@ -605,6 +605,32 @@ class Unit:
                 return True
         return False
 
+    def spells_cps_in(self, a, b):
+        """True if a macro invoked in the file range [a, b) expands to the
+        `cps` keyword (directly or through the macros it names: `#define
+        CPS cps`)."""
+        self.macro_ranges()
+        for (s, t, name) in self._macro_names:
+            if s >= b:
+                break
+            if s >= a and self._macro_names_cps(name, set()):
+                return True
+        return False
+
+    def _macro_names_cps(self, name, seen):
+        d = self._macro_defs.get(name)
+        if d is None or name in seen:
+            return False
+        seen.add(name)
+        for tk in list(d.get_tokens())[1:]:
+            sp = tk.spelling
+            if sp in ('cps', 'cpc_cps', '"cpc_cps"'):
+                return True
+            if tk.kind == ci.TokenKind.IDENTIFIER and sp in self._macro_defs and \
+                    self._macro_names_cps(sp, seen):
+                return True
+        return False
+
     def _macro_stringifies(self, name, seen):
         r = self._stringifies.get(name)
         if r is not None:

@@ -4,7 +4,7 @@
 
 #ifdef CORPUS_CPC
 #define DETACHED() cpc_is_detached()
-#define NOW_OK() (cpc_time() >= 0)
+#define NOW_OK() (cpc_time(NULL) >= 0)
 #define HAS_SCHED() (cpc_get_sched() != NULL)
 #else
 #define DETACHED() 0
