@@ -364,7 +364,10 @@ class Normalizer:
                         '{ %s %s %s = %s; }' % (' '.join(body), ' '.join(sl), t, tl)], t
             body.append(self.stmt(last) if self.needs(last) else self.raw(last))
             return ['{ %s }' % ' '.join(body)], None
-        if k in (K.UNEXPOSED_EXPR,) and len(ch) != 1:
+        if k in (K.UNEXPOSED_EXPR,) and len(ch) != 1 and not (
+                ch and all(not self.cps(x) for x in ch[:-1]) and
+                self.u.text[rw.start(e):rw.start(e) + 1] in (b'.', b'[')):
+            # (a designated initialiser `.m = v` or `[i] = v` hoists its value)
             self.diag(e, 'cps call in an unsupported expression; '
                       'assign its result to a variable first')
         s, t = self.lin_children(e)
