@@ -189,8 +189,10 @@ time_t cpc_time(time_t *t) __attribute__((cpc_need_cont));
 /* ---------------------------------------------------------------------- */
 
 /* In generated C the keywords have done their work: a `cps` prototype left
-   in a user header declares a native function nobody calls or defines. */
-#define cps
+   in a user header declares a native function nobody calls or defines.
+   It is an empty attribute rather than nothing so that a declaration whose
+   only specifier is `cps` (`cps *p;`, implicit int) stays a declaration. */
+#define cps __attribute__(())
 #define cpc_no_retain __unused__
 #define cpc_need_cont __unused__
 
