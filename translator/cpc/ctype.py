@@ -98,6 +98,18 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
                     s2 = re.sub(r'\b%s\b\s*' % q, '', s2).strip()
             s = s2
         return s + (' ' + inner if inner else '')
+    if k == fe.TK_COMPLEX:
+        q = [x for x in _quals(t) if not (strip_const and x == 'const') and
+             not (strip_volatile and x == 'volatile')]
+        return ' '.join(q + [leaf_spelling(t.get_canonical().get_canonical())
+                             .replace('const ', '').replace('volatile ', '')]) + \
+            (' ' + inner if inner else '')
+    if k == fe.TK_ATOMIC:
+        q = [x for x in _quals(t) if not (strip_const and x == 'const') and
+             not (strip_volatile and x == 'volatile')]
+        return ' '.join(q + ['_Atomic(%s)' % declare(fe.atomic_value_type(t), '',
+                                                     keep_cps=keep_cps)]) + \
+            (' ' + inner if inner else '')
     if k == fe.TK_POINTER:
         q = _quals(t)
         if strip_const:

@@ -35,6 +35,8 @@ def lib():
         L.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
         L.clang_Type_getModifiedType.argtypes = [ci.Type]
         L.clang_Type_getModifiedType.restype = ci.Type
+        L.clang_Type_getValueType.argtypes = [ci.Type]
+        L.clang_Type_getValueType.restype = ci.Type
         L.clang_getSpellingLocation.argtypes = [
             ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
             ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
@@ -203,6 +205,7 @@ TK_INVALID = 0
 TK_UNEXPOSED = 1
 TK_VOID = 2
 TK_LAST_BUILTIN = 39          # kinds up to this one are builtin scalar types (or void)
+TK_COMPLEX = 100
 TK_POINTER = 101
 TK_RECORD = 105
 TK_ENUM = 106
@@ -215,6 +218,7 @@ TK_VARIABLEARRAY = 115
 TK_DEPENDENTSIZEDARRAY = 116
 TK_ELABORATED = 119
 TK_ATTRIBUTED = 163
+TK_ATOMIC = 177
 TK_BTF_TAG = 178
 
 
@@ -238,6 +242,13 @@ def tkind(t):
 
 def modified_type(t):
     r = lib().clang_Type_getModifiedType(t)
+    r._tu = t._tu
+    return r
+
+
+def atomic_value_type(t):
+    """The T of `_Atomic(T)`."""
+    r = lib().clang_Type_getValueType(t)
     r._tu = t._tu
     return r
 
