@@ -9,6 +9,8 @@ and in a cps function no two local variables or parameters share a name
 (later ones are renamed `name__N`), so that a variable can be restored by
 name wherever a resume point lies.
 """
+import re
+
 from . import frontend as fe
 from . import analysis as an
 from . import rewrite as rw
@@ -89,6 +91,31 @@ def copied_text_is_cut(u, f):
     return False
 
 
+UNNAMED_RE = re.compile(r'\b(struct|union|enum) \((?:unnamed|anonymous) (?:struct|union|enum) '
+                        r'at ([^()]*?):(\d+):(\d+)\)')
+
+
+def unnamed_types_written(u, c, txt):
+    """Clang renders a use of an unnamed struct, union or enum type defined
+    in an expression (`sizeof(struct {char a;})`) by its place: the
+    definition is written back from the source."""
+    if 'unnamed' not in txt and 'anonymous' not in txt:
+        return txt
+    records = {}
+    for n, p in an.walk(c, skip_spawn=False, into_sizeof=True):
+        if n.kind in (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL):
+            f, line, col = u.loc_of(n)
+            records[(line, col)] = n
+
+    def written(m):
+        n = records.get((int(m.group(3)), int(m.group(4))))
+        r = u.written(n) if n is not None else None
+        if r is None:
+            return m.group(0)
+        return u.text[r[0]:r[1]].decode('utf-8', 'surrogateescape')
+    return UNNAMED_RE.sub(written, txt)
+
+
 def expand_macros(u):
     """Return [(a, b, text)] edits replacing functions that need it by
     their macro-expanded rendering."""
@@ -97,7 +124,7 @@ def expand_macros(u):
         f = an.func(u, c)
         if needs_expansion(u, f):
             a, b = c.extent.start.offset, c.extent.end.offset
-            txt = fe.pretty(c)
+            txt = unnamed_types_written(u, c, fe.pretty(c))
             # the rendering spells the cps tag as an attribute Clang reads back
             new = '\n' + rw.line_directive(u, a) + '\n' + txt + '\n' + rw.resync(u, b)
             edits.append((a, b, new))
