@@ -61,11 +61,11 @@ def declare_field(t, name, keep_cps=False):
 
 def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
     if isinstance(t, fe.Decayed) and t.pointee is not t.written and \
-            _typedef_of(t.written) is not None:
+            typedef_of(t.written) is not None:
         # a typedef'd array parameter (va_list, jmp_buf): its element type
         # may have no name in C (gcc's __va_list_tag); the pointer is named
         # through the typedef
-        return '__typeof__(&(*(%s *)0)[0])%s' % (_typedef_of(t.written).spelling,
+        return '__typeof__(&(*(%s *)0)[0])%s' % (typedef_of(t.written).spelling,
                                                   ' ' + inner if inner else '')
     k = fe.tkind(t)
     if k in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
@@ -150,7 +150,7 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
     return _decl(c, inner, strip_const, strip_volatile, keep_cps)
 
 
-def _typedef_of(t):
+def typedef_of(t):
     """The typedef that t names (through attributes and elaboration), or None."""
     for _ in range(8):
         k = fe.tkind(t)

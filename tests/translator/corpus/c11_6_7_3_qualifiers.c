@@ -39,6 +39,7 @@ int main(void)
     int src[3] = {1, 2, 3}, dst[3];
     volatile int f = 4;
     int n = copy(dst, src, 3);
-    printf("%d %d %d %d %d %ld\n", n, dst[0], dst[2], spin(&f), f, atomics());
+    int spun = spin(&f);    /* sequenced: spin changes f */
+    printf("%d %d %d %d %d %ld\n", n, dst[0], dst[2], spun, f, atomics());
     return 0;
 }

@@ -20,7 +20,9 @@ int main(void)
     char *words[] = {"a", "b", "c", NULL};
     vec3 u = {1, 2, 3}, w = {4, 5, 6};
     int g[2][3] = {{1, 2, 3}, {4, 5, 6}};
-    printf("%d %d %d\n", sum4(a), a[0], sumn(4, a));
+    int s4 = sum4(a);       /* sequenced: sum4 changes a[0] */
+    int a0 = a[0];
+    printf("%d %d %d\n", s4, a0, sumn(4, a));
     printf("%d %d\n", count(words), dot(u, w));
     printf("%d %d %d\n", first(a), konst(a), grid(g, 1));
     return 0;

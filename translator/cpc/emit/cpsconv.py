@@ -57,8 +57,13 @@ def param_decls(func_cursor):
 
 
 def written(t):
-    """A parameter's type as written (an adjusted one's original)."""
-    return getattr(t, 'written', t)
+    """A parameter's type for a parameter list: as written when it is a
+    typedef'd array (gcc's va_arg wants a `va_list` parameter; C adjusts
+    it), otherwise the adjusted pointer (which keeps the element's
+    qualifiers when the parameter's own const is dropped)."""
+    if isinstance(t, fe.Decayed) and ctype.typedef_of(t.written) is not None:
+        return t.written
+    return t
 
 
 class Emitter:
