@@ -237,6 +237,9 @@ struct cpc_sched {
     atomic_uintptr_t driver;      /* id of the OS thread running its loop,
                                      0 when none: a second one aborts */
     uint64_t run_epoch;           /* cpc__world_epoch when its run began */
+    bool embedded;                /* driven by cpc_scheduler_run_once from
+                                     a host loop (not woken at the end of
+                                     an epoch: its host decides) */
     unsigned id;                  /* 0 for the default, then 1, 2, ... */
     struct cpc_sched *next;       /* every scheduler (cpc__world_lock) */
 };

@@ -95,7 +95,8 @@ static void world_end_epoch(void)
     pthread_mutex_lock(&world_lock);
     atomic_fetch_add_explicit(&world_epoch, 1, memory_order_seq_cst);
     for (struct cpc_sched *s = world_list; s != NULL; s = s->next)
-        sched_wakeup(s);
+        if (!s->embedded)
+            sched_wakeup(s);
     pthread_mutex_unlock(&world_lock);
 }
 
@@ -572,7 +573,7 @@ sched_loop(struct cpc_sched *s)
 }
 
 /* The calling OS thread becomes s's thread. */
-static void sched_begin(struct cpc_sched *s)
+static void sched_enter(struct cpc_sched *s)
 {
     uintptr_t me = (uintptr_t)pthread_self(), none = 0;
     if (cpc_tls_pool != NULL)
@@ -588,6 +589,20 @@ static void sched_begin(struct cpc_sched *s)
     cpc_tls_on_default = s == &cpc__sched_default;
     if (s->epfd < 0)
         cpc__io_init(s);
+}
+
+/* The calling OS thread goes back to scheduler prev (or none). */
+static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev)
+{
+    cpc_tls_sched = prev;
+    cpc_tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
+    cpc_tls_on_default = prev == &cpc__sched_default;
+    atomic_store(&s->driver, 0);
+}
+
+static void sched_begin(struct cpc_sched *s)
+{
+    sched_enter(s);
     pthread_mutex_lock(&world_lock);
     world_running++;
     cpc__pool_init_default();
@@ -602,10 +617,7 @@ static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev)
         cpc__cont_cache_flush();
     cpc__tmr_shutdown(s);
     cpc__io_shutdown(s);
-    cpc_tls_sched = prev;
-    cpc_tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
-    cpc_tls_on_default = prev == &cpc__sched_default;
-    atomic_store(&s->driver, 0);
+    sched_leave(s, prev);
     pthread_mutex_lock(&world_lock);
     bool last = --world_running == 0;
     pthread_mutex_unlock(&world_lock);
@@ -628,4 +640,87 @@ void cpc_scheduler_run(cpc_sched *h)
 void cpc_main_loop(void)
 {
     cpc_scheduler_run(&cpc__sched_default);
+}
+
+/* ---- embedding in a host event loop --------------------------------------
+ *
+ * A host loop (libev, libuv, ...) watches the epoll fd for reading -- the
+ * scheduler's fds and its inbox eventfd are in that set, so any event
+ * makes it readable -- wakes after the timeout at most, and calls
+ * cpc_scheduler_run_once, which turns the main loop without ever
+ * blocking: timers, inbox, fds and passes over the run queue while it
+ * stays non-empty (at most SCHED_EMBED_BUDGET threads run).  Between calls the scheduler has no OS thread; the host's thread
+ * is its thread during each call.  An embedded scheduler parks like any
+ * other when it has nothing, but the end of an epoch does not wake it (its
+ * host would call it again at once, which would count it busy, then idle,
+ * and end the next epoch, for ever). */
+
+/* Threads cpc_scheduler_run_once runs at most (passes over the run queue
+   are completed) before it lets the host loop look at its own events:
+   enough that the host's turn (a system call or two) costs little per
+   thread, few enough that the host is not kept waiting long. */
+#define SCHED_EMBED_BUDGET 16384
+
+int cpc_scheduler_backend_fd(cpc_sched *h)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_backend_fd");
+    if (s->epfd < 0)
+        cpc__io_init(s);
+    return s->epfd;
+}
+
+int cpc_scheduler_backend_timeout(cpc_sched *h)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_backend_timeout");
+    if (s->runq.head != NULL || sched_inbox_maybe_pending(s))
+        return 0;
+    s->time_valid = 0;
+    return sched_poll_timeout(s);
+}
+
+int cpc_scheduler_run_once(cpc_sched *h)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run_once");
+    struct cpc_sched *prev = cpc_tls_sched;
+    if (!s->embedded) {
+        pthread_mutex_lock(&world_lock);
+        s->embedded = true;
+        cpc__pool_init_default();
+        pthread_mutex_unlock(&world_lock);
+    }
+    sched_enter(s);
+    sched_unpark(s);
+    /* Turns of the main loop that never block: timers, inbox, fds (always
+       on the first turn, which also clears the eventfd's count), then
+       passes over the run queue; until it stays empty, or the budget is
+       spent. */
+    int budget = SCHED_EMBED_BUDGET;
+    for (bool first = true; budget > 0; first = false) {
+        s->time_valid = 0;
+        if (s->tmr_n > 0)
+            cpc__tmr_expire(s, cpc__sched_now(s));
+        if (sched_inbox_maybe_pending(s))
+            sched_drain_inbox(s);
+        if (first || s->io_waiters > 0)
+            cpc__io_poll(s, 0);
+        if (s->runq.head == NULL)
+            break;
+        do {
+            cpc_continuation *k = s->runq.head;
+            s->runq.head = NULL;
+            s->time_valid = 0;
+            do {
+                cpc_continuation *next = k->cpc_next;
+                sched_trampoline(k);
+                k = next;
+                budget--;
+            } while (k != NULL);
+        } while (s->runq.head != NULL && budget > 0 &&
+                 (s->blocked | sched_inbox_maybe_pending(s)) == 0);
+    }
+    if (s->runq.head == NULL && s->blocked == 0)
+        sched_park(s);
+    sched_leave(s, prev);
+    return !atomic_load_explicit(&s->parked, memory_order_relaxed) ||
+           atomic_load_explicit(&world_busy, memory_order_seq_cst) > 0;
 }

@@ -158,6 +158,18 @@ void cpc_scheduler_run(cpc_sched *s);
    are queued, sleep or wait for an fd on it, EINVAL for the default. */
 int cpc_scheduler_free(cpc_sched *s);
 
+/* Driving a scheduler from another event loop (docs/multicore.md): watch
+   cpc_scheduler_backend_fd(s) for reading, wake after at most
+   cpc_scheduler_backend_timeout(s) milliseconds (-1: no timeout; 0: call
+   at once), and then call cpc_scheduler_run_once(s), which expires
+   timers, takes the inbox and the ready fds, and runs every thread
+   runnable at that moment once, without blocking.  Always from the same
+   OS thread.  run_once returns 0 once nothing can run on any scheduler
+   (the host may then stop watching), non-zero otherwise. */
+int cpc_scheduler_backend_fd(cpc_sched *s);
+int cpc_scheduler_backend_timeout(cpc_sched *s);
+int cpc_scheduler_run_once(cpc_sched *s);
+
 cpc_condvar *cpc_condvar_get(void);
 cpc_condvar *cpc_condvar_retain(cpc_condvar *c);
 void cpc_condvar_release(cpc_condvar *c);
