@@ -625,15 +625,28 @@ static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev)
         cpc__pool_shutdown_default();
 }
 
+/* The two copies of the loop, each a function of its own (starting on a
+   64-byte boundary, see runtime.mk): the default scheduler's reaches its
+   run queue at fixed addresses. */
+static __attribute__((noinline)) void sched_loop_default(void)
+{
+    sched_loop(&cpc__sched_default);
+}
+
+static __attribute__((noinline)) void sched_loop_other(struct cpc_sched *s)
+{
+    sched_loop(s);
+}
+
 void cpc_scheduler_run(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run");
     struct cpc_sched *prev = cpc_tls_sched;
     sched_begin(s);
     if (s == &cpc__sched_default)
-        sched_loop(&cpc__sched_default);    /* fixed addresses */
+        sched_loop_default();
     else
-        sched_loop(s);
+        sched_loop_other(s);
     sched_finish(s, prev);
 }
 
