@@ -12,6 +12,7 @@ is shared) and the scaling ratio is best(1) / best(2):
     BENCH multicore.fib.2sched 0.11 s
     BENCH multicore.scaling.fib 1.91 x
     BENCH multicore.fib.cpu_2sched_vs_1 1.02 x   (CPU time, all OS threads)
+    BENCH multicore.scaling_cpu.fib 1.95 x        (busiest OS thread's CPU time)
 
 and the cost of a wake-up across schedulers: a ball passed between two
 threads over shared condvars, both on one scheduler, then on two:
@@ -48,7 +49,7 @@ def run(binary, workload, nsched):
         sys.exit("multicore: %s %s %d failed: %s" % (binary, workload, nsched,
                                                      out.stderr.strip()))
     f = out.stdout.split()
-    return float(f[1]), f[3], cpu_children() - cpu0
+    return float(f[1]), f[3], cpu_children() - cpu0, float(f[5])
 
 
 def best(binary, workload):
@@ -58,13 +59,14 @@ def best(binary, workload):
     checks = set()
     for _ in range(RUNS):
         for n in (1, 2):
-            t, c, cpu = run(binary, workload, n)
-            runs[n].append((t, cpu))
+            t, c, cpu, busiest = run(binary, workload, n)
+            runs[n].append((t, cpu, busiest))
             checks.add(c)
     if len(checks) != 1:
         sys.exit("multicore: %s computed different results: %s" %
                  (workload, sorted(checks)))
-    return min(runs[1]), min(runs[2])
+    return min(runs[1]), min(runs[2]), \
+        min(b for _, _, b in runs[1]), min(b for _, _, b in runs[2])
 
 
 def main():
@@ -72,14 +74,17 @@ def main():
     print("# multicore: best of %d runs; wall clock on a shared machine "
           "(noisy when others are busy)" % RUNS)
     for w in ("fib", "tictactoe"):
-        (t1, c1), (t2, c2) = best(binary, w)
+        (t1, c1, _), (t2, c2, _), b1, b2 = best(binary, w)
         print("BENCH multicore.%s.1sched %.3f s" % (w, t1))
         print("BENCH multicore.%s.2sched %.3f s" % (w, t2))
         print("BENCH multicore.scaling.%s %.2f x" % (w, t1 / t2))
-        # The work done, whatever the machine's load: CPU time at 2
-        # schedulers over CPU time at 1 (1.0 means no overhead).
+        # Whatever the machine's load: the work done (CPU time of all OS
+        # threads at 2 schedulers over 1; 1.0 means no overhead), and the
+        # critical path (CPU time of the busiest scheduler's OS thread at 1
+        # over at 2): the scaling with a free core per scheduler.
         print("BENCH multicore.%s.cpu_2sched_vs_1 %.2f x" % (w, c2 / c1))
-    (t1, _), (t2, _) = best(binary, "pingpong")
+        print("BENCH multicore.scaling_cpu.%s %.2f x" % (w, b1 / b2))
+    (t1, _, _), (t2, _, _), _, _ = best(binary, "pingpong")
     passes = 2 * int(SIZES["pingpong"])
     print("BENCH multicore.pingpong.1sched %.0f ns" % (t1 * 1e9 / passes))
     print("BENCH multicore.pingpong.2sched %.0f ns" % (t2 * 1e9 / passes))
