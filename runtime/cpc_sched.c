@@ -113,22 +113,6 @@ void cpc__world_busy_add(long delta)
 
 /* ---- time ---------------------------------------------------------------- */
 
-/* Cached clocks, refreshed lazily once per pass: SCHED_MONO_VALID and
-   SCHED_REAL_VALID bits, cleared by one store. */
-#define SCHED_MONO_VALID 1u
-#define SCHED_REAL_VALID 2u
-
-int64_t cpc__sched_now(struct cpc_sched *s)
-{
-    if (!(s->time_valid & SCHED_MONO_VALID)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        s->mono_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-        s->time_valid |= SCHED_MONO_VALID;
-    }
-    return s->mono_ns;
-}
-
 static void sched_realtime(cpc_continuation *k, struct timespec *ts)
 {
     /* Attached cps code (k != NULL, on a scheduler's thread) sees the time
@@ -139,9 +123,9 @@ static void sched_realtime(cpc_continuation *k, struct timespec *ts)
         clock_gettime(CLOCK_REALTIME, ts);
         return;
     }
-    if (!(s->time_valid & SCHED_REAL_VALID)) {
+    if (!(s->time_valid & CPC__REAL_VALID)) {
         clock_gettime(CLOCK_REALTIME, &s->real);
-        s->time_valid |= SCHED_REAL_VALID;
+        s->time_valid |= CPC__REAL_VALID;
     }
     *ts = s->real;
 }
