@@ -209,7 +209,7 @@ struct cpc_sched {
     size_t blocked;               /* tmr_n + io_waiters: one word for the
                                      main loop's test between passes */
     atomic_bool inbox_pending;    /* hint: the inbox is not empty */
-    unsigned time_valid;          /* SCHED_*_VALID: which cache is fresh */
+    unsigned time_valid;          /* CPC__*_VALID: which cache is fresh */
     int64_t mono_ns;              /* CLOCK_MONOTONIC cached for the pass */
     struct timespec real;         /* CLOCK_REALTIME cached for the pass */
 
