@@ -10,6 +10,7 @@ TEST_SUITES :=
 -include tests/csmith/csmith.mk
 -include tests/tools/tools-tests.mk
 -include tests/debug/debug-tests.mk
+-include embed/embed.mk
 
 test: setup
 	@$(MAKE) --no-print-directory $(TEST_SUITES)
