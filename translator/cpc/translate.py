@@ -17,6 +17,7 @@ from . import spawn
 from . import typecheck
 from . import linked
 from . import headers
+from . import nested
 from . import rewrite as rw
 
 K = fe.K
@@ -109,7 +110,7 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     into frames.  `info` (a dict), when given, receives 'headers': the
     headers inlined because they define cps functions."""
     args = list(args)
-    u = parse(text, path, args)
+    u = parse(nested.lift(text, path, args), path, args)
     u = inline_headers(u, args, info)
     check_consistency(u)
     typecheck.check(u)

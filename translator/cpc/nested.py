@@ -1,0 +1,504 @@
+"""Nested (GCC inner) functions, lifted to file scope before the pipeline.
+
+Invariant of the output: no function definition of the file contains
+another one.  Each nested function `N` of file-scope function `F` becomes
+`static ... F__N(struct F__N__env *cpc_nenv, params)` at file scope (cps if
+N was), placed with its environment type and a prototype of every lifted
+function just before F; `cpc_nenv` holds pointers to the variables of the
+enclosing functions that N uses (and to the environments of the other nested
+functions it calls), so writes are shared both ways.  N's definition
+becomes the initialisation of its environment, `struct F__N__env
+cpc_nest_F__N = { &x, ... };`, padded to the definition's line count; a
+call `N(a)` becomes `F__N(&cpc_nest_F__N, a)` and a use of a captured `x`
+inside N becomes `(*cpc_nenv->x)`.  A nested function that uses nothing of
+its enclosing functions gets no environment and stays callable through an
+ordinary pointer.  The output is ordinary CPC: since the environments take
+`&x`, the boxing pass moves to the heap every captured variable in scope at
+a cps call, and the later passes see nothing new.
+
+Name resolution is Clang's: the file is parsed once with each nested
+definition `T N(P) {B}` read as the block-scope declaration `T N(P);`
+followed by the block `{ P; B}` (its parameters as locals), which Clang
+accepts; a reference inside N resolves to the declaration it designates.
+"""
+import bisect
+import re
+
+from . import frontend as fe
+from . import ctype
+from . import nestscan
+from . import rewrite as rw
+
+K = fe.K
+ENV_PARAM = 'cpc_nenv'
+# names the later passes derive from a function's name (`f__cps`, ...)
+RESERVED = re.compile(r'^(cps|body|frame|reserve|defer|bounce|env|resumed_\d+|spawn_\d+|arr_.*)$')
+
+
+def _cstr(s):
+    return s.replace('\\', '\\\\').replace('"', '\\"')
+
+
+class Item:
+    """Something a nested function reaches through its environment: a
+    variable of an enclosing function, or another nested function's
+    environment."""
+
+    def __init__(self, key, name, owner, decl_off, type_=None, fn=None):
+        self.key = key
+        self.name = name
+        self.owner = owner            # the Fn whose variable (or nested function) it is
+        self.decl_off = decl_off      # where it is declared (initialisation order)
+        self.type = type_
+        self.fn = fn                  # for an environment: the nested Fn
+
+
+class Lifter:
+    def __init__(self, text, path, args):
+        self.text = text
+        self.path = path
+        self.args = list(args)
+        self.tops = nestscan.scan(text)
+        self.fns = []
+        for f in self.tops:
+            self.fns.append(f)
+            self.fns.extend(f.walk())
+        self.errs = []
+        self._lines = [0] + [m.end() for m in re.finditer(rb'\n', text)]
+
+    # -- positions ---------------------------------------------------------
+    def line_col(self, off):
+        i = bisect.bisect_right(self._lines, off) - 1
+        return i + 1, off - self._lines[i] + 1
+
+    def diag(self, off, msg):
+        line, col = self.line_col(off)
+        return fe.Diag(msg, self.path, line, col)
+
+    def line_directive(self, off):
+        return '#line %d "%s"' % (self.line_col(off)[0], _cstr(self.path))
+
+    def fn_at(self, off):
+        """The innermost function whose definition contains `off`."""
+        best = None
+        for f in self.fns:
+            if f.start <= off < f.end and (best is None or f.start >= best.start):
+                best = f
+        return best
+
+    def context_at(self, off):
+        """The innermost function whose body contains `off`."""
+        best = None
+        for f in self.fns:
+            if f.lbrace <= off < f.end and (best is None or f.lbrace >= best.lbrace):
+                best = f
+        return best
+
+    # -- the parse that resolves names ---------------------------------------
+    def analysis_text(self):
+        edits = []
+        self.injected = []            # [(ana_start, ana_end, Fn)]
+        for f in self.fns:
+            for (a, b, name_off) in f.forwards:
+                edits.append((a, a + 4, '    ', None))      # `auto` -> blanks
+            for c in f.children:
+                hdr = self.text[c.start:c.header_end].decode('utf-8', 'surrogateescape')
+                decls = ''.join(p + '; ' for p in self.param_texts(c))
+                edits.append((c.start, c.lbrace + 1, hdr + '; { ' + decls, c))
+        edits.sort(key=lambda e: e[0])
+        out = []
+        pos = 0
+        self._map = []                # [(ana_start, orig_start)] of copied runs
+        ana = 0
+        for (a, b, new, fn) in edits:
+            out.append(self.text[pos:a])
+            self._map.append((ana, pos))
+            ana += a - pos
+            nb = new.encode('utf-8', 'surrogateescape')
+            if fn is not None:
+                self.injected.append((ana, ana + len(nb), fn))
+            out.append(nb)
+            ana += len(nb)
+            pos = b
+        out.append(self.text[pos:])
+        self._map.append((ana, pos))
+        self._map_keys = [m[0] for m in self._map]
+        return b''.join(out)
+
+    def param_texts(self, fn):
+        """The parameter declarations of `fn`, as written (none for `void`)."""
+        s = self.text[fn.params[0]:fn.params[1]].decode('utf-8', 'surrogateescape')
+        parts, depth, cur = [], 0, ''
+        for ch in s:
+            if ch in '([':
+                depth += 1
+            elif ch in ')]':
+                depth -= 1
+            if ch == ',' and depth == 0:
+                parts.append(cur)
+                cur = ''
+            else:
+                cur += ch
+        parts.append(cur)
+        parts = [p.strip() for p in parts]
+        if parts in ([''], ['void']):
+            return []
+        return [p for p in parts if p != '...']
+
+    def to_orig(self, ana_off):
+        """(orig offset, None), or (None, Fn) inside Fn's injected header."""
+        for (a, b, fn) in self.injected:
+            if a <= ana_off < b:
+                return None, fn
+        i = bisect.bisect_right(self._map_keys, ana_off) - 1
+        a, o = self._map[i]
+        return o + (ana_off - a), None
+
+    # -- what each nested function uses ------------------------------------------
+    def resolve(self):
+        u = fe.parse(self.analysis_text(), self.path, self.args, check=False)
+        self.u = u
+        self.uses = []                # [(ctx, Item or Fn, (a, b), call cursor or None)]
+        self.items = {}
+        self._decls = {}              # Fn -> its block-scope FUNCTION_DECL
+        for top in u.top():
+            if top.kind != K.FUNCTION_DECL or not top.is_definition() or not u.in_main_file(top):
+                continue
+            o, _ = self.to_orig(top.extent.start.offset)
+            if o is None or not any(t.start <= o < t.end for t in self.tops):
+                continue
+            self.walk_function(top)
+
+    def nested_fn_of_decl(self, d):
+        """The nested Fn that FUNCTION_DECL `d` declares (at its definition
+        or an `auto` forward declaration), or None."""
+        o, inj = self.to_orig(d.location.offset)
+        if inj is not None:
+            return inj
+        for f in self.fns:
+            for (a, b, name_off) in f.forwards:
+                if name_off == o:
+                    for c in f.children:
+                        if c.name == d.spelling and c.start > a:
+                            return c
+                    self.errs.append(self.diag(o, 'nested function `%s` is declared but '
+                                                  'not defined in this block' % d.spelling))
+        return None
+
+    def walk_function(self, top):
+        parent = {}
+        stack = [top]
+        refs = []
+        while stack:
+            n = stack.pop()
+            for x in fe.kids(n):
+                parent[x.hash] = n
+                stack.append(x)
+            if n.kind == K.DECL_REF_EXPR:
+                refs.append(n)
+            elif n.kind == K.FUNCTION_DECL and n != top:
+                _, inj = self.to_orig(n.location.offset)
+                if inj is not None:
+                    self._decls[inj] = n
+        for n in refs:
+            d = n.referenced
+            if d is None:
+                continue
+            o, _ = self.to_orig(n.extent.start.offset)
+            if o is None:
+                continue
+            ctx = self.context_at(o)
+            if ctx is None:
+                continue
+            if d.kind in (K.VAR_DECL, K.PARM_DECL):
+                do, dinj = self.to_orig(d.location.offset)
+                owner = dinj if dinj is not None else (self.fn_at(do) if do is not None else None)
+                if owner is None or owner is ctx or not self.is_ancestor(owner, ctx):
+                    continue
+                key = ('v', d.location.offset)
+                it = self.items.get(key)
+                if it is None:
+                    it = self.items[key] = Item(key, d.spelling, owner,
+                                                do if do is not None else dinj.start, d)
+                self.use(ctx, it, n, None)
+            elif d.kind == K.FUNCTION_DECL:
+                m = self.nested_fn_of_decl(d)
+                if m is None:
+                    continue
+                q, c = n, parent.get(n.hash)
+                while c is not None and c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+                    q, c = c, parent.get(c.hash)
+                call = None
+                if c is not None and c.kind == K.CALL_EXPR and fe.kids(c) and fe.kids(c)[0] == q:
+                    call = c
+                self.use(ctx, m, n, call)
+
+    def var_type(self, it):
+        """The type of a captured variable (a nested function's parameter
+        as its prototype adjusts it: `int a[]` is `int *`)."""
+        d = it.type
+        if d.kind == K.VAR_DECL:
+            _, inj = self.to_orig(d.location.offset)
+            if inj is not None:
+                decl = self._decls.get(inj)
+                for p in (fe.kids(decl) if decl is not None else ()):
+                    if p.kind == K.PARM_DECL and p.spelling == d.spelling:
+                        return p.type
+        return d.type
+
+    @staticmethod
+    def is_ancestor(a, b):
+        p = b.parent
+        while p is not None:
+            if p is a:
+                return True
+            p = p.parent
+        return False
+
+    def use(self, ctx, what, n, call):
+        r = self.u.written(n)
+        if r is None:
+            o = self.to_orig(n.extent.start.offset)[0] or 0
+            self.errs.append(self.diag(o, '`%s`, used by nested function `%s`, comes out of a '
+                                          'macro expansion and cannot be rewritten'
+                                       % (what.name, ctx.name)))
+            return
+        a, _ = self.to_orig(r[0])
+        b, _ = self.to_orig(r[1])
+        self.uses.append((ctx, what, (a, b), call))
+
+    # -- environments --------------------------------------------------------
+    def local_to(self, ctx, it):
+        """`it` is reached in `ctx` without its environment."""
+        if isinstance(it, Item):
+            return it.owner is ctx
+        return it is ctx or it.parent is ctx
+
+    def compute_environments(self):
+        nested = [f for f in self.fns if f.parent is not None]
+        self.has_env = {f: False for f in nested}
+        for _ in range(len(nested) + 2):
+            needs = {f: {} for f in self.fns}
+            for (ctx, what, r, call) in self.uses:
+                if isinstance(what, Item) or self.has_env[what]:
+                    if not self.local_to(ctx, what):
+                        needs[ctx].setdefault(id(what), what)
+            for f in reversed(nested):         # children before their parents
+                for k, it in needs[f].items():
+                    if not self.local_to(f.parent, it):
+                        needs[f.parent].setdefault(k, it)
+            new = {f: bool(needs[f]) for f in nested}
+            if new == self.has_env:
+                break
+            self.has_env = new
+        self.needs = needs
+        self.fields = {}
+        for f in nested:
+            names = {}
+            for k, it in needs[f].items():
+                base = it.name if isinstance(it, Item) else 'cpc_nest_' + self.lifted[it]
+                nm, i = base, 1
+                while nm in names.values():
+                    i += 1
+                    nm = '%s__%d' % (base, i)
+                names[k] = nm
+            self.fields[f] = names
+
+    def name_lifted(self):
+        self.lifted = {}
+        used = set()
+        for f in self.fns:
+            if f.parent is None:
+                continue
+            chain = []
+            p = f
+            while p is not None:
+                chain.append(p.name)
+                p = p.parent
+            if RESERVED.match(f.name):
+                chain[0] += '__nested'
+            base = '__'.join(reversed(chain))
+            nm, i = base, 1
+            while nm in used:
+                i += 1
+                nm = '%s__%d' % (base, i)
+            used.add(nm)
+            self.lifted[f] = nm
+
+    def env_var(self, f):
+        return 'cpc_nest_' + self.lifted[f]
+
+    def env_type(self, f):
+        return 'struct %s__env' % self.lifted[f]
+
+    def pointer_in(self, ctx, it):
+        """An expression, in `ctx`, of the pointer that `it`'s field holds."""
+        if isinstance(it, Item):
+            if it.owner is ctx:
+                return '&' + it.name
+        else:
+            if it is ctx:
+                return ENV_PARAM
+            if it.parent is ctx:
+                return '&' + self.env_var(it)
+        return '%s->%s' % (ENV_PARAM, self.fields[ctx][id(it)])
+
+    def declared_at(self, it):
+        if isinstance(it, Item):
+            return it.decl_off
+        return it.forwards_start if it.forwards_start is not None else it.start
+
+    # -- the output --------------------------------------------------------
+    def header(self, f):
+        """`static T F__N(struct F__N__env *cpc_nenv, params)`, without `;`."""
+        spec = self.text[f.spec[0]:f.spec[1]].decode('utf-8', 'surrogateescape')
+        spec = re.sub(r'^\s*(auto|extern)\b', '', spec).strip()
+        params = self.text[f.params[0]:f.params[1]].decode('utf-8', 'surrogateescape')
+        ps = []
+        if self.has_env[f]:
+            ps.append('%s *%s' % (self.env_type(f), ENV_PARAM))
+        if self.param_texts(f):
+            ps.append(params)
+        return 'static %s %s(%s)' % (spec, self.lifted[f], ', '.join(ps) or 'void')
+
+    def env_struct(self, f):
+        fields = []
+        for k, it in self.needs[f].items():
+            nm = self.fields[f][k]
+            if isinstance(it, Item):
+                t = self.var_type(it)
+                if ctype.is_vla(t):
+                    self.errs.append(self.diag(it.decl_off, 'nested function `%s` uses `%s`, a '
+                                               'variable-length array, which CPC cannot pass to '
+                                               'it' % (f.name, it.name)))
+                    continue
+                try:
+                    fields.append(ctype.declare_ptr_to(t, nm) + ';')
+                except ctype.Unnameable:
+                    self.errs.append(self.diag(it.decl_off, 'the type of `%s`, used by nested '
+                                               'function `%s`, cannot be named at file scope; '
+                                               'declare the type at file scope' % (it.name, f.name)))
+            else:
+                fields.append('%s *%s;' % (self.env_type(it), nm))
+        return '%s { %s };' % (self.env_type(f), ' '.join(fields))
+
+    def definition_edits(self, f):
+        """Edits in f's parent replacing f's forward declaration and
+        definition by its environment's declaration and initialisation."""
+        ctx = f.parent
+        out = []
+
+        def pad(a, b, s):
+            return (a, b, s + '\n' * self.text[a:b].count(b'\n'))
+        if not self.has_env[f]:
+            if f.forward is not None:
+                out.append(pad(f.forward[0], f.forward[1], ';'))
+            out.append(pad(f.start, f.end, ';'))
+            return out
+        point = self.declared_at(f)
+        early, late = [], []
+        for k, it in self.needs[f].items():
+            init = (self.fields[f][k], self.pointer_in(ctx, it))
+            (early if self.declared_at(it) < point else late).append(init)
+        v = self.env_var(f)
+        decl = '%s %s' % (self.env_type(f), v)
+        if early:
+            decl += ' = { %s }' % ', '.join('.%s = %s' % e for e in early)
+        decl += ';'
+        assigns = ' '.join('%s.%s = %s;' % (v, n, e) for (n, e) in late)
+        if f.forward is not None:
+            out.append(pad(f.forward[0], f.forward[1], decl))
+            out.append(pad(f.start, f.end, assigns or ';'))
+        else:
+            out.append(pad(f.start, f.end, decl + (' ' + assigns if assigns else '')))
+        return out
+
+    def use_edits(self):
+        edits = {f: [] for f in self.fns}
+        for (ctx, what, (a, b), call) in self.uses:
+            if isinstance(what, Item):
+                edits[ctx].append((a, b, '(*%s)' % self.pointer_in(ctx, what)))
+                continue
+            edits[ctx].append((a, b, self.lifted[what]))
+            if not self.has_env[what]:
+                continue
+            if call is None:
+                self.errs.append(self.diag(a, 'the address of nested function `%s`, which uses '
+                                              'variables of `%s`, cannot be taken'
+                                           % (what.name, what.parent.name)))
+                continue
+            callee_end, _ = self.to_orig(fe.kids(call)[0].extent.end.offset)
+            p = rw.skip_space(self.text, callee_end)
+            if self.text[p:p + 1] != b'(':
+                self.errs.append(self.diag(a, 'cannot find the arguments of this call of '
+                                              'nested function `%s`' % what.name))
+                continue
+            nargs = len(fe.kids(call)) - 1
+            env = self.pointer_in(ctx, what)
+            edits[ctx].append((p + 1, p + 1, env + (', ' if nargs else '')))
+        for f in self.fns:
+            if f.parent is not None:
+                edits[f.parent].extend(self.definition_edits(f))
+        return edits
+
+    def body_text(self, f, edits):
+        a, b = f.lbrace, f.end
+        es = sorted((e for e in edits[f] if a <= e[0] and e[1] <= b), key=lambda e: (e[0], e[1]))
+        return rw.apply(self.text[a:b], [(x - a, y - a, t) for (x, y, t) in es])
+
+    def run(self):
+        if not self.tops:
+            return self.text
+        for f in self.fns:
+            f.forward = None
+        for f in self.fns:
+            for (a, b, name_off) in f.forwards:
+                name = self.text[name_off:].split(b'(')[0].strip().decode()
+                later = [c for c in f.children if c.name == name and c.start > a]
+                if not later:
+                    self.errs.append(self.diag(a, 'nested function `%s` is declared but not '
+                                                  'defined in this block' % name))
+                    continue
+                later[0].forward = (a, b)
+        for f in self.fns:
+            f.forwards_start = f.forward[0] if getattr(f, 'forward', None) else None
+        self.name_lifted()
+        self.resolve()
+        self.compute_environments()
+        edits = self.use_edits()
+        out_edits = []
+        for top in self.tops:
+            nested = list(top.walk())
+            pre = ['/* functions nested in `%s`, lifted to file scope */' % top.name]
+            for f in nested:
+                if self.has_env[f]:
+                    pre.append('%s;' % self.env_type(f))
+            for f in nested:
+                if self.has_env[f]:
+                    pre.append(self.line_directive(f.start))
+                    pre.append(self.env_struct(f))
+            hdr = self.text[top.start:top.header_end].decode('utf-8', 'surrogateescape')
+            pre.append(self.line_directive(top.start))
+            pre.append(hdr + ';')
+            for f in nested:
+                pre.append(self.line_directive(f.start))
+                pre.append(self.header(f) + ';')
+            for f in nested:
+                pre.append(self.line_directive(f.start))
+                pre.append(self.header(f))
+                pre.append(self.line_directive(f.lbrace))
+                line_start = self.text.rfind(b'\n', 0, f.lbrace) + 1
+                pre.append(' ' * (f.lbrace - line_start) +
+                           self.body_text(f, edits).decode('utf-8', 'surrogateescape'))
+            col = top.start - (self.text.rfind(b'\n', 0, top.start) + 1)
+            pre.append(self.line_directive(top.start))
+            out_edits.append((top.start, top.start, '\n'.join(pre) + '\n' + ' ' * col))
+            out_edits.extend(e for e in edits[top] if top.lbrace <= e[0] and e[1] <= top.end)
+        if self.errs:
+            raise fe.Diags(sorted(self.errs, key=lambda d: (d.line, d.col)))
+        return rw.apply(self.text, out_edits)
+
+
+def lift(text, path, args=()):
+    """CPC text (bytes) -> CPC text without nested function definitions."""
+    return Lifter(text, path, args).run()
