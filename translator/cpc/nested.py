@@ -25,6 +25,7 @@ import bisect
 import re
 
 from . import frontend as fe
+from . import analysis as an
 from . import ctype
 from . import nestscan
 from . import rewrite as rw
@@ -32,6 +33,35 @@ from . import rewrite as rw
 K = fe.K
 ENV_PARAM = 'cpc_nenv'
 # names the later passes derive from a function's name (`f__cps`, ...)
+SLOTS = 8          # thunks per nested function whose address native code may hold
+# file-scope helpers of the thunk pools, emitted once
+POOL_HELPERS = '''#include <stdio.h>
+#include <stdlib.h>
+#define CPC_NESTED_SLOTS %d
+static __attribute__((unused)) void (*cpc__nested_take(void *volatile *slots,
+        void (*const *thunks)(void), void *env, const char *name))(void)
+{
+    for (int i = 0; i < CPC_NESTED_SLOTS; i++)
+        if (__atomic_load_n(&slots[i], __ATOMIC_ACQUIRE) == env)
+            return thunks[i];
+    for (int i = 0; i < CPC_NESTED_SLOTS; i++) {
+        void *expected = NULL;
+        if (__atomic_compare_exchange_n(&slots[i], &expected, env, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return thunks[i];
+    }
+    fprintf(stderr, "cpc: more than %%d invocations hold the address of nested function `%%s` "
+            "at once\\n", CPC_NESTED_SLOTS, name);
+    abort();
+}
+static __attribute__((unused)) void cpc__nested_release(void *volatile *slots, void *env)
+{
+    for (int i = 0; i < CPC_NESTED_SLOTS; i++) {
+        void *expected = env;
+        __atomic_compare_exchange_n(&slots[i], &expected, NULL, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+}''' % SLOTS
 RESERVED = re.compile(r'^(cps|body|frame|reserve|defer|bounce|env|resumed_\d+|spawn_\d+|arr_.*)$')
 
 
@@ -51,6 +81,17 @@ class Item:
         self.decl_off = decl_off      # where it is declared (initialisation order)
         self.type = type_
         self.fn = fn                  # for an environment: the nested Fn
+
+
+class Value:
+    """A nested function used as a value (not called directly)."""
+    cursor = None
+    addr = None                       # the `&f` expression around the reference
+    cps_context = False               # the use is in cps context
+    native_arg = False                # a direct argument of a native call
+    cps_arg = False                   # a direct argument of a cps call
+    returned = False                  # the operand of a `return`
+    escape = None                     # why the address visibly outlives the call
 
 
 class Lifter:
@@ -161,12 +202,17 @@ class Lifter:
         self.uses = []                # [(ctx, Item or Fn, (a, b), call cursor or None)]
         self.items = {}
         self._decls = {}              # Fn -> its block-scope FUNCTION_DECL
+        self.parent = {}              # cursor hash -> parent cursor
+        self._top_cps = {}
+        self.values = {}              # id(use) -> Value, for nested functions used as values
         for top in u.top():
             if top.kind != K.FUNCTION_DECL or not top.is_definition() or not u.in_main_file(top):
                 continue
             o, _ = self.to_orig(top.extent.start.offset)
-            if o is None or not any(t.start <= o < t.end for t in self.tops):
+            mine = [t for t in self.tops if t.start <= o < t.end] if o is not None else []
+            if not mine:
                 continue
+            self._top_cps[mine[0]] = fe.is_cps_function_type(top.type)
             self.walk_function(top)
 
     def nested_fn_of_decl(self, d):
@@ -186,7 +232,7 @@ class Lifter:
         return None
 
     def walk_function(self, top):
-        parent = {}
+        parent = self.parent
         stack = [top]
         refs = []
         while stack:
@@ -231,7 +277,58 @@ class Lifter:
                 call = None
                 if c is not None and c.kind == K.CALL_EXPR and fe.kids(c) and fe.kids(c)[0] == q:
                     call = c
-                self.use(ctx, m, n, call)
+                    self.use(ctx, m, n, call)
+                else:
+                    self.use(ctx, m, n, None, self.value_of(n, ctx))
+
+    def in_spawn(self, c, ctx):
+        """Cursor `c` lies in a `cpc_spawn` body inside function `ctx`."""
+        p = self.parent.get(c.hash)
+        while p is not None and p.kind != K.FUNCTION_DECL:
+            if p.kind == K.IF_STMT and an.spawn_body(p) is not None:
+                return True
+            p = self.parent.get(p.hash)
+        return False
+
+    def is_cps_context(self, f, c):
+        """Code at cursor `c` in function `f` runs in cps context."""
+        if f.parent is None:
+            cps = self._top_cps.get(f)
+        else:
+            cps = bool(re.search(rb'\bcps\b|__attribute__\s*\(\(\s*(__)?cps(__)?\s*\)\)',
+                                 self.text[f.spec[0]:f.spec[1]]))
+        return cps or self.in_spawn(c, f)
+
+    def value_of(self, n, ctx):
+        """How nested function reference `n` is used as a value."""
+        v = Value()
+        v.cursor = n
+        v.cps_context = self.is_cps_context(ctx, n)
+        c, p = n, self.parent.get(n.hash)
+        while p is not None and p.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR,
+                                           K.UNARY_OPERATOR):
+            if p.kind == K.UNARY_OPERATOR:
+                if fe.unop(p) != fe.UO['AddrOf']:
+                    break
+                v.addr = p
+            c, p = p, self.parent.get(p.hash)
+        if p is not None and p.kind == K.CALL_EXPR and fe.kids(p)[0] != c:
+            v.native_arg = not an.is_cps_call(p)
+            v.cps_arg = not v.native_arg
+        while p is not None and p.kind not in (K.RETURN_STMT, K.COMPOUND_STMT, K.FUNCTION_DECL):
+            if p.kind == K.BINARY_OPERATOR and fe.binop(p) == fe.BO['Assign']:
+                lhs = an.strip(fe.kids(p)[0])
+                if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and \
+                        lhs.referenced.kind == K.VAR_DECL and \
+                        (lhs.referenced.semantic_parent is None or
+                         lhs.referenced.semantic_parent.kind == K.TRANSLATION_UNIT or
+                         lhs.referenced.storage_class == fe.ci.StorageClass.STATIC):
+                    v.escape = 'stored in `%s`, which outlives the enclosing call' % lhs.spelling
+                break
+            p = self.parent.get(p.hash)
+        if p is not None and p.kind == K.RETURN_STMT:
+            v.returned = True
+        return v
 
     def var_type(self, it):
         """The type of a captured variable (a nested function's parameter
@@ -255,7 +352,7 @@ class Lifter:
             p = p.parent
         return False
 
-    def use(self, ctx, what, n, call):
+    def use(self, ctx, what, n, call, value=None):
         r = self.u.written(n)
         if r is None:
             o = self.to_orig(n.extent.start.offset)[0] or 0
@@ -263,9 +360,15 @@ class Lifter:
                                           'macro expansion and cannot be rewritten'
                                        % (what.name, ctx.name)))
             return
+        if value is not None and value.addr is not None:
+            r2 = self.u.written(value.addr)
+            if r2 is not None:
+                r = r2
         a, _ = self.to_orig(r[0])
         b, _ = self.to_orig(r[1])
         self.uses.append((ctx, what, (a, b), call))
+        if value is not None:
+            self.values[len(self.uses) - 1] = value
 
     # -- environments --------------------------------------------------------
     def local_to(self, ctx, it):
@@ -382,6 +485,80 @@ class Lifter:
                 fields.append('%s *%s;' % (self.env_type(it), nm))
         return '%s { %s };' % (self.env_type(f), ' '.join(fields))
 
+    def pointer_value(self, ctx, f, off, v):
+        """The text standing for `&f` (f with an environment) in `ctx`: a
+        thunk that calls f with this invocation's environment."""
+        L = self.lifted[f]
+        where = 'the address of nested function `%s`' % f.name
+        if v.escape:
+            self.errs.append(self.diag(off, '%s is %s' % (where, v.escape)))
+            return None
+        if v.returned and f.parent is ctx:
+            self.errs.append(self.diag(off, '%s is returned from `%s`: it would be called after '
+                                            '`%s` returned, when the variables it uses are gone'
+                                       % (where, ctx.name, ctx.name)))
+            return None
+        if self.is_cps(f):
+            self.errs.append(self.diag(off, '%s, a cps function that uses variables of `%s`, '
+                                            'cannot be taken; call it directly'
+                                       % (where, f.parent.name)))
+            return None
+        decl = self._decls.get(f)
+        if decl is None or decl.type.is_function_variadic() or \
+                any(p.kind == K.PARM_DECL and not p.spelling for p in fe.kids(decl)):
+            self.errs.append(self.diag(off, '%s cannot be taken: it is variadic or has unnamed '
+                                            'parameters' % where))
+            return None
+        env = self.pointer_in(ctx, f)
+        if not v.cps_context and not self.is_cps_context(f.parent, decl):
+            if f not in self.pools:
+                self.pools.append(f)
+            return '((__typeof__(&%s__thunk_0))%s__take(%s))' % (L, L, env)
+        if not v.native_arg:
+            self.errs.append(self.diag(off, '%s, which uses variables of `%s`, is taken in cps '
+                                            'context: it can only be passed to a native function '
+                                            'call there, and is valid during that call'
+                                       % (where, f.parent.name)))
+            return None
+        if f not in self.transients:
+            self.transients.append(f)
+        return '(%s__current = %s, %s__thunk)' % (L, env, L)
+
+    def is_cps(self, f):
+        return bool(re.search(rb'\bcps\b|__attribute__\s*\(\(\s*(__)?cps(__)?\s*\)\)',
+                              self.text[f.spec[0]:f.spec[1]]))
+
+    def thunks(self, f):
+        """File-scope thunks of nested function f (after its prototype)."""
+        L = self.lifted[f]
+        decl = self._decls[f]
+        params = self.text[f.params[0]:f.params[1]].decode('utf-8', 'surrogateescape')
+        if not self.param_texts(f):
+            params = 'void'
+        names = [p.spelling for p in fe.kids(decl) if p.kind == K.PARM_DECL]
+        ret = '' if ctype.is_void(decl.type.get_result()) else 'return '
+        spec = self.text[f.spec[0]:f.spec[1]].decode('utf-8', 'surrogateescape')
+        out = []
+
+        def thunk(name, env):
+            return 'static %s %s(%s) { %s%s(%s); }' % (spec, name, params, ret, L,
+                                                       ', '.join([env] + names))
+        if f in self.pools:
+            out.append('static %s *volatile %s__slots[CPC_NESTED_SLOTS];' % (self.env_type(f), L))
+            for i in range(SLOTS):
+                out.append(thunk('%s__thunk_%d' % (L, i), '%s__slots[%d]' % (L, i)))
+            out.append('static void (*const %s__thunks[CPC_NESTED_SLOTS])(void) = { %s };' % (
+                L, ', '.join('(void (*)(void))%s__thunk_%d' % (L, i) for i in range(SLOTS))))
+            out.append('static void (*%s__take(%s *e))(void) { return cpc__nested_take((void '
+                       '*volatile *)%s__slots, %s__thunks, e, "%s"); }' % (
+                           L, self.env_type(f), L, L, f.name))
+            out.append('static void %s__release(%s *e) { cpc__nested_release((void *volatile '
+                       '*)%s__slots, e); }' % (L, self.env_type(f), L))
+        if f in self.transients:
+            out.append('static __thread %s *%s__current;' % (self.env_type(f), L))
+            out.append(thunk('%s__thunk' % L, '%s__current' % L))
+        return out
+
     def definition_edits(self, f):
         """Edits in f's parent replacing f's forward declaration and
         definition by its environment's declaration and initialisation."""
@@ -402,6 +579,8 @@ class Lifter:
             (early if self.declared_at(it) < point else late).append(init)
         v = self.env_var(f)
         decl = '%s %s' % (self.env_type(f), v)
+        if f in self.pools:
+            decl += ' __attribute__((cleanup(%s__release)))' % self.lifted[f]
         if early:
             decl += ' = { %s }' % ', '.join('.%s = %s' % e for e in early)
         decl += ';'
@@ -415,17 +594,21 @@ class Lifter:
 
     def use_edits(self):
         edits = {f: [] for f in self.fns}
-        for (ctx, what, (a, b), call) in self.uses:
+        self.pools = []               # nested functions with a pool of thunks
+        self.transients = []          # nested functions with a per-thread thunk
+        for i, (ctx, what, (a, b), call) in enumerate(self.uses):
             if isinstance(what, Item):
                 edits[ctx].append((a, b, '(*%s)' % self.pointer_in(ctx, what)))
                 continue
-            edits[ctx].append((a, b, self.lifted[what]))
-            if not self.has_env[what]:
+            if call is None and self.has_env[what]:
+                t = self.pointer_value(ctx, what, a, self.values[i])
+                if t is not None:
+                    edits[ctx].append((a, b, t))
                 continue
+            edits[ctx].append((a, b, self.lifted[what]))
             if call is None:
-                self.errs.append(self.diag(a, 'the address of nested function `%s`, which uses '
-                                              'variables of `%s`, cannot be taken'
-                                           % (what.name, what.parent.name)))
+                continue
+            if not self.has_env[what]:
                 continue
             callee_end, _ = self.to_orig(fe.kids(call)[0].extent.end.offset)
             p = rw.skip_space(self.text, callee_end)
@@ -467,6 +650,7 @@ class Lifter:
         self.compute_environments()
         edits = self.use_edits()
         out_edits = []
+        helpers_done = False
         for top in self.tops:
             nested = list(top.walk())
             pre = ['/* functions nested in `%s`, lifted to file scope */' % top.name]
@@ -483,6 +667,14 @@ class Lifter:
             for f in nested:
                 pre.append(self.line_directive(f.start))
                 pre.append(self.header(f) + ';')
+            for f in nested:
+                th = self.thunks(f)
+                if th and not helpers_done and f in self.pools:
+                    pre.insert(1, POOL_HELPERS)
+                    helpers_done = True
+                if th:
+                    pre.append(self.line_directive(f.start))
+                    pre.extend(th)
             for f in nested:
                 pre.append(self.line_directive(f.start))
                 pre.append(self.header(f))
