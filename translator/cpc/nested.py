@@ -330,9 +330,19 @@ class Lifter:
             v.returned = True
         return v
 
+    def field_decl(self, it, name):
+        """The declaration of the environment field pointing at `it`."""
+        d = it.type
+        t = self.var_type(it)
+        if (d.kind == K.PARM_DECL or self.to_orig(d.location.offset)[1] is not None) and \
+                ctype.is_array(t):
+            # a parameter declared as an array is a pointer
+            return ctype.declare_ptr_to(fe.strip_sugar(t)[0].element_type, '*' + name)
+        return ctype.declare_ptr_to(t, name)
+
     def var_type(self, it):
         """The type of a captured variable (a nested function's parameter
-        as its prototype adjusts it: `int a[]` is `int *`)."""
+        as its prototype declares it)."""
         d = it.type
         if d.kind == K.VAR_DECL:
             _, inj = self.to_orig(d.location.offset)
@@ -432,7 +442,7 @@ class Lifter:
         return 'cpc_nest_' + self.lifted[f]
 
     def env_type(self, f):
-        return 'struct %s__env' % self.lifted[f]
+        return 'struct %s__closure' % self.lifted[f]
 
     def pointer_in(self, ctx, it):
         """An expression, in `ctx`, of the pointer that `it`'s field holds."""
@@ -476,7 +486,7 @@ class Lifter:
                                                'it' % (f.name, it.name)))
                     continue
                 try:
-                    fields.append(ctype.declare_ptr_to(t, nm) + ';')
+                    fields.append(self.field_decl(it, nm) + ';')
                 except ctype.Unnameable:
                     self.errs.append(self.diag(it.decl_off, 'the type of `%s`, used by nested '
                                                'function `%s`, cannot be named at file scope; '
@@ -627,7 +637,7 @@ class Lifter:
     def body_text(self, f, edits):
         a, b = f.lbrace, f.end
         es = sorted((e for e in edits[f] if a <= e[0] and e[1] <= b), key=lambda e: (e[0], e[1]))
-        return rw.apply(self.text[a:b], [(x - a, y - a, t) for (x, y, t) in es])
+        return _apply(self.text[a:b], [(x - a, y - a, t) for (x, y, t) in es])
 
     def run(self):
         if not self.tops:
@@ -675,20 +685,41 @@ class Lifter:
                 if th:
                     pre.append(self.line_directive(f.start))
                     pre.extend(th)
-            for f in nested:
-                pre.append(self.line_directive(f.start))
-                pre.append(self.header(f))
-                pre.append(self.line_directive(f.lbrace))
-                line_start = self.text.rfind(b'\n', 0, f.lbrace) + 1
-                pre.append(' ' * (f.lbrace - line_start) +
-                           self.body_text(f, edits).decode('utf-8', 'surrogateescape'))
             col = top.start - (self.text.rfind(b'\n', 0, top.start) + 1)
             pre.append(self.line_directive(top.start))
             out_edits.append((top.start, top.start, '\n'.join(pre) + '\n' + ' ' * col))
             out_edits.extend(e for e in edits[top] if top.lbrace <= e[0] and e[1] <= top.end)
+            # the definitions follow F, so that macros defined in F before them apply
+            post = []
+            for f in nested:
+                post.append(self.line_directive(f.start))
+                post.append(self.header(f))
+                post.append(self.line_directive(f.lbrace))
+                line_start = self.text.rfind(b'\n', 0, f.lbrace) + 1
+                post.append(' ' * (f.lbrace - line_start) +
+                            self.body_text(f, edits).decode('utf-8', 'surrogateescape'))
+            after = self.text.find(b'\n', top.end)
+            after = len(self.text) if after < 0 else after + 1
+            tail = '' if after < len(self.text) else '\n'
+            post.append(self.line_directive(after) if after < len(self.text) else '')
+            out_edits.append((after, after, tail + '\n'.join(post) + '\n'))
         if self.errs:
             raise fe.Diags(sorted(self.errs, key=lambda d: (d.line, d.col)))
-        return rw.apply(self.text, out_edits)
+        return _apply(self.text, out_edits)
+
+
+def _apply(text, edits):
+    """Apply [(a, b, str)] to bytes `text`; an insertion at a replaced
+    range's start (the environment argument of `f(x)`) goes first."""
+    out, pos = [], 0
+    for (a, b, t) in sorted(set(edits), key=lambda e: (e[0], e[1])):
+        if a < pos:
+            raise ValueError('overlapping edits at %d' % a)
+        out.append(text[pos:a])
+        out.append(t.encode('utf-8', 'surrogateescape'))
+        pos = b
+    out.append(text[pos:])
+    return b''.join(out)
 
 
 def lift(text, path, args=()):

@@ -116,7 +116,7 @@ def scan(text):
         elif s == b'{':
             if top is None:
                 shape = _definition_shape(toks, stmt, i)
-                has_eq = any(toks[k].text == b'=' for k in range(stmt, i))
+                has_eq = _has_top_eq(toks, stmt, i)
                 if shape and not has_eq:
                     f = Fn(toks, stmt, shape[0], shape[1], i - 1, i, None)
                     stack.append(['body', f])
@@ -130,7 +130,7 @@ def scan(text):
                 stack.append(['block' if prev == b'(' and inside_code else 'other', None])
             elif in_code:
                 shape = _definition_shape(toks, stmt, i)
-                has_eq = any(toks[k].text == b'=' for k in range(stmt, i))
+                has_eq = _has_top_eq(toks, stmt, i)
                 if shape and not has_eq:
                     f = Fn(toks, stmt, shape[0], shape[1], i - 1, i, cur_fn)
                     cur_fn.children.append(f)
@@ -165,6 +165,20 @@ def scan(text):
             stmt = i + 1
         i += 1
     return tops
+
+
+def _has_top_eq(toks, a, b):
+    """An `=` outside parentheses in toks[a:b]: an initialiser follows."""
+    depth = 0
+    for k in range(a, b):
+        t = toks[k].text
+        if t in (b'(', b'['):
+            depth += 1
+        elif t in (b')', b']'):
+            depth -= 1
+        elif t == b'=' and depth == 0:
+            return True
+    return False
 
 
 def _is_label_end(toks, stmt, i):
