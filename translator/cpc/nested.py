@@ -199,12 +199,12 @@ class Lifter:
     def resolve(self):
         u = fe.parse(self.analysis_text(), self.path, self.args, check=False)
         self.u = u
-        self.uses = []                # [(ctx, Item or Fn, (a, b), call cursor or None)]
+        self.body_errors()
+        self.uses = []                # [(ctx, Item or Fn, (a, b), call cursor, Value)]
         self.items = {}
         self._decls = {}              # Fn -> its block-scope FUNCTION_DECL
         self.parent = {}              # cursor hash -> parent cursor
         self._top_cps = {}
-        self.values = {}              # id(use) -> Value, for nested functions used as values
         for top in u.top():
             if top.kind != K.FUNCTION_DECL or not top.is_definition() or not u.in_main_file(top):
                 continue
@@ -214,6 +214,35 @@ class Lifter:
                 continue
             self._top_cps[mine[0]] = fe.is_cps_function_type(top.type)
             self.walk_function(top)
+
+    def drop_inactive(self):
+        """Forget the definitions Clang did not see (in a preprocessor
+        branch not taken): they stay as they are, which the compiler skips."""
+        seen = set(self._decls)
+        for f in self.fns:
+            f.children = [c for c in f.children if c in seen]
+        self.fns = []
+        for t in self.tops:
+            self.fns.append(t)
+            self.fns.extend(t.walk())
+        self.tops = [t for t in self.tops if t.children]
+        self.fns = [f for f in self.fns if f.parent is not None or f in self.tops]
+        self.uses = [u for u in self.uses if u[0] in self.fns]
+
+    def body_errors(self):
+        """Clang's errors inside nested bodies, reported here: its error
+        recovery drops the expressions in error, whose references could then
+        not be rewritten.  Errors about `return` are the reading's own (a
+        nested body is read as a block of its enclosing function); the C
+        compiler checks those against the lifted function."""
+        nested = [f for f in self.fns if f.parent is not None]
+        for d in self.u.tu.diagnostics:
+            if d.severity < fe.ci.Diagnostic.Error or d.location.file is None or \
+                    d.location.file.name != self.path or 'return' in d.spelling:
+                continue
+            o, inj = self.to_orig(d.location.offset)
+            if o is not None and any(f.lbrace <= o < f.end for f in nested):
+                self.errs.append(self.diag(o, d.spelling))
 
     def nested_fn_of_decl(self, d):
         """The nested Fn that FUNCTION_DECL `d` declares (at its definition
@@ -376,9 +405,7 @@ class Lifter:
                 r = r2
         a, _ = self.to_orig(r[0])
         b, _ = self.to_orig(r[1])
-        self.uses.append((ctx, what, (a, b), call))
-        if value is not None:
-            self.values[len(self.uses) - 1] = value
+        self.uses.append((ctx, what, (a, b), call, value))
 
     # -- environments --------------------------------------------------------
     def local_to(self, ctx, it):
@@ -392,7 +419,7 @@ class Lifter:
         self.has_env = {f: False for f in nested}
         for _ in range(len(nested) + 2):
             needs = {f: {} for f in self.fns}
-            for (ctx, what, r, call) in self.uses:
+            for (ctx, what, r, call, value) in self.uses:
                 if isinstance(what, Item) or self.has_env[what]:
                     if not self.local_to(ctx, what):
                         needs[ctx].setdefault(id(what), what)
@@ -606,12 +633,12 @@ class Lifter:
         edits = {f: [] for f in self.fns}
         self.pools = []               # nested functions with a pool of thunks
         self.transients = []          # nested functions with a per-thread thunk
-        for i, (ctx, what, (a, b), call) in enumerate(self.uses):
+        for (ctx, what, (a, b), call, value) in self.uses:
             if isinstance(what, Item):
                 edits[ctx].append((a, b, '(*%s)' % self.pointer_in(ctx, what)))
                 continue
             if call is None and self.has_env[what]:
-                t = self.pointer_value(ctx, what, a, self.values[i])
+                t = self.pointer_value(ctx, what, a, value)
                 if t is not None:
                     edits[ctx].append((a, b, t))
                 continue
@@ -657,6 +684,9 @@ class Lifter:
             f.forwards_start = f.forward[0] if getattr(f, 'forward', None) else None
         self.name_lifted()
         self.resolve()
+        self.drop_inactive()
+        if not self.tops:
+            return self.text
         self.compute_environments()
         edits = self.use_edits()
         out_edits = []

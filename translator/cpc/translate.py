@@ -67,8 +67,8 @@ def parse(text, path, args):
     except fe.Diags as e:
         for d in e.diags:
             if NESTED_MSG in d.msg:
-                d.msg = ('nested function definitions are not supported in CPC; '
-                         'move the function to file scope')
+                d.msg = ('CPC cannot lift this nested function definition (it comes out of '
+                         'a macro expansion); write it out in the enclosing function')
         raise
 
 
