@@ -431,7 +431,10 @@ class Lifter:
             if new == self.has_env:
                 break
             self.has_env = new
-        self.needs = needs
+        # fields in declaration order
+        self.needs = {f: dict(sorted(d.items(), key=lambda kv: self.declared_at(kv[1])))
+                      for f, d in needs.items()}
+        needs = self.needs
         self.fields = {}
         for f in nested:
             names = {}

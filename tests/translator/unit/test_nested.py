@@ -73,7 +73,7 @@ def test_nested_function_using_nothing_has_no_environment():
 def test_captured_variable_is_reached_through_the_environment():
     out = lift('int f(int n) {\n int k = 1;\n int add(int x) { k += x; return n; }\n return add(2); }\n')
     assert re.search(r'struct f__add__closure \{ (int \*[kn]; ){2}\};', out)
-    assert 'struct f__add__closure cpc_nest_f__add = { .k = &k, .n = &n };' in out
+    assert 'struct f__add__closure cpc_nest_f__add = { .n = &n, .k = &k };' in out
     assert '{ (*cpc_nenv->k) += x; return (*cpc_nenv->n); }' in out
     assert 'return f__add(&cpc_nest_f__add, 2);' in out
 
