@@ -26,6 +26,7 @@ import re
 
 from . import frontend as fe
 from . import analysis as an
+from . import clex
 from . import ctype
 from . import nestscan
 from . import rewrite as rw
@@ -167,21 +168,21 @@ class Lifter:
         return b''.join(out)
 
     def param_texts(self, fn):
-        """The parameter declarations of `fn`, as written (none for `void`)."""
-        s = self.text[fn.params[0]:fn.params[1]].decode('utf-8', 'surrogateescape')
-        parts, depth, cur = [], 0, ''
-        for ch in s:
-            if ch in '([':
+        """The parameter declarations of `fn`, each on one line without its
+        comments (none for `void`, and not `...`)."""
+        parts, depth, cur = [], 0, []
+        for t in clex.tokens(self.text[fn.params[0]:fn.params[1]]):
+            s = t.text.decode('utf-8', 'surrogateescape')
+            if s in ('(', '['):
                 depth += 1
-            elif ch in ')]':
+            elif s in (')', ']'):
                 depth -= 1
-            if ch == ',' and depth == 0:
-                parts.append(cur)
-                cur = ''
+            if s == ',' and depth == 0:
+                parts.append(' '.join(cur))
+                cur = []
             else:
-                cur += ch
-        parts.append(cur)
-        parts = [p.strip() for p in parts]
+                cur.append(s)
+        parts.append(' '.join(cur))
         if parts in ([''], ['void']):
             return []
         return [p for p in parts if p != '...']
@@ -256,9 +257,7 @@ class Lifter:
                     for c in f.children:
                         if c.name == d.spelling and c.start > a:
                             return c
-                    self.errs.append(self.diag(o, 'nested function `%s` is declared but '
-                                                  'not defined in this block' % d.spelling))
-        return None
+        return None          # (a declaration never defined: reported once, by run)
 
     def walk_function(self, top):
         parent = self.parent
@@ -269,7 +268,7 @@ class Lifter:
             for x in fe.kids(n):
                 parent[x.hash] = n
                 stack.append(x)
-            if n.kind == K.DECL_REF_EXPR:
+            if n.kind in (K.DECL_REF_EXPR, K.TYPE_REF):
                 refs.append(n)
             elif n.kind == K.FUNCTION_DECL and n != top:
                 _, inj = self.to_orig(n.location.offset)
@@ -284,6 +283,9 @@ class Lifter:
                 continue
             ctx = self.context_at(o)
             if ctx is None:
+                continue
+            if n.kind == K.TYPE_REF or d.kind == K.ENUM_CONSTANT_DECL:
+                self.check_local_declaration(n, d, o, ctx)
                 continue
             if d.kind in (K.VAR_DECL, K.PARM_DECL):
                 do, dinj = self.to_orig(d.location.offset)
@@ -310,6 +312,22 @@ class Lifter:
                 else:
                     self.use(ctx, m, n, None, self.value_of(n, ctx))
 
+    def check_local_declaration(self, n, d, o, ctx):
+        """A type or enumerator that nested `ctx` uses must be declared in
+        it or at file scope: its lifted copy sees nothing of its enclosing
+        functions."""
+        if ctx.parent is None or d.location.file is None or d.location.file.name != self.path:
+            return
+        do, dinj = self.to_orig(d.location.offset)
+        owner = dinj if dinj is not None else (self.fn_at(do) if do is not None else None)
+        if owner is None or owner is ctx or not self.is_ancestor(owner, ctx):
+            return
+        what = d.spelling if d.kind == K.ENUM_CONSTANT_DECL else n.spelling
+        self.errs.append(self.diag(o, 'nested function `%s` uses `%s`, declared inside `%s`: '
+                                      'CPC lifts nested functions to file scope, where it is '
+                                      'not visible; declare it at file scope'
+                                   % (ctx.name, what, owner.name)))
+
     def in_spawn(self, c, ctx):
         """Cursor `c` lies in a `cpc_spawn` body inside function `ctx`."""
         p = self.parent.get(c.hash)
@@ -321,11 +339,7 @@ class Lifter:
 
     def is_cps_context(self, f, c):
         """Code at cursor `c` in function `f` runs in cps context."""
-        if f.parent is None:
-            cps = self._top_cps.get(f)
-        else:
-            cps = bool(re.search(rb'\bcps\b|__attribute__\s*\(\(\s*(__)?cps(__)?\s*\)\)',
-                                 self.text[f.spec[0]:f.spec[1]]))
+        cps = self._top_cps.get(f) if f.parent is None else self.is_cps(f)
         return cps or self.in_spawn(c, f)
 
     def value_of(self, n, ctx):
@@ -618,7 +632,8 @@ class Lifter:
             init = (self.fields[f][k], self.pointer_in(ctx, it))
             (early if self.declared_at(it) < point else late).append(init)
         v = self.env_var(f)
-        decl = '%s %s' % (self.env_type(f), v)
+        # unused when f is never called: gcc says so of f itself
+        decl = '%s %s __attribute__((unused))' % (self.env_type(f), v)
         if f in self.pools:
             decl += ' __attribute__((cleanup(%s__release)))' % self.lifted[f]
         if early:
