@@ -25,45 +25,21 @@ class Tok:
         return 'Tok(%s %r @%d)' % (self.kind, self.text, self.start)
 
 
-_PUNCTS = [b'...', b'<<=', b'>>=', b'->', b'++', b'--', b'<<', b'>>', b'<=', b'>=',
-           b'==', b'!=', b'&&', b'||', b'*=', b'/=', b'%=', b'+=', b'-=', b'&=',
-           b'^=', b'|=', b'##']
-_ID_RE = re.compile(rb'[A-Za-z_$][A-Za-z0-9_$]*')
-_NUM_RE = re.compile(rb'\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.])*')
-_PREFIX_RE = re.compile(rb'(?:u8|u|U|L)?(["\'])')
-
-
-def _skip_literal(text, i, quote):
-    """Offset after the literal whose opening quote is at i."""
-    n = len(text)
-    j = i + 1
-    while j < n:
-        c = text[j]
-        if c == 0x5c:            # backslash
-            j += 2
-            continue
-        if c == quote or c == 0x0a:
-            return j + 1
-        j += 1
-    return n
-
-
-def _skip_comment(text, i):
-    """Offset after the comment starting at i (`//` or `/*`), else i."""
-    if text.startswith(b'//', i):
-        j = i
-        while True:
-            k = text.find(b'\n', j)
-            if k < 0:
-                return len(text)
-            if text[k - 1:k] == b'\\':       # a continued // comment
-                j = k + 1
-                continue
-            return k
-    if text.startswith(b'/*', i):
-        k = text.find(b'*/', i + 2)
-        return len(text) if k < 0 else k + 2
-    return i
+_TOKEN_RE = re.compile(rb"""
+  (?P<ws>(?:[ \t\r\f\v]|\\\n)+)
+| (?P<nl>\n)
+| (?P<com>//(?:[^\n\\]|\\.|\\\n)*|/\*.*?(?:\*/|\Z))
+| (?P<str>(?:u8|u|U|L)?"(?:[^"\\\n]|\\.|\\\n)*"?)
+| (?P<chr>(?:u8|u|U|L)?'(?:[^'\\\n]|\\.|\\\n)*'?)
+| (?P<id>[A-Za-z_$][A-Za-z0-9_$]*)
+| (?P<num>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.])*)
+| (?P<punct>\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[*/%+\-&^|]=|\#\#|.)
+""", re.S | re.X)
+# a directive: up to the first newline not continued, with its comments and literals
+_DIRECTIVE_RE = re.compile(rb"""
+\#(?:[^\n\\/"']|\\.|\\\n|/\*.*?(?:\*/|\Z)|//(?:[^\n\\]|\\.|\\\n)*|/|"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)*
+""", re.S | re.X)
+_KINDS = {'str': STR, 'chr': CHR, 'id': ID, 'num': NUM, 'punct': PUNCT}
 
 
 def tokens(text):
@@ -71,65 +47,22 @@ def tokens(text):
     n = len(text)
     i = 0
     line_start = True            # only blanks and comments so far on this line
+    match = _TOKEN_RE.match
     while i < n:
-        c = text[i]
-        if c in b' \t\r\f\v':
-            i += 1
+        if line_start and text[i] == 0x23:                   # '#': a directive
+            m = _DIRECTIVE_RE.match(text, i)
+            out.append(Tok(PP, m.group(0), i, m.end()))
+            i = m.end()
             continue
-        if c == 0x0a:
-            i += 1
+        m = match(text, i)
+        k = m.lastgroup
+        j = m.end()
+        if k == 'nl':
             line_start = True
-            continue
-        if c == 0x5c and text[i + 1:i + 2] == b'\n':     # line splice
-            i += 2
-            continue
-        j = _skip_comment(text, i)
-        if j != i:
-            i = j
-            continue
-        if c == 0x23 and line_start:                        # '#': a directive
-            j = i
-            while j < n:
-                if text[j] == 0x0a:
-                    if text[j - 1] == 0x5c:
-                        j += 1
-                        continue
-                    break
-                k = _skip_comment(text, j)
-                if k != j:
-                    j = k
-                    continue
-                if text[j] in b'"\'' and not text.startswith(b'include', i + 1):
-                    j = _skip_literal(text, j, text[j])
-                    continue
-                j += 1
-            out.append(Tok(PP, text[i:j], i, j))
-            i = j
-            continue
-        line_start = False
-        m = _PREFIX_RE.match(text, i)
-        if m:
-            q = m.start(1)
-            j = _skip_literal(text, q, text[q])
-            out.append(Tok(STR if text[q] == 0x22 else CHR, text[i:j], i, j))
-            i = j
-            continue
-        m = _ID_RE.match(text, i)
-        if m:
-            out.append(Tok(ID, m.group(0), i, m.end()))
-            i = m.end()
-            continue
-        m = _NUM_RE.match(text, i)
-        if m:
-            out.append(Tok(NUM, m.group(0), i, m.end()))
-            i = m.end()
-            continue
-        for p in _PUNCTS:
-            if text.startswith(p, i):
-                out.append(Tok(PUNCT, p, i, i + len(p)))
-                i += len(p)
-                break
+        elif k == 'ws' or k == 'com':
+            pass
         else:
-            out.append(Tok(PUNCT, text[i:i + 1], i, i + 1))
-            i += 1
+            line_start = False
+            out.append(Tok(_KINDS[k], m.group(0), i, j))
+        i = j
     return out

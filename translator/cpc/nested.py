@@ -770,6 +770,27 @@ def _apply(text, edits):
     return b''.join(out)
 
 
+CLANG_NESTED_MSG = 'function definition is not allowed here'
+
+
+def parse(text, path, args, parse_fn):
+    """parse_fn(text, path, args) (a Unit), lifting the nested functions
+    first when Clang reports some: a file without them costs nothing more."""
+    try:
+        return parse_fn(text, path, args)
+    except fe.Diags as e:
+        if not any(CLANG_NESTED_MSG in d.msg for d in e.diags):
+            raise
+    try:
+        return parse_fn(lift(text, path, args), path, args)
+    except fe.Diags as e:
+        for d in e.diags:
+            if CLANG_NESTED_MSG in d.msg:
+                d.msg = ('CPC cannot lift this nested function definition (it comes out of '
+                         'a macro expansion); write it out in the enclosing function')
+        raise
+
+
 def lift(text, path, args=()):
     """CPC text (bytes) -> CPC text without nested function definitions."""
     return Lifter(text, path, args).run()

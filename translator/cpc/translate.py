@@ -58,18 +58,8 @@ def check_consistency(u):
         raise fe.Diags(errs)
 
 
-NESTED_MSG = 'function definition is not allowed here'
-
-
 def parse(text, path, args):
-    try:
-        return fe.parse(text, path, args)
-    except fe.Diags as e:
-        for d in e.diags:
-            if NESTED_MSG in d.msg:
-                d.msg = ('CPC cannot lift this nested function definition (it comes out of '
-                         'a macro expansion); write it out in the enclosing function')
-        raise
+    return fe.parse(text, path, args)
 
 
 def step(u, edits, args):
@@ -110,7 +100,7 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     into frames.  `info` (a dict), when given, receives 'headers': the
     headers inlined because they define cps functions."""
     args = list(args)
-    u = parse(nested.lift(text, path, args), path, args)
+    u = nested.parse(text, path, args, parse)
     u = inline_headers(u, args, info)
     check_consistency(u)
     typecheck.check(u)
