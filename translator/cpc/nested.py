@@ -145,7 +145,7 @@ class Lifter:
                 edits.append((a, a + 4, '    ', None))      # `auto` -> blanks
             for c in f.children:
                 hdr = self.text[c.start:c.header_end].decode('utf-8', 'surrogateescape')
-                decls = ''.join(p + '; ' for p in self.param_texts(c))
+                decls = ''.join(as_local(p) + '; ' for p in self.param_texts(c))
                 edits.append((c.start, c.lbrace + 1, hdr + '; { ' + decls, c))
         edits.sort(key=lambda e: e[0])
         out = []
@@ -754,6 +754,31 @@ class Lifter:
         if self.errs:
             raise fe.Diags(sorted(self.errs, key=lambda d: (d.line, d.col)))
         return _apply(self.text, out_edits)
+
+
+NOT_DECLARATOR_NAMES = {'__attribute__', '__typeof__', 'typeof', '__typeof', '_Alignas',
+                        '__declspec', '__asm__', 'asm'}
+
+
+def as_local(param):
+    """A parameter declaration rewritten as the local it is: an array or
+    function declarator is a pointer (`int v[]` is `int (*v)`), so the
+    local is valid and its uses resolve to it."""
+    toks = [t.text.decode('utf-8', 'surrogateescape') for t in clex.tokens(param.encode(
+        'utf-8', 'surrogateescape'))]
+    for i in range(len(toks) - 1):
+        if re.match(r'[A-Za-z_$]', toks[i]) and toks[i] not in NOT_DECLARATOR_NAMES and \
+                toks[i + 1] in ('[', '('):
+            j = i + 1
+            if toks[j] == '[':
+                depth = 0
+                while j < len(toks):
+                    depth += {'[': 1, ']': -1}.get(toks[j], 0)
+                    j += 1
+                    if depth == 0:
+                        break
+            return ' '.join(toks[:i] + ['(*%s)' % toks[i]] + toks[j:])
+    return param
 
 
 def _apply(text, edits):
