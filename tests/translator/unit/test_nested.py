@@ -150,3 +150,28 @@ def test_compiler_messages_point_at_nested_function_lines():
     assert re.search(r't\.cpc:5:13: warning: unused variable', r.stderr), r.stderr
     assert re.search(r't\.cpc:10:17: warning: initialization of .int. from .char \*.', r.stderr), \
         r.stderr
+
+
+def test_more_live_addresses_than_thunks_is_a_clear_runtime_error():
+    # each of the recursive invocations keeps its own comparator's address
+    src = ('#include <stdio.h>\n'
+           'static int depth(int n) {\n'
+           '    int get(void) { return n; }\n'
+           '    int (*p)(void) = get;\n'
+           '    int below = n > 0 ? depth(n - 1) : 0;\n'
+           '    return below + p();\n'
+           '}\n'
+           'int main(int argc, char **argv) { (void)argv; printf("%d\\n", depth(argc * DEPTH)); return 0; }\n')
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 't.cpc')
+        with open(path, 'w') as f:
+            f.write(src)
+        runs = {}
+        for depth in (7, 8):               # 8 and 9 invocations at once
+            exe = os.path.join(tmp, 't%d' % depth)
+            subprocess.run([os.path.join(TOP, 'bin', 'cpcc'), '-DDEPTH=%d' % depth, '-o', exe, path],
+                           check=True)
+            runs[depth] = subprocess.run([exe], capture_output=True, text=True)
+    assert runs[7].returncode == 0 and runs[7].stdout == '28\n'
+    assert runs[8].returncode != 0
+    assert 'more than 8 invocations hold the address of nested function `get`' in runs[8].stderr
