@@ -2,17 +2,18 @@
 
 Invariant of the output: no function definition of the file contains
 another one.  Each nested function `N` of file-scope function `F` becomes
-`static ... F__N(struct F__N__env *cpc_nenv, params)` at file scope (cps if
-N was), placed with its environment type and a prototype of every lifted
-function just before F; `cpc_nenv` holds pointers to the variables of the
+`static ... F__N(struct F__N__closure *cpc_nenv, params)` at file scope (cps if
+N was): the closure types, F's prototype and every lifted prototype go
+just before F, the lifted definitions just after it; `cpc_nenv` holds pointers to the variables of the
 enclosing functions that N uses (and to the environments of the other nested
 functions it calls), so writes are shared both ways.  N's definition
-becomes the initialisation of its environment, `struct F__N__env
+becomes the initialisation of its environment, `struct F__N__closure
 cpc_nest_F__N = { &x, ... };`, padded to the definition's line count; a
 call `N(a)` becomes `F__N(&cpc_nest_F__N, a)` and a use of a captured `x`
 inside N becomes `(*cpc_nenv->x)`.  A nested function that uses nothing of
 its enclosing functions gets no environment and stays callable through an
-ordinary pointer.  The output is ordinary CPC: since the environments take
+ordinary pointer; the address of one that does is a thunk reading the
+environment from a static slot (docs/translator.md says when it is valid).  The output is ordinary CPC: since the environments take
 `&x`, the boxing pass moves to the heap every captured variable in scope at
 a cps call, and the later passes see nothing new.
 
@@ -33,7 +34,6 @@ from . import rewrite as rw
 
 K = fe.K
 ENV_PARAM = 'cpc_nenv'
-# names the later passes derive from a function's name (`f__cps`, ...)
 SLOTS = 8          # thunks per nested function whose address native code may hold
 # file-scope helpers of the thunk pools, emitted once
 POOL_HELPERS = '''#include <stdio.h>
@@ -63,6 +63,7 @@ static __attribute__((unused)) void cpc__nested_release(void *volatile *slots, v
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
 }''' % SLOTS
+# names the later passes derive from a function's name (`f__cps`, ...)
 RESERVED = re.compile(r'^(cps|body|frame|reserve|defer|bounce|env|resumed_\d+|spawn_\d+|arr_.*)$')
 
 
@@ -71,17 +72,16 @@ def _cstr(s):
 
 
 class Item:
-    """Something a nested function reaches through its environment: a
-    variable of an enclosing function, or another nested function's
-    environment."""
+    """A variable of an enclosing function that a nested function uses
+    (the other thing a closure may point to is a nested function's closure:
+    that item is the nested Fn itself)."""
 
-    def __init__(self, key, name, owner, decl_off, type_=None, fn=None):
+    def __init__(self, key, name, owner, decl_off, decl):
         self.key = key
         self.name = name
-        self.owner = owner            # the Fn whose variable (or nested function) it is
+        self.owner = owner            # the Fn whose variable it is
         self.decl_off = decl_off      # where it is declared (initialisation order)
-        self.type = type_
-        self.fn = fn                  # for an environment: the nested Fn
+        self.decl = decl              # its declaration in the resolving parse
 
 
 class Value:
@@ -375,7 +375,7 @@ class Lifter:
 
     def field_decl(self, it, name):
         """The declaration of the environment field pointing at `it`."""
-        d = it.type
+        d = it.decl
         t = self.var_type(it)
         if (d.kind == K.PARM_DECL or self.to_orig(d.location.offset)[1] is not None) and \
                 ctype.is_array(t):
@@ -386,7 +386,7 @@ class Lifter:
     def var_type(self, it):
         """The type of a captured variable (a nested function's parameter
         as its prototype declares it)."""
-        d = it.type
+        d = it.decl
         if d.kind == K.VAR_DECL:
             _, inj = self.to_orig(d.location.offset)
             if inj is not None:
@@ -507,7 +507,7 @@ class Lifter:
 
     # -- the output --------------------------------------------------------
     def header(self, f):
-        """`static T F__N(struct F__N__env *cpc_nenv, params)`, without `;`."""
+        """`static T F__N(struct F__N__closure *cpc_nenv, params)`, without `;`."""
         spec = self.text[f.spec[0]:f.spec[1]].decode('utf-8', 'surrogateescape')
         spec = re.sub(r'^\s*(auto|extern)\b', '', spec).strip()
         params = self.text[f.params[0]:f.params[1]].decode('utf-8', 'surrogateescape')
