@@ -245,12 +245,23 @@ class Lifter:
             if o is not None and any(f.lbrace <= o < f.end for f in nested):
                 self.errs.append(self.diag(o, d.spelling))
 
-    def nested_fn_of_decl(self, d):
+    def nested_fn_of_decl(self, d, use_off, ctx):
         """The nested Fn that FUNCTION_DECL `d` declares (at its definition
-        or an `auto` forward declaration), or None."""
+        or an `auto` forward declaration), or None.  A call with no
+        declaration in sight (Clang declares the function implicitly) of a
+        function nested later in an enclosing block is a call of it, as the
+        original CPC accepted (GCC wants an `auto` declaration first)."""
         o, inj = self.to_orig(d.location.offset)
         if inj is not None:
             return inj
+        if d.extent.start.offset == d.extent.end.offset:          # implicit
+            best = None
+            for f in self.fns:
+                if f.parent is not None and f.name == d.spelling and use_off < f.start and \
+                        (f.parent is ctx or self.is_ancestor(f.parent, ctx)) and \
+                        (best is None or self.is_ancestor(best.parent, f.parent)):
+                    best = f
+            return best
         for f in self.fns:
             for (a, b, name_off) in f.forwards:
                 if name_off == o:
@@ -299,9 +310,11 @@ class Lifter:
                                                 do if do is not None else dinj.start, d)
                 self.use(ctx, it, n, None)
             elif d.kind == K.FUNCTION_DECL:
-                m = self.nested_fn_of_decl(d)
+                m = self.nested_fn_of_decl(d, o, ctx)
                 if m is None:
                     continue
+                if o < m.start and m.forward is None:
+                    m.early_use = True
                 q, c = n, parent.get(n.hash)
                 while c is not None and c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
                     q, c = c, parent.get(c.hash)
@@ -503,7 +516,38 @@ class Lifter:
     def declared_at(self, it):
         if isinstance(it, Item):
             return it.decl_off
-        return it.forwards_start if it.forwards_start is not None else it.start
+        return self.env_point(it)
+
+    def env_point(self, f):
+        """Where f's environment is declared: at its `auto` declaration, at
+        the start of its block when it is used before its definition, else
+        in place of its definition."""
+        if f.forward is not None:
+            return f.forward[0]
+        if f.early_use:
+            block = self.enclosing_block(self._decls.get(f))
+            if block is not None:
+                return block + 1
+        return f.start
+
+    def enclosing_block(self, c):
+        """File offset of the `{` of the block statement holding cursor c."""
+        p = self.parent.get(c.hash) if c is not None else None
+        while p is not None and p.kind != K.COMPOUND_STMT:
+            p = self.parent.get(p.hash)
+        if p is None:
+            return None
+        o, _ = self.to_orig(p.extent.start.offset)
+        return o if o is not None and self.text[o:o + 1] == b'{' else None
+
+    def after_declaration(self, it):
+        """File offset just after the declaration statement of variable
+        `it`, or None."""
+        p = self.parent.get(it.decl.hash)
+        if p is None or p.kind != K.DECL_STMT:
+            return None
+        o, _ = self.to_orig(p.extent.end.offset)
+        return o
 
     # -- the output --------------------------------------------------------
     def header(self, f):
@@ -613,7 +657,28 @@ class Lifter:
             out.append(thunk('%s__thunk' % L, '%s__current' % L))
         return out
 
-    def definition_edits(self, f):
+    def late_assignments(self):
+        """The fields of each closure that cannot be set where it is
+        declared (the variable or closure is declared later): each is set
+        right after that declaration, so a closure is complete as soon as
+        everything it points to exists.  Returns {Fn: [(offset or Fn,
+        text)]}: an offset in f's parent, or a closure whose declaration the
+        assignment follows."""
+        late = {}
+        for f in self.fns:
+            if f.parent is None or not self.has_env[f]:
+                continue
+            point = self.env_point(f)
+            v = self.env_var(f)
+            for k, it in self.needs[f].items():
+                if self.declared_at(it) < point:
+                    continue
+                assign = ' %s.%s = %s;' % (v, self.fields[f][k], self.pointer_in(f.parent, it))
+                where = it if not isinstance(it, Item) else self.after_declaration(it)
+                late.setdefault(f, []).append((where, assign))
+        return late
+
+    def definition_edits(self, f, late):
         """Edits in f's parent replacing f's forward declaration and
         definition by its environment's declaration and initialisation."""
         ctx = f.parent
@@ -626,11 +691,9 @@ class Lifter:
                 out.append(pad(f.forward[0], f.forward[1], ';'))
             out.append(pad(f.start, f.end, ';'))
             return out
-        point = self.declared_at(f)
-        early, late = [], []
-        for k, it in self.needs[f].items():
-            init = (self.fields[f][k], self.pointer_in(ctx, it))
-            (early if self.declared_at(it) < point else late).append(init)
+        point = self.env_point(f)
+        early = [(self.fields[f][k], self.pointer_in(ctx, it))
+                 for k, it in self.needs[f].items() if self.declared_at(it) < point]
         v = self.env_var(f)
         # unused when f is never called: gcc says so of f itself
         decl = '%s %s __attribute__((unused))' % (self.env_type(f), v)
@@ -639,12 +702,24 @@ class Lifter:
         if early:
             decl += ' = { %s }' % ', '.join('.%s = %s' % e for e in early)
         decl += ';'
-        assigns = ' '.join('%s.%s = %s;' % (v, n, e) for (n, e) in late)
+        # assignments that wait for this closure, or for nothing known
+        at_def = ''
+        for g, assigns in late.items():
+            for (where, text) in assigns:
+                if where is f:
+                    decl += text
+                elif g is f and where is None:
+                    at_def += text
+                elif g is f and isinstance(where, int):
+                    out.append((where, where, text))
         if f.forward is not None:
             out.append(pad(f.forward[0], f.forward[1], decl))
-            out.append(pad(f.start, f.end, assigns or ';'))
+            out.append(pad(f.start, f.end, at_def.strip() or ';'))
+        elif point != f.start:
+            out.append((point, point, ' ' + decl))
+            out.append(pad(f.start, f.end, at_def.strip() or ';'))
         else:
-            out.append(pad(f.start, f.end, decl + (' ' + assigns if assigns else '')))
+            out.append(pad(f.start, f.end, decl + at_def))
         return out
 
     def use_edits(self):
@@ -674,9 +749,10 @@ class Lifter:
             nargs = len(fe.kids(call)) - 1
             env = self.pointer_in(ctx, what)
             edits[ctx].append((p + 1, p + 1, env + (', ' if nargs else '')))
+        late = self.late_assignments()
         for f in self.fns:
             if f.parent is not None:
-                edits[f.parent].extend(self.definition_edits(f))
+                edits[f.parent].extend(self.definition_edits(f, late))
         return edits
 
     def body_text(self, f, edits):
@@ -689,6 +765,7 @@ class Lifter:
             return self.text
         for f in self.fns:
             f.forward = None
+            f.early_use = False
         for f in self.fns:
             for (a, b, name_off) in f.forwards:
                 name = self.text[name_off:].split(b'(')[0].strip().decode()
@@ -698,8 +775,6 @@ class Lifter:
                                                   'defined in this block' % name))
                     continue
                 later[0].forward = (a, b)
-        for f in self.fns:
-            f.forwards_start = f.forward[0] if getattr(f, 'forward', None) else None
         self.name_lifted()
         self.resolve()
         self.drop_inactive()
