@@ -886,8 +886,9 @@ def parse(text, path, args, parse_fn):
     except fe.Diags as e:
         for d in e.diags:
             if CLANG_NESTED_MSG in d.msg:
-                d.msg = ('CPC cannot lift this nested function definition (it comes out of '
-                         'a macro expansion); write it out in the enclosing function')
+                d.msg = ('CPC cannot lift this nested function definition: it must be '
+                         'written out in the enclosing function (not made by a macro), as '
+                         '`specifiers name(parameters) { ... }`')
         raise
 
 

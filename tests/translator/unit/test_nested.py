@@ -175,3 +175,21 @@ def test_more_live_addresses_than_thunks_is_a_clear_runtime_error():
     assert runs[7].returncode == 0 and runs[7].stdout == '28\n'
     assert runs[8].returncode != 0
     assert 'more than 8 invocations hold the address of nested function `get`' in runs[8].stderr
+
+
+def test_scanner_finds_definitions_in_statement_expressions_labels_and_cases():
+    src = ('int f(int c) {\n int r = ({ int g(void) { return 1; } g(); });\n'
+           ' switch (c) { case 1: int h(void) { return 2; }\n r += h(); }\n'
+           ' out: __attribute__((unused)) int k(void) { return 3; }\n return r; }\n')
+    assert names(src) == {'f': ['g', 'h', 'k']}
+
+
+def test_scanner_reads_cpc_statements_as_blocks():
+    src = ('cps void f(void) {\n cpc_spawn { cps void g(void) { } g(); }\n'
+           ' cpc_linked(cpc_default_sched) { int h(void) { return 1; } h(); }\n}\n')
+    assert names(src) == {'f': ['g', 'h']}
+
+
+def test_function_pointer_declarator_is_reported_not_lifted():
+    errs = errors('int f(void) {\n int (*getter(void))(void) { return 0; }\n return 0; }\n')
+    assert errs and errs[0][0] == 3 and 'CPC cannot lift this nested function definition' in errs[0][1]
