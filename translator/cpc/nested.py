@@ -341,6 +341,10 @@ class Lifter:
                                       'not visible; declare it at file scope'
                                    % (ctx.name, what, owner.name)))
 
+    def text_of(self, c):
+        return self.u.text[c.extent.start.offset:c.extent.end.offset].decode(
+            'utf-8', 'surrogateescape')
+
     def in_spawn(self, c, ctx):
         """Cursor `c` lies in a `cpc_spawn` body inside function `ctx`."""
         p = self.parent.get(c.hash)
@@ -374,6 +378,10 @@ class Lifter:
         while p is not None and p.kind not in (K.RETURN_STMT, K.COMPOUND_STMT, K.FUNCTION_DECL):
             if p.kind == K.BINARY_OPERATOR and fe.binop(p) == fe.BO['Assign']:
                 lhs = an.strip(fe.kids(p)[0])
+                # `g.cb = f`, `table[i] = f`: the object stored into (not through a pointer)
+                while lhs.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and fe.kids(lhs) and \
+                        not (lhs.kind == K.MEMBER_REF_EXPR and self.text_of(lhs).find('->') >= 0):
+                    lhs = an.strip(fe.kids(lhs)[0])
                 if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and \
                         lhs.referenced.kind == K.VAR_DECL and \
                         (lhs.referenced.semantic_parent is None or

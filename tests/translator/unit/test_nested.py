@@ -117,6 +117,8 @@ def test_names_the_later_passes_derive_are_avoided():
      5, 'is returned from `f`'),
     ('int (*keep)(void);\nvoid f(int x) {\n int g(void) { return x; }\n keep = g; }\n',
      5, 'is stored in `keep`'),
+    ('struct ops { int (*get)(void); } ops;\nvoid f(int x) {\n int g(void) { return x; }\n ops.get = g; }\n',
+     5, 'is stored in `ops`'),
     ('cps void f(int x) {\n int g(void) { return x; }\n int (*p)(void) = g;\n cpc_yield(); p(); }\n',
      4, 'can only be passed to a native function call'),
     ('void f(void) {\n struct t { int a; } s;\n int g(void) { return s.a; }\n g(); }\n',
