@@ -233,13 +233,14 @@ class Lifter:
     def body_errors(self):
         """Clang's errors inside nested bodies, reported here: its error
         recovery drops the expressions in error, whose references could then
-        not be rewritten.  Errors about `return` are the reading's own (a
-        nested body is read as a block of its enclosing function); the C
-        compiler checks those against the lifted function."""
+        not be rewritten.  Errors about `return` and labels are the reading's
+        own (a nested body is read as a block of its enclosing function); the
+        C compiler checks those against the lifted function."""
         nested = [f for f in self.fns if f.parent is not None]
         for d in self.u.tu.diagnostics:
             if d.severity < fe.ci.Diagnostic.Error or d.location.file is None or \
-                    d.location.file.name != self.path or 'return' in d.spelling:
+                    d.location.file.name != self.path or 'return' in d.spelling or \
+                    'label' in d.spelling:
                 continue
             o, inj = self.to_orig(d.location.offset)
             if o is not None and any(f.lbrace <= o < f.end for f in nested):
@@ -279,7 +280,7 @@ class Lifter:
             for x in fe.kids(n):
                 parent[x.hash] = n
                 stack.append(x)
-            if n.kind in (K.DECL_REF_EXPR, K.TYPE_REF):
+            if n.kind in (K.DECL_REF_EXPR, K.TYPE_REF, K.LABEL_REF):
                 refs.append(n)
             elif n.kind == K.FUNCTION_DECL and n != top:
                 _, inj = self.to_orig(n.location.offset)
@@ -297,6 +298,14 @@ class Lifter:
                 continue
             if n.kind == K.TYPE_REF or d.kind == K.ENUM_CONSTANT_DECL:
                 self.check_local_declaration(n, d, o, ctx)
+                continue
+            if n.kind == K.LABEL_REF:
+                do, _ = self.to_orig(d.location.offset)
+                if do is not None and ctx.parent is not None and not \
+                        (ctx.lbrace <= do < ctx.end and self.context_at(do) is ctx):
+                    self.errs.append(self.diag(o, 'nested function `%s` jumps to label `%s` of '
+                                                  'an enclosing function: CPC does not support '
+                                                  'such non-local gotos' % (ctx.name, n.spelling)))
                 continue
             if d.kind in (K.VAR_DECL, K.PARM_DECL):
                 do, dinj = self.to_orig(d.location.offset)

@@ -195,3 +195,9 @@ def test_scanner_reads_cpc_statements_as_blocks():
 def test_function_pointer_declarator_is_reported_not_lifted():
     errs = errors('int f(void) {\n int (*getter(void))(void) { return 0; }\n return 0; }\n')
     assert errs and errs[0][0] == 3 and 'CPC cannot lift this nested function definition' in errs[0][1]
+
+
+def test_labels_of_the_same_name_in_nested_and_enclosing_functions():
+    out = lift('int f(int k) {\n int g(int j) { if (j) goto out; return 1; out: return 2; }\n'
+               ' if (k) goto out;\n return g(k);\n out: return 0; }\n')
+    assert 'static int f__g(int j)' in out
