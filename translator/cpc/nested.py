@@ -113,12 +113,25 @@ class Lifter:
         i = bisect.bisect_right(self._lines, off) - 1
         return i + 1, off - self._lines[i] + 1
 
+    def presumed(self, off):
+        """(file, line, col) of file offset `off` as the compiler will see
+        it: through the file's own `#line` directives, once Clang has read
+        it (the resolving parse keeps every line where it was)."""
+        u = getattr(self, 'u', None)
+        if u is None:
+            return (self.path,) + self.line_col(off)
+        i = bisect.bisect_right(self._map_origs, off) - 1
+        a, o = self._map[max(i, 0)]
+        f, line, col = fe.presumed(u.tu.get_location(self.path, a + (off - o)))
+        return f or self.path, line, self.line_col(off)[1]
+
     def diag(self, off, msg):
-        line, col = self.line_col(off)
-        return fe.Diag(msg, self.path, line, col)
+        f, line, col = self.presumed(off)
+        return fe.Diag(msg, f, line, col)
 
     def line_directive(self, off):
-        return '#line %d "%s"' % (self.line_col(off)[0], _cstr(self.path))
+        f, line, _ = self.presumed(off)
+        return '#line %d "%s"' % (line, _cstr(f))
 
     def fn_at(self, off):
         """The innermost function whose definition contains `off`."""
@@ -165,6 +178,7 @@ class Lifter:
         out.append(self.text[pos:])
         self._map.append((ana, pos))
         self._map_keys = [m[0] for m in self._map]
+        self._map_origs = [m[1] for m in self._map]
         return b''.join(out)
 
     def param_texts(self, fn):
