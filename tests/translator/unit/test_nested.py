@@ -201,3 +201,12 @@ def test_labels_of_the_same_name_in_nested_and_enclosing_functions():
     out = lift('int f(int k) {\n int g(int j) { if (j) goto out; return 1; out: return 2; }\n'
                ' if (k) goto out;\n return g(k);\n out: return 0; }\n')
     assert 'static int f__g(int j)' in out
+
+
+@pytest.mark.parametrize('seed', [1, 2, 3])
+def test_random_nested_programs_print_what_gcc_prints(seed):
+    import sys
+    sys.path.insert(0, os.path.join(TOP, 'tests', 'translator'))
+    import nested_gen
+    with tempfile.TemporaryDirectory() as tmp:
+        assert nested_gen.check(seed, tmp) is None
