@@ -5,8 +5,10 @@ functions around them, call one another (recursively too) and declare
 variables in inner blocks; each block prints the variables it declared.
 
     nested_gen.py SEED            print the program of SEED
+    nested_gen.py [--cps] SEED    print the program of SEED (its cps variant)
     nested_gen.py --check A B     compile seeds A..B with gcc (GCC's own
-                                  nested functions) and cpcc, compare outputs
+                                  nested functions) and cpcc, native and cps
+                                  variants, and compare the outputs
 
 Evaluation order is kept out of the programs' meaning: a call is a whole
 expression with call-free arguments, and a variable that a call may write is
@@ -24,8 +26,15 @@ OPS = ['+', '-', '*', '^', '&', '|']
 
 
 class Gen:
-    def __init__(self, seed):
+    """With cps=True the same program (same random choices) with every
+    nested function cps, cooperation points (`cpc_yield()`) here and there,
+    and the body run by a spawned thread: one thread, so it must print
+    what the native program prints."""
+
+    def __init__(self, seed, cps=False):
         self.r = random.Random(seed)
+        self.yields = random.Random(seed * 7 + 1)
+        self.cps = cps
         self.count = 0
 
     def leaf(self, vars_):
@@ -70,6 +79,8 @@ class Gen:
                 out.append(ind + '{')
                 out += self.block(depth + 1, vars_, fns, ind + '    ')
                 out.append(ind + '}')
+            if self.cps and self.yields.random() < 0.3:
+                out.append(ind + 'cpc_yield();')
         for v in own_vars:
             out.append('%sprintf("%s=%%d\\n", %s);' % (ind, v, v))
         return out
@@ -82,7 +93,8 @@ class Gen:
         # a recursive function counts down a parameter that nothing else writes
         recursive = r.random() < 0.3
         decl = ['int ' + p for p in params] + (['int depth'] if recursive else [])
-        out = ['%sint %s(%s) {' % (ind, name, ', '.join(decl) or 'void')]
+        out = ['%s%sint %s(%s) {' % (ind, 'cps ' if self.cps else '', name,
+                                      ', '.join(decl) or 'void')]
         inner = vars_ + params
         out += self.block(depth + 1, inner, fns, ind + '    ')
         if recursive:
@@ -95,24 +107,30 @@ class Gen:
 
     def program(self):
         body = self.block(0, ['a', 'b'], [], '    ')
-        return '\n'.join(['#include <stdio.h>', 'static int g0 = 3;', 'int main(void) {',
+        cps = 'cps ' if self.cps else ''
+        run = ('    cpc_spawn body();\n    cpc_main_loop();' if self.cps else '    body();')
+        return '\n'.join(['#include <stdio.h>'] +
+                         (['#include <cpc/cpc_runtime.h>'] if self.cps else []) +
+                         ['static int g0 = 3;', '%svoid body(void) {' % cps,
                           '    int a = 1, b = 2;'] + body +
-                         ['    printf("a=%d b=%d g0=%d\\n", a, b, g0);', '    return 0;', '}']) + '\n'
+                         ['    printf("a=%d b=%d g0=%d\\n", a, b, g0);', '}',
+                          'int main(void) {', run, '    return 0;', '}']) + '\n'
 
 
-def program(seed):
-    return Gen(seed).program()
+def program(seed, cps=False):
+    return Gen(seed, cps).program()
 
 
-def check(seed, tmp, opt='-O0'):
-    """None, or why cpcc's build of the program differs from gcc's."""
-    src = os.path.join(tmp, 'p%d.cpc' % seed)
-    with open(src, 'w') as f:
-        f.write(program(seed))
+def check(seed, tmp, opt='-O0', cps=False, extra=()):
+    """None, or why cpcc's build of the program (its cps variant when cps)
+    differs from gcc's build of the native one."""
     outs = []
-    for name, cmd in (('gcc', ['gcc', '-x', 'c', '-std=gnu11', '-w', opt,
-                               '-Wl,--no-warn-execstack']),
-                      ('cpcc', [CPCC, '-w', opt])):
+    for name, cmd, variant in (
+            ('gcc', ['gcc', '-x', 'c', '-std=gnu11', '-w', opt, '-Wl,--no-warn-execstack'], False),
+            ('cpcc', [CPCC, '-w', opt] + list(extra), cps)):
+        src = os.path.join(tmp, '%s%d.cpc' % (name, seed))
+        with open(src, 'w') as f:
+            f.write(program(seed, variant))
         exe = os.path.join(tmp, '%s%d' % (name, seed))
         r = subprocess.run(cmd + ['-o', exe, src], capture_output=True, text=True)
         if r.returncode != 0:
@@ -131,13 +149,18 @@ def main(argv):
         fails = 0
         with tempfile.TemporaryDirectory() as tmp:
             for seed in range(a, b + 1):
-                why = check(seed, tmp)
-                if why:
-                    fails += 1
-                    print(why)
+                for cps in (False, True):
+                    why = check(seed, tmp, '-O2' if seed % 2 else '-O0', cps,
+                                ['--dataflow=environments'] if cps and seed % 3 == 0 else [])
+                    if why:
+                        fails += 1
+                        print(why + (' (cps)' if cps else ''))
         print('nested_gen: %d seeds, %d differ' % (b - a + 1, fails))
         return 1 if fails else 0
-    sys.stdout.write(program(int(argv[0])))
+    if argv[0] == '--cps':
+        sys.stdout.write(program(int(argv[1]), True))
+    else:
+        sys.stdout.write(program(int(argv[0])))
     return 0
 
 

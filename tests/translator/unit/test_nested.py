@@ -203,10 +203,15 @@ def test_labels_of_the_same_name_in_nested_and_enclosing_functions():
     assert 'static int f__g(int j)' in out
 
 
-@pytest.mark.parametrize('seed', [1, 2, 3])
-def test_random_nested_programs_print_what_gcc_prints(seed):
+@pytest.mark.parametrize('seed, cps, extra', [
+    (1, False, []), (2, False, []),
+    (1, True, []), (2, True, ['--dataflow=environments'])])
+def test_random_nested_programs_print_what_gcc_prints(seed, cps, extra):
+    """The native program built by cpcc, or its cps variant (every nested
+    function cps, cooperation points added, one thread), prints what gcc's
+    build of the native program prints."""
     import sys
     sys.path.insert(0, os.path.join(TOP, 'tests', 'translator'))
     import nested_gen
     with tempfile.TemporaryDirectory() as tmp:
-        assert nested_gen.check(seed, tmp) is None
+        assert nested_gen.check(seed, tmp, '-O2', cps, extra) is None
