@@ -54,6 +54,9 @@ class Gen:
             args = ['(%s & 7)' % self.pure(vars_, 1) for _ in range(arity)]
             if recursive:
                 args.append(str(self.r.randint(0, 5)))
+            if arity == 1 and not recursive and self.r.random() < 0.5 and not self.cps:
+                # through a pointer, from native code (cps functions are called directly)
+                return 'apply(%s, %s)' % (name, args[0]), True
             return '%s(%s)' % (name, ', '.join(args)), True
         return self.pure(vars_, 2), False
 
@@ -111,7 +114,9 @@ class Gen:
         run = ('    cpc_spawn body();\n    cpc_main_loop();' if self.cps else '    body();')
         return '\n'.join(['#include <stdio.h>'] +
                          (['#include <cpc/cpc_runtime.h>'] if self.cps else []) +
-                         ['static int g0 = 3;', '%svoid body(void) {' % cps,
+                         ['static int g0 = 3;',
+                          'static int apply(int (*f)(int), int x) { return f(x); }',
+                          '%svoid body(void) {' % cps,
                           '    int a = 1, b = 2;'] + body +
                          ['    printf("a=%d b=%d g0=%d\\n", a, b, g0);', '}',
                           'int main(void) {', run, '    return 0;', '}']) + '\n'

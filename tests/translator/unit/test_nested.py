@@ -204,7 +204,7 @@ def test_labels_of_the_same_name_in_nested_and_enclosing_functions():
 
 
 @pytest.mark.parametrize('seed, cps, extra', [
-    (4, False, []), (5, False, []),
+    (4, False, []), (10, False, []),
     (4, True, []), (5, True, ['--dataflow=environments'])])
 def test_random_nested_programs_print_what_gcc_prints(seed, cps, extra):
     """The native program built by cpcc, or its cps variant (every nested
