@@ -301,7 +301,7 @@ class Lifter:
                 if inj is not None:
                     self._decls[inj] = n
         for n in refs:
-            d = n.referenced
+            d = fe.adopt(n.referenced)
             if d is None:
                 continue
             o, _ = self.to_orig(n.extent.start.offset)
@@ -405,11 +405,11 @@ class Lifter:
                 while lhs.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and fe.kids(lhs) and \
                         not (lhs.kind == K.MEMBER_REF_EXPR and self.text_of(lhs).find('->') >= 0):
                     lhs = an.strip(fe.kids(lhs)[0])
-                if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and \
-                        lhs.referenced.kind == K.VAR_DECL and \
-                        (lhs.referenced.semantic_parent is None or
-                         lhs.referenced.semantic_parent.kind == K.TRANSLATION_UNIT or
-                         lhs.referenced.storage_class == fe.ci.StorageClass.STATIC):
+                target = fe.adopt(lhs.referenced) if lhs.kind == K.DECL_REF_EXPR else None
+                if target is not None and target.kind == K.VAR_DECL and \
+                        (target.semantic_parent is None or
+                         target.semantic_parent.kind == K.TRANSLATION_UNIT or
+                         target.storage_class == fe.ci.StorageClass.STATIC):
                     v.escape = 'stored in `%s`, which outlives the enclosing call' % lhs.spelling
                 break
             p = self.parent.get(p.hash)
@@ -902,6 +902,10 @@ def _apply(text, edits):
 
 
 CLANG_NESTED_MSG = 'function definition is not allowed here'
+# what Clang's message becomes for a nested definition left in place
+UNLIFTED_MSG = ('CPC cannot lift this nested function definition: it must be written out in '
+                'the enclosing function (not made by a macro), as '
+                '`specifiers name(parameters) { ... }`')
 
 
 def parse(text, path, args, parse_fn):
@@ -917,10 +921,20 @@ def parse(text, path, args, parse_fn):
     except fe.Diags as e:
         for d in e.diags:
             if CLANG_NESTED_MSG in d.msg:
-                d.msg = ('CPC cannot lift this nested function definition: it must be '
-                         'written out in the enclosing function (not made by a macro), as '
-                         '`specifiers name(parameters) { ... }`')
+                d.msg = UNLIFTED_MSG
         raise
+
+
+def stage(text, ctx):
+    """The pre-parse stage: `text` with its nested functions lifted, or
+    unchanged when Clang reports none (a file without them costs one more
+    parse, not the scan)."""
+    try:
+        fe.parse(text, ctx.path, ctx.args)
+    except fe.Diags as e:
+        if any(CLANG_NESTED_MSG in d.msg for d in e.diags):
+            return lift(text, ctx.path, ctx.args)
+    return text
 
 
 def lift(text, path, args=()):

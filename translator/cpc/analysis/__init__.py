@@ -1,0 +1,891 @@
+"""Shared analyses over Clang's AST of one function.
+
+Invariant: nothing here changes the program.  `Func` gathers a function's
+cps calls (calls whose callee has a cps function type, outside `sizeof` and
+outside spawned statements), its local variables and every reference to
+them; `Cfg` is the function's control flow graph at the granularity of
+expressions (if/loops/switch with fall-through and nested cases/goto/labels/
+break/continue/return; a cps call statement is two nodes, the call and the
+resume point), on which `liveness` and `possibly_initialised` compute the
+usual backward and forward data-flow facts.  Both analyses over-approximate:
+a variable reported dead is dead, a variable reported uninitialised has no
+assignment on any path.
+"""
+import weakref
+
+from .. import frontend as fe
+from .. import ctype
+
+K = fe.K
+
+LOOP_KINDS = (K.WHILE_STMT, K.DO_STMT, K.FOR_STMT)
+
+
+kids = fe.kids     # the cached list: never modify it
+
+
+def strip(c):
+    """Skip parentheses and implicit casts (UNEXPOSED_EXPR with one child
+    spanning the same text)."""
+    while True:
+        if c.kind == K.PAREN_EXPR:
+            c = kids(c)[0]
+            continue
+        if c.kind == K.UNEXPOSED_EXPR:
+            ch = kids(c)
+            if len(ch) == 1 and ch[0].extent == c.extent:
+                c = ch[0]
+                continue
+        return c
+
+
+def strip_casts(c):
+    """Like strip, and explicit casts to void too."""
+    c = strip(c)
+    while c.kind == K.CSTYLE_CAST_EXPR:
+        ch = kids(c)
+        if ctype.is_void(c.type):
+            c = strip(ch[-1])
+        else:
+            break
+    return c
+
+
+def node_id(c):
+    """A key identifying cursor c within one parse."""
+    return (c.kind, c.extent.start.offset, c.extent.end.offset, c.hash)
+
+
+def callee_of(call):
+    return kids(call)[0]
+
+
+def args_of(call):
+    return kids(call)[1:]
+
+
+def callee_decl(call):
+    """The FUNCTION_DECL a call names directly, or None."""
+    memo = fe.adopt(call).memo
+    try:
+        return memo['callee_decl']
+    except KeyError:
+        pass
+    r = None
+    c = strip(callee_of(call))
+    if c.kind == K.DECL_REF_EXPR:
+        d = c.referenced
+        if d is not None and d.kind == K.FUNCTION_DECL:
+            r = d
+    memo['callee_decl'] = r
+    return r
+
+
+_per_parse = weakref.WeakKeyDictionary()    # TranslationUnit -> {key: fact}
+
+
+def parse_cache(tu):
+    """Facts about the declarations of one parse, keyed by the cursor's
+    identity (any cursor object that designates the declaration)."""
+    try:
+        return _per_parse[tu]
+    except KeyError:
+        c = _per_parse[tu] = {}
+        return c
+
+
+def decl_fact(d, what, compute):
+    """compute(d), once per declaration and parse (whatever cursor object
+    designates it)."""
+    cache = parse_cache(d._tu)
+    dd = d.data
+    key = (what, d._kind_id, d.xdata, dd[0], dd[1], dd[2])
+    try:
+        return cache[key]
+    except KeyError:
+        r = cache[key] = compute(d)
+        return r
+
+
+def is_cps_call(c):
+    if c.kind != K.CALL_EXPR:
+        return False
+    ch = kids(c)
+    if not ch:
+        return False
+    d = callee_decl(c)
+    if d is not None:
+        return decl_fact(d, 'cps', lambda d: fe.is_cps_function_type(d.type))
+    return fe.is_cps_type(ch[0].type)
+
+
+def has_annotation(decl, what):
+    if decl is None:
+        return False
+    return decl_fact(decl, what, lambda d: _has_annotation(d, what))
+
+
+def _has_annotation(decl, what):
+    if decl is None:
+        return False
+    seen = set()
+    todo = [decl]
+    try:
+        d = decl.get_definition()
+        if d is not None:
+            todo.append(d)
+        todo.append(decl.canonical)
+    except Exception:
+        pass
+    for d in todo:
+        for ch in d.get_children():
+            if ch.kind == K.ANNOTATE_ATTR and ch.spelling == what:
+                return True
+    return False
+
+
+def is_need_cont_call(c):
+    return c.kind == K.CALL_EXPR and has_annotation(callee_decl(c), 'cpc_need_cont')
+
+
+def keyword_statement(c, kind, tag):
+    """The children [tag, ;, S] of the expansion `if (tag) ; else S` of a
+    statement keyword whose tag is an expression of `kind` named `tag`, or
+    None when c is not one."""
+    if c.kind != K.IF_STMT:
+        return None
+    ch = kids(c)
+    if len(ch) != 3:
+        return None
+    cond = strip(ch[0])
+    if cond.kind == kind and cond.spelling == tag:
+        return ch
+    return None
+
+
+def spawn_body(c):
+    """For `cpc_spawn S` return S, else None."""
+    ch = keyword_statement(c, K.DECL_REF_EXPR, '__cpc_spawn_tag')
+    return ch[2] if ch is not None else None
+
+
+def linked_sched(c):
+    """For `cpc_linked(s) S` the children [tag call, ;, S], else None."""
+    return keyword_statement(c, K.CALL_EXPR, '__cpc_linked_tag')
+
+
+def is_sizeof_like(c):
+    return c.kind == K.CXX_UNARY_EXPR or (
+        c.kind == K.UNEXPOSED_EXPR and False)
+
+
+_SIZEOF_ID = K.CXX_UNARY_EXPR.value
+_IF_ID = K.IF_STMT.value
+
+
+def walk(c, skip_spawn=True, into_sizeof=False):
+    """Preorder walk yielding (cursor, parent), not entering sizeof/alignof
+    operands (unless into_sizeof: for renaming references), and (when
+    skip_spawn) not entering spawned statements."""
+    stack = [(c, None)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        n, p = pop()
+        yield n, p
+        kid = n._kind_id
+        if kid == _SIZEOF_ID and not into_sizeof:
+            continue
+        if kid == _IF_ID and skip_spawn and spawn_body(n) is not None:
+            continue
+        ch = kids(n)
+        for x in reversed(ch):
+            push((x, n))
+
+
+def is_local_var(d, func_cursor):
+    if d is None or d.kind not in (K.VAR_DECL, K.PARM_DECL):
+        return False
+    if d.kind == K.VAR_DECL:
+        sc = d.storage_class
+        if sc in (fe.ci.StorageClass.STATIC, fe.ci.StorageClass.EXTERN):
+            return False
+    sp = d.semantic_parent
+    return sp is not None and sp.kind == K.FUNCTION_DECL and sp == func_cursor
+
+
+def vkey(d):
+    """The key of a variable declaration within one parse: (offset, name)."""
+    cache = parse_cache(d._tu)
+    dd = d.data
+    h = ('vkey', d._kind_id, d.xdata, dd[0], dd[1], dd[2])   # the cursor's identity
+    k = cache.get(h)
+    if k is None:
+        k = cache[h] = (d.location.offset, d.spelling)
+    return k
+
+
+def var_init(u, v):
+    """The initialiser expression of a VAR_DECL, or None."""
+    ex = [x for x in kids(v) if x.kind.is_expression()]
+    if not ex:
+        return None
+    last = ex[-1]
+    j = last.extent.start.offset - 1
+    while j > 0 and u.text[j:j + 1] in (b' ', b'\t', b'\n', b'\r'):
+        j -= 1
+    if u.text[j:j + 1] == b'=':
+        return last
+    return None
+
+
+class Var:
+    def __init__(self, cursor, is_param):
+        self.cursor = cursor
+        self.name = cursor.spelling
+        self.type = cursor.type
+        self.is_param = is_param
+        self.key = vkey(cursor)
+
+    def __repr__(self):
+        return 'Var(%s)' % self.name
+
+
+def func(u, cursor):
+    """The Func of a function definition cursor (computed once per parse:
+    a pass that changes nothing keeps the unit, and its analyses)."""
+    memo = cursor.memo
+    try:
+        return memo['func']
+    except KeyError:
+        f = memo['func'] = Func(u, cursor)
+        return f
+
+
+class Func:
+    def __init__(self, unit, cursor):
+        self.u = unit
+        self.c = cursor
+        self.name = cursor.spelling
+        self.is_cps = fe.is_cps_function_type(cursor.type)
+        ch = kids(cursor)
+        self.body = None
+        for x in ch:
+            if x.kind == K.COMPOUND_STMT:
+                self.body = x
+        self.params = [x for x in ch if x.kind == K.PARM_DECL]
+        self.vars = {}
+        for p in self.params:
+            v = Var(p, True)
+            self.vars[v.key] = v
+        self.cps_calls = []
+        self.spawns = []
+        self.need_cont_calls = []
+        self.calls_in_spawns = []
+        if self.body is None:
+            return
+        for n, parent in walk(self.body):
+            k = n.kind
+            if k == K.VAR_DECL and is_local_var(n, cursor):
+                v = Var(n, False)
+                self.vars[v.key] = v
+            elif k == K.CALL_EXPR:
+                if is_cps_call(n):
+                    self.cps_calls.append(n)
+                elif is_need_cont_call(n):
+                    self.need_cont_calls.append(n)
+            elif k == K.IF_STMT and spawn_body(n) is not None:
+                self.spawns.append(n)
+        self._cps_ranges = sorted((c.extent.start.offset, c.extent.end.offset)
+                                  for c in self.cps_calls)
+
+    def var_of(self, ref):
+        """The local Var a DECL_REF_EXPR designates, or None."""
+        d = ref.referenced
+        if d is None or not is_local_var(d, self.c):
+            return None
+        return self.vars.get(vkey(d))
+
+    def contains_cps(self, c):
+        a, b = c.extent.start.offset, c.extent.end.offset
+        for (s, e) in self._cps_ranges:
+            if s >= a and e <= b:
+                return True
+        return False
+
+
+# --------------------------------------------------------------------------
+# Variable references of an expression
+
+def expr_refs(func, e):
+    """(uses, writes, kills, addr) of expression `e`: sets of var keys.
+    uses: read (or possibly read); writes: possibly assigned; kills: surely
+    assigned before any read at the top level of `e`; addr: address taken
+    (or an array decayed)."""
+    uses, writes, kills, addr = set(), set(), set(), set()
+
+    def lval_base(c):
+        """The variable an lvalue expression designates storage of (through
+        parens, `.` member access, subscripts of arrays)."""
+        c = strip(c)
+        while True:
+            if c.kind == K.MEMBER_REF_EXPR:
+                ch = kids(c)
+                if not ch:
+                    return None
+                b = ch[0]
+                bt, _ = fe.strip_sugar(b.type)
+                if fe.tkind(bt) == fe.TK_POINTER:
+                    return None
+                c = strip(b)
+                continue
+            if c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+                ch = kids(c)
+                b = strip(ch[0])
+                if b.kind == K.DECL_REF_EXPR and ctype.is_array(b.type):
+                    c = b
+                    continue
+                return None
+            if c.kind == K.DECL_REF_EXPR:
+                return func.var_of(c)
+            return None
+
+    def visit(c):
+        for n, parent in walk(c, skip_spawn=False):
+            k = n.kind
+            if k == K.DECL_REF_EXPR:
+                v = func.var_of(n)
+                if v is not None:
+                    uses.add(v.key)
+                    if ctype.is_array(v.type):
+                        writes.add(v.key)
+                        addr.add(v.key)
+            elif k == K.BINARY_OPERATOR or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                op = fe.binop(n)
+                if op in fe.ASSIGN_OPS:
+                    v = lval_base(kids(n)[0])
+                    if v is not None:
+                        writes.add(v.key)
+            elif k == K.UNARY_OPERATOR:
+                op = fe.unop(n)
+                if op in fe.INC_DEC_OPS or op == fe.UO['AddrOf']:
+                    v = lval_base(kids(n)[0])
+                    if v is not None:
+                        writes.add(v.key)
+                        if op == fe.UO['AddrOf']:
+                            addr.add(v.key)
+
+    visit(e)
+    # kills: `x = e` wherever it is always evaluated
+    for l in always_assigned(e):
+        v = func.var_of(l)
+        if v is not None:
+            kills.add(v.key)
+    return uses, writes, kills, addr
+
+
+def always_assigned(e):
+    """The variable references (DECL_REF_EXPR) that e assigns with `=`
+    whenever it is evaluated: not under the right of `&&`/`||`, the arms of
+    `?:`, sizeof or a statement expression."""
+    out = []
+    stack = [e]
+    while stack:
+        c = strip(stack.pop())
+        k = c.kind
+        ch = kids(c)
+        if k == K.BINARY_OPERATOR:
+            op = fe.binop(c)
+            if op == fe.BO['Assign']:
+                l = strip(ch[0])
+                if l.kind == K.DECL_REF_EXPR:
+                    out.append(l)
+                else:
+                    stack.append(ch[0])
+                stack.append(ch[1])
+            elif op in (fe.BO['LAnd'], fe.BO['LOr']):
+                stack.append(ch[0])
+            else:
+                stack.extend(ch)
+        elif k == K.CONDITIONAL_OPERATOR:
+            stack.append(ch[0])
+        elif k in (K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR, K.CALL_EXPR,
+                   K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR, K.PAREN_EXPR):
+            stack.extend(ch)
+        elif k == K.CSTYLE_CAST_EXPR and ch:
+            stack.append(ch[-1])
+        elif k == K.UNEXPOSED_EXPR and len(ch) == 1:
+            stack.append(ch[0])
+    return out
+
+
+# --------------------------------------------------------------------------
+# Control flow graph
+
+class Node:
+    __slots__ = ('id', 'kind', 'cursor', 'uses', 'defs', 'writes', 'succ',
+                 'pred', 'scope', 'info')
+
+    def __init__(self, id, kind, cursor=None):
+        self.id = id
+        self.kind = kind       # 'expr', 'call', 'resume', 'nop', 'entry', 'exit'
+        self.cursor = cursor
+        self.uses = set()
+        self.defs = set()
+        self.writes = set()
+        self.succ = []
+        self.pred = []
+        self.scope = None
+        self.info = None
+
+    def __repr__(self):
+        return 'Node(%d,%s)' % (self.id, self.kind)
+
+
+class CallSite:
+    """A cps call statement in normal form."""
+
+    def __init__(self, stmt, call, form, dest=None, var=None):
+        self.stmt = stmt      # statement cursor (expr, DECL_STMT or RETURN_STMT)
+        self.call = call      # CALL_EXPR cursor
+        self.form = form      # 'expr', 'assign', 'decl', 'return'
+        self.dest = dest      # lvalue cursor for 'assign'
+        self.var = var        # Var for 'decl'
+        self.call_node = None
+        self.resume_node = None
+        self.scope = None
+        self.tail = False
+        self.index = 0
+        self.block_item = False   # the statement is an item of a compound statement
+
+
+def normal_form(func, s):
+    """If statement `s` is a cps call in normal form, return its CallSite,
+    else None."""
+    k = s.kind
+    if k == K.RETURN_STMT:
+        ch = kids(s)
+        if ch:
+            e = strip_casts(ch[0])
+            if e.kind == K.CALL_EXPR and e in func.cps_calls:
+                return CallSite(s, e, 'return')
+        return None
+    if k == K.DECL_STMT:
+        ch = kids(s)
+        if len(ch) == 1 and ch[0].kind == K.VAR_DECL:
+            v = ch[0]
+            init = [x for x in kids(v) if x.kind.is_expression()]
+            if init:
+                e = strip(init[-1])
+                if e.kind == K.CALL_EXPR and is_cps_call(e):
+                    return CallSite(s, e, 'decl', var=func.vars.get(vkey(v)))
+        return None
+    if k.is_expression():
+        e = strip_casts(s)
+        if e.kind == K.CALL_EXPR and is_cps_call(e):
+            return CallSite(s, e, 'expr')
+        if e.kind == K.BINARY_OPERATOR and fe.binop(e) == fe.BO['Assign']:
+            l, r = kids(e)
+            r = strip(r)
+            if r.kind == K.CALL_EXPR and is_cps_call(r):
+                return CallSite(s, r, 'assign', dest=l)
+    return None
+
+
+class Cfg:
+    def __init__(self, func, sites=None):
+        self.func = func
+        self.nodes = []
+        self.labels = {}
+        self.sites = []
+        self.entry = self.new('entry')
+        self.exit = self.new('exit')
+        for p in func.params:
+            self.entry.writes.add(vkey(p))
+        self.scope = [set(vkey(p) for p in func.params)]
+        self.brk = []
+        self.cont = []
+        self.switch = []
+        self.gotos = []
+        self.computed_gotos = []
+        self.addr_labels = []
+        self._block_item = False
+        if func.body is not None:
+            last = self.stmt(func.body, [self.entry])
+            self.link(last, self.exit)
+        for n, lab in self.gotos:
+            t = self.labels.get(lab)
+            if t is not None:
+                self.edge(n, t)
+        for n in self.computed_gotos:
+            for t in self.labels.values():
+                self.edge(n, t)
+        for n in self.nodes:
+            for s in n.succ:
+                s.pred.append(n)
+
+    def new(self, kind, cursor=None):
+        n = Node(len(self.nodes), kind, cursor)
+        self.nodes.append(n)
+        return n
+
+    def edge(self, a, b):
+        if b not in a.succ:
+            a.succ.append(b)
+
+    def link(self, preds, n):
+        for p in preds:
+            self.edge(p, n)
+
+    def visible(self):
+        s = set()
+        for x in self.scope:
+            s |= x
+        return s
+
+    def expr(self, e, preds, kind='expr'):
+        n = self.new(kind, e)
+        u, w, kl, a = expr_refs(self.func, e)
+        n.uses = u
+        n.defs = set(kl)
+        # reads of the killed variable on its own left side are not uses
+        for v in kl:
+            n.uses.discard(v) if self._only_lhs(e, v) else None
+        n.writes = w | kl
+        self.link(preds, n)
+        return n
+
+    def _only_lhs(self, e, key):
+        """True if every reference to `key` in e is a top-level assignment
+        target."""
+        count_all = 0
+        for n, p in walk(e, skip_spawn=False):
+            if n.kind == K.DECL_REF_EXPR:
+                v = self.func.var_of(n)
+                if v is not None and v.key == key:
+                    count_all += 1
+        count_lhs = 0
+        for l in always_assigned(e):
+            v = self.func.var_of(l)
+            if v is not None and v.key == key:
+                count_lhs += 1
+        return count_all == count_lhs
+
+    def callsite(self, site, preds):
+        f = self.func
+        c = self.new('call', site.stmt)
+        r = self.new('resume', site.stmt)
+        u = set()
+        w = set()
+        for part in kids(site.call):
+            uu, ww, _, _ = expr_refs(f, part)
+            u |= uu
+            w |= ww
+        c.uses, c.writes = u, w
+        self.link(preds, c)
+        self.edge(c, r)
+        if site.form == 'assign':
+            uu, ww, kl, _ = expr_refs(f, site.dest)
+            ds = strip(site.dest)
+            if ds.kind == K.DECL_REF_EXPR and f.var_of(ds) is not None:
+                r.defs = {f.var_of(ds).key}
+                r.writes = set(r.defs)
+            else:
+                r.uses = uu
+                r.writes = ww
+        elif site.form == 'decl' and site.var is not None:
+            r.defs = {site.var.key}
+            r.writes = {site.var.key}
+        site.call_node, site.resume_node = c, r
+        c.info = r.info = site
+        site.scope = self.visible()
+        self.sites.append(site)
+        if site.form == 'return':
+            self.edge(r, self.exit)
+            return []
+        return [r]
+
+    def stmt(self, s, preds):
+        """Add statement s reached from preds; return the list of nodes
+        falling through out of s."""
+        k = s.kind
+        f = self.func
+        block_item, self._block_item = self._block_item, False
+        site = normal_form(f, s)
+        if site is not None:
+            site.block_item = block_item
+            if site.form == 'decl' and site.var is not None:
+                self.scope[-1].add(site.var.key)
+            return self.callsite(site, preds)
+        if k == K.COMPOUND_STMT:
+            self.scope.append(set())
+            cur = preds
+            for x in kids(s):
+                self._block_item = True
+                cur = self.stmt(x, cur)
+            self.scope.pop()
+            return cur
+        if k == K.DECL_STMT:
+            cur = preds
+            for v in kids(s):
+                if v.kind == K.VAR_DECL:
+                    init = [x for x in kids(v) if x.kind.is_expression()]
+                    key = vkey(v)
+                    if is_local_var(v, f.c):
+                        self.scope[-1].add(key)
+                    if init:
+                        n = self.expr(init[-1], cur)
+                        if key in f.vars:
+                            n.defs.add(key)
+                            n.writes.add(key)
+                        cur = [n]
+            return cur
+        if spawn_body(s) is not None:
+            n = self.new('expr', s)
+            body = spawn_body(s)
+            u, w, _, _ = expr_refs(f, body)
+            n.uses, n.writes = u, w
+            self.link(preds, n)
+            return [n]
+        if k == K.IF_STMT:
+            ch = kids(s)
+            cond = self.expr(ch[0], preds)
+            out = self.stmt(ch[1], [cond])
+            if len(ch) > 2:
+                out = out + self.stmt(ch[2], [cond])
+            else:
+                out = out + [cond]
+            return out
+        if k == K.WHILE_STMT:
+            ch = kids(s)
+            head = self.new('nop', s)
+            self.link(preds, head)
+            cond = self.expr(ch[0], [head])
+            self.brk.append([])
+            self.cont.append(head)
+            out = self.stmt(ch[1], [cond])
+            self.link(out, head)
+            self.cont.pop()
+            return [cond] + self.brk.pop()
+        if k == K.DO_STMT:
+            ch = kids(s)
+            head = self.new('nop', s)
+            self.link(preds, head)
+            condhead = self.new('nop', s)
+            self.brk.append([])
+            self.cont.append(condhead)
+            out = self.stmt(ch[0], [head])
+            self.link(out, condhead)
+            cond = self.expr(ch[1], [condhead])
+            self.edge(cond, head)
+            self.cont.pop()
+            return [cond] + self.brk.pop()
+        if k == K.FOR_STMT:
+            init, cond, inc, body = for_parts(self.func.u, s)
+            self.scope.append(set())
+            cur = preds
+            if init is not None:
+                if init.kind == K.DECL_STMT:
+                    cur = self.stmt(init, cur)
+                else:
+                    cur = [self.expr(init, cur)]
+            head = self.new('nop', s)
+            self.link(cur, head)
+            if cond is not None:
+                c = self.expr(cond, [head])
+                exits = [c]
+                start = [c]
+            else:
+                exits = []
+                start = [head]
+            inchead = self.new('nop', s)
+            self.brk.append([])
+            self.cont.append(inchead)
+            out = self.stmt(body, start)
+            self.link(out, inchead)
+            if inc is not None:
+                i = self.expr(inc, [inchead])
+                self.edge(i, head)
+            else:
+                self.edge(inchead, head)
+            self.cont.pop()
+            self.scope.pop()
+            return exits + self.brk.pop()
+        if k == K.SWITCH_STMT:
+            ch = kids(s)
+            cond = self.expr(ch[0], preds)
+            self.brk.append([])
+            self.switch.append([cond, False])
+            out = self.stmt(ch[-1], [])
+            sw = self.switch.pop()
+            res = out + self.brk.pop()
+            if not sw[1]:
+                res.append(cond)
+            return res
+        if k in (K.CASE_STMT, K.DEFAULT_STMT):
+            n = self.new('nop', s)
+            self.link(preds, n)
+            if self.switch:
+                self.edge(self.switch[-1][0], n)
+                if k == K.DEFAULT_STMT:
+                    self.switch[-1][1] = True
+            ch = kids(s)
+            return self.stmt(ch[-1], [n])
+        if k == K.LABEL_STMT:
+            n = self.labels.get(s.spelling)
+            if n is None:
+                n = self.new('nop', s)
+                self.labels[s.spelling] = n
+            self.link(preds, n)
+            ch = kids(s)
+            return self.stmt(ch[-1], [n]) if ch else [n]
+        if k == K.GOTO_STMT:
+            n = self.new('nop', s)
+            self.link(preds, n)
+            ch = kids(s)
+            lab = ch[0].spelling if ch else None
+            self.gotos.append((n, lab))
+            return []
+        if k == K.INDIRECT_GOTO_STMT:
+            n = self.expr(kids(s)[0], preds)
+            self.computed_gotos.append(n)
+            return []
+        if k == K.BREAK_STMT:
+            if self.brk:
+                self.brk[-1].extend(preds)
+            return []
+        if k == K.CONTINUE_STMT:
+            if self.cont:
+                self.link(preds, self.cont[-1])
+            return []
+        if k == K.RETURN_STMT:
+            ch = kids(s)
+            if ch:
+                n = self.expr(ch[0], preds)
+                self.edge(n, self.exit)
+            else:
+                self.link(preds, self.exit)
+            return []
+        if k == K.NULL_STMT:
+            return preds
+        if k.is_expression():
+            return [self.expr(s, preds)]
+        # anything else (asm, nested declarations...): an opaque node
+        n = self.new('expr', s)
+        u, w, _, _ = expr_refs(f, s)
+        n.uses, n.writes = u, w
+        self.link(preds, n)
+        return [n]
+
+
+def for_parts(u, s):
+    """(init, cond, inc, body) cursors of a FOR_STMT (None when absent),
+    told apart by the positions of the `;` in the header."""
+    ch = kids(s)
+    body = ch[-1]
+    text = u.text
+    a = s.extent.start.offset
+    i = text.index(b'(', a)
+    semis = []
+    depth = 0
+    j = i
+    end = body.extent.start.offset
+    while j < end:
+        ch_ = text[j:j + 1]
+        if ch_ in (b'(', b'[', b'{'):
+            depth += 1
+        elif ch_ in (b')', b']', b'}'):
+            depth -= 1
+            if depth == 0:
+                rparen = j
+                break
+        elif ch_ == b';' and depth == 1:
+            semis.append(j)
+        elif ch_ in (b'"', b"'"):
+            q = ch_
+            j += 1
+            while j < end and text[j:j + 1] != q:
+                if text[j:j + 1] == b'\\':
+                    j += 1
+                j += 1
+        j += 1
+    else:
+        rparen = end
+    init = cond = inc = None
+    if len(semis) < 2:
+        # macro-produced header: assume present parts in order
+        parts = ch[:-1]
+        return (parts + [None, None, None])[:3] + [body]
+    s1, s2 = semis[0], semis[1]
+    for c in ch[:-1]:
+        o = c.extent.start.offset
+        if o < s1 or (c.kind == K.DECL_STMT and o < s2 and c.extent.end.offset <= s1 + 1):
+            init = c
+        elif o < s2:
+            cond = c
+        else:
+            inc = c
+    return init, cond, inc, body
+
+
+# --------------------------------------------------------------------------
+# Data flow
+
+def assigned_anywhere(cfg):
+    """Keys of the variables the body of cfg's function may write after its
+    entry: assignments, increments, address taken (the CFG nodes' writes),
+    and any variable named in an asm statement (its operands may be
+    outputs).  A parameter outside this set keeps its entry value."""
+    w = set()
+    for n in cfg.nodes:
+        if n is not cfg.entry:
+            w |= n.writes
+    f = cfg.func
+    if f.body is not None:
+        for n, p in walk(f.body, skip_spawn=False):
+            if n.kind == K.ASM_STMT:
+                for r, q in walk(n, skip_spawn=False):
+                    if r.kind == K.DECL_REF_EXPR:
+                        v = f.var_of(r)
+                        if v is not None:
+                            w.add(v.key)
+    return w
+
+
+def liveness(cfg):
+    """live_in per node id (sets of var keys)."""
+    live_in = {n.id: set() for n in cfg.nodes}
+    live_out = {n.id: set() for n in cfg.nodes}
+    changed = True
+    order = list(reversed(cfg.nodes))
+    while changed:
+        changed = False
+        for n in order:
+            out = set()
+            for s in n.succ:
+                out |= live_in[s.id]
+            inn = n.uses | (out - n.defs)
+            if inn != live_in[n.id] or out != live_out[n.id]:
+                live_in[n.id] = inn
+                live_out[n.id] = out
+                changed = True
+    return live_in, live_out
+
+
+def possibly_initialised(cfg):
+    """init_in per node id: variables assigned on some path to the node."""
+    init_in = {n.id: set() for n in cfg.nodes}
+    init_out = {n.id: set() for n in cfg.nodes}
+    changed = True
+    while changed:
+        changed = False
+        for n in cfg.nodes:
+            inn = set()
+            for p in n.pred:
+                inn |= init_out[p.id]
+            out = inn | n.writes | n.defs
+            if inn != init_in[n.id] or out != init_out[n.id]:
+                init_in[n.id] = inn
+                init_out[n.id] = out
+                changed = True
+    return init_in, init_out

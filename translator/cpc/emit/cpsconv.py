@@ -1,0 +1,648 @@
+"""CPS conversion and emission of the generated C.
+
+Invariant: on a prepared, normalised and boxed unit, `emit(u)` returns C
+source (for the header's C mode) equivalent to the CPC program, in the shape
+of docs/abi.md: each cps function f becomes `f__cps(k, params)` (budget
+check, bounce frame `struct f__args` and `f__bounce`) and, when it has
+resume points, a static `f__body(k, cpc_resume, params)` that dispatches to
+the label `f__resumed_N` after call N, keeping the user's statements.  The
+body pushes one `struct f__frame` per invocation (every variable live across
+some call), storing at once the parameters it never assigns and, when there
+is one resume point, its resume function; each non-tail cps call evaluates
+its arguments into temporaries, stores in the frame the other variables
+live across it (and `f__resume_N`), and returns `g__cps(k, ...)`; the
+resume point reads the frame in place, restores the variables and reads the
+result.  Every way out drops the frame; `return v;` becomes cpc_return.  Spawns of calls
+become a fresh continuation holding the arguments and a per-site thunk.
+Calls to cpc_need_cont functions get `k` (NULL in native code) first.
+Everything else is copied byte for byte; `#line` directives keep gcc's
+messages on the .cpc file.  This module decides what to generate where; the
+text of each generated item is written by codegen.py.
+"""
+from .. import frontend as fe
+from .. import analysis as an
+from .. import ctype
+from .. import rewrite as rw
+from ..analysis import retain
+from .split import split, callee_result
+from .lift import Lifting
+from . import codegen as cg
+
+K = fe.K
+
+# Optional-argument primitives: C parameter list after k: (type, default).
+PRIMITIVES = {
+    'cpc_wait': [('cpc_condvar *', None), ('int', '-1'), ('int', '0')],
+    'cpc_sleep': [('int', None), ('int', '0'), ('cpc_condvar *', 'NULL')],
+    'cpc_io_wait': [('int', None), ('int', None), ('cpc_condvar *', 'NULL')],
+}
+HEADER_CPS = {'cpc_yield', 'cpc_done', 'cpc_wait', 'cpc_sleep', 'cpc_io_wait', 'cpc_link'}
+
+
+def zero(t):
+    if ctype.is_scalar(t):
+        return '0'
+    try:
+        return '(%s){0}' % ctype.declare(t, '', strip_const=True)
+    except ctype.Unnameable:
+        return '0'
+
+
+def param_decls(func_cursor):
+    ps = []
+    for p in an.kids(func_cursor):
+        if p.kind == K.PARM_DECL:
+            name = p.spelling
+            ps.append((name, p.type))
+    return ps
+
+
+class Emitter:
+    def __init__(self, u):
+        self.u = u
+        self.edits = []
+        self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
+        self.path = u.path
+
+    def diag(self, c, msg):
+        return self.u.diag(c, msg)
+
+    def text(self, a, b, small):
+        return rw.rebuild(self.u, a, b, [e for e in small if a <= e[0] and e[1] <= b])
+
+    def ctext(self, c, small):
+        return self.text(c.extent.start.offset, c.extent.end.offset, small)
+
+    # -- need_cont calls
+    def need_cont_edits(self, f, kexpr):
+        out = []
+        for call in f.need_cont_calls:
+            callee = an.callee_of(call)
+            j = rw.skip_space(self.u.text, callee.extent.end.offset)
+            if self.u.text[j:j + 1] != b'(':
+                continue
+            args = an.args_of(call)
+            out.append((j + 1, j + 1, kexpr + (', ' if args else '')))
+        return out
+
+    # -- prototypes
+    def cps_proto(self, decl, storage=None, names=True):
+        ps = []
+        ft = fe.strip_sugar(decl.type)[0]
+        params = param_decls(decl)
+        if params:
+            for (n, t) in params:
+                ps.append(ctype.declare(t, n if names else ''))
+        elif fe.tkind(ft) == fe.TK_FUNCTIONPROTO:
+            ps = [ctype.declare(t, '') for t in ft.argument_types()]
+        if fe.tkind(ft) == fe.TK_FUNCTIONPROTO and ft.is_function_variadic():
+            ps.append('...')
+        st = ''
+        if storage is None:
+            sc = decl.storage_class
+            if sc == fe.ci.StorageClass.STATIC:
+                st = 'static '
+            elif sc == fe.ci.StorageClass.EXTERN:
+                st = 'extern '
+        else:
+            st = storage
+        return cg.prototype(st, decl.spelling, ps)
+
+    def external_protos(self, f, out):
+        """Prototypes of the cps functions called or spawned in f that no
+        declaration of the main file introduces before f (those declared
+        only in headers, whose C-mode declaration is native-looking)."""
+        calls = list(f.cps_calls)
+        for sp in f.spawns:
+            b = an.spawn_body(sp)
+            if b is not None and an.strip_casts(b).kind == K.CALL_EXPR:
+                calls.append(an.strip_casts(b))
+        for call in calls:
+            d = an.callee_decl(call)
+            if d is not None:
+                self.extern_proto(d, out, f.c.extent.start.offset)
+
+    def need_cont_param(self, c):
+        """A cpc_need_cont function declared or defined in the main file
+        takes the continuation first, `cpc_continuation *cpc_k` (NULL from
+        native context); its own calls of cpc_need_cont functions pass it on."""
+        t = self.u.text
+        i = rw.skip_space(t, c.location.offset + len(c.spelling))
+        if t[i:i + 1] != b'(':
+            raise fe.Diags([self.diag(c, 'cannot add the continuation parameter of the '
+                                      'cpc_need_cont function `%s` (declared through a '
+                                      'typedef or macro?)' % c.spelling)])
+        j = rw.skip_space(t, i + 1)
+        ps = [x for x in an.kids(c) if x.kind == K.PARM_DECL]
+        if not ps:
+            # () or (void)
+            k = t.index(b')', j)
+            self.edits.append((i + 1, k, cg.K_PARAM))
+        else:
+            self.edits.append((i + 1, i + 1, cg.K_PARAM + ', '))
+
+    # -- cps functions as values
+    def value_edits(self, root, pre):
+        """Edits turning each cps function used as a value (`f` or `&f`, not
+        the callee of a direct call) into its entry point f__cps converted to
+        the function's declared, native-looking pointer type; prototypes of
+        those declared only in headers go to `pre`."""
+        direct = set()
+        addr = {}
+        refs = []
+        for n, p in an.walk(root, skip_spawn=False):
+            if n.kind == K.CALL_EXPR:
+                ch = an.kids(n)
+                if ch:
+                    direct.add(an.node_id(an.strip(ch[0])))
+            elif n.kind == K.UNARY_OPERATOR and fe.unop(n) == fe.UO['AddrOf']:
+                ch = an.kids(n)
+                if ch:
+                    addr[an.node_id(an.strip(ch[0]))] = n
+            elif n.kind == K.DECL_REF_EXPR:
+                d = n.referenced
+                if d is not None and d.kind == K.FUNCTION_DECL and \
+                        fe.is_cps_function_type(d.type):
+                    refs.append((n, d))
+        out = []
+        for n, d in refs:
+            i = an.node_id(n)
+            if i in direct:
+                continue
+            whole = addr.get(i, n)
+            if whole is not n and an.node_id(whole) in direct:
+                continue  # (&f)(x): a direct call
+            try:
+                text = ctype.as_value(d.type, cg.entry_name(d.spelling))
+            except ctype.Unnameable as e:
+                raise fe.Diags([self.diag(n, 'the type of `%s` cannot be named: %s' % (
+                    d.spelling, e))])
+            r = self.u.written(whole)
+            if r is None:
+                raise fe.Diags([self.diag(n, 'the cps function `%s` is used as a value in '
+                                          'a macro expansion that cannot be rewritten' %
+                                          d.spelling)])
+            out.append((r[0], r[1], text))
+            self.extern_proto(d, pre, root.extent.start.offset)
+        return out
+
+    def extern_proto(self, d, out, at):
+        """Declare d__cps in `out` unless the main file declares d before
+        offset `at` or it was declared already."""
+        if d.spelling in HEADER_CPS:
+            return
+        first = min(self.first_decl.get(d.spelling, at + 1),
+                    self.declared_cps.get(d.spelling, at + 1))
+        if first <= at:
+            return
+        self.declared_cps[d.spelling] = at
+        try:
+            st = 'static ' if d.storage_class == fe.ci.StorageClass.STATIC else 'extern '
+            out.append(self.cps_proto(d, storage=st, names=False) + ';')
+        except ctype.Unnameable:
+            pass
+
+    # -- the file
+    def run(self):
+        u = self.u
+        self.first_decl = {}
+        for c in u.top():
+            if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
+                self.first_decl.setdefault(c.spelling, c.extent.start.offset)
+        for c in u.top():
+            if c.kind != K.FUNCTION_DECL or not u.in_main_file(c):
+                continue
+            if an.has_annotation(c, 'cpc_need_cont') and not fe.is_cps_function_type(c.type):
+                self.need_cont_param(c)
+            if c.is_definition():
+                continue
+            if fe.is_cps_function_type(c.type):
+                self.edits.append((c.extent.start.offset, c.extent.end.offset,
+                                   self.cps_proto(c)))
+        for c in u.top():
+            if c.kind == K.VAR_DECL and u.in_main_file(c):
+                pre = []
+                small = self.value_edits(c, pre)
+                if small:
+                    self.edits.extend(rw.outermost(small))
+                    if pre:
+                        a = c.extent.start.offset
+                        self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
+        for c in u.function_defs():
+            f = an.func(u, c)
+            if f.is_cps:
+                self.cps_function(f)
+            else:
+                self.native_function(f)
+        # the pragma has done its work (boxing); gcc -Wall would warn about it
+        for m in retain.PRAGMA_RE.finditer(u.text):
+            a, b = m.start(), m.end()
+            if not any(e[0] <= a < e[1] for e in self.edits):
+                self.edits.append((a, b, '/* %s */' % u.text[a:b].decode(
+                    'utf-8', 'surrogateescape').replace('*/', '* /')))
+        body = rw.apply(u.text, self.edits).decode('utf-8', 'surrogateescape')
+        return cg.PREAMBLE + '#line 1 "%s"\n' % rw.cstr(self.path) + body
+
+    def native_function(self, f):
+        if f.body is None:
+            return
+        if f.cps_calls:
+            errs = []
+            for call in f.cps_calls:
+                callee = an.callee_decl(call)
+                if callee is not None:
+                    errs.append(self.diag(call, 'cps function `%s` called from native '
+                                          'function `%s`; only cps functions and '
+                                          'cpc_spawn may call it' % (callee.spelling, f.name)))
+                else:
+                    errs.append(self.diag(call, 'call through the cps function pointer `%s` '
+                                          '(of type `%s`) in native function `%s`; only cps '
+                                          'functions and cpc_spawn may call it' % (
+                                              self.u.src(an.callee_of(call)),
+                                              fe.type_name(an.callee_of(call).type), f.name)))
+            raise fe.Diags(errs)
+        small = self.need_cont_edits(
+            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL')
+        pre = []
+        frames = []
+        small += self.value_edits(f.body, pre)
+        self.spawn_edits(f, small, pre, frames, in_cps=False)
+        self.external_protos(f, pre)
+        self.edits.extend(rw.outermost(small))
+        if pre or frames:
+            self.insert_before(f, frames, pre)
+
+    def generated_prelude(self, a, frames, pre):
+        """Frames and helper functions emitted before the function at offset
+        a.  Each helper is attributed to the function's first line, so that
+        gcc's messages and gdb's backtraces in them name a real .cpc line."""
+        txt = ''
+        if frames:
+            txt += cg.frames_block(frames)
+        line = rw.line_directive(self.u, a)
+        txt += ''.join(line + '\n' + p + '\n' for p in pre)
+        return txt
+
+    def insert_before(self, f, frames, pre):
+        a = f.c.extent.start.offset
+        txt = self.generated_prelude(a, frames, pre)
+        txt += rw.resync(self.u, a)
+        self.edits.append((a, a, txt))
+
+    # -- spawn
+    def spawn_edits(self, f, small, pre, frames, in_cps):
+        for i, sp in enumerate(f.spawns, 1):
+            body = an.spawn_body(sp)
+            call = an.strip_casts(body)
+            if call.kind != K.CALL_EXPR or not an.is_cps_call(call):
+                raise fe.Diags([self.diag(sp, 'cpc_spawn of a statement that is not a '
+                                          'call to a cps function is not supported yet')])
+            name = '%s__spawn_%d' % (f.name, i)
+            callee = an.callee_of(call)
+            d = an.callee_decl(call)
+            ft = fe.function_type_of(callee.type)
+            fields = []
+            assigns = []
+            args = an.args_of(call)
+            ptypes = list(ft.argument_types()) if fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
+            cargs = []
+            if d is None:
+                fields.append(ctype.declare_rvalue(callee.type, 'cpc_callee') + ';')
+                assigns.append('cpc_a->cpc_callee = %s;' % self.ctext(callee, small))
+                fn = ctype.as_entry(ft, 'cpc_a->cpc_callee')
+            else:
+                fn = cg.entry_name(d.spelling)
+            prim = PRIMITIVES.get(d.spelling) if d is not None else None
+            for j, a in enumerate(args):
+                if prim is not None and j < len(prim):
+                    decl = '%s a%d' % (prim[j][0], j)
+                elif j < len(ptypes):
+                    decl = ctype.declare_rvalue(ptypes[j], 'a%d' % j)
+                else:
+                    decl = ctype.declare_rvalue(a.type, 'a%d' % j)
+                fields.append(decl + ';')
+                if ctype.has_const_member(a.type):
+                    assigns.append('{ %s = %s; __builtin_memcpy(&cpc_a->a%d, &cpc_v, '
+                                   'sizeof cpc_v); }' % (ctype.declare_rvalue(a.type, 'cpc_v'),
+                                                         self.ctext(a, small), j))
+                else:
+                    assigns.append('cpc_a->a%d = %s;' % (j, self.ctext(a, small)))
+                cargs.append('cpc_a->a%d' % j)
+            if prim is not None:
+                for j in range(len(args), len(prim)):
+                    cargs.append(prim[j][1])
+            fields.append('cpc_function *cpc_fn;')
+            # the thunk F__spawn_N__start pops struct F__spawn_N__start_args
+            # (F__spawn_N may also name an outlined spawned statement)
+            st = cg.spawn_args_name(name)
+            frames.append(cg.spawn_args_struct(st, fields))
+            pops_args = cargs and any(x.startswith('cpc_a->') for x in cargs) or d is None
+            pre.append(cg.spawn_start(name, st, pops_args, fn, cargs))
+            body = cg.spawn_site(name, comment_text(self.u.src(sp)), st, assigns)
+            code = ('\n' + rw.indent_of(self.u, rw.start(sp))).join(body)
+            small.append((rw.start(sp), rw.full_end(self.u, sp),
+                          rw.fix_lines(self.u, rw.start(sp), rw.full_end(self.u, sp), code)))
+
+    # -- cps functions
+    def cps_function(self, f):
+        """Replace cps function f by its generated items (codegen.py) and
+        its body, with call sites, resume points and returns rewritten."""
+        cfg = an.Cfg(f)
+        self.check_cps_body(f)
+        sites = split(f, cfg)
+        small = self.need_cont_edits(f, 'cpc_k')
+        pre = []
+        frames = []
+        small += self.value_edits(f.body, pre)
+        self.spawn_edits(f, small, pre, frames, in_cps=True)
+        self.external_protos(f, pre)
+        sig = Signature(self, f)
+        frames.append(cg.args_struct(f.name, sig.pfields))
+        if sites:
+            pre.append(cg.body_prototype(f.name, sig.bdecls) + ';')
+        else:
+            pre.append(cg.entry_prototype(f.name, sig.pdecls, sig.static) + ';')
+        layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
+        if sites:
+            frames.append(cg.frame_struct(f.name, layout.fields))
+        frame = cg.frame_name(f.name) if sites else None
+        for site in cfg.sites:
+            if site.tail:
+                small.append(self.tail_call(f, site, frame, small))
+        self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
+        self.return_edits(f, cfg, sig, frame, small)
+        pre.append(cg.bounce(f.name, sig.pnames, bool(sites)))
+        union, need = cg.reserve_union(f.name, bool(sites),
+                                       None if sig.void else ctype.declare_field(sig.rt, 'ret'))
+        if union:
+            frames.append(union)
+        pre.append(cg.defer(f.name, sig.pdecls, need,
+                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params]))
+        start, bodytext, end = self.user_body(f, small, frame)
+        if sites:
+            pre.append(cg.entry_calling_body(f.name, sig.pdecls, sig.static, need, sig.pnames))
+            push = cg.frame_push(f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type)
+                                          for v in layout.fixed],
+                                 sites[0].index if len(sites) == 1 else None)
+            opening = cg.body_opening(f.name, [s.index for s in sites], push)
+            head = cg.body_prototype(f.name, sig.bdecls) + '\n'
+        else:
+            opening = cg.budget(f.name, need, sig.pnames)
+            head = cg.entry_prototype(f.name, sig.pdecls, sig.static) + '\n'
+        newbody = head + '{\n' + opening + rw.resync(self.u, start) + bodytext + end
+        a = f.c.extent.start.offset
+        txt = self.generated_prelude(a, frames, pre)
+        txt += rw.line_directive(self.u, a) + '\n'
+        e = f.c.extent.end.offset
+        self.edits.append((a, e, txt + newbody + '\n' + rw.resync(self.u, e)))
+
+    def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
+        """The resume functions and the rewritten call sites."""
+        lifted = set()
+        for site in sites:
+            vs = layout.site_vars[site.index]
+            pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params]))
+            stored = [v for v in vs if v.key not in layout.fixed_keys]
+            small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
+            lifted.update(v.key for v in vs if not v.is_param and ctype.is_const(v.type))
+        if lifted:
+            self.unconst_decls(f, cfg, lifted, small)
+
+    def return_edits(self, f, cfg, sig, frame, small):
+        """Each `return` that is not a call site drops the frame and
+        returns through the continuation."""
+        for n, p in an.walk(f.body):
+            if n.kind != K.RETURN_STMT or any(s.stmt == n for s in cfg.sites):
+                continue
+            ch = an.kids(n)
+            if not ch:
+                code = cg.return_nothing(frame)
+            elif sig.void:
+                code = cg.return_void_expr(self.ctext(ch[0], small), frame)
+            else:
+                code = cg.return_value(ctype.declare_rvalue(sig.rt, 'cpc_ret'),
+                                       self.ctext(ch[0], small), frame)
+            small.append((rw.start(n), rw.full_end(self.u, n), code))
+
+    def user_body(self, f, small, frame):
+        """(start, text, end): the user's body from after its `{` (or from
+        the next line when the rest of the `{` line is blank, so no empty
+        line follows the #line), rewritten, and its generated end."""
+        u = self.u
+        b0, b1 = f.body.extent.start.offset, f.body.extent.end.offset
+        start = b0 + 1
+        j = u.text.find(b'\n', start, b1 - 1)
+        if j >= 0 and not u.text[start:j].strip():
+            start = j + 1
+        bodytext = self.text(start, b1 - 1, rw.outermost(small))
+        # falling off the end returns on the line of the body's closing brace
+        # (a new line would be attributed to the line after the function)
+        bodytext = bodytext.rstrip(' \t')
+        return start, bodytext, cg.body_end(bodytext.endswith('\n'), cg.drop(frame))
+
+    def unconst_decls(self, f, cfg, keys, small):
+        """A const local restored at a resume point is declared without its
+        own `const` (a read-only object cannot be assigned from the frame):
+        the declaration is written again from its type."""
+        u = self.u
+        site_stmts = {an.node_id(s.stmt) for s in cfg.sites}
+        for n, p in an.walk(f.body):
+            if n.kind != K.DECL_STMT or an.node_id(n) in site_stmts:
+                continue
+            vs = an.kids(n)
+            if not any(x.kind == K.VAR_DECL and an.vkey(x) in keys for x in vs):
+                continue
+            if p is not None and p.kind == K.FOR_STMT and len(vs) > 1:
+                raise fe.Diags([self.diag(n, 'a const variable declared with others in a '
+                                          '`for` header is live across a cps call; '
+                                          'declare it before the loop')])
+            out = []
+            for v in vs:
+                if v.kind != K.VAR_DECL:
+                    raise fe.Diags([self.diag(n, 'a const variable live across a cps call '
+                                              'is declared together with a type; declare '
+                                              'the type separately')])
+                try:
+                    d = ctype.declare(v.type, v.spelling, strip_const=an.vkey(v) in keys)
+                except ctype.Unnameable as e:
+                    raise fe.Diags([self.diag(v, 'the const variable `%s` is live across a '
+                                              'cps call and its type cannot be named (%s); '
+                                              'name the type' % (v.spelling, e))])
+                if v.storage_class == fe.ci.StorageClass.REGISTER:
+                    d = 'register ' + d
+                init = an.var_init(u, v)
+                if init is not None:
+                    d += ' = ' + self.ctext(init, small)
+                out.append(d + ';')
+            a, b = rw.start(n), rw.full_end(u, n)
+            small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
+
+    def check_cps_body(self, f):
+        for n, p in an.walk(f.body):
+            if n.kind == K.CALL_EXPR:
+                d = an.callee_decl(n)
+                if d is None:
+                    continue
+                s = d.spelling
+                if s in ('setjmp', '_setjmp', 'sigsetjmp', '__sigsetjmp', 'longjmp',
+                         '_longjmp', 'siglongjmp') and f.cps_calls:
+                    raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: setjmp/longjmp '
+                                              'cannot cross a cps call' % (s, f.name))])
+                if s in ('alloca', '__builtin_alloca') and f.cps_calls:
+                    raise fe.Diags([self.diag(n, '`alloca` in cps function `%s`: the memory '
+                                              'would not survive a cps call' % f.name)])
+
+    def call_args(self, site, small):
+        """(temporary declarations, C argument list after k, callee C name)."""
+        call = site.call
+        callee = an.callee_of(call)
+        d = an.callee_decl(call)
+        ft = fe.function_type_of(callee.type)
+        ptypes = list(ft.argument_types()) if ft is not None and \
+            fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
+        prim = PRIMITIVES.get(d.spelling) if d is not None else None
+        decls = []
+        names = []
+        if d is None:
+            decls.append('%s = %s;' % (ctype.declare_rvalue(callee.type, 'cpc_callee'),
+                                       self.ctext(callee, small)))
+            fn = ctype.as_entry(ft, 'cpc_callee')
+        else:
+            fn = cg.entry_name(d.spelling)
+        args = an.args_of(call)
+        for j, a in enumerate(args):
+            nm = 'cpc_a%d' % (j + 1)
+            if prim is not None and j < len(prim):
+                dl = '%s %s' % (prim[j][0], nm)
+            elif j < len(ptypes):
+                dl = ctype.declare_rvalue(ptypes[j], nm)
+            else:
+                dl = ctype.declare_rvalue(a.type, nm)
+            decls.append('%s = %s;' % (dl, self.ctext(a, small)))
+            names.append(nm)
+        if prim is not None:
+            for j in range(len(args), len(prim)):
+                names.append(prim[j][1])
+        return decls, names, fn
+
+    def tail_call(self, f, site, frame, small):
+        call = site.call
+        callee = an.callee_of(call)
+        d = an.callee_decl(call)
+        prim = PRIMITIVES.get(d.spelling) if d is not None else None
+        args = [self.ctext(a, small) for a in an.args_of(call)]
+        if prim is not None:
+            for j in range(len(args), len(prim)):
+                args.append(prim[j][1])
+        fn = cg.entry_name(d.spelling) if d is not None else \
+            ctype.as_entry(fe.function_type_of(callee.type), self.ctext(callee, small))
+        code = cg.tail_call(fn, args, frame)
+        s = site.stmt
+        return (rw.start(s), rw.full_end(self.u, s), code)
+
+    def call_site(self, f, site, vs, stored, frame, store_fn, small):
+        """Call site `site`: store the variables `stored` (and cpc_fn when
+        store_fn) in the frame, call; at the resume point restore `vs`."""
+        u = self.u
+        name = f.name
+        decls, names, fn = self.call_args(site, small)
+        lines = cg.call_part(name, comment_text(u.src(site.stmt)), decls,
+                             [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored],
+                             site.index if store_fn else None, fn, names)
+        restores = [ctype.copy(v.name, 'cpc_f->' + v.name, v.type) for v in vs]
+        result = []
+        rt = callee_result(site.call)
+        prefix = ''
+        if site.form == 'decl':
+            v = an.kids(site.stmt)[0]
+            try:
+                prefix = ctype.declare(v.type, v.spelling, strip_const=True) + ';'
+            except ctype.Unnameable:
+                prefix = self.text(rw.start(site.stmt), rw.start(site.call), small).rstrip()
+                if prefix.endswith('='):
+                    prefix = prefix[:-1]
+                prefix += ';'
+            if ctype.same_type(v.type, rt):
+                result.append(cg.result_into(v.spelling))
+            else:
+                result.append(cg.result_converted(ctype.declare_rvalue(rt, 'cpc_r'), v.spelling))
+        elif site.form == 'assign':
+            result.append(cg.result_converted(ctype.declare_rvalue(rt, 'cpc_r'),
+                                              self.ctext(site.dest, small)))
+        elif site.form == 'return':
+            if not ctype.is_void(f.c.type.get_result()):
+                result += cg.result_returned(ctype.declare_rvalue(rt, 'cpc_r'),
+                                             ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret'),
+                                             frame)
+            else:
+                result += cg.void_returned(frame)
+        after = cg.resume_part(name, site.index, restores, result)
+        s = site.stmt
+        # a statement that is not a block item (the body of an if, a loop, a
+        # label) becomes one block: the call and its resume point are two
+        body = lines + after
+        if site.form != 'decl' and not site.block_item:
+            body = ['{'] + ['    ' + x for x in body] + ['}']
+        if prefix:
+            body = [prefix] + body
+        ind = rw.indent_of(u, rw.start(s))
+        code = ('\n' + ind).join(body)
+        a, b = rw.start(s), rw.full_end(u, s)
+        return (a, b, rw.fix_lines(u, a, b, code))
+
+
+class Signature:
+    """A cps function's parameters and result as the generated items
+    declare them."""
+
+    def __init__(self, em, f):
+        self.params = param_decls(f.c)
+        try:
+            self.pdecls = [ctype.declare(t, n) for (n, t) in self.params]
+            self.pfields = [ctype.declare_field(t, n) + ';' for (n, t) in self.params]
+            # the body restores parameters at resume points: not const there
+            self.bdecls = [ctype.declare(t, n, strip_const=True) for (n, t) in self.params]
+        except ctype.Unnameable as e:
+            raise fe.Diags([em.diag(f.c, 'parameter type cannot be named: %s' % e)])
+        self.pnames = [n for (n, t) in self.params]
+        self.rt = f.c.type.get_result()
+        self.void = ctype.is_void(self.rt)
+        self.static = f.c.storage_class == fe.ci.StorageClass.STATIC
+
+
+class FrameLayout:
+    """The frame: one per invocation, pushed at entry and popped on the way
+    out, holding every variable live across some call (`fields`, in
+    declaration order, parameters first).  Parameters the body never
+    assigns (`fixed`) are stored once, at entry; a call site stores the
+    rest (`site_vars[index]`: what resume point `index` restores)."""
+
+    def __init__(self, em, f, cfg, sites, lift):
+        self.site_vars = {site.index: lift.frame_vars(site) for site in sites}
+        first = {}
+        for site in sites:
+            for v in self.site_vars[site.index]:
+                first.setdefault(v.key, (site, v))
+        ordered = sorted(first.values(),
+                         key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
+        assigned = an.assigned_anywhere(cfg) if sites else set()
+        self.fixed = [v for (_, v) in ordered if v.is_param and v.key not in assigned]
+        self.fixed_keys = set(v.key for v in self.fixed)
+        self.fields = []
+        for (site, v) in ordered:
+            try:
+                self.fields.append(ctype.declare_field(v.type, v.name) + ';')
+            except ctype.Unnameable as e:
+                raise fe.Diags([em.diag(site.call, 'a variable live across this cps call '
+                                        'has a type that cannot be named at file scope '
+                                        '(%s); declare the type at file scope' % e)])
+
+
+def comment_text(s, limit=72):
+    """s on one line, safe inside a C comment."""
+    s = ' '.join(s.split()).replace('*/', '* /').replace('/*', '/ *').replace('??', '? ?')
+    return s if len(s) <= limit else s[:limit - 3] + '...'
+
+
+def emit(u):
+    return Emitter(u).run()

@@ -1,0 +1,36 @@
+"""Lambda-lifting: what each resume point saves.
+
+Invariant: `frame_vars(func, cfg, site)` is the list of local variables
+(parameters included) that are live after the call of `site` (read on some
+path before being overwritten), possibly initialised at the call (assigned
+on some path from the entry), and in scope at the call; in declaration
+order.  Only these are copied into the frame and restored at the resume
+point: a dead or never-initialised variable is never lifted.  Lifting by
+copy is correct because boxing left no variable whose address is retained
+in scope at a cps call (seed 000, section 6).
+"""
+from .. import frontend as fe
+from .. import analysis as an
+from .. import ctype
+
+
+class Lifting:
+    def __init__(self, func, cfg):
+        self.func = func
+        self.cfg = cfg
+        self.live_in, self.live_out = an.liveness(cfg)
+        self.init_in, _ = an.possibly_initialised(cfg)
+
+    def frame_vars(self, site):
+        r = site.resume_node
+        c = site.call_node
+        live = self.live_in[r.id] - r.defs | (r.uses & self.live_in[r.id])
+        keys = live & self.init_in[c.id] & site.scope
+        vs = [self.func.vars[k] for k in keys if k in self.func.vars]
+        vs.sort(key=lambda v: (not v.is_param, v.cursor.location.offset))
+        for v in vs:
+            if ctype.is_vla(v.type):
+                raise fe.Diags([self.func.u.diag(
+                    site.call, 'variable-length array `%s` is live across the cps '
+                    'call to `%s`' % (v.name, an.callee_of(site.call).spelling or '?'))])
+        return vs
