@@ -379,8 +379,8 @@ class Checker:
 
     def parse(self, text, path, args):
         try:
-            from cpc import translate     # its parse words nested functions well
-            return translate.parse(text, path, args)
+            from cpc import nested        # lifts nested functions, as cpcc does
+            return nested.parse(text, path, args, self.fe.parse)
         except ImportError:
             return self.fe.parse(text, path, args)
 
