@@ -1,0 +1,221 @@
+/*
+ * lib/qemu/coroutine.c -- QEMU's coroutines as CPC continuations: create,
+ * enter, self, the pool.  Written in C on the continuation ABI
+ * (cpc_runtime.h); yield and the locks are CPC code (lock.cpc).
+ *
+ * A coroutine's continuation holds, at its bottom, a frame naming the
+ * Coroutine (`struct qco_base`), under the frame that starts the entry
+ * point.  So the current coroutine is found from the continuation the
+ * translator passes to cpc_need_cont functions -- no thread-local "current
+ * coroutine", as in the paper's coroutine-cpc backend -- and the base
+ * frame's function (qco_end) tells a QEMU coroutine from any other CPC
+ * thread.  When the entry point returns, qco_end pops the base frame and
+ * the continuation is empty: cpc_continuation_run gives it back, and the
+ * coroutine ends.
+ *
+ * qemu_coroutine_enter runs the coroutine with cpc_continuation_run on the
+ * caller's native stack; qemu_coroutine_yield parks the continuation in
+ * the Coroutine (cpc_park), which ends the run.  Coroutines the running
+ * one woke meanwhile (its wake-up list) are entered next, depth first,
+ * before enter returns, as in QEMU.
+ *
+ * The pool keeps ended coroutines with their (empty) continuations, per
+ * OS thread, up to pool_max (64, QEMU's batch size, by default).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "qemu_internal.h"
+
+CPC_FRAMES_BEGIN
+struct qco_base {
+    Coroutine *co;
+    cpc_function *cpc_fn;           /* qco_end */
+};
+struct qco_start {
+    CoroutineEntry *entry;
+    void *opaque;
+    cpc_function *cpc_fn;           /* qco_start */
+};
+CPC_FRAMES_END
+
+/* What a cps function pointer is in C: its entry point. */
+typedef cpc_continuation *qco_entry_cps(cpc_continuation *k, void *opaque);
+
+#define QCO_POOL_DEFAULT 64
+
+static _Thread_local Coroutine *pool_head;
+static _Thread_local unsigned pool_len;
+static unsigned pool_max = QCO_POOL_DEFAULT;
+
+/* `caller` of a coroutine entered from native code. */
+static Coroutine qco_native_caller;
+
+void cpc_qemu__fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("qemu-coroutine: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+    abort();
+}
+
+static cpc_continuation *qco_end(cpc_continuation *k)
+{
+    CPC_DROP(k, struct qco_base);
+    return k;
+}
+
+static cpc_continuation *qco_start(cpc_continuation *k)
+{
+    struct qco_start *a = CPC_POP(k, struct qco_start);
+    qco_entry_cps *entry = (qco_entry_cps *)(void (*)(void))a->entry;
+    return entry(k, a->opaque);
+}
+
+Coroutine *qemu_coroutine_self(cpc_continuation *k)
+{
+    struct qco_base base;
+    if (k == NULL || k->length < sizeof base)
+        return NULL;
+    memcpy(&base, k->c, sizeof base);
+    return base.cpc_fn == qco_end ? base.co : NULL;
+}
+
+bool qemu_in_coroutine(cpc_continuation *k)
+{
+    return qemu_coroutine_self(k) != NULL;
+}
+
+Coroutine *qemu_coroutine_create(CoroutineEntry *entry, void *opaque)
+{
+    Coroutine *co = pool_head;
+    cpc_continuation *k;
+    if (co != NULL) {
+        pool_head = co->pool_next;
+        pool_len--;
+        k = co->cont;
+    } else {
+        co = malloc(sizeof *co);
+        if (co == NULL)
+            cpc_qemu__fatal("out of memory creating a coroutine");
+        k = cpc_continuation_new(sizeof(struct qco_base) +
+                                 sizeof(struct qco_start));
+    }
+    co->entry = entry;
+    co->entry_arg = opaque;
+    co->caller = NULL;
+    co->wakeup_head = NULL;
+    co->wakeup_tail = &co->wakeup_head;
+    co->co_queue_next = NULL;
+    co->locks_held = 0;
+    co->pool_next = NULL;
+    struct qco_base *b = CPC_PUSH(k, struct qco_base);
+    b->co = co;
+    b->cpc_fn = qco_end;
+    struct qco_start *s = CPC_PUSH(k, struct qco_start);
+    s->entry = entry;
+    s->opaque = opaque;
+    s->cpc_fn = qco_start;
+    co->cont = k;
+    return co;
+}
+
+/* co ended; k is its empty continuation. */
+static void qco_delete(Coroutine *co, cpc_continuation *k)
+{
+    if (co->locks_held != 0)
+        cpc_qemu__fatal("coroutine %p ended holding %u lock(s)", (void *)co,
+                        co->locks_held);
+    if (pool_len < pool_max) {
+        co->cont = k;
+        co->pool_next = pool_head;
+        pool_head = co;
+        pool_len++;
+        return;
+    }
+    cpc_continuation_free(k);
+    free(co);
+}
+
+void qemu_coroutine_enter(Coroutine *co)
+{
+    /* The coroutines to run, in order: co, then those it wakes (depth
+       first: a coroutine's wake-ups run before older pending ones). */
+    Coroutine *pending = co;
+    co->co_queue_next = NULL;
+    while (pending != NULL) {
+        Coroutine *to = pending;
+        pending = to->co_queue_next;
+        to->co_queue_next = NULL;
+        if (to->caller != NULL)
+            cpc_qemu__fatal("coroutine %p re-entered recursively", (void *)to);
+        if (to->cont == NULL)
+            cpc_qemu__fatal("coroutine %p entered while it is not suspended "
+                            "(it ended, or waits in the CPC scheduler)",
+                            (void *)to);
+        cpc_continuation *k = to->cont;
+        to->cont = NULL;
+        to->caller = &qco_native_caller;
+        k = cpc_continuation_run(k);
+        to->caller = NULL;
+        if (to->wakeup_head != NULL) {
+            *to->wakeup_tail = pending;
+            pending = to->wakeup_head;
+            to->wakeup_head = NULL;
+            to->wakeup_tail = &to->wakeup_head;
+        }
+        if (k != NULL)
+            qco_delete(to, k);
+        else if (to->cont == NULL)
+            cpc_qemu__fatal("coroutine %p suspended without yielding (a CPC "
+                            "primitive such as cpc_sleep or cpc_wait in a QEMU "
+                            "coroutine?)", (void *)to);
+    }
+}
+
+void qemu_coroutine_enter_if_inactive(Coroutine *co)
+{
+    if (!qemu_coroutine_entered(co))
+        qemu_coroutine_enter(co);
+}
+
+bool qemu_coroutine_entered(Coroutine *co)
+{
+    return co->caller != NULL;
+}
+
+void cpc_qemu__wake(cpc_continuation *k, Coroutine *co)
+{
+    Coroutine *self = qemu_coroutine_self(k);
+    if (self == NULL) {
+        qemu_coroutine_enter(co);
+        return;
+    }
+    if (self == co)
+        cpc_qemu__fatal("coroutine %p wakes itself", (void *)co);
+    co->co_queue_next = NULL;
+    *self->wakeup_tail = co;
+    self->wakeup_tail = &co->co_queue_next;
+}
+
+void qemu_coroutine_inc_pool_size(unsigned int additional_pool_size)
+{
+    pool_max += additional_pool_size;
+}
+
+void qemu_coroutine_dec_pool_size(unsigned int removing_pool_size)
+{
+    pool_max = removing_pool_size > pool_max ? 0 : pool_max - removing_pool_size;
+    while (pool_len > pool_max) {
+        Coroutine *co = pool_head;
+        pool_head = co->pool_next;
+        pool_len--;
+        cpc_continuation_free(co->cont);
+        free(co);
+    }
+}
