@@ -132,6 +132,7 @@ static void qco_delete(Coroutine *co, cpc_continuation *k)
         cpc_qemu__fatal("coroutine %p ended holding %u lock(s)", (void *)co,
                         co->locks_held);
     if (pool_len < pool_max) {
+        co->entry = NULL;           /* ended: entering it is an error */
         co->cont = k;
         co->pool_next = pool_head;
         pool_head = co;
@@ -154,6 +155,8 @@ void qemu_coroutine_enter(Coroutine *co)
         to->co_queue_next = NULL;
         if (to->caller != NULL)
             cpc_qemu__fatal("coroutine %p re-entered recursively", (void *)to);
+        if (to->entry == NULL)
+            cpc_qemu__fatal("coroutine %p entered after it ended", (void *)to);
         if (to->cont == NULL)
             cpc_qemu__fatal("coroutine %p entered while it is not suspended "
                             "(it ended, or waits in the CPC scheduler)",

@@ -103,6 +103,9 @@ struct CoMutex {
     Coroutine *holder;
     Coroutine *waiters_head;    /* FIFO through co_queue_next */
     Coroutine **waiters_tail;
+    /* What QEMU_MAKE_LOCKABLE gives for this mutex: it lives as long as
+       the mutex, so a coroutine may keep it across yields. */
+    QemuLockable lockable;
 };
 
 typedef struct CoQueue {
@@ -119,17 +122,11 @@ void coroutine_fn qemu_co_mutex_lock(CoMutex *mutex);
 void coroutine_fn qemu_co_mutex_unlock(CoMutex *mutex);
 void coroutine_fn qemu_co_mutex_assert_locked(CoMutex *mutex);
 
-/* A QemuLockable for a CoMutex, NULL for a null pointer. */
-static inline QemuLockable *qemu_make_lockable(void *x, QemuLockable *l)
-{
-    return x ? l : NULL;
-}
+/* The QemuLockable of a CoMutex (NULL for a null pointer). */
+QemuLockable *qemu_co_mutex_lockable(CoMutex *mutex);
 #define QEMU_MAKE_LOCKABLE(x)                                                \
-    _Generic((x), QemuLockable *: (QemuLockable *)(void *)(x),              \
-             default: qemu_make_lockable((void *)(x), &(QemuLockable){      \
-                 (void *)(x),                                               \
-                 (QemuLockUnlockFunc *)qemu_co_mutex_lock,                  \
-                 (QemuLockUnlockFunc *)qemu_co_mutex_unlock }))
+    _Generic((x), QemuLockable *: (x),                                      \
+             default: qemu_co_mutex_lockable((CoMutex *)(x)))
 #define QEMU_MAKE_LOCKABLE_NONNULL(x) QEMU_MAKE_LOCKABLE(x)
 void coroutine_fn qemu_lockable_lock(QemuLockable *x);
 void coroutine_fn qemu_lockable_unlock(QemuLockable *x);
