@@ -94,6 +94,8 @@ class Node:
         self.why = None             # Edge that made it cooperative
         self.decl_locs = []         # [(loc, spelled_coro, cursor, unit_path)]
         self.owner = None           # for spawn nodes: the enclosing function node
+        self.need_cont = False      # a cpc_need_cont function (gets the continuation)
+        self.uses_cont = False      # calls a cpc_need_cont function
 
     def __repr__(self):
         return 'Node(%s)' % self.name
@@ -323,6 +325,9 @@ class Checker:
                 n.coro_at = self.name_loc(d)
         if b:
             n.block = True
+        if any(ch.kind == self.K.ANNOTATE_ATTR and ch.spelling == 'cpc_need_cont'
+               for ch in d.get_children()):
+            n.need_cont = True
         sp = self.spelled(d, 'coro') or (self.type_has(d.type, 'coro') and not self.is_system(d))
         n.decl_locs.append((self.name_loc(d), sp, self.is_system(d), ident, d))
 
@@ -564,6 +569,8 @@ class Checker:
         if node is not None and owner is not None and owner.kind == 'spawn' and \
                 node.coro and node.root is None:
             node.root = 'spawned'
+        if node is not None and owner is not None and node.need_cont:
+            owner.uses_cont = True
         if node is not None:
             self.edge(owner, node, self.loc(call), det,
                       text=None if node.kind == 'func' else self.src(self.unit, callee))
@@ -756,7 +763,8 @@ class Checker:
                 if n.coro and n.block:
                     R.add(where, 'error', '`%s` is annotated both %s and %s '
                           '[conflicting-annotation]' % (n.name, cn, bn))
-                if n.coro and not n.inferred and not self.opts.no_spurious:
+                if n.coro and not n.inferred and not n.uses_cont and \
+                        not self.opts.no_spurious:
                     R.add(where, 'warning', '`%s` is annotated %s but calls no %s '
                           'function [spurious-annotation]' % (n.name, cn, cn))
                 hyb = sorted(set(e.dst.name for e in n.calls

@@ -58,6 +58,10 @@ CASES = [
     ('sh:bad_attr', ['--coroutine-attr', 'not a name', IN + 'multi_a.c']),
     ('sh:nested', [IN + 'nested.cpc']),
     ('cps_tables', [IN + 'cps_tables.cpc']),
+    ('need_cont', [IN + 'need_cont.cpc']),
+    # the QEMU coroutine backend's own CPC code is consistently annotated
+    ('qemu_lock', ['--coroutine-attr', 'cps', '--coroutine-attr', 'coroutine_fn',
+                   '-I', 'lib/qemu', 'lib/qemu/lock.cpc', 'lib/qemu/sleep.cpc']),
     ('transitive', QEMU + [IN + 'transitive.c']),
     ('project_db', QEMU + ['-p', PROJECT_DB]),
     ('project_db_one', QEMU + ['-p', PROJECT_DB, IN + 'project/b.c']),
