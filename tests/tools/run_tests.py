@@ -59,6 +59,7 @@ CASES = [
     ('sh:nested', [IN + 'nested.cpc']),
     ('cps_tables', [IN + 'cps_tables.cpc']),
     ('need_cont', [IN + 'need_cont.cpc']),
+    ('fig5_lock_model', QEMU + ['--dot', '-', IN + 'fig5_lock_model.c']),
     # the QEMU coroutine backend's own CPC code is consistently annotated
     ('qemu_lock', ['--coroutine-attr', 'cps', '--coroutine-attr', 'coroutine_fn',
                    '-I', 'lib/qemu', 'lib/qemu/lock.cpc', 'lib/qemu/sleep.cpc']),
