@@ -4,8 +4,9 @@
  * (cpc_runtime.h); yield and the locks are CPC code (lock.cpc).
  *
  * A coroutine's continuation holds, at its bottom, a frame naming the
- * Coroutine (`struct qco_base`), under the frame that starts the entry
- * point.  So the current coroutine is found from the continuation the
+ * Coroutine (`struct qco_base`), which first starts the entry point
+ * (qco_start) and then stays under its frames (qco_end).  So the current
+ * coroutine is found from the continuation the
  * translator passes to cpc_need_cont functions -- no thread-local "current
  * coroutine", as in the paper's coroutine-cpc backend -- and the base
  * frame's function (qco_end) tells a QEMU coroutine from any other CPC
@@ -28,15 +29,16 @@
 
 #include "qemu_internal.h"
 
+#define CPC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CPC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
 CPC_FRAMES_BEGIN
+/* The bottom frame: qco_start until the entry point runs, qco_end after. */
 struct qco_base {
     Coroutine *co;
-    cpc_function *cpc_fn;           /* qco_end */
-};
-struct qco_start {
     CoroutineEntry *entry;
     void *opaque;
-    cpc_function *cpc_fn;           /* qco_start */
+    cpc_function *cpc_fn;
 };
 CPC_FRAMES_END
 
@@ -72,9 +74,16 @@ static cpc_continuation *qco_end(cpc_continuation *k)
 
 static cpc_continuation *qco_start(cpc_continuation *k)
 {
-    struct qco_start *a = CPC_POP(k, struct qco_start);
-    qco_entry_cps *entry = (qco_entry_cps *)(void (*)(void))a->entry;
-    return entry(k, a->opaque);
+    struct qco_base *b = CPC_TOP(k, struct qco_base);
+    qco_entry_cps *entry = (qco_entry_cps *)(void (*)(void))b->entry;
+    b->cpc_fn = qco_end;
+    k = entry(k, b->opaque);
+    /* The entry point returned without suspending (the usual case for a
+       short coroutine): end at once, without a trip through the
+       trampoline to qco_end. */
+    if (k != NULL && k->length == sizeof(struct qco_base))
+        CPC_DROP(k, struct qco_base);
+    return k;
 }
 
 Coroutine *qemu_coroutine_self(cpc_continuation *k)
@@ -96,6 +105,7 @@ Coroutine *qemu_coroutine_create(CoroutineEntry *entry, void *opaque)
     Coroutine *co = pool_head;
     cpc_continuation *k;
     if (co != NULL) {
+        /* an ended coroutine: its links and counts are clear already */
         pool_head = co->pool_next;
         pool_len--;
         k = co->cont;
@@ -103,24 +113,21 @@ Coroutine *qemu_coroutine_create(CoroutineEntry *entry, void *opaque)
         co = malloc(sizeof *co);
         if (co == NULL)
             cpc_qemu__fatal("out of memory creating a coroutine");
-        k = cpc_continuation_new(sizeof(struct qco_base) +
-                                 sizeof(struct qco_start));
+        co->caller = NULL;
+        co->wakeup_head = NULL;
+        co->wakeup_tail = &co->wakeup_head;
+        co->co_queue_next = NULL;
+        co->locks_held = 0;
+        k = cpc_continuation_new(sizeof(struct qco_base));
     }
     co->entry = entry;
     co->entry_arg = opaque;
-    co->caller = NULL;
-    co->wakeup_head = NULL;
-    co->wakeup_tail = &co->wakeup_head;
-    co->co_queue_next = NULL;
-    co->locks_held = 0;
     co->pool_next = NULL;
     struct qco_base *b = CPC_PUSH(k, struct qco_base);
     b->co = co;
-    b->cpc_fn = qco_end;
-    struct qco_start *s = CPC_PUSH(k, struct qco_start);
-    s->entry = entry;
-    s->opaque = opaque;
-    s->cpc_fn = qco_start;
+    b->entry = entry;
+    b->opaque = opaque;
+    b->cpc_fn = qco_start;
     co->cont = k;
     return co;
 }
@@ -153,15 +160,14 @@ void qemu_coroutine_enter(Coroutine *co)
         Coroutine *to = pending;
         pending = to->co_queue_next;
         to->co_queue_next = NULL;
-        if (to->caller != NULL)
+        if (CPC_UNLIKELY(to->caller != NULL))
             cpc_qemu__fatal("coroutine %p re-entered recursively", (void *)to);
-        if (to->entry == NULL)
+        if (CPC_UNLIKELY(to->entry == NULL))
             cpc_qemu__fatal("coroutine %p entered after it ended", (void *)to);
-        if (to->cont == NULL)
-            cpc_qemu__fatal("coroutine %p entered while it is not suspended "
-                            "(it ended, or waits in the CPC scheduler)",
-                            (void *)to);
         cpc_continuation *k = to->cont;
+        if (CPC_UNLIKELY(k == NULL))
+            cpc_qemu__fatal("coroutine %p entered while it is not suspended "
+                            "(it waits in the CPC scheduler)", (void *)to);
         to->cont = NULL;
         to->caller = &qco_native_caller;
         k = cpc_continuation_run(k);
@@ -174,7 +180,7 @@ void qemu_coroutine_enter(Coroutine *co)
         }
         if (k != NULL)
             qco_delete(to, k);
-        else if (to->cont == NULL)
+        else if (CPC_UNLIKELY(to->cont == NULL))
             cpc_qemu__fatal("coroutine %p suspended without yielding (a CPC "
                             "primitive such as cpc_sleep or cpc_wait in a QEMU "
                             "coroutine?)", (void *)to);
