@@ -88,11 +88,11 @@ static cpc_continuation *qco_start(cpc_continuation *k)
 
 Coroutine *qemu_coroutine_self(cpc_continuation *k)
 {
-    struct qco_base base;
-    if (k == NULL || k->length < sizeof base)
+    if (k == NULL || k->length < sizeof(struct qco_base))
         return NULL;
-    memcpy(&base, k->c, sizeof base);
-    return base.cpc_fn == qco_end ? base.co : NULL;
+    /* the bottom frame, at c[0] (aligned: c is) */
+    const struct qco_base *b = (const struct qco_base *)(const void *)k->c;
+    return b->cpc_fn == qco_end ? b->co : NULL;
 }
 
 bool qemu_in_coroutine(cpc_continuation *k)
