@@ -974,8 +974,11 @@ class Checker:
             else:
                 attrs.append('shape=ellipse')
                 style = []
-            mismatch = n.kind == 'func' and n.local and (n.coro != n.inferred or
-                                                         (n.coro and n.block))
+            # (an annotated function that uses its continuation is not
+            # spurious: see check())
+            mismatch = n.kind == 'func' and n.local and (
+                (n.coro != n.inferred and not (n.coro and n.uses_cont)) or
+                (n.coro and n.block))
             if mismatch:
                 style.append('dashed')
                 attrs.append('color=red')

@@ -62,7 +62,7 @@ CASES = [
     ('fig5_lock_model', QEMU + ['--dot', '-', IN + 'fig5_lock_model.c']),
     # the QEMU coroutine backend's own CPC code is consistently annotated
     ('qemu_lock', ['--coroutine-attr', 'cps', '--coroutine-attr', 'coroutine_fn',
-                   '-I', 'lib/qemu', 'lib/qemu/lock.cpc', 'lib/qemu/sleep.cpc']),
+                   '-I', 'lib/qemu', '--dot', '-', 'lib/qemu/lock.cpc', 'lib/qemu/sleep.cpc']),
     ('transitive', QEMU + [IN + 'transitive.c']),
     ('project_db', QEMU + ['-p', PROJECT_DB]),
     ('project_db_one', QEMU + ['-p', PROJECT_DB, IN + 'project/b.c']),
