@@ -29,3 +29,5 @@ $(BUILD)/lib/debug/%.o: $(TOP)/lib/%.cpc $(LIB_DEPS) | $(SETUP_STAMP)
 	$(LIB_CPCC) --cpc-debug -O0 -g $(LIB_CPCFLAGS) -c $< -o $@
 
 .PHONY: lib
+
+include $(TOP)/lib/qemu/qemu.mk

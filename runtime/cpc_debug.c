@@ -5,9 +5,12 @@
  * One-shot discipline.  Each continuation carries a magic number and a
  * state: NEW (allocated, not yet spawned), RUNNING (a trampoline runs it),
  * SUSPENDED (a queue, condvar, the timer heap, an fd list or a pool holds
- * it), FREED.  Handing a continuation to the runtime requires RUNNING (a
- * primitive) or NEW (a spawn); taking it from a queue to run requires
- * SUSPENDED.  Anything else is a continuation resumed twice.  Freed
+ * it), PARKED (cpc_park gave it to a backend), FREED.  Handing a
+ * continuation to the runtime requires RUNNING (a primitive) or NEW or
+ * PARKED (a spawn); taking it from a queue to run requires SUSPENDED;
+ * cpc_continuation_run takes NEW or PARKED, and gives a continuation whose
+ * frames ran out back as NEW.  Anything else is a continuation resumed
+ * twice.  Freed
  * continuations are not given back at once: they wait, marked FREED with
  * their frames intact, in a bounded FIFO quarantine, so a use after free is
  * caught (and the thread's top frame can still be named) as long as the
@@ -259,6 +262,10 @@ void dbg_suspend(cpc_continuation *k, bool spawn)
             break;
         /* A primitive called on a continuation nobody is running. */
         dbg_die(k, "resumed twice: suspended before it ever ran");
+    case CPC_ST_PARKED:
+        if (spawn)
+            break;              /* a backend gives a parked thread back */
+        dbg_die(k, "resumed twice: suspended while parked");
     case CPC_ST_RUNNING:
         if (!spawn)
             break;
@@ -288,6 +295,35 @@ void dbg_check_running(cpc_continuation *k)
     if (k->cpc_state != CPC_ST_RUNNING)
         dbg_die(k, "resumed twice: returned to the trampoline while queued "
                    "or waiting elsewhere");
+}
+
+void cpc__dbg_park(cpc_continuation *k)
+{
+    dbg_check_magic(k);
+    if (k->cpc_state == CPC_ST_PARKED)
+        dbg_die(k, "resumed twice: parked while already parked");
+    if (k->cpc_state != CPC_ST_RUNNING)
+        dbg_die(k, "resumed twice: parked while queued or waiting elsewhere");
+    k->cpc_state = CPC_ST_PARKED;
+}
+
+void cpc__dbg_run_start(cpc_continuation *k)
+{
+    dbg_check_magic(k);
+    if (k->cpc_state == CPC_ST_RUNNING)
+        dbg_die(k, "resumed twice: run while already running");
+    if (k->cpc_state == CPC_ST_SUSPENDED)
+        dbg_die(k, "resumed twice: run while queued or waiting");
+    if (k->cpc_state != CPC_ST_NEW && k->cpc_state != CPC_ST_PARKED)
+        cpc_fatal("continuation %p has a bad state %u", (void *)k,
+                  k->cpc_state);
+    k->cpc_state = CPC_ST_RUNNING;
+}
+
+void cpc__dbg_run_end(cpc_continuation *k)
+{
+    dbg_check_running(k);
+    k->cpc_state = CPC_ST_NEW;
 }
 
 void dbg_moved(cpc_continuation *from, cpc_continuation *to)

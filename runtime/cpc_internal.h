@@ -10,6 +10,7 @@
  *   cpc_timer.c         tmr_    the binary heap of sleepers
  *   cpc_io.c            io_     epoll, per-fd wait lists
  *   cpc_pool.c          pool_   thread pools (detached mode), cpc_link
+ *   cpc_park.c          park_   parking: continuations a backend keeps
  *   cpc_debug.c         dbg_    one-shot checks, symbol names, fatal errors
  *
  * Threading model.  A scheduler's state is one struct cpc_sched (below);
@@ -404,6 +405,7 @@ enum {
     CPC_ST_RUNNING,        /* being run by a trampoline */
     CPC_ST_SUSPENDED,      /* held by a queue, a condvar, the heap, ... */
     CPC_ST_FREED,
+    CPC_ST_PARKED,         /* held by whoever cpc_park gave it to */
 };
 void dbg_init(cpc_continuation *k);
 /* k is handed to a queue or a wait structure by code that owns it. */
@@ -418,6 +420,11 @@ bool dbg_free(cpc_continuation *k);
 void dbg_moved(cpc_continuation *from, cpc_continuation *to);
 /* Where k was spawned (a return address into the spawning code). */
 #define dbg_spawned(k, site) ((k)->cpc_dbg_spawn = (site))
+/* Parking (cpc_park.c): running k parks; cpc_continuation_run takes a new
+   or parked k and, when k's frames run out, gives it back as new. */
+void cpc__dbg_park(cpc_continuation *k);
+void cpc__dbg_run_start(cpc_continuation *k);
+void cpc__dbg_run_end(cpc_continuation *k);
 #else
 #define dbg_init(k) ((void)0)
 #define dbg_suspend(k, spawn) ((void)0)
@@ -426,6 +433,9 @@ void dbg_moved(cpc_continuation *from, cpc_continuation *to);
 #define dbg_free(k) false
 #define dbg_moved(from, to) ((void)0)
 #define dbg_spawned(k, site) ((void)0)
+#define cpc__dbg_park(k) ((void)0)
+#define cpc__dbg_run_start(k) ((void)0)
+#define cpc__dbg_run_end(k) ((void)0)
 #endif
 
 #endif /* CPC_INTERNAL_H */

@@ -23,7 +23,7 @@
 RUNTIME_DIR      := $(TOP)/runtime
 RUNTIME_BUILD    := $(BUILD)/runtime
 RUNTIME_SRCS     := cpc_continuation.c cpc_sched.c cpc_condvar.c cpc_timer.c \
-                    cpc_io.c cpc_pool.c cpc_debug.c
+                    cpc_io.c cpc_pool.c cpc_debug.c cpc_park.c
 RUNTIME_HDRS     := $(RUNTIME_DIR)/include/cpc/cpc_runtime.h \
                     $(RUNTIME_DIR)/cpc_internal.h
 # The gdb extension every program names in its .debug_gdb_scripts section.

@@ -88,10 +88,17 @@
  * the top frame before requeueing it.
  *
  * Ownership: a continuation is one-shot.  Exactly one party holds it at any
- * time (the running code, a queue, a condvar, the timer heap, ...).  The
- * debug build (-DCPC_DEBUG, libcpc_debug.a) checks it: resuming a
- * continuation twice or after it was freed aborts with a message naming the
- * thread's top frame.
+ * time (the running code, a queue, a condvar, the timer heap, a backend
+ * that parked it, ...).  The debug build (-DCPC_DEBUG, libcpc_debug.a)
+ * checks it: resuming a continuation twice or after it was freed aborts
+ * with a message naming the thread's top frame.
+ *
+ * Parking.  A backend that resumes threads itself (QEMU's coroutines) parks
+ * the running thread with `cpc_park(&slot)` (cps): its continuation goes to
+ * slot.  The backend later runs it on its own OS thread with
+ * cpc_continuation_run, gives it to the scheduler with
+ * cpc_spawn_continuation, or frees it; exactly one of these, once per
+ * parking.
  */
 #ifndef CPC_RUNTIME_H
 #define CPC_RUNTIME_H
@@ -226,6 +233,8 @@ cps cpc_sched *cpc_link(cpc_sched *s);
 /* Wait on shared condvar c, unlocking m once the thread is on c's wait
    list (m is not locked again on wake-up).  Result CPC_CONDVAR. */
 cps int cpc_wait_unlock(cpc_condvar *c, pthread_mutex_t *m);
+/* Suspend the current thread and store its continuation in *slot. */
+cps void cpc_park(cpc_continuation **slot);
 
 cpc_sched *cpc_get_sched(void) __attribute__((cpc_need_cont));
 int cpc_gettimeofday(struct timeval *tv) __attribute__((cpc_need_cont));
@@ -429,6 +438,13 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
 cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s);
 cpc_continuation *cpc_wait_unlock__cps(cpc_continuation *k, cpc_condvar *c,
                                        pthread_mutex_t *m);
+cpc_continuation *cpc_park__cps(cpc_continuation *k, cpc_continuation **slot);
+
+/* Run k -- new (cpc_continuation_new, frames pushed) or parked -- on the
+   calling OS thread until it suspends (returns NULL: parked again, or
+   handed to the scheduler) or its frames run out (returns k, empty; the
+   caller frees it or pushes new frames and runs it again).  Any context. */
+cpc_continuation *cpc_continuation_run(cpc_continuation *k);
 
 /* cpc_need_cont functions: k is the current continuation, NULL from native
    context. */
