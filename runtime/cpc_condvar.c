@@ -30,7 +30,7 @@
  * library needs.
  *
  * Misuse.  The hot paths check with one compare that the condvar is live
- * and the caller attached (c->magic == cpc_tls_cv_key, see cpc_internal.h);
+ * and the caller attached (c->magic == cpc__tls_cv_key, see cpc_internal.h);
  * cv_misuse, out of line, says which error it was.  cpc_signal reads the
  * magic and nremovable as one word, so that one compare also sends it to
  * the general path when a removable waiter is present.
@@ -68,7 +68,7 @@ struct cpc_condvar {
 #define CV_PLAIN_LINK ((uintptr_t)CPC_CONDVAR << 32)
 #endif
 
-_Thread_local uint32_t cpc_tls_cv_key = CV_MAGIC_LIVE;
+_Thread_local uint32_t cpc__tls_cv_key = CV_MAGIC_LIVE;
 
 /* k's predecessor left: k's link is now pprev.  Only a removable waiter
    keeps its link; a plain one's holds its result. */
@@ -86,14 +86,14 @@ CPC_NORETURN CPC_COLD static void cv_misuse(cpc_condvar *c, const char *what)
 {
     cpc_require_attached(what);
     if (c == NULL)
-        cpc_fatal("%s: NULL condvar", what);
-    cpc_fatal("%s: condvar %p was freed (released more times than it "
-              "was retained?)", what, (void *)c);
+        cpc__fatal("%s: NULL condvar", what);
+    cpc__fatal("%s: condvar %p was freed (released more times than it "
+               "was retained?)", what, (void *)c);
 }
 
 static inline void cv_check(cpc_condvar *c, const char *what)
 {
-    if (CPC_UNLIKELY(c == NULL || c->magic != cpc_tls_cv_key))
+    if (CPC_UNLIKELY(c == NULL || c->magic != cpc__tls_cv_key))
         cv_misuse(c, what);
 }
 
@@ -102,7 +102,7 @@ static inline void cv_check(cpc_condvar *c, const char *what)
 static inline uint64_t cv_plain_key(void)
 {
     union { struct { uint32_t magic, nremovable; } s; uint64_t w; } u;
-    u.s.magic = cpc_tls_cv_key;
+    u.s.magic = cpc__tls_cv_key;
     u.s.nremovable = 0;
     return u.w;
 }
@@ -118,7 +118,7 @@ cpc_condvar *cpc_condvar_get(void)
     cpc_require_attached("cpc_condvar_get");
     cpc_condvar *c = malloc(sizeof *c);
     if (c == NULL)
-        cpc_fatal("out of memory allocating a condvar");
+        cpc__fatal("out of memory allocating a condvar");
     c->q.head = NULL;
     c->q.tail = NULL;
     c->refcount = 1;
@@ -131,8 +131,8 @@ cpc_condvar *cpc_condvar_retain(cpc_condvar *c)
 {
     cv_check(c, "cpc_condvar_retain");
     if (c->refcount <= 0)
-        cpc_fatal("cpc_condvar_retain: condvar %p has no reference left",
-                  (void *)c);
+        cpc__fatal("cpc_condvar_retain: condvar %p has no reference left",
+                   (void *)c);
     c->refcount++;
     return c;
 }
@@ -141,10 +141,10 @@ void cpc_condvar_release(cpc_condvar *c)
 {
     cpc_require_attached("cpc_condvar_release");
     if (c == NULL)
-        cpc_fatal("cpc_condvar_release: NULL condvar");
+        cpc__fatal("cpc_condvar_release: NULL condvar");
     if (c->magic != CV_MAGIC_LIVE || c->refcount <= 0)
-        cpc_fatal("cpc_condvar_release: condvar %p released more times than "
-                  "it was retained", (void *)c);
+        cpc__fatal("cpc_condvar_release: condvar %p released more times than "
+                   "it was retained", (void *)c);
     if (--c->refcount == 0 && c->q.head == NULL)
         cv_destroy(c);
 }

@@ -32,7 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void cpc_fatal(const char *fmt, ...)
+void cpc__fatal(const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -145,10 +145,10 @@ static const char *dbg_top_name(const cpc_continuation *k, char *buf,
 void cpc_reservation_violated(const cpc_continuation *k, size_t n)
 {
     char name[256];
-    cpc_fatal("continuation %p: %zu bytes written beyond the room reserved at "
-              "entry (length %u, size %u; thread's top frame: %s)",
-              (const void *)k, n, k->length, k->size,
-              dbg_top_name(k, name, sizeof name));
+    cpc__fatal("continuation %p: %zu bytes written beyond the room reserved at "
+               "entry (length %u, size %u; thread's top frame: %s)",
+               (const void *)k, n, k->length, k->size,
+               dbg_top_name(k, name, sizeof name));
 }
 
 #ifdef CPC_DEBUG
@@ -163,20 +163,20 @@ static size_t dbg_qnext;
 CPC_NORETURN static void dbg_die(cpc_continuation *k, const char *what)
 {
     char name[256];
-    cpc_fatal("continuation %p %s (thread's top frame: %s)", (void *)k, what,
-              dbg_top_name(k, name, sizeof name));
+    cpc__fatal("continuation %p %s (thread's top frame: %s)", (void *)k, what,
+               dbg_top_name(k, name, sizeof name));
 }
 
 static void dbg_check_magic(cpc_continuation *k)
 {
     if (k == NULL)
-        cpc_fatal("NULL continuation");
+        cpc__fatal("NULL continuation");
     if (k->cpc_magic == CPC_MAGIC_FREED || k->cpc_state == CPC_ST_FREED)
         dbg_die(k, "used after free");
     if (k->cpc_magic != CPC_MAGIC_LIVE)
-        cpc_fatal("continuation %p is corrupt or was never allocated by "
-                  "cpc_continuation_new (bad magic 0x%x)", (void *)k,
-                  k->cpc_magic);
+        cpc__fatal("continuation %p is corrupt or was never allocated by "
+                   "cpc_continuation_new (bad magic 0x%x)", (void *)k,
+                   k->cpc_magic);
 }
 
 void dbg_init(cpc_continuation *k)
@@ -201,8 +201,8 @@ void dbg_suspend(cpc_continuation *k, bool spawn)
     case CPC_ST_SUSPENDED:
         dbg_die(k, "resumed twice: queued while already queued or waiting");
     default:
-        cpc_fatal("continuation %p has a bad state %u", (void *)k,
-                  k->cpc_state);
+        cpc__fatal("continuation %p has a bad state %u", (void *)k,
+                   k->cpc_state);
     }
     k->cpc_state = CPC_ST_SUSPENDED;
 }

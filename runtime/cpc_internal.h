@@ -36,7 +36,7 @@
 /* ---- errors (cpc_debug.c) --------------------------------------------- */
 
 /* Print "cpc: <message>" on stderr and abort. */
-CPC_NORETURN CPC_FMT(1, 2) void cpc_fatal(const char *fmt, ...);
+CPC_NORETURN CPC_FMT(1, 2) void cpc__fatal(const char *fmt, ...);
 /* Name of the function at address f ("name", "name+0x12" or "0x..."),
    written into buf. */
 const char *cpc__dbg_symbol_name(const void *f, char *buf, size_t len);
@@ -45,9 +45,9 @@ const char *cpc__dbg_symbol_name(const void *f, char *buf, size_t len);
 
 /* The pool this OS thread works for; NULL on the scheduler thread and on
    foreign threads.  Non-NULL means "detached". */
-extern _Thread_local cpc_sched *cpc_tls_pool;
+extern _Thread_local cpc_sched *cpc__tls_pool;
 /* True on the scheduler thread (see above). */
-extern _Thread_local bool cpc_tls_is_sched;
+extern _Thread_local bool cpc__tls_is_sched;
 /* What a live condvar's magic must equal for this OS thread to use it:
    CV_MAGIC_LIVE, except on pool workers (CV_KEY_DETACHED, which no condvar
    ever carries).  So the hot paths of cpc_signal and cpc_wait check "live
@@ -56,16 +56,16 @@ extern _Thread_local bool cpc_tls_is_sched;
 #define CV_MAGIC_LIVE   0x43564c56u    /* "CVLV" */
 #define CV_MAGIC_DEAD   0x43564444u
 #define CV_KEY_DETACHED 0x44455441u    /* never a condvar's magic */
-extern _Thread_local uint32_t cpc_tls_cv_key;
+extern _Thread_local uint32_t cpc__tls_cv_key;
 
 /* Abort with a clear message when a condvar or another scheduler-only
    facility is used from a detached thread. */
 static inline void cpc_require_attached(const char *what)
 {
-    if (CPC_UNLIKELY(cpc_tls_pool != NULL))
-        cpc_fatal("%s called from a detached thread; condvars and the "
-                  "scheduler's queues belong to the cooperative scheduler "
-                  "(attach first with cpc_attach or cpc_attached)", what);
+    if (CPC_UNLIKELY(cpc__tls_pool != NULL))
+        cpc__fatal("%s called from a detached thread; condvars and the "
+                   "scheduler's queues belong to the cooperative scheduler "
+                   "(attach first with cpc_attach or cpc_attached)", what);
 }
 
 /* ---- continuations (cpc_continuation.c) ------------------------------- */

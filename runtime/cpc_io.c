@@ -48,14 +48,14 @@ void cpc__io_init(void)
 {
     io_epfd = epoll_create1(EPOLL_CLOEXEC);
     if (io_epfd < 0)
-        cpc_fatal("epoll_create1: %s", strerror(errno));
+        cpc__fatal("epoll_create1: %s", strerror(errno));
 }
 
 void cpc__io_add_wakeup_fd(int fd)
 {
     struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
     if (epoll_ctl(io_epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-        cpc_fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
+        cpc__fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
     io_wakefd = fd;
 }
 
@@ -81,7 +81,7 @@ static struct io_fd *io_fd_get(int fd)
             n *= 2;
         struct io_fd *t = realloc(io_fds, n * sizeof *t);
         if (t == NULL)
-            cpc_fatal("out of memory growing the fd table");
+            cpc__fatal("out of memory growing the fd table");
         memset(t + io_nfds, 0, (n - io_nfds) * sizeof *t);
         io_fds = t;
         io_nfds = n;
@@ -170,7 +170,7 @@ void cpc__io_poll(int timeout_ms)
     if (n < 0) {
         if (errno == EINTR)
             return;
-        cpc_fatal("epoll_wait: %s", strerror(errno));
+        cpc__fatal("epoll_wait: %s", strerror(errno));
     }
     for (int i = 0; i < n; i++) {
         int fd = evs[i].data.fd;
@@ -249,7 +249,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
         errno = EBADF;
         return io_return(k, -1);
     }
-    if (cpc_tls_pool != NULL) {
+    if (cpc__tls_pool != NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_io_wait with a condvar");
         return io_return(k, io_wait_blocking(fd, direction));

@@ -4,7 +4,7 @@
  * A pool is a locked FIFO of continuations served by up to max_threads
  * pthreads, created lazily when a thread arrives and no worker is idle.
  * A worker runs a continuation with the same trampoline as the scheduler
- * (cpc__sched_run), with cpc_tls_pool set: the primitives see that and behave
+ * (cpc__sched_run), with cpc__tls_pool set: the primitives see that and behave
  * like POSIX (cpc_sleep and cpc_io_wait block, cpc_yield returns at once,
  * the clocks are real).  The continuation leaves the pool when it links elsewhere
  * (cpc_link__cps) or ends.
@@ -41,9 +41,9 @@ cpc_sched *cpc_default_threadpool = NULL;
 static void *pool_worker(void *arg)
 {
     cpc_sched *s = arg;
-    cpc_tls_pool = s;
-    cpc_tls_is_sched = false;
-    cpc_tls_cv_key = CV_KEY_DETACHED;
+    cpc__tls_pool = s;
+    cpc__tls_is_sched = false;
+    cpc__tls_cv_key = CV_KEY_DETACHED;
     pthread_mutex_lock(&s->lock);
     for (;;) {
         while (s->head == NULL && !s->shutdown) {
@@ -74,7 +74,7 @@ cpc_sched *cpc_threadpool_get(int max_threads)
     cpc_sched *s = calloc(1, sizeof *s);
     pthread_t *w = calloc((size_t)max_threads, sizeof *w);
     if (s == NULL || w == NULL)
-        cpc_fatal("out of memory allocating a thread pool");
+        cpc__fatal("out of memory allocating a thread pool");
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     s->max_threads = max_threads;
@@ -98,9 +98,9 @@ int cpc_threadpool_release(cpc_sched *s)
     pthread_cond_broadcast(&s->cond);
     int n = s->nthreads;
     pthread_mutex_unlock(&s->lock);
-    if (cpc_tls_pool == s)
-        cpc_fatal("cpc_threadpool_release: called from a worker of the pool "
-                  "it releases");
+    if (cpc__tls_pool == s)
+        cpc__fatal("cpc_threadpool_release: called from a worker of the pool "
+                   "it releases");
     for (int i = 0; i < n; i++)
         pthread_join(s->workers[i], NULL);
     pthread_cond_destroy(&s->cond);
@@ -118,7 +118,7 @@ void cpc__pool_push(cpc_sched *s, cpc_continuation *k)
     pthread_mutex_lock(&s->lock);
     if (s->shutdown) {
         pthread_mutex_unlock(&s->lock);
-        cpc_fatal("cpc_link: thread pool %p was released", (void *)s);
+        cpc__fatal("cpc_link: thread pool %p was released", (void *)s);
     }
     if (s->tail != NULL)
         s->tail->cpc_next = k;
@@ -139,7 +139,7 @@ void cpc__pool_push(cpc_sched *s, cpc_continuation *k)
         if (rc == 0)
             s->nthreads++;
         else if (s->nthreads == 0)
-            cpc_fatal("cannot create a thread pool worker: %s", strerror(rc));
+            cpc__fatal("cannot create a thread pool worker: %s", strerror(rc));
         /* Otherwise an existing worker will get to it. */
     }
     pthread_mutex_unlock(&s->lock);
@@ -170,7 +170,7 @@ void cpc__pool_shutdown_default(void)
 
 cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s)
 {
-    cpc_sched *prev = cpc_tls_pool;
+    cpc_sched *prev = cpc__tls_pool;
     /* The result is known now: store it while we still own k. */
     k = cpc_return(k, &prev, sizeof prev);
     if (s == prev)

@@ -37,14 +37,14 @@
 #include <unistd.h>
 
 _Thread_local int cpc_budget = CPC_DIRECT_BUDGET;
-_Thread_local cpc_sched *cpc_tls_pool = NULL;
-_Thread_local bool cpc_tls_is_sched = false;
+_Thread_local cpc_sched *cpc__tls_pool = NULL;
+_Thread_local bool cpc__tls_is_sched = false;
 
 /* The program's main thread is the scheduler thread until cpc_main_loop
    says otherwise, so that native code in main() can spawn without locks. */
 __attribute__((constructor)) static void sched_init_main_thread(void)
 {
-    cpc_tls_is_sched = true;
+    cpc__tls_is_sched = true;
 }
 
 struct sched_queue cpc__sched_runq = { NULL, NULL };
@@ -87,7 +87,7 @@ static inline void sched_invalidate_time(void)
    cached for the current pass; native and detached code the real clock. */
 static bool sched_use_cached_time(cpc_continuation *k)
 {
-    return k != NULL && cpc_tls_pool == NULL && cpc_tls_is_sched;
+    return k != NULL && cpc__tls_pool == NULL && cpc__tls_is_sched;
 }
 
 static void sched_realtime(cpc_continuation *k, struct timespec *ts)
@@ -126,14 +126,14 @@ time_t cpc_time(cpc_continuation *k, time_t *t)
 cpc_sched *cpc_get_sched(cpc_continuation *k)
 {
     (void)k;
-    return cpc_tls_pool;
+    return cpc__tls_pool;
 }
 
 /* ---- run queue and trampoline -------------------------------------------- */
 
 void cpc__sched_thread_end(cpc_continuation *k)
 {
-    cpc_sched *pool = cpc_tls_pool;
+    cpc_sched *pool = cpc__tls_pool;
     cpc_continuation_free(k);
     if (pool != NULL) {
         cpc__pool_leave(pool);
@@ -267,11 +267,11 @@ static bool sched_has_detached(void)
 void cpc_spawn_continuation(cpc_continuation *k)
 {
     if (CPC_UNLIKELY(k == NULL || k->length == 0))
-        cpc_fatal("cpc_spawn_continuation: %s (push the frame that starts "
-                  "the thread first)", k == NULL ? "NULL continuation"
-                                                 : "empty continuation");
+        cpc__fatal("cpc_spawn_continuation: %s (push the frame that starts "
+                   "the thread first)", k == NULL ? "NULL continuation"
+                                                  : "empty continuation");
     dbg_suspend(k, true);
-    if (CPC_LIKELY(cpc_tls_is_sched))
+    if (CPC_LIKELY(cpc__tls_is_sched))
         sched_runq_push(k);
     else
         cpc__sched_inbox_push(k);
@@ -283,7 +283,7 @@ cpc_continuation *cpc_yield__cps(cpc_continuation *k)
 {
     /* Detached: the OS, not this worker, shares the CPU between detached
        threads, so the thread goes on at once. */
-    if (CPC_UNLIKELY(cpc_tls_pool != NULL))
+    if (CPC_UNLIKELY(cpc__tls_pool != NULL))
         return k;
     dbg_suspend(k, false);
     sched_runq_push(k);
@@ -301,15 +301,15 @@ cpc_continuation *cpc_done__cps(cpc_continuation *k)
 static void sched_init(void)
 {
     static bool done;
-    cpc_tls_is_sched = true;
+    cpc__tls_is_sched = true;
     if (done)
         return;
     done = true;
     cpc__io_init();
     int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (fd < 0)
-        cpc_fatal("cannot create the scheduler's eventfd: %s",
-                  strerror(errno));
+        cpc__fatal("cannot create the scheduler's eventfd: %s",
+                   strerror(errno));
     cpc__io_add_wakeup_fd(fd);
     atomic_store_explicit(&sched_wake_fd, fd, memory_order_release);
 }

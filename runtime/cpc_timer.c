@@ -76,7 +76,7 @@ void cpc__tmr_add(cpc_continuation *k, int64_t when, bool has_cv)
         size_t cap = tmr_cap ? tmr_cap * 2 : 64;
         struct tmr_entry *h = realloc(tmr_heap, cap * sizeof *h);
         if (h == NULL)
-            cpc_fatal("out of memory growing the timer heap");
+            cpc__fatal("out of memory growing the timer heap");
         tmr_heap = h;
         tmr_cap = cap;
     }
@@ -155,7 +155,7 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
                                  cpc_condvar *c)
 {
     int64_t delay = tmr_delay_ns(sec, usec);
-    if (cpc_tls_pool != NULL) {
+    if (cpc__tls_pool != NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_sleep with a condvar");
         tmr_sleep_blocking(delay);
