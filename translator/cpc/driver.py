@@ -5,6 +5,7 @@ default) with the runtime's include directory; `.c` files are compiled as
 they are; the link adds the runtime library and -pthread.  Diagnostics are
 `file:line:col: error: ...`; the exit status is the compiler's.
 """
+import json
 import os
 import re
 import shutil
@@ -13,10 +14,10 @@ import sys
 import tempfile
 
 from . import frontend as fe
+from . import paths
 
-TOP = fe.TOP
-BUILD = os.path.join(TOP, 'build')
-RUNTIME_INC = os.path.join(TOP, 'runtime', 'include')
+TOP = paths.CHECKOUT
+RUNTIME_INC = paths.INCLUDE_DIR
 
 # flags taking a separate argument
 ARG_FLAGS = {'-o', '-I', '-D', '-U', '-include', '-imacros', '-isystem', '-iquote',
@@ -48,11 +49,14 @@ class Options:
         self.mf = None
         self.md = False
         self.verbose = False
+        self.mj = None          # -MJ: append a compilation database entry here
+        self.argv = []
         self.cc = os.environ.get('CC', 'cc')
 
 
 def parse_args(argv):
     o = Options()
+    o.argv = list(argv)
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -95,6 +99,8 @@ def parse_args(argv):
             if a == '-MF':
                 o.mf = v
             o.dep_flags += [a, v]
+        elif a == '-MJ' or a.startswith('-MJ'):
+            o.mj = a[3:] or take()
         elif a in ('-MP',):
             o.dep_flags.append(a)
         elif a in ('-M', '-MM'):
@@ -135,6 +141,8 @@ def parse_args(argv):
 
 
 def ensure_built(o):
+    if paths.installed is not None:
+        return      # an installation is complete: nothing to build
     venv_ok = os.path.isdir(os.path.join(TOP, '.venv'))
     lib = runtime_lib(o)
     if o.mode == 'link' and not os.path.isfile(lib) or not venv_ok:
@@ -145,7 +153,52 @@ def ensure_built(o):
 
 
 def runtime_lib(o):
-    return os.path.join(BUILD, 'runtime', 'libcpc_debug.a' if o.debug else 'libcpc.a')
+    return os.path.join(paths.LIB_DIR, 'libcpc_debug.a' if o.debug else 'libcpc.a')
+
+
+def runtime_link_flags(o):
+    """How the link names the runtime: a shared object (-shared) depends on
+    libcpc.so, which a program then loads once whatever the number of CPC
+    libraries it uses; a program gets the static archive by default."""
+    if '-shared' in o.link_flags:
+        return ['-L' + paths.LIB_DIR, '-lcpc_debug' if o.debug else '-lcpc']
+    return [runtime_lib(o)]
+
+
+def compile_command_entry(o, path, out):
+    """The compilation database entry (as clang -MJ writes it) for compiling
+    source `path` alone: cpcc's own arguments, less -MJ, the other sources
+    and the output, so a tool re-reading the file sees the same flags."""
+    args, skip = ['cpcc'], False
+    for a in o.argv:
+        if skip:
+            skip = False
+        elif a in ('-MJ', '-o'):
+            skip = True
+        elif a.startswith('-MJ') or a in ('-c', '-S', '-E'):
+            pass
+        elif not a.startswith('-') and any(a == s for s, _ in o.sources):
+            pass
+        else:
+            args.append(a)
+    args += ['-c', path]
+    if out:
+        args += ['-o', out]
+    entry = {'directory': os.getcwd(), 'file': path, 'arguments': args}
+    if out:
+        entry['output'] = out
+    return entry
+
+
+def append_compile_command(o, path, out):
+    import fcntl
+    text = json.dumps(compile_command_entry(o, path, out)) + ',\n'
+    try:
+        with open(o.mj, 'a') as f:
+            fcntl.lockf(f, fcntl.LOCK_EX)
+            f.write(text)
+    except OSError as e:
+        die('%s: %s' % (o.mj, e.strerror))
 
 
 def cc_base(o):
@@ -277,13 +330,14 @@ def compile_all(o, tmpdir):
             if depfile:
                 fix_deps(depfile, srcfile, path, info.get('headers', ()),
                          '-MP' in o.dep_flags)
+        if o.mj is not None and o.mode != 'E':
+            append_compile_command(o, path, out if o.mode != 'link' else None)
         if o.mode == 'link':
             objs.append(out)
     if o.mode != 'link':
         return 0
-    lib = runtime_lib(o)
     cmd = [o.cc] + [f for f in o.flags if not f.startswith(('-W', '-D', '-U', '-I', '-std'))]
-    cmd += objs + o.link_flags + [lib, '-pthread']
+    cmd += objs + o.link_flags + runtime_link_flags(o) + ['-pthread']
     if o.output:
         cmd += ['-o', o.output]
     return run(cmd, o)
