@@ -81,6 +81,7 @@ install: runtime lib | $(SETUP_STAMP)
 	    "$(DESTDIR)$(pkglibdir)/venv"
 	sed -i -e 's|^command = .*|command = python3 -m venv $(pkglibdir)/venv|' \
 	    "$(DESTDIR)$(pkglibdir)/venv/pyvenv.cfg"
+	rm -f "$(DESTDIR)$(pkglibdir)/venv/bin/"[aA]ctivate*   # nobody activates it
 	$(INSTALL) -d "$(DESTDIR)$(INSTALL_SITE)/cpc"
 	$(INSTALL) -m 644 $(TOP)/translator/cpc/*.py "$(DESTDIR)$(INSTALL_SITE)/cpc/"
 	$(call install_subst,$(INSTALL_SRC)/installed.py.in,"$(DESTDIR)$(INSTALL_SITE)/cpc/installed.py")

@@ -8,7 +8,8 @@ defines, is not part of the API.  With --version-script, prints a GNU ld
 version script exporting exactly those names (libcpc.so is linked with it).
 
 The list is read from the headers with Clang, in both modes the headers have
-(front-end: the language; C: the ABI), so it cannot drift from them.
+(front-end: the language; C: the ABI, with and without CPC_DEBUG), so it
+cannot drift from them.
 """
 import os
 import sys
@@ -20,13 +21,14 @@ from cpc import frontend as fe
 EXTERN_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.VAR_DECL)
 
 
-def declared(include_dir, frontend_mode):
+def declared(include_dir, frontend_mode, debug=False):
     """{name: is_cps} for the external declarations of the public headers."""
     headers = sorted(h for h in os.listdir(os.path.join(include_dir, 'cpc'))
                      if h.endswith('.h'))
     text = ''.join('#include <cpc/%s>\n' % h for h in headers)
-    args = ['-I' + include_dir]
+    args = ['-I' + include_dir] + (['-DCPC_DEBUG'] if debug else [])
     if frontend_mode:
+        fe.RUNTIME_INCLUDE = include_dir    # these headers, not the checkout's
         unit = fe.parse(text, 'api_symbols.cpc', args)
         tu = unit.tu
     else:
@@ -57,7 +59,8 @@ def declared(include_dir, frontend_mode):
 
 def api_symbols(include_dir):
     language = declared(include_dir, True)
-    abi = declared(include_dir, False)
+    # C mode under both layouts: each declares its own link-time marker
+    abi = {**declared(include_dir, False), **declared(include_dir, False, debug=True)}
     names = {n + '__cps' if cps else n for n, cps in language.items()}
     names |= {n for n in abi if not language.get(n)}
     return sorted(names)

@@ -268,7 +268,7 @@ CPC_COLD static cpc_continuation *cv_wait_grow(cpc_continuation *k,
                                                cpc_condvar *c)
 {
     k = cpc_continuation_grow(k, CPC_WAIT_COND);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
     return NULL;
 }
@@ -281,7 +281,7 @@ cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
     cv_check(c, "cpc_wait");
     if (CPC_UNLIKELY(k->size - k->length < CPC_WAIT_COND))
         return cv_wait_grow(k, c);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
     return NULL;
 }

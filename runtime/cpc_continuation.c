@@ -425,7 +425,7 @@ cpc_continuation *cpc_continuation_new(size_t size)
     cpc_continuation *k = cont_alloc(size);
     k->cpc_next = NULL;
     k->length = 0;
-    dbg_init(k);
+    cpc__dbg_init(k);
     return k;
 }
 
@@ -445,8 +445,8 @@ cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need)
     n->cpc_next = k->cpc_next;
     n->length = k->length;
     memcpy(n->c, k->c, k->length);
-    dbg_moved(k, n);
-    if (!dbg_free(k))
+    cpc__dbg_moved(k, n);
+    if (!cpc__dbg_free(k))
         cont_release(k);
     return n;
 }
@@ -455,7 +455,7 @@ void cpc_continuation_free(cpc_continuation *k)
 {
     if (k == NULL)
         return;
-    if (dbg_free(k))
+    if (cpc__dbg_free(k))
         return;
     cont_release(k);
 }

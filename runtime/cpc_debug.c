@@ -179,13 +179,13 @@ static void dbg_check_magic(cpc_continuation *k)
                    k->cpc_magic);
 }
 
-void dbg_init(cpc_continuation *k)
+void cpc__dbg_init(cpc_continuation *k)
 {
     k->cpc_magic = CPC_MAGIC_LIVE;
     k->cpc_state = CPC_ST_NEW;
 }
 
-void dbg_suspend(cpc_continuation *k, bool spawn)
+void cpc__dbg_suspend(cpc_continuation *k, bool spawn)
 {
     dbg_check_magic(k);
     switch (k->cpc_state) {
@@ -207,7 +207,7 @@ void dbg_suspend(cpc_continuation *k, bool spawn)
     k->cpc_state = CPC_ST_SUSPENDED;
 }
 
-void dbg_resume(cpc_continuation *k)
+void cpc__dbg_resume(cpc_continuation *k)
 {
     dbg_check_magic(k);
     if (k->cpc_state == CPC_ST_RUNNING)
@@ -217,7 +217,7 @@ void dbg_resume(cpc_continuation *k)
     k->cpc_state = CPC_ST_RUNNING;
 }
 
-void dbg_check_running(cpc_continuation *k)
+void cpc__dbg_check_running(cpc_continuation *k)
 {
     dbg_check_magic(k);
     if (k->cpc_state != CPC_ST_RUNNING)
@@ -225,14 +225,14 @@ void dbg_check_running(cpc_continuation *k)
                    "or waiting elsewhere");
 }
 
-void dbg_moved(cpc_continuation *from, cpc_continuation *to)
+void cpc__dbg_moved(cpc_continuation *from, cpc_continuation *to)
 {
     dbg_check_magic(from);
     to->cpc_magic = CPC_MAGIC_LIVE;
     to->cpc_state = from->cpc_state;
 }
 
-bool dbg_free(cpc_continuation *k)
+bool cpc__dbg_free(cpc_continuation *k)
 {
     dbg_check_magic(k);
     k->cpc_magic = CPC_MAGIC_FREED;

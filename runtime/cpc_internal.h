@@ -268,24 +268,24 @@ enum {
     CPC_ST_SUSPENDED,      /* held by a queue, a condvar, the heap, ... */
     CPC_ST_FREED,
 };
-void dbg_init(cpc_continuation *k);
+void cpc__dbg_init(cpc_continuation *k);
 /* k is handed to a queue or a wait structure by code that owns it. */
-void dbg_suspend(cpc_continuation *k, bool spawn);
+void cpc__dbg_suspend(cpc_continuation *k, bool spawn);
 /* A trampoline takes k from a queue. */
-void dbg_resume(cpc_continuation *k);
+void cpc__dbg_resume(cpc_continuation *k);
 /* A trampoline is about to run k's top frame. */
-void dbg_check_running(cpc_continuation *k);
+void cpc__dbg_check_running(cpc_continuation *k);
 /* k is about to be freed: returns true if the caller must not free it
    (it went to the quarantine). */
-bool dbg_free(cpc_continuation *k);
-void dbg_moved(cpc_continuation *from, cpc_continuation *to);
+bool cpc__dbg_free(cpc_continuation *k);
+void cpc__dbg_moved(cpc_continuation *from, cpc_continuation *to);
 #else
-#define dbg_init(k) ((void)0)
-#define dbg_suspend(k, spawn) ((void)0)
-#define dbg_resume(k) ((void)0)
-#define dbg_check_running(k) ((void)0)
-#define dbg_free(k) false
-#define dbg_moved(from, to) ((void)0)
+#define cpc__dbg_init(k) ((void)0)
+#define cpc__dbg_suspend(k, spawn) ((void)0)
+#define cpc__dbg_resume(k) ((void)0)
+#define cpc__dbg_check_running(k) ((void)0)
+#define cpc__dbg_free(k) false
+#define cpc__dbg_moved(from, to) ((void)0)
 #endif
 
 #endif /* CPC_INTERNAL_H */

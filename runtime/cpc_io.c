@@ -267,7 +267,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
         return io_return(k, -1);
     }
     k = cpc_reserve(k, CPC_WAIT_IO);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     struct cpc_wait *w = cpc_wait_of(k);
     if (c != NULL) {
         cpc__cv_enqueue(c, k, CPC_W_COND | CPC_W_IO);

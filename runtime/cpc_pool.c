@@ -175,7 +175,7 @@ cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s)
     k = cpc_return(k, &prev, sizeof prev);
     if (s == prev)
         return k;
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     if (prev == NULL) {
         /* Scheduler -> pool. */
         cpc__sched_detached_add(1);

@@ -155,13 +155,13 @@ void cpc__sched_thread_end(cpc_continuation *k)
 static inline __attribute__((always_inline)) void
 sched_trampoline(cpc_continuation *k)
 {
-    dbg_resume(k);
+    cpc__dbg_resume(k);
     for (;;) {
         if (CPC_UNLIKELY(k->length == 0)) {
             cpc__sched_thread_end(k);
             return;
         }
-        dbg_check_running(k);
+        cpc__dbg_check_running(k);
         k = cpc_top_function(k)(k);
         if (CPC_LIKELY(k == NULL))      /* suspended: the common case */
             return;
@@ -270,7 +270,7 @@ void cpc_spawn_continuation(cpc_continuation *k)
         cpc__fatal("cpc_spawn_continuation: %s (push the frame that starts "
                    "the thread first)", k == NULL ? "NULL continuation"
                                                   : "empty continuation");
-    dbg_suspend(k, true);
+    cpc__dbg_suspend(k, true);
     if (CPC_LIKELY(cpc__tls_is_sched))
         sched_runq_push(k);
     else
@@ -285,7 +285,7 @@ cpc_continuation *cpc_yield__cps(cpc_continuation *k)
        threads, so the thread goes on at once. */
     if (CPC_UNLIKELY(cpc__tls_pool != NULL))
         return k;
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     sched_runq_push(k);
     return NULL;
 }

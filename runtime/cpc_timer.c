@@ -134,7 +134,7 @@ cpc_continuation *cpc__tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
                               int64_t delay)
 {
     k = cpc_reserve(k, CPC_WAIT_TIMED);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     cpc__cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
     cpc_wait_of(k)->cv = c;
     cpc__tmr_add(k, cpc__sched_now() + delay, true);
@@ -166,7 +166,7 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
         delay = 0;
     if (c == NULL) {
         k = cpc_reserve(k, CPC_WAIT_COND);
-        dbg_suspend(k, false);
+        cpc__dbg_suspend(k, false);
         cpc_wait_of(k)->link = CPC_W_TIMER;
         cpc__tmr_add(k, cpc__sched_now() + delay, false);
         return NULL;

@@ -9,6 +9,7 @@ TEST_SUITES :=
 -include examples/httpd/httpd.mk
 -include tests/csmith/csmith.mk
 -include tests/tools/tools-tests.mk
+-include tests/install/install-tests.mk
 
 test: setup
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

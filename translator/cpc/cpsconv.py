@@ -281,8 +281,9 @@ class Emitter:
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)
-        self.spawn_edits(f, small, pre, frames, in_cps=False)
+        # prototypes first: the spawn thunks call the functions they declare
         self.external_protos(f, pre)
+        self.spawn_edits(f, small, pre, frames, in_cps=False)
         self.edits.extend(rw.outermost(small))
         if pre or frames:
             self.insert_before(f, frames, pre)
@@ -381,8 +382,8 @@ class Emitter:
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)
-        self.spawn_edits(f, small, pre, frames, in_cps=True)
         self.external_protos(f, pre)
+        self.spawn_edits(f, small, pre, frames, in_cps=True)
         params = param_decls(f.c)
         try:
             pdecls = [ctype.declare(t, n) for (n, t) in params]
