@@ -107,7 +107,7 @@ $(RUNTIME_SO_MAP): $(RUNTIME_DIR)/api_symbols.py $(wildcard $(RUNTIME_DIR)/inclu
 # $(call runtime_so,libname,objects)
 define runtime_so
 	@rm -f $(1).so*
-	$(CC) -shared -Wl,-soname,$(notdir $(1)).so.$(CPC_SOVERSION) -Wl,-z,defs \
+	$(CC) -shared -Wl,-soname,$(notdir $(1)).so.$(CPC_SOVERSION) -Wl,-z,defs -Wl,-Bsymbolic-functions \
 	    -Wl,--version-script=$(RUNTIME_SO_MAP) -o $(1).so.$(CPC_VERSION) $(2) -pthread
 	ln -sf $(notdir $(1)).so.$(CPC_VERSION) $(1).so.$(CPC_SOVERSION)
 	ln -sf $(notdir $(1)).so.$(CPC_SOVERSION) $(1).so

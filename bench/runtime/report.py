@@ -12,9 +12,10 @@ import re
 import sys
 
 TESTS = ["switch", "cond", "spawn", "idle"]
-SYSTEMS = ["cpc", "cpcc", "cpc_nocache", "baseline", "coro", "boost", "st"]
+SYSTEMS = ["cpc", "cpc_shared", "cpcc", "cpc_nocache", "baseline", "coro", "boost", "st"]
 TITLES = {
     "cpc": "CPC",
+    "cpc_shared": "CPC libcpc.so",
     "cpcc": "CPC via cpcc",
     "cpc_nocache": "CPC no cache",
     "baseline": "event C",
