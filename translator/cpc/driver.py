@@ -181,7 +181,7 @@ def compile_command_entry(o, path, out):
             pass
         else:
             args.append(a)
-    args += ['-c', path]
+    args += ['-S' if o.mode == 'S' else '-c', path]
     if out:
         args += ['-o', out]
     entry = {'directory': os.getcwd(), 'file': path, 'arguments': args}
