@@ -3,7 +3,7 @@
 # and pkg-config, check the exported symbols, uninstall (tests/install/run.sh).
 
 test-install: runtime lib
-	@$(TOP)/tests/install/run.sh $(TOP) $(BUILD)/tests/install
+	+@MAKE="$(MAKE)" $(TOP)/tests/install/run.sh $(TOP) $(BUILD)/tests/install
 
 TEST_SUITES += test-install
 
