@@ -25,9 +25,10 @@ fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
 # expect_output NAME FILE COMMAND...: COMMAND's stdout must equal FILE.
 expect_output() {
     local name=$1 want=$2; shift 2
-    local out
-    if ! out=$("$@" 2>"$WORK/stderr"); then
-        fail "$name" "exit status $? ($(tail -3 "$WORK/stderr"))"
+    local out rc
+    out=$("$@" 2>"$WORK/stderr"); rc=$?
+    if [ $rc != 0 ]; then
+        fail "$name" "exit status $rc ($(tail -3 "$WORK/stderr"))"
     elif [ "$out" != "$(cat "$want")" ]; then
         fail "$name" "output '$out', expected '$(cat "$want")'"
     else
