@@ -23,6 +23,8 @@ RUNTIME_INC = paths.INCLUDE_DIR
 ARG_FLAGS = {'-o', '-I', '-D', '-U', '-include', '-imacros', '-isystem', '-iquote',
              '-idirafter', '-MF', '-MT', '-MQ', '-x', '-L', '-l', '-Xlinker',
              '-Xpreprocessor', '-Xassembler', '-u', '-T', '-z', '-aux-info', '-wrapper'}
+# what selects the headers' front-end mode (cpcc's front-end defines it)
+FRONTEND_MACRO_FLAG = '-D__CPC_FRONTEND__'
 # flags that matter to the front-end (preprocessing and language)
 FRONTEND_PREFIXES = ('-I', '-D', '-U', '-include', '-imacros', '-isystem', '-iquote',
                      '-idirafter', '-std=', '-f', '-m')
@@ -101,6 +103,8 @@ def parse_args(argv):
             o.dep_flags += [a, v]
         elif a == '-MJ' or a.startswith('-MJ'):
             o.mj = a[3:] or take()
+        elif a == FRONTEND_MACRO_FLAG:
+            pass    # the front-end's own mode (see compile_command_entry)
         elif a in ('-MP',):
             o.dep_flags.append(a)
         elif a in ('-M', '-MM'):
@@ -165,17 +169,23 @@ def runtime_link_flags(o):
     return [runtime_lib(o)]
 
 
-def compile_command_entry(o, path, out):
+def compile_command_entry(o, path, kind, out):
     """The compilation database entry (as clang -MJ writes it) for compiling
     source `path` alone: cpcc's own arguments, less -MJ, the other sources
-    and the output, so a tool re-reading the file sees the same flags."""
+    and the output, so a tool re-reading the file sees the same flags.  For
+    a .cpc file they start with what lets a C tool such as clangd parse it
+    as cpcc's front-end does (`-x c`, the front-end mode of the headers and
+    their directory); cpcc ignores -D__CPC_FRONTEND__, so the entry remains
+    a command that cpcc runs."""
     args, skip = ['cpcc'], False
+    if kind == 'cpc':
+        args += ['-x', 'c', FRONTEND_MACRO_FLAG, '-I' + RUNTIME_INC]
     for a in o.argv:
         if skip:
             skip = False
         elif a in ('-MJ', '-o'):
             skip = True
-        elif a.startswith('-MJ') or a in ('-c', '-S', '-E'):
+        elif a.startswith('-MJ') or a in ('-c', '-S', '-E') or a == FRONTEND_MACRO_FLAG:
             pass
         elif not a.startswith('-') and any(a == s for s, _ in o.sources):
             pass
@@ -190,9 +200,9 @@ def compile_command_entry(o, path, out):
     return entry
 
 
-def append_compile_command(o, path, out):
+def append_compile_command(o, path, kind, out):
     import fcntl
-    text = json.dumps(compile_command_entry(o, path, out)) + ',\n'
+    text = json.dumps(compile_command_entry(o, path, kind, out)) + ',\n'
     try:
         with open(o.mj, 'a') as f:
             fcntl.lockf(f, fcntl.LOCK_EX)
@@ -331,7 +341,7 @@ def compile_all(o, tmpdir):
                 fix_deps(depfile, srcfile, path, info.get('headers', ()),
                          '-MP' in o.dep_flags)
         if o.mj is not None and o.mode != 'E':
-            append_compile_command(o, path, out if o.mode != 'link' else None)
+            append_compile_command(o, path, kind, out if o.mode != 'link' else None)
         if o.mode == 'link':
             objs.append(out)
     if o.mode != 'link':
