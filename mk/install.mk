@@ -82,8 +82,8 @@ install: runtime lib | $(SETUP_STAMP)
 	sed -i -e 's|^command = .*|command = python3 -m venv $(pkglibdir)/venv|' \
 	    "$(DESTDIR)$(pkglibdir)/venv/pyvenv.cfg"
 	rm -f "$(DESTDIR)$(pkglibdir)/venv/bin/"[aA]ctivate*   # nobody activates it
-	$(INSTALL) -d "$(DESTDIR)$(INSTALL_SITE)/cpc"
-	$(INSTALL) -m 644 $(TOP)/translator/cpc/*.py "$(DESTDIR)$(INSTALL_SITE)/cpc/"
+	@set -e; cd $(TOP)/translator && for f in $$(find cpc -name '*.py' ! -path '*__pycache__*'); do \
+	    $(INSTALL) -D -m 644 $$f "$(DESTDIR)$(INSTALL_SITE)/$$f"; done
 	$(call install_subst,$(INSTALL_SRC)/installed.py.in,"$(DESTDIR)$(INSTALL_SITE)/cpc/installed.py")
 	$(INSTALL) -m 644 $(TOP)/tools/cpc_check.py "$(DESTDIR)$(INSTALL_SITE)/"
 	@set -e; src=$$($(PYTHON) -c 'import clang, os; print(os.path.dirname(os.path.dirname(clang.__file__)))'); \

@@ -53,6 +53,8 @@ class Options:
         self.verbose = False
         self.mj = None          # -MJ: append a compilation database entry here
         self.argv = []
+        self.stop_after = None      # --cpc-stop-after=PASS: print the CPC text after PASS
+        self.check_invariants = False
         self.cc = os.environ.get('CC', 'cc')
 
 
@@ -86,6 +88,14 @@ def parse_args(argv):
                 die('--frames must be packed or aligned')
         elif a == '--cpc-debug':
             o.debug = True
+        elif a.startswith('--cpc-stop-after='):
+            from .pipeline import stage_names
+            o.stop_after = a.split('=', 1)[1]
+            if o.stop_after not in stage_names():
+                die('unknown pass `%s` for --cpc-stop-after; the passes are: %s'
+                    % (o.stop_after, ', '.join(stage_names())))
+        elif a == '--cpc-check-invariants':
+            o.check_invariants = True
         elif a.startswith('--dataflow='):
             o.dataflow = a.split('=', 1)[1]
             if o.dataflow not in ('lifting', 'environments'):
@@ -238,7 +248,9 @@ def translate_file(path, o, info=None):
     if o.frames == 'packed':
         fe_args.append('-DCPC_PACKED_FRAMES')
     try:
-        return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info)
+        return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info,
+                                   stop_after=o.stop_after,
+                                   check_invariants=o.check_invariants)
     except fe.Diags as e:
         for d in e.diags:
             sys.stderr.write(d.format() + '\n')
@@ -301,6 +313,14 @@ def compile_all(o, tmpdir):
         else:
             out = base + suffix[o.mode]
         info = {}
+        if kind == 'cpc' and o.stop_after:
+            text = translate_file(path, o, info)
+            if o.output:
+                with open(o.output, 'w') as f:
+                    f.write(text)
+            else:
+                sys.stdout.write(text)
+            continue
         if kind == 'cpc':
             ctext = translate_file(path, o, info)
             if o.save_temps:
@@ -344,7 +364,7 @@ def compile_all(o, tmpdir):
             append_compile_command(o, path, kind, out if o.mode != 'link' else None)
         if o.mode == 'link':
             objs.append(out)
-    if o.mode != 'link':
+    if o.mode != 'link' or o.stop_after:
         return 0
     cmd = [o.cc] + [f for f in o.flags if not f.startswith(('-W', '-D', '-U', '-I', '-std'))]
     cmd += objs + o.link_flags + runtime_link_flags(o) + ['-pthread']
