@@ -30,9 +30,9 @@ def test_mj_one_entry_per_source_with_its_output(tmp_path):
     db = database(tmp_path, 'db.json')
     assert [(e['file'], e['output']) for e in db] == [('a.cpc', 'a.o'), ('b.c', 'b.o')]
     assert db[0]['directory'] == str(tmp_path)
-    assert db[0]['arguments'][:4] == ['cpcc', '-x', 'c', '-D__CPC_FRONTEND__']
-    assert db[0]['arguments'][4].startswith('-I')     # the runtime's headers
-    assert db[0]['arguments'][5:] == ['-O2', '-DX=1', '-I', 'inc', '-c', 'a.cpc', '-o', 'a.o']
+    assert db[0]['arguments'][:2] == ['cpcc', '-D__CPC_FRONTEND__']
+    assert db[0]['arguments'][2].startswith('-I')     # the runtime's headers
+    assert db[0]['arguments'][3:] == ['-O2', '-DX=1', '-I', 'inc', '-c', 'a.cpc', '-o', 'a.o']
     assert db[1]['arguments'] == ['cpcc', '-O2', '-DX=1', '-I', 'inc', '-c', 'b.c', '-o', 'b.o']
 
 
@@ -60,7 +60,7 @@ def test_mj_entry_parses_as_c_with_the_front_end_mode(tmp_path):
     (tmp_path / 'a.cpc').write_text(PROGRAM + 'int main(void) { cpc_spawn f(); return 0; }\n')
     cpcc(tmp_path, '-MJ', 'db.json', '-c', 'a.cpc')
     args = database(tmp_path, 'db.json')[0]['arguments']
-    clang_args = [a for a in args[1:] if a not in ('-c', 'a.cpc', '-o', 'a.o')]
+    clang_args = ['-x', 'c'] + [a for a in args[1:] if a not in ('-c', 'a.cpc', '-o', 'a.o')]
     rd = fe.resource_dir()
     fe.lib()
     tu = ci.Index.create().parse(str(tmp_path / 'a.cpc'),
