@@ -10,6 +10,7 @@
 #   includedir/cpc/*.h                  the public headers
 #   libdir/libcpc.a, libcpc.so*         runtime and library (release)
 #   libdir/libcpc_debug.a, .so*         the same for --cpc-debug code
+#   libdir/libcpc_ev.a, libcpc_uv.a     the libev and libuv adapters
 #   libdir/pkgconfig/cpc.pc, cpc_debug.pc
 #   libdir/cmake/CPC/                   find_package(CPC)
 #   libdir/cpc/venv/                    a private Python environment holding
@@ -63,13 +64,14 @@ define install_subst
 	    $(3) $(1) > $(2)
 endef
 
-install: runtime lib | $(SETUP_STAMP)
+install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	@set -e; \
 	d='$(DESTDIR)'; \
 	$(INSTALL) -d "$$d$(bindir)" "$$d$(includedir)/cpc" "$$d$(libdir)" \
 	    "$$d$(pkgconfigdir)" "$$d$(cmakedir)" "$$d$(mandir)/man1" "$$d$(mandir)/man7"
 	$(INSTALL) -m 644 $(INSTALL_HDRS) "$(DESTDIR)$(includedir)/cpc/"
-	$(INSTALL) -m 644 $(RUNTIME_LIB) $(RUNTIME_LIB_DEBUG) "$(DESTDIR)$(libdir)/"
+	$(INSTALL) -m 644 $(RUNTIME_LIB) $(RUNTIME_LIB_DEBUG) $(EMBED_LIB_EV) $(EMBED_LIB_UV) \
+	    "$(DESTDIR)$(libdir)/"
 	@set -e; for l in libcpc libcpc_debug; do \
 	    $(INSTALL) -m 755 $(RUNTIME_BUILD)/$$l.so.$(CPC_VERSION) "$(DESTDIR)$(libdir)/"; \
 	    ln -sf $$l.so.$(CPC_VERSION) "$(DESTDIR)$(libdir)/$$l.so.$(CPC_SOVERSION)"; \
@@ -111,6 +113,7 @@ install: runtime lib | $(SETUP_STAMP)
 uninstall:
 	rm -f "$(DESTDIR)$(bindir)/cpcc" "$(DESTDIR)$(bindir)/cpc-check"
 	rm -rf "$(DESTDIR)$(includedir)/cpc"
+	rm -f "$(DESTDIR)$(libdir)/libcpc_ev.a" "$(DESTDIR)$(libdir)/libcpc_uv.a"
 	@set -e; for l in libcpc libcpc_debug; do \
 	    rm -f "$(DESTDIR)$(libdir)/$$l.a" "$(DESTDIR)$(libdir)/$$l.so" \
 	          "$(DESTDIR)$(libdir)/$$l.so.$(CPC_SOVERSION)" \

@@ -19,12 +19,15 @@ import clang.cindex as ci
 from cpc import frontend as fe
 
 EXTERN_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.VAR_DECL)
+# Headers of the libraries beside libcpc: the event-loop adapters
+# (libcpc_ev.a, libcpc_uv.a), which their own libraries define.
+OTHER_LIBRARY_HEADERS = {'cpc_ev.h', 'cpc_uv.h'}
 
 
 def declared(include_dir, frontend_mode, debug=False):
     """{name: is_cps} for the external declarations of the public headers."""
     headers = sorted(h for h in os.listdir(os.path.join(include_dir, 'cpc'))
-                     if h.endswith('.h'))
+                     if h.endswith('.h') and h not in OTHER_LIBRARY_HEADERS)
     text = ''.join('#include <cpc/%s>\n' % h for h in headers)
     args = ['-I' + include_dir] + (['-DCPC_DEBUG'] if debug else [])
     if frontend_mode:
@@ -45,7 +48,8 @@ def declared(include_dir, frontend_mode, debug=False):
     for c in tu.cursor.get_children():
         if c.kind not in EXTERN_KINDS or c.location.file is None:
             continue
-        if os.path.dirname(os.path.realpath(c.location.file.name)) != inc:
+        path = os.path.realpath(c.location.file.name)
+        if os.path.dirname(path) != inc or os.path.basename(path) in OTHER_LIBRARY_HEADERS:
             continue
         if c.linkage != ci.LinkageKind.EXTERNAL or c.spelling.startswith('__cpc_'):
             continue
