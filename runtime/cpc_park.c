@@ -41,7 +41,7 @@ cpc_continuation *cpc_continuation_run(cpc_continuation *k)
     cpc__dbg_run_start(k);
     cpc_budget = CPC_DIRECT_BUDGET;
     while (k->length > 0) {
-        dbg_check_running(k);
+        cpc__dbg_check_running(k);
         k = cpc_top_function(k)(k);
         if (k == NULL)
             break;

@@ -12,6 +12,7 @@ TEST_SUITES :=
 -include tests/debug/debug-tests.mk
 -include embed/embed.mk
 -include tests/qemu/qemu-tests.mk
+-include tests/install/install-tests.mk
 
 test: setup
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

@@ -10,6 +10,10 @@ QEMU_LIB_OBJS       := $(BUILD)/lib/qemu/coroutine.o \
 QEMU_LIB_OBJS_DEBUG := $(BUILD)/lib/qemu/debug/coroutine.o \
                        $(patsubst $(QEMU_LIB_DIR)/%.cpc,$(BUILD)/lib/qemu/debug/%.o,$(QEMU_LIB_CPC_SRCS))
 QEMU_LIB_DEPS       := $(LIB_DEPS) $(QEMU_LIB_DIR)/qemu_internal.h
+# coroutine.c goes into the shared libraries too: position-independent, with
+# the runtime's TLS model (runtime.mk, "Shared libraries").
+QEMU_LIB_CFLAGS     := $(CFLAGS_COMMON) $(RUNTIME_PIC) -fno-semantic-interposition \
+                       -I$(TOP)/runtime/include
 
 RUNTIME_EXTRA_OBJS       += $(QEMU_LIB_OBJS)
 RUNTIME_EXTRA_OBJS_DEBUG += $(QEMU_LIB_OBJS_DEBUG)
@@ -18,11 +22,11 @@ lib: $(QEMU_LIB_OBJS) $(QEMU_LIB_OBJS_DEBUG)
 
 $(BUILD)/lib/qemu/coroutine.o: $(QEMU_LIB_DIR)/coroutine.c $(QEMU_LIB_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -O2 -I$(TOP)/runtime/include -c $< -o $@
+	$(CC) $(QEMU_LIB_CFLAGS) -O2 -c $< -o $@
 
 $(BUILD)/lib/qemu/debug/coroutine.o: $(QEMU_LIB_DIR)/coroutine.c $(QEMU_LIB_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -O0 -g -DCPC_DEBUG -I$(TOP)/runtime/include -c $< -o $@
+	$(CC) $(QEMU_LIB_CFLAGS) -O0 -g -DCPC_DEBUG -c $< -o $@
 
 $(BUILD)/lib/qemu/%.o: $(QEMU_LIB_DIR)/%.cpc $(QEMU_LIB_DEPS) | $(SETUP_STAMP)
 	@mkdir -p $(@D)

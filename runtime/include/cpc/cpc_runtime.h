@@ -114,6 +114,10 @@
 extern "C" {
 #endif
 
+/* The declarations of the public headers are the library's exported API
+   (the runtime is compiled with -fvisibility=hidden). */
+#pragma GCC visibility push(default)
+
 #define CPC_IO_IN   1
 #define CPC_IO_OUT  2
 #define CPC_TIMEOUT 4
@@ -272,6 +276,21 @@ struct cpc_continuation {
     _Alignas(8) unsigned char c[];
 };
 
+/* Code compiled with -DCPC_DEBUG (cpcc --cpc-debug) sees the debug layout
+   above and must be linked with libcpc_debug; other code with libcpc.  Each
+   object references the marker that only the matching library defines, so
+   a mix fails at link time with an undefined reference whose name says
+   what to do. */
+#ifdef CPC_DEBUG
+extern const char cpc_built_with_cpc_debug__link_with_libcpc_debug;
+__attribute__((used)) static const char *const cpc__flavour_check =
+    &cpc_built_with_cpc_debug__link_with_libcpc_debug;
+#else
+extern const char cpc_built_without_cpc_debug__link_with_libcpc_not_libcpc_debug;
+__attribute__((used)) static const char *const cpc__flavour_check =
+    &cpc_built_without_cpc_debug__link_with_libcpc_not_libcpc_debug;
+#endif
+
 /* The C name of a cps function. */
 #define CPC_CPS_NAME(f) f##__cps
 
@@ -285,7 +304,10 @@ struct cpc_continuation {
 
 /* Direct cps calls allowed before a bounce through the trampoline. */
 #define CPC_DIRECT_BUDGET 128
-extern _Thread_local int cpc_budget;
+/* initial-exec: one load through the GOT from a shared library too (the
+   runtime's thread-locals are in the static TLS block, see docs/install.md),
+   instead of a call to __tls_get_addr on every cps entry. */
+extern _Thread_local int cpc_budget __attribute__((tls_model("initial-exec")));
 
 /* Out of line: grow k so that `need` more bytes fit above c[length].  Never
    returns NULL (out of memory aborts with a message). */
@@ -453,6 +475,8 @@ int cpc_gettimeofday(cpc_continuation *k, struct timeval *tv);
 time_t cpc_time(cpc_continuation *k, time_t *t);
 
 #endif /* !__CPC_FRONTEND__ */
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }
