@@ -54,7 +54,7 @@ static unsigned pool_max = QCO_POOL_DEFAULT;
 /* `caller` of a coroutine entered from native code. */
 static Coroutine qco_native_caller;
 
-void cpc_qemu__fatal(const char *fmt, ...)
+void cpc__qemu_fatal(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -112,7 +112,7 @@ Coroutine *qemu_coroutine_create(CoroutineEntry *entry, void *opaque)
     } else {
         co = malloc(sizeof *co);
         if (co == NULL)
-            cpc_qemu__fatal("out of memory creating a coroutine");
+            cpc__qemu_fatal("out of memory creating a coroutine");
         co->caller = NULL;
         co->wakeup_head = NULL;
         co->wakeup_tail = &co->wakeup_head;
@@ -136,7 +136,7 @@ Coroutine *qemu_coroutine_create(CoroutineEntry *entry, void *opaque)
 static void qco_delete(Coroutine *co, cpc_continuation *k)
 {
     if (co->locks_held != 0)
-        cpc_qemu__fatal("coroutine %p ended holding %u lock(s)", (void *)co,
+        cpc__qemu_fatal("coroutine %p ended holding %u lock(s)", (void *)co,
                         co->locks_held);
     if (pool_len < pool_max) {
         co->entry = NULL;           /* ended: entering it is an error */
@@ -161,12 +161,12 @@ void qemu_coroutine_enter(Coroutine *co)
         pending = to->co_queue_next;
         to->co_queue_next = NULL;
         if (CPC_UNLIKELY(to->caller != NULL))
-            cpc_qemu__fatal("coroutine %p re-entered recursively", (void *)to);
+            cpc__qemu_fatal("coroutine %p re-entered recursively", (void *)to);
         if (CPC_UNLIKELY(to->entry == NULL))
-            cpc_qemu__fatal("coroutine %p entered after it ended", (void *)to);
+            cpc__qemu_fatal("coroutine %p entered after it ended", (void *)to);
         cpc_continuation *k = to->cont;
         if (CPC_UNLIKELY(k == NULL))
-            cpc_qemu__fatal("coroutine %p entered while it is not suspended "
+            cpc__qemu_fatal("coroutine %p entered while it is not suspended "
                             "(it waits in the CPC scheduler)", (void *)to);
         to->cont = NULL;
         to->caller = &qco_native_caller;
@@ -181,7 +181,7 @@ void qemu_coroutine_enter(Coroutine *co)
         if (k != NULL)
             qco_delete(to, k);
         else if (CPC_UNLIKELY(to->cont == NULL))
-            cpc_qemu__fatal("coroutine %p suspended without yielding (a CPC "
+            cpc__qemu_fatal("coroutine %p suspended without yielding (a CPC "
                             "primitive such as cpc_sleep or cpc_wait in a QEMU "
                             "coroutine?)", (void *)to);
     }
@@ -198,7 +198,7 @@ bool qemu_coroutine_entered(Coroutine *co)
     return co->caller != NULL;
 }
 
-void cpc_qemu__wake(cpc_continuation *k, Coroutine *co)
+void cpc__qemu_wake(cpc_continuation *k, Coroutine *co)
 {
     Coroutine *self = qemu_coroutine_self(k);
     if (self == NULL) {
@@ -206,7 +206,7 @@ void cpc_qemu__wake(cpc_continuation *k, Coroutine *co)
         return;
     }
     if (self == co)
-        cpc_qemu__fatal("coroutine %p wakes itself", (void *)co);
+        cpc__qemu_fatal("coroutine %p wakes itself", (void *)co);
     co->co_queue_next = NULL;
     *self->wakeup_tail = co;
     self->wakeup_tail = &co->co_queue_next;

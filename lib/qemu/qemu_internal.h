@@ -10,13 +10,13 @@
    run when the current coroutine yields or ends; from native code, it is
    entered at once. */
 #ifdef __CPC_FRONTEND__
-void cpc_qemu__wake(Coroutine *co) __attribute__((cpc_need_cont));
+void cpc__qemu_wake(Coroutine *co) __attribute__((cpc_need_cont));
 #else
-void cpc_qemu__wake(cpc_continuation *k, Coroutine *co);
+void cpc__qemu_wake(cpc_continuation *k, Coroutine *co);
 #endif
 
 /* Abort with "qemu-coroutine: <message>". */
-void cpc_qemu__fatal(const char *fmt, ...)
+void cpc__qemu_fatal(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
 
 #endif
