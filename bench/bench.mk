@@ -4,6 +4,7 @@ BENCH_SUITES :=
 -include bench/runtime/runtime-bench.mk
 -include bench/translator/translator-bench.mk
 -include bench/servers/servers-bench.mk
+-include bench/papers/papers-bench.mk
 
 bench: setup
 	@$(MAKE) --no-print-directory $(BENCH_SUITES)
