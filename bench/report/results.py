@@ -250,7 +250,8 @@ def section_servers(md, bench, plots):
         if len(row) > 1 and any(c != "-" for c in row[1:]):
             rows.append(row)
     md.append(table(head, rows))
-    for metric, title in (("mean", "mean latency, ms"), ("p99", "p99 latency, ms")):
+    for metric, title in (("mean", "mean latency, ms"), ("p99", "p99 latency, ms"),
+                          ("cpu", "server CPU time per request, us")):
         md.append("")
         rows = []
         for key, name in SERVERS:
@@ -259,6 +260,10 @@ def section_servers(md, bench, plots):
             if any(c != "-" for c in row[1:]):
                 rows.append(row)
         md.append(table([title + " (median)"] + ["%d" % c for c in conns], rows))
+    md.append("\nServer CPU time per request (user + system of the server process over the "
+              "point, divided by the requests wrk completed; not for the fork server, whose "
+              "children are not counted) depends far less on what else runs on the machine "
+              "than requests/s does.\n")
     errs = []
     for key, name in SERVERS:
         for c in conns:

@@ -20,6 +20,8 @@ servers in an order rotated from round to round.  Prints per pair
     BENCH servers.<server>.c<conns>.mean <median> ms
     BENCH servers.<server>.c<conns>.p99 <median> ms
     BENCH servers.<server>.c<conns>.errors <total> n     (socket errors + non-2xx)
+    BENCH servers.<server>.c<conns>.cpu <median> us      (server CPU time per request,
+                                                          user + system; not for fork)
 
 then the memory of idle keep-alive connections, for httpd and nginx:
 CONNS connections each make one request and stay open; the server's RSS
@@ -149,6 +151,13 @@ class Server:
         self.proc.wait()
         self.proc = None
 
+    def cpu_seconds(self):
+        """User + system CPU time of the server process (all its threads;
+        not the fork server's children)."""
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def rss(self):
         with open("/proc/%d/status" % self.proc.pid) as f:
             for line in f:
@@ -190,6 +199,8 @@ def wrk(port, conns, close):
     if not m:
         return None, (p.stderr or out).strip()[-300:]
     r["rps"] = float(m.group(1))
+    m = re.search(r"(\d+) requests in", out)
+    r["requests"] = int(m.group(1)) if m else 0
     m = re.search(r"^\s+Latency\s+(\S+)", out, re.M)
     r["mean"] = ms(m.group(1)) if m else None
     m = re.search(r"^\s+99%\s+(\S+)", out, re.M)
@@ -268,7 +279,10 @@ def main(argv):
                     failures.append("%s did not start" % name)
                     continue
                 try:
+                    cpu0 = srv.cpu_seconds()
                     res, err = wrk(srv.port, c, close=not name.endswith("-ka"))
+                    if res is not None and res["requests"] > 0 and name != "naive-fork":
+                        res["cpu"] = (srv.cpu_seconds() - cpu0) * 1e6 / res["requests"]
                 finally:
                     srv.stop()
                 if res is None:
@@ -290,6 +304,9 @@ def main(argv):
                 v = [x[f] for x in xs if x[f] is not None]
                 if v:
                     say("%s.%s %.3f ms" % (key, f, statistics.median(v)))
+            v = [x["cpu"] for x in xs if x.get("cpu") is not None]
+            if v:
+                say("%s.cpu %.2f us" % (key, statistics.median(v)))
             say("%s.errors %d n" % (key, sum(x["errors"] for x in xs)))
     for name in ("httpd-ka", "nginx-ka"):
         if name not in servers:
