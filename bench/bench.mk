@@ -43,3 +43,13 @@ bench-report:
 	    $(TOP)/bench/RESULTS.md
 
 .PHONY: bench bench-quick bench-report
+
+# The benchmark programs' own checks (seconds): the naive servers answer
+# correctly, the targets are computed as documented.
+test-bench: setup $(SV_BINS)
+	cd $(TOP) && NAIVE_BINDIR=$(SV_OUT) timeout -k 10 120 $(PYTHON) -m pytest -q \
+	    -p no:cacheprovider $(TOP)/bench/test_bench.py
+
+TEST_SUITES += test-bench
+
+.PHONY: test-bench
