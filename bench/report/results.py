@@ -383,7 +383,7 @@ def section_dataflow(md, bench):
               "print the same checksum. Ratio: environments / lifting (above 1: "
               "environments slower).\n")
     md.append(table(["benchmark", "lifting", "environments", "ratio",
-                     "seed 001 (Core 2 Duo)"], rows))
+                     "seed 001 (Core 2 Duo; tic-tac-toe: Centrino)"], rows))
     md.append("")
 
 
