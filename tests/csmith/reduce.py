@@ -67,7 +67,8 @@ REQUIRED = ["#ifndef CPC_NATIVE\n#include <cpc/cpc_runtime.h>\n#else\n#define cp
             "#define cpc_spawn\n#define cpc_main_loop() ((void)0)\n#endif\n"]
 DRIVER_RE = re.compile(r"\bint\s+main\s*\(\s*void\s*\)\s*\{\s*cpc_spawn\s+\w+\s*\(\s*\)\s*;"
                        r"\s*cpc_main_loop\s*\(\s*\)\s*;\s*return\s+\w+\s*;\s*\}")
-COMPILE_CLASSES = ("translator-crash", "translator-diagnostic", "translator-timeout",
+COMPILE_CLASSES = ("translator-crash", "translator-invariant", "translator-diagnostic",
+                   "translator-timeout",
                    "gcc-error", "link-error")
 
 

@@ -9,6 +9,8 @@ runs at -O1; one seed in ten also at -O0, one in ten at -O2, and one in five at
 
 Failures are classified:
   translator-crash       cpcc died with a Python traceback or a signal
+  translator-invariant   a translator pass broke its invariant (cpcc runs with
+                         --cpc-check-invariants; the message names the pass and the place)
   translator-diagnostic  cpcc rejected the program with a diagnostic of its own
   translator-timeout     cpcc did not finish
   gcc-error              the generated C does not compile
@@ -66,7 +68,7 @@ CPCC = os.environ.get("CPCC", os.path.join(TOP, "bin", "cpcc"))
 RUNTIME_INC = os.path.join(TOP, "runtime", "include")
 REGRESSIONS = os.path.join(HERE, "regressions")
 
-CLASSES = ["translator-crash", "translator-diagnostic", "translator-timeout", "gcc-error",
+CLASSES = ["translator-crash", "translator-invariant", "translator-diagnostic", "translator-timeout", "gcc-error",
            "link-error", "runtime-crash", "asan-error", "wrong-output", "timeout", "harness"]
 
 
@@ -157,7 +159,8 @@ def build_cpc(src, level, d, extra=()):
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "prog")
     before = set(os.listdir(d))
-    rc, out, err, secs = sh([CPCC] + level_flags(level) + ["-w", "--save-temps", "-o", exe, src]
+    rc, out, err, secs = sh([CPCC] + level_flags(level) + ["-w", "--save-temps",
+                                                           "--cpc-check-invariants", "-o", exe, src]
                             + list(extra), cwd=d, timeout=COMPILE_TIMEOUT,
                             limit_memory="+asan" not in level)
     log = text(out) + text(err)
@@ -169,6 +172,8 @@ def build_cpc(src, level, d, extra=()):
         return None, "gcc-error", log
     if rc < 0 or "Traceback (most recent call last)" in log:
         return None, "translator-crash", log
+    if "error: internal error: " in log:
+        return None, "translator-invariant", log
     if re.search(r"undefined reference|ld returned|collect2", log):
         return None, "link-error", log
     # Did the translator produce C that gcc then rejected?
@@ -402,7 +407,7 @@ def signature(r):
         tb = [l for l in lines if re.match(r"\s*File \".*\", line \d+, in ", l)]
         last = lines[-1] if lines else ""
         line = (tb[-1].strip() if tb else "") + " | " + last
-    elif k in ("translator-diagnostic", "gcc-error", "link-error"):
+    elif k in ("translator-invariant", "translator-diagnostic", "gcc-error", "link-error"):
         for l in detail.splitlines():
             if re.search(r"error|out of memory|memory exhausted|Killed signal", l):
                 line = l

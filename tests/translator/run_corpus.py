@@ -4,7 +4,7 @@ and -O2 with -Wall -Wextra -Werror (so the generated C must not warn), and
 at -O2 with --dataflow=environments (eCPC's variant), run,
 and its stdout and exit status compared with programs/NAME.expected (a last
 line `exit: N` gives a non-zero status).  Directives in the source:
-`cpcc-flags: ...` extra flags, `max-rss-kb: N` a memory bound.
+Every translation runs with --cpc-check-invariants.  `cpcc-flags: ...` extra flags, `max-rss-kb: N` a memory bound.
 Then each diagnostics/*.cpc must fail with exactly the errors listed in its
 `expect-error: ...` comments, each at the line of its comment."""
 import concurrent.futures
@@ -34,7 +34,8 @@ def run_program(path, cfg, tmp):
     opt = ' '.join(cfg)
     exe = os.path.join(tmp, '%s%s' % (name, ''.join(cfg).replace('-', '_').replace('=', '_')))
     flags = (directive(src, 'cpcc-flags') or '').split()
-    cmd = [CPCC] + cfg + ['-Wall', '-Wextra', '-Werror'] + flags + ['-o', exe, path]
+    cmd = [CPCC, '--cpc-check-invariants'] + cfg + ['-Wall', '-Wextra', '-Werror'] + flags + \
+        ['-o', exe, path]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return 'FAIL %s %s: compile\n%s' % (name, opt, r.stderr[-3000:])
@@ -67,7 +68,7 @@ def run_diag(path, tmp):
     name = os.path.basename(path)
     wants = [(n, w) for n, line in enumerate(open(path), 1)
              for w in re.findall(r'expect-error:\s*(.*?)\s*(?:\*/|$)', line)]
-    r = subprocess.run([CPCC, '-c', '-o', os.path.join(tmp, 'x.o'), path],
+    r = subprocess.run([CPCC, '--cpc-check-invariants', '-c', '-o', os.path.join(tmp, 'x.o'), path],
                        capture_output=True, text=True, cwd=os.path.dirname(path))
     if r.returncode == 0:
         return 'FAIL %s: compiled without error' % name

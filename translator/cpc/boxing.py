@@ -13,165 +13,22 @@ return.  With --dataflow=environments (eCPC, seed 001 sections 4.3 and 5),
 every variable live across a cps call is boxed too, so that frames hold only
 the environment pointer.
 """
-import re
-
 from . import frontend as fe
 from . import analysis as an
 from . import ctype
 from . import rewrite as rw
-from .normalize import var_init
+from .analysis import retain
 
 K = fe.K
 
-NO_RETAIN_BUILTIN = set('''
-memcpy memmove memset memcmp bcopy bzero explicit_bzero
-__builtin_memcpy __builtin_memmove __builtin_memset __builtin_memcmp __builtin_strlen
-strlen strnlen strcmp strncmp strcasecmp strncasecmp strcpy strncpy strcat strncat
-strcoll strxfrm strspn strcspn stpcpy stpncpy strdup strndup
-printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf dprintf
-scanf fscanf sscanf vscanf vfscanf vsscanf puts fputs fwrite fread fgets
-read write pread pwrite readv writev send recv sendto recvfrom sendmsg recvmsg
-atoi atol atoll atof strtol strtoul strtoll strtoull strtod strtof strtold
-gettimeofday time clock_gettime nanosleep cpc_gettimeofday cpc_time
-stat fstat lstat open close poll select getsockopt setsockopt bind connect
-accept accept4 getsockname getpeername inet_pton inet_ntop pipe socketpair
-qsort bsearch free perror sigaction sigprocmask localtime_r gmtime_r
-'''.split())
-
-PRAGMA_RE = re.compile(rb'#\s*pragma\s+cpc_no_retain\s*\(([^)]*)\)')
-
-
-def pragma_no_retain(text):
-    names = set()
-    for m in PRAGMA_RE.finditer(text):
-        for part in m.group(1).split(b','):
-            part = part.strip().strip(b'"').strip()
-            if part:
-                names.add(part.decode())
-    return names
-
-
-def no_retain(decl, names):
-    if decl is None:
-        return False
-    if decl.spelling in NO_RETAIN_BUILTIN or decl.spelling in names:
-        return True
-    return an.has_annotation(decl, 'cpc_no_retain')
-
-
-def escaping_addresses(f, names):
-    """Var keys whose address may be retained."""
-    out = set()
-    refs = []
-    for n, p in an.walk(f.body, skip_spawn=False):
-        n._cpc_parent = p      # the cursors are cached: one object per node
-        if n.kind == K.DECL_REF_EXPR:
-            refs.append((n, p))
-
-    def parent(n):
-        return getattr(n, '_cpc_parent', None)
-
-    def transparent(p, n):
-        if p is None:
-            return False
-        if p.kind == K.PAREN_EXPR:
-            return True
-        if p.kind == K.UNEXPOSED_EXPR and len(an.kids(p)) == 1:
-            return True
-        if p.kind == K.CSTYLE_CAST_EXPR:
-            return True
-        return False
-
-    for n, p in refs:
-        v = f.var_of(n)
-        if v is None:
-            continue
-        arr = ctype.is_array(v.type)
-        # climb the lvalue: . members, subscripts of arrays, parens
-        cur = n
-        par = parent(cur)
-        while par is not None:
-            if par.kind == K.PAREN_EXPR:
-                pass
-            elif par.kind == K.MEMBER_REF_EXPR and an.kids(par)[0] == cur and \
-                    fe.tkind(fe.strip_sugar(cur.type)[0]) != fe.TK_POINTER:
-                arr = ctype.is_array(par.type)
-            elif par.kind == K.UNEXPOSED_EXPR and len(an.kids(par)) == 1 and arr:
-                # array decay: the address escapes unless used at once
-                gp = parent(par)
-                if gp is not None and gp.kind == K.ARRAY_SUBSCRIPT_EXPR:
-                    # a[i]: an element, an lvalue in a's storage (its address
-                    # may be taken in turn: &a[i])
-                    cur = gp
-                    arr = ctype.is_array(gp.type)
-                    par = parent(cur)
-                    continue
-                cur = par
-                break
-            elif par.kind == K.ARRAY_SUBSCRIPT_EXPR and an.kids(par)[0] == cur and \
-                    ctype.is_array(cur.type):
-                arr = ctype.is_array(par.type)
-            else:
-                break
-            cur = par
-            par = parent(cur)
-        par = parent(cur)
-        taken = False
-        if par is not None and par.kind == K.UNARY_OPERATOR and fe.unop(par) == 5:
-            cur = par
-            taken = True
-        elif arr and cur.kind == K.UNEXPOSED_EXPR:
-            taken = True
-        if not taken:
-            continue
-        # where does the address go?
-        par = parent(cur)
-        while transparent(par, cur):
-            cur = par
-            par = parent(cur)
-        if par is not None:
-            if par.kind == K.ARRAY_SUBSCRIPT_EXPR and an.kids(par)[0] == cur:
-                continue
-            if par.kind == K.UNARY_OPERATOR and fe.unop(par) == 6:
-                continue
-            if par.kind == K.MEMBER_REF_EXPR:
-                continue
-            if par.kind == K.CALL_EXPR and an.kids(par)[0] != cur and \
-                    not an.is_cps_call(par) and no_retain(an.callee_decl(par), names):
-                continue
-        out.add(v.key)
-    return out
-
-
-def boxed_vars(u, f, names, environments=False):
-    if f.body is None or not f.cps_calls:
-        return []
-    cfg = an.Cfg(f)
-    live_in, _ = an.liveness(cfg)
-    esc = escaping_addresses(f, names)
-    boxed = set()
-    for site in cfg.sites:
-        across = live_in[site.resume_node.id] - site.resume_node.defs
-        for key in site.scope:
-            v = f.vars.get(key)
-            if v is None:
-                continue
-            if key in esc or (environments and key in across):
-                boxed.add(key)
-            elif ctype.is_array(v.type) and key in across:
-                boxed.add(key)
-    return [f.vars[k] for k in sorted(boxed, key=lambda k: k[0])]
-
-
 def box(u, environments=False):
-    names = pragma_no_retain(u.text)
-    from .prepare import function_defs
+    names = retain.pragma_no_retain(u.text)
     edits = []
-    for c in function_defs(u):
+    for c in u.function_defs():
         f = an.func(u, c)
         if not f.is_cps or f.body is None:
             continue
-        vs = boxed_vars(u, f, names, environments)
+        vs = retain.boxed_vars(u, f, names, environments)
         if vs:
             edits.extend(box_function(u, f, vs))
     return edits
@@ -278,7 +135,7 @@ def decl_text(u, f, n, keys):
         if v.kind != K.VAR_DECL:
             out.append(u.src(v) + ';')
             continue
-        init = var_init(u, v)
+        init = an.var_init(u, v)
         key = an.vkey(v)
         if key in keys:
             if init is None:
@@ -308,3 +165,20 @@ def decl_text(u, f, n, keys):
                     d += ' = ' + sub_text(u, init, keys, f)
                 out.append(d + ';')
     return ' '.join(out)
+
+
+def check(u):
+    """The invariant of box on its output: in a cps function no local whose
+    address may be retained is in scope at a cps call, and no local array is
+    live across one (what lifting by copy relies on)."""
+    names = retain.pragma_no_retain(u.text)
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if not f.is_cps or f.body is None:
+            continue
+        for v in retain.boxed_vars(u, f, names):
+            out.append(u.diag(v.cursor, '`%s` of cps function `%s` is in scope at a cps call '
+                              'but its address may be retained (or it is an array live '
+                              'across the call)' % (v.name, f.name)))
+    return out

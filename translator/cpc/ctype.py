@@ -61,8 +61,8 @@ def _decl(t, inner, strip_const=False, strip_volatile=False):
     if k in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
         return _decl(fe.modified_type(t), inner, strip_const, strip_volatile)
     if k == fe.TK_ELABORATED or k == fe.TK_TYPEDEF or k == fe.TK_RECORD \
-            or k == fe.TK_ENUM or k < 40:
-        if k >= 40:
+            or k == fe.TK_ENUM or fe.is_builtin_kind(k):
+        if not fe.is_builtin_kind(k):
             d = t.get_declaration()
             sp = d.semantic_parent if d is not None and d.kind != fe.K.NO_DECL_FOUND else None
             if sp is not None and sp.kind == fe.K.FUNCTION_DECL:
@@ -207,7 +207,7 @@ def is_vla(t):
 def is_scalar(t):
     u, _ = fe.strip_sugar(t)
     k = fe.tkind(u)
-    return k < 40 or k in (fe.TK_POINTER, fe.TK_ENUM)
+    return fe.is_builtin_kind(k) or k in (fe.TK_POINTER, fe.TK_ENUM)
 
 
 def same_type(a, b):

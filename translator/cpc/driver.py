@@ -48,6 +48,8 @@ class Options:
         self.mf = None
         self.md = False
         self.verbose = False
+        self.stop_after = None      # --cpc-stop-after=PASS: print the CPC text after PASS
+        self.check_invariants = False
         self.cc = os.environ.get('CC', 'cc')
 
 
@@ -80,6 +82,14 @@ def parse_args(argv):
                 die('--frames must be packed or aligned')
         elif a == '--cpc-debug':
             o.debug = True
+        elif a.startswith('--cpc-stop-after='):
+            from .pipeline import stage_names
+            o.stop_after = a.split('=', 1)[1]
+            if o.stop_after not in stage_names():
+                die('unknown pass `%s` for --cpc-stop-after; the passes are: %s'
+                    % (o.stop_after, ', '.join(stage_names())))
+        elif a == '--cpc-check-invariants':
+            o.check_invariants = True
         elif a.startswith('--dataflow='):
             o.dataflow = a.split('=', 1)[1]
             if o.dataflow not in ('lifting', 'environments'):
@@ -175,7 +185,9 @@ def translate_file(path, o, info=None):
     if o.frames == 'packed':
         fe_args.append('-DCPC_PACKED_FRAMES')
     try:
-        return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info)
+        return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info,
+                                   stop_after=o.stop_after,
+                                   check_invariants=o.check_invariants)
     except fe.Diags as e:
         for d in e.diags:
             sys.stderr.write(d.format() + '\n')
@@ -238,6 +250,14 @@ def compile_all(o, tmpdir):
         else:
             out = base + suffix[o.mode]
         info = {}
+        if kind == 'cpc' and o.stop_after:
+            text = translate_file(path, o, info)
+            if o.output:
+                with open(o.output, 'w') as f:
+                    f.write(text)
+            else:
+                sys.stdout.write(text)
+            continue
         if kind == 'cpc':
             ctext = translate_file(path, o, info)
             if o.save_temps:
@@ -279,7 +299,7 @@ def compile_all(o, tmpdir):
                          '-MP' in o.dep_flags)
         if o.mode == 'link':
             objs.append(out)
-    if o.mode != 'link':
+    if o.mode != 'link' or o.stop_after:
         return 0
     lib = runtime_lib(o)
     cmd = [o.cc] + [f for f in o.flags if not f.startswith(('-W', '-D', '-U', '-I', '-std'))]

@@ -10,8 +10,6 @@ presumed locations, pretty printing) through ctypes.
 import ctypes
 import os
 import re
-import shutil
-import subprocess
 
 import clang.cindex as ci
 
@@ -25,10 +23,12 @@ _lib = None
 
 
 def lib():
+    """Our own handle on libclang for the functions the bindings lack or
+    declare differently: declaring their signatures here leaves the
+    bindings' handle (`ci.conf.lib`) as it is for other users."""
     global _lib
     if _lib is None:
-        _lib = ci.conf.lib
-        L = _lib
+        L = ctypes.CDLL(ci.conf.lib._name)
         L.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
         L.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
         L.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
@@ -53,86 +53,123 @@ def lib():
         L.clang_PrintingPolicy_dispose.restype = None
         L.clang_getCursorPrettyPrinted.argtypes = [ci.Cursor, ctypes.c_void_p]
         L.clang_getCursorPrettyPrinted.restype = ci._CXString
+        _lib = L
     return _lib
 
 
 # --------------------------------------------------------------------------
 # Speed: the passes walk the same trees many times, and the bindings make a
-# C call (and new Python objects) for every step.  A cursor's children, a
-# cursor's kind and a range's ends are computed once per Python object; the
-# cursors come from the cached lists, so each node is visited through one
-# object per parse.
+# C call (and new Python objects) for every step.  The cursors of a parse are
+# instances of `Cursor`, a subclass of the bindings' class that computes its
+# children, its kind, its extent's ends and its location's offset once per
+# object; children come from the cached lists, so each node is visited
+# through one object per parse.  The bindings' own classes are left as they
+# are, for any other user of them in the process (tools/cpc_check.py).
 
 _CursorKinds = ci.CursorKind._kinds
+_CONTINUE = 1                       # CXChildVisit_Continue
 
 
-def _cached_children(self):
-    try:
-        return iter(self._cpc_kids)
-    except AttributeError:
-        pass
-    out = []
-    tu = self._tu
+class Location(ci.SourceLocation):
+    """A source location whose expansion offset is computed once."""
 
-    def visitor(child, parent, _):
-        child._tu = tu
-        out.append(child)
-        return 1  # CXChildVisit_Continue
-    ci.conf.lib.clang_visitChildren(self, ci.callbacks['cursor_visit'](visitor), out)
-    self._cpc_kids = out
-    return iter(out)
-
-
-def _cursor_kind(self):
-    k = _CursorKinds[self._kind_id] if self._kind_id < len(_CursorKinds) else None
-    return k if k is not None else ci.CursorKind.from_id(self._kind_id)
+    @property
+    def offset(self):
+        o = self.__dict__.get('cached_offset')
+        if o is None:
+            d = self._data
+            if d is not None:
+                o = d[3]
+            else:
+                off = ctypes.c_uint()
+                ci.conf.lib.clang_getInstantiationLocation(self, None, None, None,
+                                                           ctypes.byref(off))
+                o = off.value
+            self.cached_offset = o
+        return o
 
 
-def _range_start(self):
-    try:
-        return self._cpc_start
-    except AttributeError:
-        r = self._cpc_start = ci.conf.lib.clang_getRangeStart(self)
+class Range(ci.SourceRange):
+    """A source range whose ends are computed once."""
+
+    @property
+    def start(self):
+        r = self.__dict__.get('cached_start')
+        if r is None:
+            r = self.cached_start = ci.conf.lib.clang_getRangeStart(self)
+            r.__class__ = Location
+        return r
+
+    @property
+    def end(self):
+        r = self.__dict__.get('cached_end')
+        if r is None:
+            r = self.cached_end = ci.conf.lib.clang_getRangeEnd(self)
+            r.__class__ = Location
         return r
 
 
-def _range_end(self):
-    try:
-        return self._cpc_end
-    except AttributeError:
-        r = self._cpc_end = ci.conf.lib.clang_getRangeEnd(self)
+class Cursor(ci.Cursor):
+    """A cursor of one parse.  `children` is the cached list of its
+    children (do not modify it); `memo` holds facts the analyses compute
+    once per node (analysis.py names them)."""
+
+    @property
+    def children(self):
+        try:
+            return self.__dict__['cached_children']
+        except KeyError:
+            pass
+        out = []
+        tu = self._tu
+
+        def visitor(child, parent, _):
+            child.__class__ = Cursor
+            child._tu = tu
+            out.append(child)
+            return _CONTINUE
+        ci.conf.lib.clang_visitChildren(self, ci.callbacks['cursor_visit'](visitor), out)
+        self.cached_children = out
+        return out
+
+    def get_children(self):
+        return iter(self.children)
+
+    @property
+    def memo(self):
+        try:
+            return self.__dict__['cached_memo']
+        except KeyError:
+            m = self.cached_memo = {}
+            return m
+
+    @property
+    def kind(self):
+        i = self._kind_id
+        k = _CursorKinds[i] if i < len(_CursorKinds) else None
+        return k if k is not None else ci.CursorKind.from_id(i)
+
+    @property
+    def extent(self):
+        r = ci.Cursor.extent.fget(self)
+        if r.__class__ is not Range:
+            r.__class__ = Range
+        return r
+
+    @property
+    def location(self):
+        r = ci.Cursor.location.fget(self)
+        if r.__class__ is not Location:
+            r.__class__ = Location
         return r
 
 
-_getInstantiationLocation = None
-
-
-def _location_offset(self):
-    """The expansion offset alone (no file object, line or column)."""
-    try:
-        return self._cpc_off
-    except AttributeError:
-        pass
-    d = self._data
-    if d is not None:
-        o = d[3]
-    else:
-        global _getInstantiationLocation
-        if _getInstantiationLocation is None:
-            fn = ci.conf.lib.clang_getInstantiationLocation
-            _getInstantiationLocation = fn
-        off = ctypes.c_uint()
-        _getInstantiationLocation(self, None, None, None, ctypes.byref(off))
-        o = off.value
-    self._cpc_off = o
-    return o
-
-
-ci.SourceLocation.offset = property(_location_offset)
-ci.Cursor.get_children = _cached_children
-ci.Cursor.kind = property(_cursor_kind)
-ci.SourceRange.start = property(_range_start)
-ci.SourceRange.end = property(_range_end)
+def adopt(c):
+    """c as a `Cursor` (cursors that the bindings return, such as
+    `referenced` or `semantic_parent`, are the bindings' own class)."""
+    if c is not None and c.__class__ is not Cursor:
+        c.__class__ = Cursor
+    return c
 
 
 def resource_dir():
@@ -155,26 +192,36 @@ BO = dict(Mul=3, Div=4, Rem=5, Add=6, Sub=7, Shl=8, Shr=9, LT=11, GT=12,
           AndAssign=30, XorAssign=31, OrAssign=32, Comma=33)
 UO = dict(PostInc=1, PostDec=2, PreInc=3, PreDec=4, AddrOf=5, Deref=6,
           Plus=7, Minus=8, Not=9, LNot=10, Real=11, Imag=12, Extension=13)
-ASSIGN_OPS = set(range(22, 33))
+ASSIGN_OPS = set(range(BO['Assign'], BO['OrAssign'] + 1))
+INC_DEC_OPS = (UO['PostInc'], UO['PostDec'], UO['PreInc'], UO['PreDec'])
 
 K = ci.CursorKind
 
-# Type kinds not named in the Python bindings.
-TK_ATTRIBUTED = 163
-TK_BTF_TAG = 178
+# Type kinds (CXTypeKind), compared by number: the bindings' TypeKind lacks
+# some of them (attributed, btf tag) in the versions the project supports.
+TK_INVALID = 0
+TK_UNEXPOSED = 1
+TK_VOID = 2
+TK_LAST_BUILTIN = 39          # kinds up to this one are builtin scalar types (or void)
 TK_POINTER = 101
-TK_FUNCTIONPROTO = 111
+TK_RECORD = 105
+TK_ENUM = 106
+TK_TYPEDEF = 107
 TK_FUNCTIONNOPROTO = 110
+TK_FUNCTIONPROTO = 111
 TK_CONSTANTARRAY = 112
 TK_INCOMPLETEARRAY = 114
 TK_VARIABLEARRAY = 115
 TK_DEPENDENTSIZEDARRAY = 116
-TK_TYPEDEF = 107
 TK_ELABORATED = 119
-TK_RECORD = 105
-TK_ENUM = 106
-TK_VOID = 2
-TK_TYPEOF = 182  # not relied upon
+TK_ATTRIBUTED = 163
+TK_BTF_TAG = 178
+
+
+def is_builtin_kind(k):
+    """A builtin type kind (void, integers, floating types), or the invalid
+    or unexposed kinds, which sugar never hides."""
+    return k <= TK_LAST_BUILTIN
 
 
 def binop(c):
@@ -211,13 +258,13 @@ def strip_sugar(t):
             t = t.get_declaration().underlying_typedef_type
         elif k == TK_ELABORATED:
             t = t.get_named_type()
-        elif k == 0 or k == 1:
+        elif k in (TK_INVALID, TK_UNEXPOSED):
             break
         else:
             # Paren types and other sugar: canonical keeps function shape.
             if k in (TK_POINTER, TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO,
                      TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY,
-                     TK_RECORD, TK_ENUM) or k < 40:
+                     TK_RECORD, TK_ENUM) or is_builtin_kind(k):
                 break
             c = t.get_canonical()
             if tkind(c) == k:
@@ -310,7 +357,6 @@ def pretty(c):
     L = lib()
     pol = L.clang_getCursorPrintingPolicy(c)
     try:
-        # CXPrintingPolicy_TerseOutput=13? keep defaults; IncludeTagDefinition=5 off
         s = L.clang_getCursorPrettyPrinted(c, pol)
         return ci._CXString.from_result(s)
     finally:
@@ -361,6 +407,8 @@ class Diags(Exception):
         self.diags = diags
 
 
+PARSE_INCLUDE_ATTRIBUTED_TYPES = 0x1000   # CXTranslationUnit_IncludeAttributedTypes
+
 FRONTEND_FLAGS = [
     '-x', 'c', '-std=gnu11', '-D__CPC_FRONTEND__',
     '-Wno-error=int-conversion', '-Wno-error=implicit-function-declaration',
@@ -384,7 +432,7 @@ class Unit:
     def top(self):
         """The translation unit's top-level cursors (one list per parse)."""
         if self._top is None:
-            self._top = list(self.tu.cursor.get_children())
+            self._top = list(adopt(self.tu.cursor).children)
         return self._top
 
     def function_defs(self):
@@ -539,7 +587,8 @@ def parse(text, path, args=(), check=True):
         flags += ['-resource-dir', rd]
     flags += ['-I' + RUNTIME_INCLUDE]
     flags += list(args)
-    opts = 0x1000 | 0x1  # IncludeAttributedTypes | DetailedPreprocessingRecord
+    opts = (ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD |
+            PARSE_INCLUDE_ATTRIBUTED_TYPES)
     try:
         tu = _index.parse(path, args=flags, unsaved_files=[(path, text)],
                           options=opts)
@@ -560,14 +609,12 @@ def parse(text, path, args=(), check=True):
 
 
 def children(c):
-    return list(c.get_children())
+    return list(adopt(c).children)
 
 
 def kids(c):
     """c's children: the cached list itself (do not modify it)."""
     try:
-        return c._cpc_kids
-    except AttributeError:
-        for _ in c.get_children():
-            break
-        return c._cpc_kids
+        return c.__dict__['cached_children']
+    except KeyError:
+        return adopt(c).children

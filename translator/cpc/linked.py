@@ -25,7 +25,7 @@ from . import frontend as fe
 from . import analysis as an
 from . import ctype
 from . import rewrite as rw
-from .spawn import escapes, gotos_into
+from .analysis import jumps
 
 K = fe.K
 
@@ -98,8 +98,8 @@ class Linker:
         chain = [me] + chain
         body = an.kids(L)[2]
         what = 'a `cpc_linked` statement (in `%s`)' % self.f.name
-        errs, labels = escapes(u, body, what)
-        errs += gotos_into(u, self.f.body, body, labels, what)
+        errs, labels = jumps.escapes(u, body, what)
+        errs += jumps.gotos_into(u, self.f.body, body, labels, what)
         self.errs.extend(errs)
         subs = []
         nested = set()
@@ -135,10 +135,9 @@ class Linker:
 
 
 def link(u):
-    from .prepare import function_defs
     edits = []
     errs = []
-    for c in function_defs(u):
+    for c in u.function_defs():
         f = an.func(u, c)
         if f.body is None:
             continue
@@ -163,3 +162,14 @@ def link(u):
     if errs:
         raise fe.Diags(errs)
     return edits
+
+
+def check(u):
+    """The invariant of link on its output: no linked statement remains."""
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if f.body is not None:
+            out += [u.diag(L, 'a linked statement remains in `%s`' % f.name)
+                    for L in linked_stmts(f.body)]
+    return out

@@ -28,25 +28,11 @@ def has_side_effects(c):
             return True
         if k == K.BINARY_OPERATOR and fe.binop(n) in fe.ASSIGN_OPS:
             return True
-        if k == K.UNARY_OPERATOR and fe.unop(n) in (1, 2, 3, 4):
+        if k == K.UNARY_OPERATOR and fe.unop(n) in fe.INC_DEC_OPS:
             return True
         if k == K.StmtExpr:
             return True
     return False
-
-
-def var_init(u, v):
-    """The initialiser expression of a VAR_DECL, or None."""
-    ex = [x for x in an.kids(v) if x.kind.is_expression()]
-    if not ex:
-        return None
-    last = ex[-1]
-    j = last.extent.start.offset - 1
-    while j > 0 and u.text[j:j + 1] in (b' ', b'\t', b'\n', b'\r'):
-        j -= 1
-    if u.text[j:j + 1] == b'=':
-        return last
-    return None
 
 
 def binds_continue(c):
@@ -117,11 +103,7 @@ class Normalizer:
         try:
             return ctype.declare_rvalue(t, name)
         except ctype.Unnameable:
-            return '__typeof__(%s) %s' % ('0', name) if False else \
-                self._typeof_decl(t, name)
-
-    def _typeof_decl(self, t, name):
-        raise ctype.Unnameable(t.spelling)
+            raise ctype.Unnameable(t.spelling)
 
     # -- statements
     def sub(self, c):
@@ -266,7 +248,7 @@ class Normalizer:
         out = []
         single = len(vs) == 1
         for v in vs:
-            init = var_init(self.u, v)
+            init = an.var_init(self.u, v)
             if single:
                 prefix = rw.rebuild(self.u, rw.start(c), rw.start(init), [])
             else:
@@ -410,9 +392,8 @@ class Normalizer:
 
 def normalize(u):
     """Edits normalising every cps function of unit u."""
-    from .prepare import function_defs
     edits = []
-    for c in function_defs(u):
+    for c in u.function_defs():
         f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
@@ -424,3 +405,22 @@ def normalize(u):
         if text != nz.raw(body):
             edits.append((rw.start(body), rw.full_end(u, body), text))
     return edits
+
+
+def check(u):
+    """The invariant of normalize on its output: every cps call of a cps
+    function is the call of a statement in normal form (`g(a);`,
+    `x = g(a);`, `T x = g(a);`, `return g(a);`) that the control flow graph
+    reaches as a call site."""
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if not f.is_cps or f.body is None or not f.cps_calls:
+            continue
+        sites = {(s.call.extent.start.offset, s.call.extent.end.offset)
+                 for s in an.Cfg(f).sites}
+        for call in f.cps_calls:
+            if (call.extent.start.offset, call.extent.end.offset) not in sites:
+                out.append(u.diag(call, 'cps call to `%s` is not in normal form'
+                                  % (an.callee_of(call).spelling or '?')))
+    return out

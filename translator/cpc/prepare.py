@@ -15,13 +15,6 @@ from . import rewrite as rw
 
 K = fe.K
 
-STMT_KINDS_IN_CPS = None
-
-
-def function_defs(u):
-    return u.function_defs()
-
-
 def needs_expansion(u, f):
     if f.body is None:
         return False
@@ -67,7 +60,7 @@ def expand_macros(u):
     """Return [(a, b, text)] edits replacing functions that need it by
     their macro-expanded rendering."""
     edits = []
-    for c in function_defs(u):
+    for c in u.function_defs():
         f = an.func(u, c)
         if needs_expansion(u, f):
             a, b = c.extent.start.offset, c.extent.end.offset
@@ -80,7 +73,7 @@ def expand_macros(u):
 
 def rename_shadows(u):
     edits = []
-    for c in function_defs(u):
+    for c in u.function_defs():
         f = an.func(u, c)
         if not f.is_cps or f.body is None:
             continue
@@ -121,3 +114,28 @@ def rename_shadows(u):
                     edits.append((r[0], r[1], renames[v.key]))
     # a macro argument used twice expands to two references written once
     return sorted(set(edits))
+
+
+def check_expanded(u):
+    """The invariant of expand_macros on its output: no function has a node
+    that a later pass rewrites inside a macro expansion."""
+    return [u.diag(c, 'function `%s` still has a node that a later pass rewrites inside '
+                   'a macro expansion' % c.spelling)
+            for c in u.function_defs() if needs_expansion(u, an.func(u, c))]
+
+
+def check_renamed(u):
+    """The invariant of rename_shadows on its output: in a cps function no
+    two locals (parameters included) share a name."""
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if not f.is_cps or f.body is None:
+            continue
+        seen = set()
+        for v in sorted(f.vars.values(), key=lambda v: (not v.is_param, v.cursor.location.offset)):
+            if v.name in seen:
+                out.append(u.diag(v.cursor, 'two locals of cps function `%s` are named `%s`'
+                                  % (f.name, v.name)))
+            seen.add(v.name)
+    return out

@@ -11,9 +11,6 @@ from . import frontend as fe
 
 K = fe.K
 
-_NO_SEMI = None
-
-
 def skip_space(text, i):
     n = len(text)
     while i < n:

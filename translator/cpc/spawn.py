@@ -26,6 +26,7 @@ import re
 
 from . import frontend as fe
 from . import analysis as an
+from .analysis import jumps
 from . import ctype
 from . import rewrite as rw
 
@@ -63,7 +64,7 @@ def is_pure(f, e):
                 return False
             continue
         if k == K.UNARY_OPERATOR:
-            if fe.unop(n) in (1, 2, 3, 4, 5, 6):
+            if fe.unop(n) in fe.INC_DEC_OPS + (fe.UO['AddrOf'], fe.UO['Deref']):
                 return False
             continue
         if k == K.MEMBER_REF_EXPR:
@@ -89,60 +90,6 @@ def fast_path(f, body):
     return all(is_pure(f, a) for a in an.args_of(call))
 
 
-def escapes(u, body, what):
-    """Diagnostics for jumps out of (or into the middle of) statement `body`:
-    break/continue/case/default binding outside it, goto to a label outside
-    it.  `what` names the construct in messages."""
-    errs = []
-    labels = set()
-    gotos = []
-
-    def visit(c, loops, switches):
-        k = c.kind
-        if k == K.CXX_UNARY_EXPR:
-            return
-        if k == K.BREAK_STMT and loops == 0 and switches == 0:
-            errs.append(u.diag(c, '`break` out of %s' % what))
-        elif k == K.CONTINUE_STMT and loops == 0:
-            errs.append(u.diag(c, '`continue` out of %s' % what))
-        elif k in (K.CASE_STMT, K.DEFAULT_STMT) and switches == 0:
-            errs.append(u.diag(c, '`%s` label of an enclosing switch inside %s' % (
-                'case' if k == K.CASE_STMT else 'default', what)))
-        elif k == K.LABEL_STMT:
-            labels.add(c.spelling)
-        elif k == K.GOTO_STMT:
-            ch = an.kids(c)
-            if ch:
-                gotos.append((c, ch[0].spelling))
-        elif k == K.INDIRECT_GOTO_STMT:
-            errs.append(u.diag(c, 'computed `goto` inside %s' % what))
-        nl = loops + (1 if k in an.LOOP_KINDS else 0)
-        ns = switches + (1 if k == K.SWITCH_STMT else 0)
-        for x in an.kids(c):
-            visit(x, nl, ns)
-
-    visit(body, 0, 0)
-    for g, lab in gotos:
-        if lab not in labels:
-            errs.append(u.diag(g, '`goto %s` out of %s' % (lab, what)))
-    return errs, labels
-
-
-def gotos_into(u, fbody, body, labels, what):
-    """Diagnostics for gotos outside `body` to labels inside it."""
-    a, b = body.extent.start.offset, body.extent.end.offset
-    errs = []
-    for n, p in an.walk(fbody, skip_spawn=False):
-        if n.kind == K.GOTO_STMT:
-            o = n.extent.start.offset
-            if a <= o < b:
-                continue
-            ch = an.kids(n)
-            if ch and ch[0].spelling in labels:
-                errs.append(u.diag(n, '`goto %s` into %s' % (ch[0].spelling, what)))
-    return errs
-
-
 class Outliner:
     def __init__(self, u):
         self.u = u
@@ -150,8 +97,7 @@ class Outliner:
         self.errs = []
 
     def run(self):
-        from .prepare import function_defs
-        for c in function_defs(self.u):
+        for c in self.u.function_defs():
             f = an.func(self.u, c)
             if not f.spawns:
                 continue
@@ -171,8 +117,8 @@ class Outliner:
     def outline(self, f, sp, body, name, pre):
         u = self.u
         what = 'the spawned statement (in `%s`)' % f.name
-        errs, labels = escapes(u, body, what)
-        errs += gotos_into(u, f.body, body, labels, what)
+        errs, labels = jumps.escapes(u, body, what)
+        errs += jumps.gotos_into(u, f.body, body, labels, what)
         if errs:
             self.errs.extend(errs)
             return
@@ -260,3 +206,17 @@ class Outliner:
 
 def outline(u):
     return Outliner(u).run()
+
+
+def check(u):
+    """The invariant of outline on its output: every spawn is a call that
+    needs no outlining (a cps callee, spawn-pure arguments, or a call of a
+    function this pass generated, whose arguments it wrote itself)."""
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        for sp in f.spawns:
+            if not fast_path(f, an.spawn_body(sp)):
+                out.append(u.diag(sp, 'a spawned statement of `%s` is not a call of a cps '
+                                  'function with spawn-pure arguments' % f.name))
+    return out

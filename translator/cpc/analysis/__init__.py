@@ -11,8 +11,10 @@ usual backward and forward data-flow facts.  Both analyses over-approximate:
 a variable reported dead is dead, a variable reported uninitialised has no
 assignment on any path.
 """
-from . import frontend as fe
-from . import ctype
+import weakref
+
+from .. import frontend as fe
+from .. import ctype
 
 K = fe.K
 
@@ -64,9 +66,10 @@ def args_of(call):
 
 def callee_decl(call):
     """The FUNCTION_DECL a call names directly, or None."""
+    memo = fe.adopt(call).memo
     try:
-        return call._cpc_callee
-    except AttributeError:
+        return memo['callee_decl']
+    except KeyError:
         pass
     r = None
     c = strip(callee_of(call))
@@ -74,18 +77,27 @@ def callee_decl(call):
         d = c.referenced
         if d is not None and d.kind == K.FUNCTION_DECL:
             r = d
-    call._cpc_callee = r
+    memo['callee_decl'] = r
     return r
+
+
+_per_parse = weakref.WeakKeyDictionary()    # TranslationUnit -> {key: fact}
+
+
+def parse_cache(tu):
+    """Facts about the declarations of one parse, keyed by the cursor's
+    identity (any cursor object that designates the declaration)."""
+    try:
+        return _per_parse[tu]
+    except KeyError:
+        c = _per_parse[tu] = {}
+        return c
 
 
 def decl_fact(d, what, compute):
     """compute(d), once per declaration and parse (whatever cursor object
     designates it)."""
-    tu = d._tu
-    try:
-        cache = tu._cpc_facts
-    except AttributeError:
-        cache = tu._cpc_facts = {}
+    cache = parse_cache(d._tu)
     dd = d.data
     key = (what, d._kind_id, d.xdata, dd[0], dd[1], dd[2])
     try:
@@ -186,10 +198,7 @@ def walk(c, skip_spawn=True, into_sizeof=False):
             continue
         if kid == _IF_ID and skip_spawn and spawn_body(n) is not None:
             continue
-        try:
-            ch = n._cpc_kids
-        except AttributeError:
-            ch = kids(n)
+        ch = kids(n)
         for x in reversed(ch):
             push((x, n))
 
@@ -207,22 +216,27 @@ def is_local_var(d, func_cursor):
 
 def vkey(d):
     """The key of a variable declaration within one parse: (offset, name)."""
-    try:
-        return d._cpc_vkey
-    except AttributeError:
-        pass
-    tu = d._tu
-    try:
-        cache = tu._cpc_vkeys
-    except AttributeError:
-        cache = tu._cpc_vkeys = {}
+    cache = parse_cache(d._tu)
     dd = d.data
-    h = (d._kind_id, d.xdata, dd[0], dd[1], dd[2])   # the cursor's identity
+    h = ('vkey', d._kind_id, d.xdata, dd[0], dd[1], dd[2])   # the cursor's identity
     k = cache.get(h)
     if k is None:
         k = cache[h] = (d.location.offset, d.spelling)
-    d._cpc_vkey = k
     return k
+
+
+def var_init(u, v):
+    """The initialiser expression of a VAR_DECL, or None."""
+    ex = [x for x in kids(v) if x.kind.is_expression()]
+    if not ex:
+        return None
+    last = ex[-1]
+    j = last.extent.start.offset - 1
+    while j > 0 and u.text[j:j + 1] in (b' ', b'\t', b'\n', b'\r'):
+        j -= 1
+    if u.text[j:j + 1] == b'=':
+        return last
+    return None
 
 
 class Var:
@@ -240,10 +254,11 @@ class Var:
 def func(u, cursor):
     """The Func of a function definition cursor (computed once per parse:
     a pass that changes nothing keeps the unit, and its analyses)."""
+    memo = cursor.memo
     try:
-        return cursor._cpc_func
-    except AttributeError:
-        f = cursor._cpc_func = Func(u, cursor)
+        return memo['func']
+    except KeyError:
+        f = memo['func'] = Func(u, cursor)
         return f
 
 
@@ -353,11 +368,11 @@ def expr_refs(func, e):
                         writes.add(v.key)
             elif k == K.UNARY_OPERATOR:
                 op = fe.unop(n)
-                if op in (1, 2, 3, 4, 5):
+                if op in fe.INC_DEC_OPS or op == fe.UO['AddrOf']:
                     v = lval_base(kids(n)[0])
                     if v is not None:
                         writes.add(v.key)
-                        if op == 5:
+                        if op == fe.UO['AddrOf']:
                             addr.add(v.key)
 
     visit(e)
@@ -531,9 +546,8 @@ class Cfg:
     def expr(self, e, preds, kind='expr'):
         n = self.new(kind, e)
         u, w, kl, a = expr_refs(self.func, e)
-        n.uses = u - kl if False else u
-        # a kill only counts when the variable is not also read
-        n.defs = kl - (u - kl) if False else set(kl)
+        n.uses = u
+        n.defs = set(kl)
         # reads of the killed variable on its own left side are not uses
         for v in kl:
             n.uses.discard(v) if self._only_lhs(e, v) else None

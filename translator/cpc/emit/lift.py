@@ -9,9 +9,9 @@ point: a dead or never-initialised variable is never lifted.  Lifting by
 copy is correct because boxing left no variable whose address is retained
 in scope at a cps call (seed 000, section 6).
 """
-from . import frontend as fe
-from . import analysis as an
-from . import ctype
+from .. import frontend as fe
+from .. import analysis as an
+from .. import ctype
 
 
 class Lifting:

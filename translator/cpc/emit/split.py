@@ -10,9 +10,9 @@ memory.  Control flow between resume points stays the user's C: the body is
 re-entered at a label after the call (`f__resumed_N`) through a dispatch
 switch, since C allows jumping into blocks.
 """
-from . import frontend as fe
-from . import analysis as an
-from . import ctype
+from .. import frontend as fe
+from .. import analysis as an
+from .. import ctype
 
 
 def reaches_exit_directly(cfg, node):

@@ -1,0 +1,237 @@
+"""emit: splitting, lifting and the C of docs/abi.md (on the whole pipeline,
+every invariant checked)."""
+import re
+
+import pytest
+
+from cpc import frontend as fe
+from cpc import pipeline
+from helpers import HDR, emit
+
+
+def test_native_file_is_copied_byte_for_byte():
+    src = 'int f(int x) {\n  return x + 1; /* c */\n}\n'
+    out = emit(src)
+    assert out.endswith(HDR + src)
+
+
+def frame_fields(out, fn):
+    """The member names of cps function fn's frame struct."""
+    m = re.search(r'struct %s__frame \{([^}]*)\}' % fn, out)
+    return re.findall(r'(\w+);', m.group(1))
+
+
+def restored(out, fn, n):
+    """The variables restored at resume point n of fn."""
+    m = re.search(r'%s__resumed_%d: \{\n(.*?)\n *\}' % (fn, n), out, re.S)
+    return re.findall(r'(\w+) = cpc_f->\1;', m.group(1))
+
+
+def stored(out, fn, comment):
+    """The variables a call site (found by its comment) stores."""
+    i = out.index('/* %s */' % comment)
+    block = out[i:out.index('return', i)]
+    return re.findall(r'cpc_f->(\w+) = \1;', block)
+
+
+def test_liveness_lifts_only_live_variables():
+    out = emit('#include <stdio.h>\ncps void f(int n) { int dead = n; int used = 2; '
+              'cpc_yield(); printf("%d", used); }\n')
+    assert frame_fields(out, 'f') == ['used', 'cpc_fn']
+    assert restored(out, 'f', 1) == ['used']
+
+
+def test_uninitialised_variable_not_lifted():
+    out = emit('#include <stdio.h>\ncps void f(void) { int x; cpc_yield(); x = 1; '
+              'cpc_yield(); printf("%d", x); }\n')
+    assert restored(out, 'f', 1) == [] and restored(out, 'f', 2) == ['x']
+    assert 'cpc_f->x' not in out.split('f__resumed_1')[0]
+
+
+def test_tail_call_pushes_no_frame():
+    out = emit('cps int g(int);\ncps int f(int n) { return g(n - 1); }\n')
+    assert 'return g__cps(cpc_k, n - 1);' in out and 'f__frame' not in out
+
+
+def test_void_call_at_end_is_tail():
+    out = emit('cps void g(int);\ncps void f(int n) { if (n) g(n - 1); }\n')
+    assert 'return g__cps(cpc_k, n - 1);' in out and 'f__body' not in out
+
+
+def test_optional_arguments_filled():
+    out = emit('cps void f(cpc_condvar *c) { cpc_wait(c); cpc_sleep(1); }\n')
+    assert 'cpc_wait__cps(cpc_k, cpc_a1, -1, 0)' in out
+    assert 'cpc_sleep__cps(cpc_k, 1, 0, NULL)' in out
+
+
+def test_need_cont_gets_continuation():
+    out = emit('cps void f(void) { cpc_get_sched(); }\nvoid g(void) { cpc_get_sched(); }\n')
+    assert 'cpc_get_sched(cpc_k)' in out and 'cpc_get_sched(NULL)' in out
+
+
+def test_native_cps_call_is_an_error():
+    with pytest.raises(fe.Diags) as e:
+        emit('cps void g(void);\nint main(void) { g(); return 0; }\n')
+    assert 'called from native function `main`' in e.value.diags[0].msg
+
+
+def test_call_through_cps_pointer_casts_to_the_entry_type():
+    out = emit('typedef cps int fn(int);\ncps int h(fn *p) { return p(1); }\n')
+    assert ('{  return ((cpc_continuation *(*)(cpc_continuation *, int))(void (*)(void))(p))'
+            '(cpc_k, 1); } return cpc_k; }\n') in out
+
+
+def test_cps_function_as_value_is_its_entry_point():
+    out = emit('cps int f(int x) { return x; }\nint (*q)(int);\n'
+               'cps int (*p)(int) = f;\nvoid set(void) { p = &f; }\n')
+    assert '\nvoid set(void) { p = ((int (*)(int))(void (*)(void))f__cps); }\n' in out
+
+
+def test_environments_mode_keeps_frames_to_the_environment():
+    out = emit('cps int g(int);\ncps int f(int a) { int b = g(a); return a + b; }\n',
+               dataflow='environments')
+    assert 'struct f__frame { struct f__env *cpc_env; cpc_function *cpc_fn; };' in out
+
+
+def test_user_need_cont_function_gets_the_continuation_parameter():
+    out = emit('int w(int x) __attribute__((cpc_need_cont));\n'
+               'int w(int x) { return x + (cpc_get_sched() != 0); }\n'
+               'cps int f(void) { return w(1); }\n')
+    assert '\nint w(cpc_continuation *cpc_k, int x) { return x + (cpc_get_sched(cpc_k) != 0); }\n' in out
+    assert '{ int cpc_ret = w(cpc_k, 1); return cpc_return_reserved(' in out
+
+
+def test_const_local_restored_is_declared_without_const():
+    out = emit('cps int g(int);\ncps int f(const int p) { const int c = 5; int r = g(p); return r + c + p; }\n')
+    assert 'int c = 5;' in out and 'const int c' not in out
+    assert re.search(r'f__body\(cpc_continuation \*cpc_k, int cpc_resume, int p\)', out)
+
+
+def test_struct_with_const_member_copied_with_memcpy():
+    out = emit('struct S { const int a; };\ncps int g(int);\n'
+              'cps int f(void) { struct S s = { 1 }; int r = g(2); return r + s.a; }\n')
+    assert '__builtin_memcpy((void *)&(cpc_f->s), (const void *)&(s), sizeof (cpc_f->s));' in out
+
+
+def test_generated_code_is_not_padded_or_pushed_right():
+    out = emit('cps int g(int);\ncps int f(int n) {\n    while (n > 0) {\n'
+              '        n = g(n);\n    }\n    return n;\n}\n')
+    # no line of blanks followed by code far to the right, no padded brace
+    assert not re.search(r'^ {20,}\S', out, re.M)
+    assert re.search(r'f__body\(.*\)\n\{\n    switch \(cpc_resume\) \{\n    case 1: goto f__resumed_1;\n    \}\n'
+                     r'    \{   /\* the frame of this invocation \*/\n'
+                     r'        struct f__frame \*cpc_f = CPC_PUSH_RESERVED\(cpc_k, struct f__frame\);\n'
+                     r'        cpc_f->cpc_fn = f__resume_1;\n    \}\n'
+                     r'#line 4 "t\.cpc"\n    while \(', out)
+    # the call site is indented like the statement it replaces
+    assert re.search(r'\n        \{   /\* n = g\(n\) \*/\n            int cpc_a1 = n;\n', out)
+
+
+def test_spawn_site_struct_and_outlined_function_names_differ():
+    out = emit('cps void g(int);\nint main(void) { int x = 1; cpc_spawn { x++; g(x); } return 0; }\n')
+    assert 'struct main__spawn_1__start_args {' in out and 'struct main__spawn_1 {' not in out
+    assert 'main__spawn_1__cps(' in out
+
+
+def test_line_numbers_survive_generated_code(tmp_path):
+    """gcc's messages land on the .cpc lines after call sites, spawns, boxing
+    and hoisting (each `#warning` names its own line)."""
+    import subprocess
+    lines = [
+        '#include <cpc/cpc_runtime.h>',
+        'cps int g(int);',
+        'cps void h(int *);',
+        'cps int f(int n) {',
+        '    int x = 0; h(&x);',
+        '#warning "L6"',
+        '    while (n > 0) {',
+        '        n = g(n) + g(x);',
+        '#warning "L9"',
+        '        cpc_spawn h(&x);',
+        '#warning "L11"',
+        '    }',
+        '#warning "L13"',
+        '    return n + x;',
+        '}',
+        '#warning "L16"',
+    ]
+    src = '\n'.join(lines) + '\n'
+    out = pipeline.translate(src.encode(), 't.cpc', check_invariants=True)
+    c = tmp_path / 't.c'
+    c.write_text(out)
+    r = subprocess.run(['cc', '-fsyntax-only', '-I', fe.RUNTIME_INCLUDE, str(c)],
+                       capture_output=True, text=True)
+    got = re.findall(r't\.cpc:(\d+):\d+: warning: #warning "L(\d+)"', r.stderr)
+    assert len(got) == 5 and all(a == b for a, b in got), r.stderr
+
+
+def presumed_lines(out):
+    """The .cpc line of each line of generated C, following #line."""
+    cur, res = 1, []
+    for line in out.split('\n'):
+        m = re.match(r'#line (\d+) ', line)
+        if m:
+            cur = int(m.group(1))
+            res.append(None)
+        else:
+            res.append(cur)
+            cur += 1
+    return res
+
+
+def test_falling_off_the_end_is_on_the_closing_brace_line():
+    """gdb steps from the last statement to the function's `}`, not to the
+    line after it."""
+    for src, brace in (('cps void f(int n) {\n    cpc_yield();\n    n++;\n}\n\nint x;\n', 5),
+                       ('cps void f(int n) { cpc_yield(); n++; }\n\nint x;\n', 2)):
+        out = emit(src)
+        lines = out.split('\n')
+        where = presumed_lines(out)
+        body = next(i for i, l in enumerate(lines) if 'f__body(cpc_continuation *cpc_k, int' in l
+                    and not l.endswith(';'))
+        ret = next(i for i in range(body, len(lines)) if 'return cpc_k;' in lines[i])
+        assert where[ret] == brace, '\n'.join(lines[body:ret + 2])
+
+
+def test_variable_assigned_in_loop_condition_is_not_lifted_before_set():
+    """`while ((item = take()) >= 0) { ...; cpc_yield(); }`: item is assigned
+    before it is read again, so the yield's frame does not hold it (gcc would
+    see it saved uninitialised on the first iteration)."""
+    out = emit('cps int take(void);\ncps void f(void) { int item, n = 0;\n'
+              '  while ((item = take()) >= 0) { n += item; cpc_yield(); }\n  n++; }\n')
+    assert frame_fields(out, 'f') == ['n', 'cpc_fn'], out
+    assert restored(out, 'f', 1) == ['n'] and restored(out, 'f', 2) == ['n']
+
+
+def test_unassigned_parameter_is_stored_once_at_entry():
+    out = emit('cps int g(int);\ncps int f(int a, int b) {\n  int s = 0;\n'
+              '  while (b > 0) { s += g(a); b--; }\n  return s + a;\n}\n')
+    entry = out.split('/* the frame of this invocation */')[1].split('}')[0]
+    assert 'cpc_f->a = a;' in entry and 'cpc_f->b' not in entry
+    assert sorted(stored(out, 'f', 'int cpc_t1 = g(a);')) == ['b', 's']
+    assert sorted(restored(out, 'f', 1)) == ['a', 'b', 's']
+
+
+def test_parameter_named_in_asm_is_stored_at_each_call():
+    out = emit('cps void g(void);\ncps int f(int a) {\n  g();\n'
+              '  __asm__("" : "+r"(a));\n  g();\n  return a;\n}\n')
+    entry = out.split('/* the frame of this invocation */')[1].split('}')[0]
+    assert 'cpc_f->a' not in entry and stored(out, 'f', 'g()') == ['a']
+
+
+def test_single_resume_point_sets_its_function_at_entry():
+    one = emit('cps void f(void) { for (;;) cpc_yield(); }\n')
+    assert one.count('cpc_f->cpc_fn = f__resume_1;') == 1
+    assert one.index('cpc_f->cpc_fn') < one.index('/* cpc_yield() */')
+    two = emit('cps void f(void) { for (;;) { cpc_yield(); cpc_yield(); } }\n')
+    assert two.count('cpc_f->cpc_fn = f__resume_') == 2
+    assert two.index('/* cpc_yield() */') < two.index('cpc_f->cpc_fn')
+
+
+def test_every_way_out_pops_the_frame():
+    out = emit('cps int g(int);\ncps int f(int n) { if (n) return g(n) + 1; '
+               'if (n > 5) return g(n); g(n); return 0; }\n')
+    assert ('{ int cpc_ret = cpc_t1 + 1; CPC_DROP(cpc_k, struct f__frame); '
+            'return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }') in out
+    assert '{ CPC_DROP(cpc_k, struct f__frame); return g__cps(cpc_k, n); }' in out
+    assert out.count('CPC_DROP(cpc_k, struct f__frame); return') == 4

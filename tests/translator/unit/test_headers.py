@@ -1,0 +1,29 @@
+"""headers: headers that define cps functions are inlined."""
+import pytest
+
+from cpc import frontend as fe
+from helpers import HDR, stage, emit
+
+
+def test_header_cps_definition_inlined_in_place_of_include(tmp_path):
+    (tmp_path / 'h.h').write_text('#pragma once\nstatic cps void helper(void) { cpc_yield(); }\n')
+    src = '#include "h.h"\n#include "h.h"\ncps void f(void) { helper(); }\n'
+    out = stage('headers', src, path=str(tmp_path / 't.cpc'))
+    h, t = tmp_path / 'h.h', tmp_path / 't.cpc'
+    assert out == ('#line 1 "%s"\n/* #pragma once (inlined by cpcc) */\n'
+                   'static cps void helper(void) { cpc_yield(); }\n#line 2 "%s"\n\n'
+                   '/* #include "h.h": inlined above by cpcc */\n'
+                   'cps void f(void) { helper(); }\n' % (h, t))
+    out = emit(src, path=str(tmp_path / 't.cpc'))
+    assert '#line 1 "%s"' % (tmp_path / 'h.h') in out
+    assert 'helper__cps(cpc_continuation *cpc_k)' in out and '#include "h.h"' not in out.replace(
+        '/* #include "h.h": inlined above by cpcc */', '')
+
+
+def test_header_cps_definition_from_command_line_is_an_error(tmp_path):
+    (tmp_path / 'h.h').write_text(HDR + 'static cps void helper(void) { cpc_yield(); }\n')
+    with pytest.raises(fe.Diags) as e:
+        stage('headers', 'cps void f(void) { helper(); }\n', path=str(tmp_path / 't.cpc'),
+              args=['-include', str(tmp_path / 'h.h')])
+    msg = e.value.diags[0].format()
+    assert 'helper' in msg and 'h.h' in msg and 'command line' in msg

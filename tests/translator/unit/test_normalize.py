@@ -1,0 +1,37 @@
+"""normalize: every cps call becomes a statement in normal form."""
+from helpers import before, check, stage
+
+G = 'cps int g(int);\n'
+
+
+def test_hoists_sum_of_calls_in_order():
+    out = stage('normalize', G + 'cps int f(void) { int x; x = g(1) + g(2); return x; }\n')
+    assert out == G + ('cps int f(void) { int x; { int cpc_t1 = g(1); int cpc_t2 = g(2); '
+                       '(void)(x = cpc_t1 + cpc_t2); } return x; }\n')
+
+
+def test_and_becomes_if_keeping_short_circuit():
+    out = stage('normalize', G + 'cps int f(int a) { return a && g(1); }\n')
+    assert out == G + ('cps int f(int a) { { int cpc_t2; if (a) { int cpc_t1 = g(1); '
+                       'cpc_t2 = !!(cpc_t1); } else cpc_t2 = 0; return cpc_t2; } }\n')
+
+
+def test_while_condition_moves_into_body():
+    out = stage('normalize', G + 'cps void f(int n) { while ((n = g(n)) > 0) n--; }\n')
+    assert out == G + ('cps void f(int n) { while (1) { int cpc_t1 = g(n); '
+                       'if (!((n = cpc_t1) > 0)) break; n--; } }\n')
+
+
+def test_do_while_continue_jumps_to_condition():
+    out = stage('normalize', G + 'cps void f(int n) { do { if (n) continue; n++; } while (g(n)); }\n')
+    assert 'goto cpc_continue_1;' in out and 'cpc_continue_1: ;' in out
+
+
+def test_declarators_split():
+    out = stage('normalize', G + 'cps void f(void) { int a = 1, b = g(a) + 1; }\n')
+    assert out == G + 'cps void f(void) { int a = 1; int cpc_t1 = g(a); int b = cpc_t1 + 1; }\n'
+
+
+def test_check_finds_a_nested_cps_call_before_normalisation():
+    u, ctx = before('normalize', G + 'cps int f(int a) {\n  return g(g(a)) + 1;\n}\n')
+    assert check('normalize', u, ctx) == ['cps call to `g` is not in normal form'] * 2

@@ -1,0 +1,132 @@
+"""The pipeline as declared data: stopping after a pass, the invariant checks,
+pre-parse stages, fixed points, and the documentation of it."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from cpc import driver
+from cpc import frontend as fe
+from cpc import pipeline
+from helpers import HDR, PATH, emit
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
+CPCC = os.path.join(TOP, 'bin', 'cpcc')
+NESTED = 'cps int g(int);\ncps int f(int a) {\n  return g(g(a)) + 1;\n}\n'
+
+
+def test_stop_after_names_the_declared_passes_in_order():
+    assert pipeline.stage_names() == [s.name for s in pipeline.PRE_PARSE] + \
+        ['headers', 'consistency', 'typecheck', 'macros', 'spawn', 'linked', 'rename',
+         'normalize', 'boxing']
+
+
+def test_stop_after_each_pass_gives_cpc_text_that_parses_again():
+    for name in pipeline.stage_names():
+        out = pipeline.translate((HDR + NESTED).encode(), PATH, stop_after=name)
+        fe.parse(out.encode(), PATH)
+        assert ('int cpc_t1 = g(a);' in out) == (name in ('normalize', 'boxing')), name
+
+
+def test_stop_after_an_unknown_pass_is_an_error():
+    with pytest.raises(ValueError):
+        pipeline.translate(HDR.encode(), PATH, stop_after='lifting')
+
+
+def test_cpcc_stop_after_prints_the_text_after_the_pass(tmp_path):
+    src = tmp_path / 't.cpc'
+    src.write_text(HDR + NESTED)
+    r = subprocess.run([CPCC, '--cpc-stop-after=normalize', str(src)],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == HDR + ('cps int g(int);\ncps int f(int a) {\n'
+                              '  { int cpc_t1 = g(a); int cpc_t2 = g(cpc_t1); '
+                              'return cpc_t2 + 1; }\n}\n')
+    assert not any(tmp_path.glob('*.o')) and not (tmp_path / 'a.out').exists()
+
+
+def test_cpcc_stop_after_an_unknown_pass_lists_the_passes(tmp_path):
+    r = subprocess.run([CPCC, '--cpc-stop-after=lift', 'x.cpc'],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode != 0
+    assert r.stderr == ('cpcc: error: unknown pass `lift` for --cpc-stop-after; the passes are: '
+                        + ', '.join(pipeline.stage_names()) + '\n')
+
+
+def without(name, monkeypatch):
+    """Make pass `name` do nothing."""
+    passes = [p if p.name != name else
+              pipeline.Pass(p.name, p.module, lambda u, ctx: [], p.doc, check=p.check)
+              for p in pipeline.PASSES]
+    monkeypatch.setattr(pipeline, 'PASSES', passes)
+
+
+def test_a_broken_invariant_names_the_pass_and_the_place(monkeypatch):
+    without('normalize', monkeypatch)
+    with pytest.raises(pipeline.InvariantBroken) as e:
+        pipeline.translate((HDR + NESTED).encode(), PATH, check_invariants=True)
+    d = e.value.diags[0]
+    assert (d.file, d.line, d.col) == (PATH, 4, 10)
+    assert d.msg == ('internal error: pass `normalize` broke its invariant: '
+                     'cps call to `g` is not in normal form')
+
+
+def test_the_emitter_checks_what_it_requires(monkeypatch):
+    """A pass that is skipped before the emitter is caught at the emitter's
+    input, even when the skipped pass declares no check."""
+    without('boxing', monkeypatch)
+    monkeypatch.setattr(pipeline, 'PASSES', [p for p in pipeline.PASSES if p.name != 'boxing'])
+    with pytest.raises(pipeline.InvariantBroken) as e:
+        pipeline.translate((HDR + 'cps void g(int *);\ncps void f(void) {\n  int x = 1;\n'
+                            '  g(&x);\n}\n').encode(), PATH, check_invariants=True)
+    d = e.value.diags[0]
+    assert d.line == 4 and d.msg.startswith(
+        'internal error: the input of the emitter lacks what it requires: `x` of cps function `f`')
+
+
+def test_cpcc_check_invariants_reports_the_pass_and_fails(monkeypatch, tmp_path, capsys):
+    without('normalize', monkeypatch)
+    src = tmp_path / 't.cpc'
+    src.write_text(HDR + NESTED)
+    with pytest.raises(SystemExit) as e:
+        driver.main(['--cpc-check-invariants', '-c', '-o', str(tmp_path / 't.o'), str(src)])
+    assert e.value.code != 0
+    err = capsys.readouterr().err
+    assert '%s:4:10: error: internal error: pass `normalize` broke its invariant' % src in err
+
+
+def test_without_the_checks_a_broken_pass_goes_unnoticed_by_the_pipeline(monkeypatch):
+    without('rename', monkeypatch)
+    out = pipeline.translate((HDR + 'cps void f(int i) { { int i = 2; cpc_yield(); i++; } }\n')
+                             .encode(), PATH, stop_after='boxing')
+    assert 'i__2' not in out
+
+
+def test_a_pre_parse_stage_runs_before_the_first_parse(monkeypatch):
+    """Text stages (for what Clang cannot parse) are declared in PRE_PARSE."""
+    def arrows(text, ctx):
+        return text.replace(b'=>', b'= ')
+    stage = pipeline.TextStage('arrows', arrows, doc='`x => e` is an assignment')
+    monkeypatch.setattr(pipeline, 'PRE_PARSE', [stage])
+    src = (HDR + 'int f(void) { int x; x => 3; return x; }\n').encode()
+    assert pipeline.stage_names()[0] == 'arrows'
+    assert pipeline.translate(src, PATH, stop_after='arrows').endswith(
+        'int f(void) { int x; x =  3; return x; }\n')
+    assert 'x =  3;' in pipeline.translate(src, PATH, check_invariants=True)
+    assert '| 1 | `arrows` (text, before parsing) |' in pipeline.describe()
+
+
+def test_a_fixed_point_that_does_not_end_is_an_error(monkeypatch):
+    monkeypatch.setattr(pipeline, 'MAX_ROUNDS', 1)
+    with pytest.raises(fe.Diags) as e:
+        emit('cps void g(int);\nint main(void) { int x = 1; '
+             'cpc_spawn { cpc_spawn { g(x); g(x); } } return 0; }\n')
+    assert e.value.diags[0].msg == 'spawned statements are nested too deeply to be outlined'
+
+
+def test_the_documentation_shows_the_declared_pipeline():
+    doc = open(os.path.join(TOP, 'docs', 'translator.md')).read()
+    m = re.search(r'<!-- pipeline table: begin -->\n(.*?)<!-- pipeline table: end -->', doc, re.S)
+    assert m, 'docs/translator.md has no pipeline table'
+    assert m.group(1) == pipeline.describe()

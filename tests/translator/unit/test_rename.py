@@ -1,0 +1,12 @@
+"""rename: locals of a cps function that share a name are renamed."""
+from helpers import before, check, stage
+
+
+def test_shadowing_local_renamed():
+    out = stage('rename', 'cps void f(int i) { { int i = 2; cpc_yield(); i++; } }\n')
+    assert out == 'cps void f(int i) { { int i__2 = 2; cpc_yield(); i__2++; } }\n'
+
+
+def test_check_finds_shadowing_before_renaming():
+    u, ctx = before('rename', 'cps void f(int i) {\n  { int i = 2; cpc_yield(); i++; }\n}\n')
+    assert check('rename', u, ctx) == ['two locals of cps function `f` are named `i`']

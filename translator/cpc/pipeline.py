@@ -1,0 +1,283 @@
+"""The pipeline: CPC source text in, C source text out, as declared data.
+
+`PRE_PARSE` lists text-to-text stages that run before Clang first parses the
+file (for constructs Clang cannot parse); `PASSES` lists the passes that run
+on parsed units.  A pass maps a `Unit` to edits (byte-range replacements,
+`rewrite.apply`); the edited text is parsed again, so every pass sees a plain
+AST of CPC, and `#line` directives keep locations on the original file.  A
+pass with `fixed_point` runs again on its own output until it has nothing to
+do (one nesting level per round).  A pass's `check` is its invariant as code:
+a function from the unit it produced to diagnostics (none when the invariant
+holds), run after the pass with `check_invariants`.  The emitter's own
+requirements (`EMIT_REQUIRES`) are checked on the unit it receives.
+
+`translate()` is: pre-parse stages, parse, the passes in order, emit.
+"""
+from dataclasses import dataclass, field
+import re
+from typing import Callable, Optional
+
+from . import frontend as fe
+from . import rewrite as rw
+from . import headers
+from . import consistency
+from . import typecheck
+from . import prepare
+from . import spawn
+from . import linked
+from . import normalize
+from . import boxing
+from . import emit
+from .emit import requires as emitter_requirements
+
+MAX_ROUNDS = 64          # rounds of a fixed-point pass before it gives up
+
+
+@dataclass
+class Context:
+    """What a translation carries from pass to pass besides the unit."""
+    path: str
+    args: list
+    dataflow: str = 'lifting'          # 'lifting' or 'environments'
+    info: Optional[dict] = None        # receives 'headers': the inlined headers
+    state: dict = field(default_factory=dict)   # a pass's own state across rounds
+
+
+@dataclass(frozen=True)
+class TextStage:
+    """A text-to-text stage that runs before the first parse."""
+    name: str
+    run: Callable                      # (text: bytes, ctx) -> bytes
+    doc: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A pass on parsed units: `run(unit, ctx)` returns edits ([] for a
+    pass that only checks and raises diagnostics)."""
+    name: str
+    module: str                        # where its work is done (for the documentation)
+    run: Callable                      # (Unit, Context) -> [(a, b, text)]
+    doc: str
+    fixed_point: bool = False
+    check: Optional[Callable] = None   # (Unit, Context) -> [Diag]: its invariant on its output
+    too_deep: str = ''                 # the error when a fixed point takes more than MAX_ROUNDS
+
+
+# --------------------------------------------------------------------------
+# The passes' entry points, in the shape the pipeline calls
+
+def inline_headers(u, ctx):
+    inlined = ctx.state.setdefault('headers', set())
+    edits = headers.inline(u, inlined)
+    if ctx.info is not None:
+        names = ctx.info.setdefault('headers', [])
+        for (a, b, t) in edits:
+            m = re.match(r'#line 1 "((?:[^"\\]|\\.)*)"\n', t)
+            if m:
+                name = m.group(1).replace('\\"', '"').replace('\\\\', '\\')
+                if name not in names:
+                    names.append(name)
+    return edits
+
+
+def diagnostics_only(check):
+    """A pass that reports errors and changes nothing."""
+    def run(u, ctx):
+        check(u)
+        return []
+    return run
+
+
+def boxing_pass(u, ctx):
+    return boxing.box(u, environments=(ctx.dataflow == 'environments'))
+
+
+def unit_only(fn):
+    """A pass or check that needs the unit alone."""
+    return lambda u, ctx: fn(u)
+
+
+# Text stages before the first parse, in order.  A stage is
+#     TextStage('name', module.function, doc='what it does')
+# where function(text: bytes, ctx: Context) -> bytes keeps the line count
+# (or adds #line directives) so that messages still point into the file.
+PRE_PARSE = [
+]
+
+PASSES = [
+    Pass('headers', 'headers.py', inline_headers, fixed_point=True,
+         doc='inline the headers that define cps functions, one level per round',
+         too_deep='headers defining cps functions include each other too deeply to be inlined'),
+    Pass('consistency', 'consistency.py', diagnostics_only(consistency.check_consistency),
+         doc='every declaration of a function agrees on cps-ness'),
+    Pass('typecheck', 'typecheck.py', diagnostics_only(typecheck.check),
+         doc='cps and native function types do not mix'),
+    Pass('macros', 'prepare.py', unit_only(prepare.expand_macros),
+         check=unit_only(prepare.check_expanded),
+         doc='functions whose rewritten nodes come out of macros are macro-expanded'),
+    Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,
+         check=unit_only(spawn.check),
+         doc='spawned statements are outlined into cps functions, one nesting level per round',
+         too_deep='spawned statements are nested too deeply to be outlined'),
+    Pass('linked', 'linked.py', unit_only(linked.link), check=unit_only(linked.check),
+         doc='linked, detached and attached statements become cpc_link calls'),
+    Pass('rename', 'prepare.py', unit_only(prepare.rename_shadows),
+         check=unit_only(prepare.check_renamed),
+         doc='locals of a cps function that share a name are renamed'),
+    Pass('normalize', 'normalize.py', unit_only(normalize.normalize),
+         check=unit_only(normalize.check),
+         doc='every cps call becomes a statement in normal form'),
+    Pass('boxing', 'boxing.py', boxing_pass, check=unit_only(boxing.check),
+         doc='variables whose address may be retained move to a heap environment'),
+]
+
+
+def emit_requires(u, ctx):
+    """What the emitter relies on: no linked statement, every cps call in
+    normal form, no retained address in scope at a cps call (the invariants
+    of those passes, still true after the passes that followed them), and
+    its own requirements on spawns and frames."""
+    out = []
+    for check in (linked.check, normalize.check, boxing.check,
+                  emitter_requirements.check):
+        out += check(u)
+    return out
+
+
+EMIT = Pass('emit', 'emit/', lambda u, ctx: emit.emit(u), check=emit_requires,
+            doc='split, lift and write the C of docs/abi.md')
+
+
+def describe():
+    """The pipeline as docs/translator.md shows it (a test keeps them equal)."""
+    lines = ['| # | stage | module | what it does | fixed point | invariant checked |',
+             '|---|---|---|---|---|---|']
+    n = 0
+    for s in PRE_PARSE:
+        n += 1
+        lines.append('| %d | `%s` (text, before parsing) | %s | %s | | |' % (
+            n, s.name, s.run.__module__.rsplit('.', 1)[-1] + '.py', s.doc))
+    for p in PASSES + [EMIT]:
+        n += 1
+        lines.append('| %d | `%s` | %s | %s | %s | %s |' % (
+            n, p.name, p.module, p.doc, 'yes' if p.fixed_point else '',
+            'on its input' if p is EMIT else ('yes' if p.check else '')))
+    return '\n'.join(lines) + '\n'
+
+
+def stage_names():
+    """The names --cpc-stop-after accepts, in pipeline order."""
+    return [s.name for s in PRE_PARSE] + [p.name for p in PASSES]
+
+
+# --------------------------------------------------------------------------
+# Running it
+
+NESTED_MSG = 'function definition is not allowed here'
+
+
+def parse(text, path, args):
+    try:
+        return fe.parse(text, path, args)
+    except fe.Diags as e:
+        for d in e.diags:
+            if NESTED_MSG in d.msg:
+                d.msg = ('nested function definitions are not supported in CPC; '
+                         'move the function to file scope')
+        raise
+
+
+def step(u, edits, args):
+    if not edits:
+        return u
+    return parse(rw.apply(u.text, edits), u.path, args)
+
+
+class InvariantBroken(fe.Diags):
+    """A pass's output breaks its invariant (a translator bug)."""
+
+
+def verify(p, u, ctx, what):
+    """Raise InvariantBroken when p's check fails on u; `what` names the
+    broken promise in the message."""
+    errs = p.check(u, ctx)
+    if errs:
+        for d in errs:
+            d.msg = 'internal error: %s: %s' % (what, d.msg)
+        raise InvariantBroken(errs)
+
+
+def run_pass(p, u, ctx):
+    if not p.fixed_point:
+        return step(u, p.run(u, ctx), ctx.args)
+    for _ in range(MAX_ROUNDS):
+        edits = p.run(u, ctx)
+        if not edits:
+            return u
+        u = step(u, edits, ctx.args)
+    raise fe.Diags([fe.Diag(p.too_deep, u.path, 1, 1)])
+
+
+def text_of(u):
+    return u.text.decode('utf-8', 'surrogateescape')
+
+
+def find(name):
+    """The pass called `name` ('emit' included)."""
+    for p in PASSES + [EMIT]:
+        if p.name == name:
+            return p
+    raise KeyError(name)
+
+
+def start(text, path, args=(), dataflow='lifting', info=None):
+    """The pre-parse stages and the first parse: (unit, context)."""
+    ctx = Context(path=path, args=list(args), dataflow=dataflow, info=info)
+    if isinstance(text, str):
+        text = text.encode('utf-8', 'surrogateescape')
+    for s in PRE_PARSE:
+        text = s.run(text, ctx)
+    return parse(text, path, ctx.args), ctx
+
+
+def run_until(name, text, path, args=(), dataflow='lifting'):
+    """The unit that pass `name` receives: (unit, context) after every pass
+    before it (for testing one pass alone)."""
+    u, ctx = start(text, path, args, dataflow)
+    for p in PASSES:
+        if p.name == name:
+            break
+        u = run_pass(p, u, ctx)
+    return u, ctx
+
+
+def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=None,
+              check_invariants=False):
+    """Translate CPC `text` (bytes) of file `path`; returns C text, or the
+    CPC text after stage `stop_after` (a name of stage_names()).  With
+    dataflow='environments' every variable live across a cps call stays in
+    the function's heap environment (eCPC's variant) instead of being lifted
+    into frames.  `info` (a dict), when given, receives 'headers': the
+    headers inlined because they define cps functions.  With
+    `check_invariants` every pass's invariant is checked on its output and
+    the first one broken raises InvariantBroken at the place it fails."""
+    if stop_after is not None and stop_after not in stage_names():
+        raise ValueError('unknown pass %r' % stop_after)
+    ctx = Context(path=path, args=list(args), dataflow=dataflow, info=info)
+    if isinstance(text, str):
+        text = text.encode('utf-8', 'surrogateescape')
+    for s in PRE_PARSE:
+        text = s.run(text, ctx)
+        if stop_after == s.name:
+            return text.decode('utf-8', 'surrogateescape')
+    u = parse(text, path, ctx.args)
+    for p in PASSES:
+        u = run_pass(p, u, ctx)
+        if check_invariants and p.check is not None:
+            verify(p, u, ctx, 'pass `%s` broke its invariant' % p.name)
+        if stop_after == p.name:
+            return text_of(u)
+    if check_invariants:
+        verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')
+    return EMIT.run(u, ctx)
