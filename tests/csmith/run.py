@@ -4,8 +4,10 @@
 For each seed: generate a Csmith program, build it natively (`cc -O1`), turn it into a CPC
 program in which every function that can be is cps (cpcsmith.py), build that with
 `bin/cpcc -O<L>`, run both under a timeout and compare stdout and exit status.  Every seed
-runs at -O1; one seed in ten also at -O0, one in ten at -O2, and one in five at
--O1 with AddressSanitizer (-O1+asan).
+runs at -O1; one seed in ten also at -O0, one in ten at -O2, one in five at
+-O1 with AddressSanitizer (-O1+asan), and one in five at -O1 with `cpc_yield();` at the start
+of every cps function (-O1+yield, tests/translator/corpus/yieldify.py), so that every cps call
+suspends and resumes through the scheduler.
 
 Failures are classified:
   translator-crash       cpcc died with a Python traceback or a signal
@@ -51,7 +53,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(TOP, "tests", "translator", "corpus"))
 import cpcsmith  # noqa: E402
+import yieldify  # noqa: E402
 
 _COMMON_OPTIONS = ["--no-argc", "--max-block-depth", "3", "--max-expr-complexity", "6",
                    "--max-array-dim", "2", "--max-array-len-per-dim", "4",
@@ -83,6 +87,8 @@ def opt_levels(seed):
         levels.append("-O2")
     if seed % 10 == 2 or seed % 10 == 7:
         levels.append("-O1+asan")
+    if seed % 10 == 3 or seed % 10 == 8:
+        levels.append("-O1+yield")
     return levels
 
 
@@ -158,6 +164,12 @@ def build_cpc(src, level, d, extra=()):
     """Compile src (a .cpc file) with cpcc into d; return (exe or None, klass, detail)."""
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "prog")
+    if "+yield" in level:
+        with open(src, "rb") as f:
+            yielding = yieldify.yieldify(f.read(), os.path.basename(src), (RUNTIME_INC,))
+        src = os.path.join(d, "prog-yield.cpc")
+        with open(src, "wb") as f:
+            f.write(yielding)
     before = set(os.listdir(d))
     rc, out, err, secs = sh([CPCC] + level_flags(level) + ["-w", "--save-temps",
                                                            "--cpc-check-invariants", "-o", exe, src]

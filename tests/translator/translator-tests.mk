@@ -7,3 +7,20 @@ test-translator: setup runtime
 	@$(PYTHON) $(TOP)/tests/translator/run_corpus.py
 
 .PHONY: test-translator
+
+# The corpus of C programs (tests/translator/corpus): each built natively and by cpcc and
+# compared.  `make test` runs a fast subset, each program in one variant in turn; the whole
+# matrix (plain/yield x -O0/-O2 x lifting/environments x packed/aligned) runs in `make fuzz`.
+CORPUS_RUN := $(PYTHON) $(TOP)/tests/translator/corpus/run.py
+CORPUS_JOBS ?= 2
+TEST_SUITES += test-corpus
+
+test-corpus: setup runtime
+	@$(CORPUS_RUN) fast -q -j $(CORPUS_JOBS) --workdir $(BUILD)/corpus
+
+fuzz-corpus: setup runtime
+	@$(CORPUS_RUN) full -q -j $(CORPUS_JOBS) --workdir $(BUILD)/corpus-full
+
+fuzz: fuzz-corpus
+
+.PHONY: test-corpus fuzz-corpus

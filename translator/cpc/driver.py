@@ -18,13 +18,51 @@ TOP = fe.TOP
 BUILD = os.path.join(TOP, 'build')
 RUNTIME_INC = os.path.join(TOP, 'runtime', 'include')
 
-# flags taking a separate argument
-ARG_FLAGS = {'-o', '-I', '-D', '-U', '-include', '-imacros', '-isystem', '-iquote',
-             '-idirafter', '-MF', '-MT', '-MQ', '-x', '-L', '-l', '-Xlinker',
-             '-Xpreprocessor', '-Xassembler', '-u', '-T', '-z', '-aux-info', '-wrapper'}
-# flags that matter to the front-end (preprocessing and language)
-FRONTEND_PREFIXES = ('-I', '-D', '-U', '-include', '-imacros', '-isystem', '-iquote',
-                     '-idirafter', '-std=', '-f', '-m')
+# gcc options whose argument may be the next word (`-I DIR`) or, for most,
+# joined to the option (`-IDIR`), by where the argument goes:
+#   pp       preprocessing: the C compiler and the front-end (libclang)
+#   compile  the C compiler only
+#   link     the link command only, in its place among the inputs
+#   both     the C compiler and the link command
+# Long spellings (`--include-directory DIR`, `--output=F`) map to the short one.
+SEPARATE = {
+    '-I': 'pp', '-D': 'pp', '-U': 'pp', '-include': 'pp', '-imacros': 'pp',
+    '-isystem': 'pp', '-iquote': 'pp', '-idirafter': 'pp', '-iprefix': 'pp',
+    '-iwithprefix': 'pp', '-iwithprefixbefore': 'pp', '-isysroot': 'pp',
+    '-A': 'compile', '-imultilib': 'compile', '-imultiarch': 'compile',
+    '-MF': 'dep', '-MT': 'dep', '-MQ': 'dep',
+    '-aux-info': 'compile', '-dumpbase': 'compile', '-dumpbase-ext': 'compile',
+    '-dumpdir': 'compile', '-Xassembler': 'compile', '-Xpreprocessor': 'compile',
+    '--param': 'both', '-B': 'both', '-wrapper': 'both', '-specs': 'both',
+    '--sysroot': 'both',
+    '-L': 'link', '-l': 'link', '-Xlinker': 'link', '-T': 'link', '-e': 'link',
+    '-u': 'link', '-z': 'link',
+    '-o': 'output', '-x': 'language',
+}
+# options that also take their argument joined to them (`-DX=1`, `-lm`, `-xc`)
+JOINED = ('-I', '-D', '-U', '-include', '-imacros', '-isystem', '-iquote', '-idirafter',
+          '-iprefix', '-iwithprefix', '-iwithprefixbefore', '-isysroot', '-A', '-imultilib',
+          '-imultiarch', '-MF', '-MT', '-MQ', '-B', '-L', '-l', '-T', '-e', '-u', '-z', '-o',
+          '-x')
+LONG = {
+    '--include-directory': '-I', '--define-macro': '-D', '--undefine-macro': '-U',
+    '--include': '-include', '--imacros': '-imacros', '--include-directory-after': '-idirafter',
+    '--include-prefix': '-iprefix', '--include-with-prefix': '-iwithprefix',
+    '--include-with-prefix-after': '-iwithprefix',
+    '--include-with-prefix-before': '-iwithprefixbefore', '--assert': '-A',
+    '--output': '-o', '--language': '-x', '--library-directory': '-L', '--library': '-l',
+    '--entry': '-e', '--for-linker': '-Xlinker', '--force-link': '-u', '--prefix': '-B',
+    '--for-assembler': '-Xassembler', '--dumpbase': '-dumpbase',
+    '--dumpbase-ext': '-dumpbase-ext', '--dumpdir': '-dumpdir', '--param': '--param',
+    '--sysroot': '--sysroot', '--specs': '-specs',
+}
+# single-word options that start like a joined one but are options of their own
+STANDALONE = {'-undef'}
+# single words that only matter to the compiler, never to the link command
+COMPILE_ONLY_PREFIXES = ('-W', '-D', '-U', '-I', '-std', '-M', '-C', '-P', '-H', '-trigraphs',
+                         '-undef', '-nostdinc', '-Wp,', '-Wa,', '-pedantic')
+# languages of `-x`: `cpc` is translated; `none` goes back to the file's suffix
+SUFFIX_KIND = {'.cpc': 'cpc', '.c': 'c', '.i': 'c', '.s': 'c', '.S': 'c', '.sx': 'c'}
 
 
 def die(msg, status=1):
@@ -34,9 +72,10 @@ def die(msg, status=1):
 
 class Options:
     def __init__(self):
-        self.sources = []       # (path, kind) kind in cpc, c, obj
+        self.sources = []       # (path, kind, language) kind in cpc, c, obj
         self.flags = []         # compile flags passed to cc
-        self.link_flags = []    # -l, -L, linker flags
+        self.link_common = []   # flags of cc that the link command needs too
+        self.link_seq = []      # link inputs in command-line order: ('flag', w) | ('src', i)
         self.fe_flags = []      # flags for the front-end
         self.mode = 'link'      # link, c, S, E
         self.output = None
@@ -48,9 +87,68 @@ class Options:
         self.mf = None
         self.md = False
         self.verbose = False
+        self.current = None     # the file being compiled (for internal errors)
+        self.lang = None        # the language of `-x`, for the inputs that follow
         self.stop_after = None      # --cpc-stop-after=PASS: print the CPC text after PASS
         self.check_invariants = False
         self.cc = os.environ.get('CC', 'cc')
+
+    @property
+    def link_flags(self):
+        return [w for k, w in self.link_seq if k == 'flag']
+
+
+def split_option(a, nxt):
+    """(name, value, words used) if `a` is an option taking an argument, else None."""
+    if a.startswith('--'):
+        name, eq, val = a.partition('=')
+        if name in LONG:
+            short = LONG[name]
+            if eq:
+                return short, val, 1
+            return short, nxt, 2
+        return None
+    if a in STANDALONE and a not in SEPARATE:
+        return None
+    if a in SEPARATE:
+        return a, nxt, 2
+    for name in sorted(JOINED, key=len, reverse=True):
+        if a.startswith(name) and len(a) > len(name):
+            return name, a[len(name):], 1
+    return None
+
+
+def add_source(o, path, lang):
+    if lang == 'cpc':
+        kind = 'cpc'
+    elif lang is not None:
+        kind = 'c'
+    else:
+        kind = SUFFIX_KIND.get(os.path.splitext(path)[1], 'obj')
+    o.sources.append((path, kind, lang if kind == 'c' else None))
+    o.link_seq.append(('src', len(o.sources) - 1))
+
+
+def add_option(o, name, val):
+    where = SEPARATE[name]
+    if name == '-o':
+        o.output = val
+    elif name == '-x':
+        o.lang = None if val == 'none' else val
+    elif where == 'dep':
+        if name == '-MF':
+            o.mf = val
+        o.dep_flags += [name, val]
+    elif where == 'link':
+        if name == '-l' and val == 'cpc':
+            return      # the runtime library is always linked
+        o.link_seq += [('flag', name), ('flag', val)]
+    else:
+        o.flags += [name, val]
+        if where == 'pp':
+            o.fe_flags += [name, val]
+        if where == 'both':
+            o.link_common += [name, val]
 
 
 def parse_args(argv):
@@ -59,21 +157,20 @@ def parse_args(argv):
     while i < len(argv):
         a = argv[i]
         nxt = argv[i + 1] if i + 1 < len(argv) else None
-
-        def take():
-            nonlocal i
-            if nxt is None:
-                die('missing argument to %s' % a)
-            i += 1
-            return nxt
+        opt = split_option(a, nxt) if a.startswith('-') and a != '-' else None
+        if opt is not None:
+            name, val, used = opt
+            if val is None:
+                die('missing argument to \'%s\'' % a)
+            add_option(o, name, val)
+            i += used
+            continue
         if a == '-c':
             o.mode = 'c'
         elif a == '-S':
             o.mode = 'S'
         elif a == '-E':
             o.mode = 'E'
-        elif a == '-o':
-            o.output = take()
         elif a in ('--save-temps', '-save-temps'):
             o.save_temps = True
         elif a.startswith('--frames='):
@@ -97,49 +194,27 @@ def parse_args(argv):
         elif a == '-v':
             o.verbose = True
             o.flags.append(a)
+            o.link_common.append(a)
         elif a in ('-MD', '-MMD'):
             o.md = True
             o.dep_flags.append(a)
-        elif a in ('-MF', '-MT', '-MQ'):
-            v = take()
-            if a == '-MF':
-                o.mf = v
-            o.dep_flags += [a, v]
-        elif a in ('-MP',):
+        elif a in ('-MP', '-MG'):
             o.dep_flags.append(a)
         elif a in ('-M', '-MM'):
             o.dep_flags.append(a)
             o.mode = 'E'
-        elif a in ('-l', '-L', '-Xlinker', '-u', '-T', '-z'):
-            o.link_flags += [a, take()]
-        elif a.startswith('-l') or a.startswith('-L') or a.startswith('-Wl,') \
-                or a in ('-pthread', '-static', '-shared', '-rdynamic'):
-            if a == '-lcpc':
-                pass
-            else:
-                o.link_flags.append(a)
-            if a == '-pthread':
-                o.flags.append(a)
-        elif a in ARG_FLAGS:
-            v = take()
-            o.flags += [a, v]
-            if a in ('-I', '-D', '-U', '-include', '-imacros', '-isystem', '-iquote',
-                     '-idirafter'):
-                o.fe_flags += [a, v]
+        elif a.startswith('-Wl,') or a in ('-static', '-shared', '-rdynamic', '-nostdlib',
+                                           '-nodefaultlibs', '-nostartfiles', '-pie',
+                                           '-no-pie', '-static-pie', '-s'):
+            o.link_seq.append(('flag', a))
         elif a.startswith('-'):
             o.flags.append(a)
             if a.startswith(('-I', '-D', '-U', '-std=')):
                 o.fe_flags.append(a)
+            if not a.startswith(COMPILE_ONLY_PREFIXES) or a.startswith('-Wl,'):
+                o.link_common.append(a)
         else:
-            ext = os.path.splitext(a)[1]
-            if ext == '.cpc':
-                o.sources.append((a, 'cpc'))
-            elif ext in ('.c', '.i'):
-                o.sources.append((a, 'c'))
-            elif ext in ('.s', '.S'):
-                o.sources.append((a, 'c'))
-            else:
-                o.sources.append((a, 'obj'))
+            add_source(o, a, o.lang)
         i += 1
     return o
 
@@ -223,22 +298,32 @@ def main(argv=None):
     o = parse_args(argv)
     if not o.sources:
         die('no input files')
-    ensure_built(o)
-    tmpdir = tempfile.mkdtemp(prefix='cpcc-')
     try:
-        return compile_all(o, tmpdir)
-    finally:
-        shutil.rmtree(tmpdir, ignore_errors=True)
+        ensure_built(o)
+        tmpdir = tempfile.mkdtemp(prefix='cpcc-')
+        try:
+            return compile_all(o, tmpdir)
+        finally:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:   # a bug of cpcc: one line, never a traceback
+        where = '%s: ' % o.current if o.current else ''
+        msg = str(e).splitlines()[0] if str(e) else ''
+        sys.stderr.write('%scpcc: internal error: %s%s%s\n'
+                         % (where, type(e).__name__, ': ' if msg else '', msg[:300]))
+        return 70
 
 
 def compile_all(o, tmpdir):
-    objs = []
     if o.output and o.mode != 'link' and len([s for s in o.sources if s[1] != 'obj']) > 1:
         die('cannot specify -o with -c, -S or -E with multiple files')
     suffix = {'c': '.o', 'S': '.s', 'E': None}
-    for idx, (path, kind) in enumerate(o.sources):
+    objs = {}
+    for idx, (path, kind, lang) in enumerate(o.sources):
+        o.current = path
         if kind == 'obj':
-            objs.append(path)
+            objs[idx] = path
             continue
         base = os.path.splitext(os.path.basename(path))[0]
         if o.mode == 'link':
@@ -252,11 +337,13 @@ def compile_all(o, tmpdir):
         info = {}
         if kind == 'cpc' and o.stop_after:
             text = translate_file(path, o, info)
+            data = text.encode('utf-8', 'surrogateescape')
             if o.output:
-                with open(o.output, 'w') as f:
-                    f.write(text)
+                with open(o.output, 'wb') as f:
+                    f.write(data)
             else:
-                sys.stdout.write(text)
+                sys.stdout.flush()
+                sys.stdout.buffer.write(data)
             continue
         if kind == 'cpc':
             ctext = translate_file(path, o, info)
@@ -265,7 +352,8 @@ def compile_all(o, tmpdir):
                 gen = os.path.join(gdir, base + '.cpc.c')
             else:
                 gen = os.path.join(tmpdir, '%d_%s.cpc.c' % (idx, base))
-            with open(gen, 'w') as f:
+            # bytes that are not UTF-8 (in comments, strings) go out as they came in
+            with open(gen, 'w', encoding='utf-8', errors='surrogateescape') as f:
                 f.write(ctext)
             srcfile = gen
         else:
@@ -286,7 +374,11 @@ def compile_all(o, tmpdir):
         if kind == 'cpc' and o.md and '-MT' not in deps and '-MQ' not in deps and out is not None:
             deps += ['-MT', out]
         cmd += deps
+        if lang is not None:
+            cmd += ['-x', lang]
         cmd += [srcfile]
+        if kind != 'cpc' and lang is not None:
+            cmd += ['-x', 'none']
         if out is not None:
             cmd += ['-o', out]
         rc = run(cmd, o)
@@ -298,12 +390,15 @@ def compile_all(o, tmpdir):
                 fix_deps(depfile, srcfile, path, info.get('headers', ()),
                          '-MP' in o.dep_flags)
         if o.mode == 'link':
-            objs.append(out)
+            objs[idx] = out
+    o.current = None
     if o.mode != 'link' or o.stop_after:
         return 0
     lib = runtime_lib(o)
-    cmd = [o.cc] + [f for f in o.flags if not f.startswith(('-W', '-D', '-U', '-I', '-std'))]
-    cmd += objs + o.link_flags + [lib, '-pthread']
+    cmd = [o.cc] + o.link_common
+    for what, v in o.link_seq:
+        cmd.append(v if what == 'flag' else objs[v])
+    cmd += [lib, '-pthread']
     if o.output:
         cmd += ['-o', o.output]
     return run(cmd, o)
