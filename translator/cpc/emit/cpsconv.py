@@ -120,12 +120,10 @@ class Emitter:
             return cg.unprototyped(st, decl.spelling)
         return cg.prototype(st, decl.spelling, ps)
 
-    def external_protos(self, f):
+    def external_protos(self, f, out):
         """Prototypes of the cps functions called or spawned in f that no
         declaration of the main file introduces before f (those declared
-        only in headers, whose C-mode declaration is native-looking, or
-        defined later)."""
-        out = []
+        only in headers, whose C-mode declaration is native-looking)."""
         calls = list(f.cps_calls)
         for sp in f.spawns:
             b = an.spawn_body(sp)
@@ -135,7 +133,6 @@ class Emitter:
             d = an.callee_decl(call)
             if d is not None:
                 self.extern_proto(d, out, f.c.extent.start.offset)
-        return out
 
     def need_cont_param(self, c):
         """A cpc_need_cont function declared or defined in the main file
@@ -290,8 +287,9 @@ class Emitter:
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)
+        # prototypes first: the spawn thunks call the functions they declare
+        self.external_protos(f, pre)
         self.spawn_edits(f, small, pre, frames, in_cps=False)
-        pre[:0] = self.external_protos(f)
         self.edits.extend(rw.outermost(small))
         if pre or frames:
             self.insert_before(f, frames, pre)
@@ -385,11 +383,12 @@ class Emitter:
         frames = []
         sig = Signature(self, f)
         small += self.value_edits(f.body, pre)
+        # prototypes first: the spawn thunks call the functions they declare
+        # (the function's own entry too, when it spawns itself)
+        self.external_protos(f, pre)
+        if f.spawns:
+            pre.append(cg.entry_prototype(f.name, sig.pdecls, sig.static) + ';')
         self.spawn_edits(f, small, pre, frames, in_cps=True)
-        # the spawn thunks call entry points: declared before them (the
-        # function's own too, when it spawns itself)
-        pre[:0] = self.external_protos(f) + (
-            [cg.entry_prototype(f.name, sig.pdecls, sig.static) + ';'] if f.spawns else [])
         frames.append(cg.args_struct(f.name, sig.pfields))
         if sites:
             pre.append(cg.body_prototype(f.name, sig.bdecls) + ';')
