@@ -63,6 +63,7 @@ def normalise(out):
     out = re.sub(r'0x[0-9a-f]+', '0xADDR', out)
     out = re.sub(r'LWP \d+', 'LWP N', out)
     out = re.sub(r'\(thread \d+, ', '(thread T, ', out)
+    out = re.sub(r'OS thread \d+ ', 'OS thread T ', out)
     out = out.replace(HERE + '/', '')
     return out
 
@@ -70,7 +71,7 @@ def normalise(out):
 def cpc_threads_listing(out):
     """The lines printed by info cpc-threads (and the commands after it)."""
     lines = out.splitlines()
-    start = next(i for i, x in enumerate(lines) if 'CPC thread ' in x)
+    start = next(i for i, x in enumerate(lines) if x.startswith(('CPC scheduler ', '  CPC thread ')))
     return [x for x in lines[start:] if not x.startswith(('Kill the program', '[Inferior'))]
 
 
@@ -91,6 +92,7 @@ def test_info_cpc_threads_lists_every_state_with_the_debug_runtime():
     assert left and 0 < float(left.group(1)) <= 10, got
     got = got.replace(left.group(1), 'T')
     assert got.splitlines() == [
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 8 CPC threads',
         '  CPC thread 1 (0xADDR): sleeping, T s left, spawned at states.cpc:59',
         '    #0  sleeper (secs=10) at states.cpc:13',
         '  CPC thread 2 (0xADDR): waiting on condvar 0xADDR, spawned at states.cpc:60',
@@ -118,6 +120,7 @@ def test_info_cpc_threads_without_the_debug_runtime_walks_the_scheduler():
     got = normalise('\n'.join(cpc_threads_listing(out)))
     got = re.sub(r'sleeping, \d+\.\d+ s left', 'sleeping, T s left', got)
     assert got.splitlines() == [
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 6 CPC threads',
         '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
         '    #0  inspector (pass=1) at states.cpc:52',
         '  CPC thread 2 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
