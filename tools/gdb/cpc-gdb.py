@@ -18,12 +18,14 @@ What this reads (docs/debugging.md says it at more length):
     its call N), F__bounce (struct F__args: a deferred entry of F) and
     S__start (struct S__start_args: a thread not started yet);
   - the line where F waits is the declared line of F__resume_N;
-  - the scheduler's state: cpc__sched_runq (runnable; the rest of the
-    current pass hangs off the running thread's cpc_next), the inbox
-    (sched_inbox_head, cpc_sched.c), the timer heap (tmr_heap/cpc__tmr_n,
-    cpc_timer.c), the fd wait lists (io_fds/io_nfds, cpc_io.c, linked
-    through the wait record above the top frame), the default pool's queue
-    (cpc_default_threadpool), and OS threads' stacks (running threads);
+  - the schedulers: every struct cpc_sched on the runtime's list
+    (world_list, cpc_sched.c, through `next`), the OS thread driving each
+    (`driver`, a pthread_t); per scheduler its run queue (runnable; the
+    rest of the current pass hangs off the running thread's cpc_next), its
+    inbox, its timer heap (tmr_heap/tmr_n) and its fd wait lists
+    (io_fds/io_nfds, linked through the wait record above the top frame);
+    the default pool's queue (cpc_default_threadpool, struct cpc__pool),
+    and OS threads' stacks (running threads);
   - with the debug runtime (--cpc-debug), the registries cpc__dbg_threads
     (thread numbers, spawn sites) and cpc__dbg_condvars (their waiters).
 """
