@@ -44,7 +44,7 @@ except ImportError:          # gdb without frame filters
 # running CPC thread ends where one of them is reached.
 TRAMPOLINES = ('sched_trampoline', 'sched_loop', 'sched_loop_default', 'sched_loop_other',
                'cpc_scheduler_run', 'cpc_scheduler_run_once', 'cpc_main_loop',
-               'cpc__sched_run', 'pool_worker')
+               'cpc__sched_run', 'pool_worker', 'cpc_continuation_run')
 RESUME_RE = re.compile(r'^(.+)__resume_(\d+)$')
 GENERATED_RE = re.compile(r'^(.+?)__(body|cps|defer|bounce|start|resume_\d+)$')
 CPS_CALL_RE = re.compile(r'<([A-Za-z_][A-Za-z0-9_]*)__cps(?:\+\d+)?>')
@@ -54,7 +54,7 @@ W_COND, W_TIMER, W_IO = 1, 2, 4
 # struct cpc_wait (runtime/cpc_internal.h), packed:
 #   link 0, cv 8, heap_index 16, fd 20, io_next 24, io_prev 32, io_dir 40
 WAIT_LINK, WAIT_CV, WAIT_FD, WAIT_IO_NEXT, WAIT_IO_DIR = 0, 8, 20, 24, 40
-ST_NEW, ST_RUNNING, ST_SUSPENDED = 1, 2, 3
+ST_NEW, ST_RUNNING, ST_SUSPENDED, ST_PARKED = 1, 2, 3, 5
 
 
 # ---- memory and symbols ----------------------------------------------------
@@ -534,12 +534,15 @@ def _chain(k, limit=1 << 20):
         limit -= 1
 
 
-def _tls(th, name):
-    """The value of thread-local `name` on OS thread th (selected)."""
-    try:
-        return int(gdb.parse_and_eval(name))
-    except (gdb.error, RuntimeError):
-        return None
+def _tls(name):
+    """The value of the runtime's thread-local cpc__tls_`name` on the
+    selected OS thread (cpc_tls_`name` in older runtimes)."""
+    for full in ('cpc__tls_' + name, 'cpc_tls_' + name):
+        try:
+            return int(gdb.parse_and_eval(full))
+        except (gdb.error, RuntimeError):
+            continue
+    return None
 
 
 def _running_threads(add, scheds):
@@ -561,10 +564,10 @@ def _running_threads(add, scheds):
             detached = tramp.name() in ('cpc__sched_run', 'pool_worker') or \
                 any((f.name() or '') == 'pool_worker' for f in _older(tramp))
             if detached:
-                sched = by_addr.get(_tls(th, 'cpc_tls_home'))
+                sched = by_addr.get(_tls('home'))
             else:
                 sched = by_driver.get(_thread_id(th)) or \
-                    by_addr.get(_tls(th, 'cpc_tls_sched'))
+                    by_addr.get(_tls('sched'))
             t = add(k, 'detached, running on a pool worker' if detached else 'running',
                     0, sched)
             t.os_thread = th
@@ -704,6 +707,8 @@ def find_threads():
             if k not in found:
                 if st == ST_NEW:
                     add(k, 'created, not spawned', 7)
+                elif st == ST_PARKED:
+                    add(k, 'parked (held by the program: cpc_park)', 7)
                 elif st == ST_RUNNING:
                     add(k, 'running (not on any OS thread\'s cps frames)', 0)
                 else:
