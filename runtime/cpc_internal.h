@@ -242,7 +242,8 @@ struct cpc_sched {
                                      a host loop (not woken at the end of
                                      an epoch: its host decides) */
     unsigned id;                  /* 0 for the default, then 1, 2, ... */
-    struct cpc_sched *next;       /* every scheduler (cpc__world_lock) */
+    struct cpc_sched *next;       /* every scheduler: world_list, under
+                                     world_lock (cpc_sched.c) */
 };
 
 extern struct cpc_sched cpc__sched_default;

@@ -72,6 +72,8 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
 /* ---- the world: every scheduler, termination ------------------------------ */
 
 static pthread_mutex_t world_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every live scheduler, newest first, through `next`: also how debuggers
+   find them (tools/gdb/cpc-gdb.py reads this list). */
 static struct cpc_sched *world_list = &cpc__sched_default;  /* world_lock */
 static unsigned world_next_id = 1;                          /* world_lock */
 static int world_running;       /* schedulers in their loop; world_lock */

@@ -63,6 +63,7 @@ def normalise(out):
     out = re.sub(r'0x[0-9a-f]+', '0xADDR', out)
     out = re.sub(r'LWP \d+', 'LWP N', out)
     out = re.sub(r'\(thread \d+, ', '(thread T, ', out)
+    out = re.sub(r'OS thread \d+ ', 'OS thread T ', out)
     out = out.replace(HERE + '/', '')
     return out
 
@@ -70,7 +71,7 @@ def normalise(out):
 def cpc_threads_listing(out):
     """The lines printed by info cpc-threads (and the commands after it)."""
     lines = out.splitlines()
-    start = next(i for i, x in enumerate(lines) if 'CPC thread ' in x)
+    start = next(i for i, x in enumerate(lines) if x.startswith(('CPC scheduler ', '  CPC thread ')))
     return [x for x in lines[start:] if not x.startswith(('Kill the program', '[Inferior'))]
 
 
@@ -91,6 +92,7 @@ def test_info_cpc_threads_lists_every_state_with_the_debug_runtime():
     assert left and 0 < float(left.group(1)) <= 10, got
     got = got.replace(left.group(1), 'T')
     assert got.splitlines() == [
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 8 CPC threads',
         '  CPC thread 1 (0xADDR): sleeping, T s left, spawned at states.cpc:59',
         '    #0  sleeper (secs=10) at states.cpc:13',
         '  CPC thread 2 (0xADDR): waiting on condvar 0xADDR, spawned at states.cpc:60',
@@ -118,6 +120,7 @@ def test_info_cpc_threads_without_the_debug_runtime_walks_the_scheduler():
     got = normalise('\n'.join(cpc_threads_listing(out)))
     got = re.sub(r'sleeping, \d+\.\d+ s left', 'sleeping, T s left', got)
     assert got.splitlines() == [
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 6 CPC threads',
         '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
         '    #0  inspector (pass=1) at states.cpc:52',
         '  CPC thread 2 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
@@ -288,3 +291,117 @@ def test_asan_reports_a_crash_in_a_resumed_body_at_its_cpc_line():
     r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                        timeout=60)
     assert re.search(r'#0 0x[0-9a-f]+ in depth3__body \S*crash\.cpc:11\n', r.stderr), r.stderr
+
+
+# ---- several schedulers ------------------------------------------------------------
+
+# scheds.cpc: look(), on the second scheduler, while holder() keeps the
+# default scheduler's OS thread
+INSPECT_SECOND = 'break scheds.cpc:56'
+
+
+def sleep_times(got):
+    """Replace the times left of the sleepers (checked against their
+    durations: 10 s on the default scheduler, 20 s on the second) by T."""
+    for secs in ('10', '20'):
+        m = re.search(r'sleeping, (\d+\.\d+) s left(.*)\n    #0  sleeper \(secs=%s\)' % secs, got)
+        assert m and 0 < float(m.group(1)) <= int(secs), got
+        got = got.replace(m.group(1) + ' s left', 'T s left', 1)
+    return got
+
+
+def test_info_cpc_threads_lists_the_threads_of_each_scheduler_with_the_debug_runtime():
+    out = gdb(build('scheds', '-O0', '--cpc-debug'), INSPECT_SECOND, 'run', 'info cpc-threads',
+              'kill')
+    got = sleep_times(normalise('\n'.join(cpc_threads_listing(out))))
+    assert got.splitlines() == [
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 7 CPC threads',
+        '  CPC thread 2 (0xADDR): sleeping, T s left, spawned at scheds.cpc:91',
+        '    #0  sleeper (secs=10) at scheds.cpc:16',
+        '  CPC thread 3 (0xADDR): waiting on condvar 0xADDR, spawned at scheds.cpc:92',
+        '    #0  waiter (which=0) at scheds.cpc:21',
+        '  CPC thread 4 (0xADDR): waiting for fd 5 (in), spawned at scheds.cpc:93',
+        '    #0  reader (fd=5, buf=...) at scheds.cpc:27',
+        '  CPC thread 5 (0xADDR): detached, running on a pool worker (thread T, LWP N), '
+        'spawned at scheds.cpc:94',
+        '    #0  blocker () at scheds.cpc:34',
+        '  CPC thread 6 (0xADDR): runnable, spawned at scheds.cpc:95',
+        '    #0  yielder (n=100) at scheds.cpc:40',
+        '  CPC thread 7 (0xADDR): running (thread T, LWP N), spawned at scheds.cpc:96',
+        '    #0  holder () at scheds.cpc:49',
+        '  CPC thread 8 (0xADDR): runnable, spawned at scheds.cpc:97',
+        '    #0  yielder (n=5) [not started yet] at scheds.cpc:38',
+        'CPC scheduler 1 (0xADDR), driven by OS thread T (LWP N): 7 CPC threads',
+        '  CPC thread 9 (0xADDR): sleeping, T s left, spawned at scheds.cpc:70',
+        '    #0  sleeper (secs=20) at scheds.cpc:16',
+        '  CPC thread 10 (0xADDR): waiting on condvar 0xADDR, spawned at scheds.cpc:71',
+        '    #0  waiter (which=1) at scheds.cpc:21',
+        '  CPC thread 11 (0xADDR): waiting for fd 7 (in), spawned at scheds.cpc:72',
+        '    #0  reader (fd=7, buf=...) at scheds.cpc:27',
+        '  CPC thread 12 (0xADDR): detached, running on a pool worker (thread T, LWP N), '
+        'spawned at scheds.cpc:73',
+        '    #0  blocker () at scheds.cpc:34',
+        '  CPC thread 13 (0xADDR): runnable, spawned at scheds.cpc:74',
+        '    #0  yielder (n=6) at scheds.cpc:40',
+        '  CPC thread 14 (0xADDR): running (thread T, LWP N), spawned at scheds.cpc:75',
+        '    #0  look (pass=2) at scheds.cpc:56',
+        '    #1  inspector (pass=2) at scheds.cpc:61',
+        '  CPC thread 15 (0xADDR): runnable, spawned at scheds.cpc:76',
+        '    #0  yielder (n=3) at scheds.cpc:40',
+        '14 CPC threads: 2 running, 4 runnable, 2 sleeping, 2 condvar, 2 fd, 2 detached',
+    ], got
+
+
+def test_info_cpc_threads_walks_every_scheduler_without_the_debug_runtime():
+    out = gdb(build('scheds', '-O0'), INSPECT_SECOND, 'run', 'info cpc-threads', 'kill')
+    got = sleep_times(normalise('\n'.join(cpc_threads_listing(out))))
+    assert got.splitlines() == [
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 6 CPC threads',
+        '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
+        '    #0  holder () at scheds.cpc:49',
+        '  CPC thread 2 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
+        '    #0  blocker () at scheds.cpc:34',
+        '  CPC thread 3 (0xADDR): runnable',
+        '    #0  yielder (n=5) [not started yet] at scheds.cpc:38',
+        '  CPC thread 4 (0xADDR): runnable',
+        '    #0  yielder (n=100) at scheds.cpc:40',
+        '  CPC thread 5 (0xADDR): sleeping, T s left',
+        '    #0  sleeper (secs=10) at scheds.cpc:16',
+        '  CPC thread 6 (0xADDR): waiting for fd 5 (in)',
+        '    #0  reader (fd=5, buf=...) at scheds.cpc:27',
+        'CPC scheduler 1 (0xADDR), driven by OS thread T (LWP N): 6 CPC threads',
+        '  CPC thread 7 (0xADDR): running (thread T, LWP N)',
+        '    #0  look (pass=2) at scheds.cpc:56',
+        '    #1  inspector (pass=2) at scheds.cpc:61',
+        '  CPC thread 8 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
+        '    #0  blocker () at scheds.cpc:34',
+        '  CPC thread 9 (0xADDR): runnable',
+        '    #0  yielder (n=3) at scheds.cpc:40',
+        '  CPC thread 10 (0xADDR): runnable',
+        '    #0  yielder (n=6) at scheds.cpc:40',
+        '  CPC thread 11 (0xADDR): sleeping, T s left',
+        '    #0  sleeper (secs=20) at scheds.cpc:16',
+        '  CPC thread 12 (0xADDR): waiting for fd 7 (in)',
+        '    #0  reader (fd=7, buf=...) at scheds.cpc:27',
+        '12 CPC threads: 2 running, 4 runnable, 2 sleeping, 2 fd, 2 detached',
+        '(threads waiting only on a condvar are listed with the debug runtime only: '
+        'link with cpcc --cpc-debug)',
+    ], got
+
+
+def test_bt_and_cpc_bt_show_the_cps_callers_on_a_second_scheduler():
+    out = gdb(build('scheds', '-O0', '--cpc-debug'), INSPECT_SECOND, 'run', 'bt',
+              'echo --cpc-bt--\\n', 'cpc bt', 'echo --thread--\\n', 'cpc-thread 14', 'kill')
+    got = normalise(out)
+    # look was resumed by the second scheduler's trampoline: inspector is
+    # only in its continuation, shown (unnumbered) before the trampoline
+    assert re.search(r'#0  look \(.*pass=2\) at scheds\.cpc:56\n'
+                     r'(?:#\d.*\n)*'
+                     r'    inspector \(pass=2\) at scheds\.cpc:61\n'
+                     r'#\d+ .*sched_trampoline .*\n(?:#\d.*\n)*#\d+ .*sched_loop_other', got), got
+    frames = ('    #0  look (pass=2) at scheds.cpc:56\n'
+              '    #1  inspector (pass=2) at scheds.cpc:61\n')
+    assert '--cpc-bt--\n#0  look (pass=2) at scheds.cpc:56\n' \
+           '#1  inspector (pass=2) at scheds.cpc:61\n--thread--\n' in got, got
+    assert '* CPC thread 14 (0xADDR): running (thread T, LWP N), spawned at scheds.cpc:75\n' + \
+        frames in got, got

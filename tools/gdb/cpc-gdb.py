@@ -18,12 +18,14 @@ What this reads (docs/debugging.md says it at more length):
     its call N), F__bounce (struct F__args: a deferred entry of F) and
     S__start (struct S__start_args: a thread not started yet);
   - the line where F waits is the declared line of F__resume_N;
-  - the scheduler's state: cpc__sched_runq (runnable; the rest of the
-    current pass hangs off the running thread's cpc_next), the inbox
-    (sched_inbox_head, cpc_sched.c), the timer heap (tmr_heap/cpc__tmr_n,
-    cpc_timer.c), the fd wait lists (io_fds/io_nfds, cpc_io.c, linked
-    through the wait record above the top frame), the default pool's queue
-    (cpc_default_threadpool), and OS threads' stacks (running threads);
+  - the schedulers: every struct cpc_sched on the runtime's list
+    (world_list, cpc_sched.c, through `next`), the OS thread driving each
+    (`driver`, a pthread_t); per scheduler its run queue (runnable; the
+    rest of the current pass hangs off the running thread's cpc_next), its
+    inbox, its timer heap (tmr_heap/tmr_n) and its fd wait lists
+    (io_fds/io_nfds, linked through the wait record above the top frame);
+    the default pool's queue (cpc_default_threadpool, struct cpc__pool),
+    and OS threads' stacks (running threads);
   - with the debug runtime (--cpc-debug), the registries cpc__dbg_threads
     (thread numbers, spawn sites) and cpc__dbg_condvars (their waiters).
 """
@@ -40,7 +42,9 @@ except ImportError:          # gdb without frame filters
 
 # Functions of the runtime that run continuations: the logical stack of a
 # running CPC thread ends where one of them is reached.
-TRAMPOLINES = ('sched_trampoline', 'cpc_main_loop', 'cpc__sched_run', 'pool_worker')
+TRAMPOLINES = ('sched_trampoline', 'sched_loop', 'sched_loop_default', 'sched_loop_other',
+               'cpc_scheduler_run', 'cpc_scheduler_run_once', 'cpc_main_loop',
+               'cpc__sched_run', 'pool_worker', 'cpc_continuation_run')
 RESUME_RE = re.compile(r'^(.+)__resume_(\d+)$')
 GENERATED_RE = re.compile(r'^(.+?)__(body|cps|defer|bounce|start|resume_\d+)$')
 CPS_CALL_RE = re.compile(r'<([A-Za-z_][A-Za-z0-9_]*)__cps(?:\+\d+)?>')
@@ -50,7 +54,7 @@ W_COND, W_TIMER, W_IO = 1, 2, 4
 # struct cpc_wait (runtime/cpc_internal.h), packed:
 #   link 0, cv 8, heap_index 16, fd 20, io_next 24, io_prev 32, io_dir 40
 WAIT_LINK, WAIT_CV, WAIT_FD, WAIT_IO_NEXT, WAIT_IO_DIR = 0, 8, 20, 24, 40
-ST_NEW, ST_RUNNING, ST_SUSPENDED = 1, 2, 3
+ST_NEW, ST_RUNNING, ST_SUSPENDED, ST_PARKED = 1, 2, 3, 5
 
 
 # ---- memory and symbols ----------------------------------------------------
@@ -443,13 +447,80 @@ def running_logical_frames(k, frames):
 
 CATEGORIES = ['running', 'runnable', 'sleeping', 'condvar', 'fd', 'condvar',
               'detached', 'new']
+# struct cpc__tmr_entry (cpc_timer.c): when, seq, k
+TMR_ENTRY_SIZE = 24
+# a thread queued in a pool keeps its home scheduler 8 bytes above its top
+# frame (after cpc_link's result, cpc_pool.c); a plain wait on a shared
+# condvar keeps it at the same place (struct cpc_wait: home)
+HOME_OFFSET = 8
+
+
+class CpcScheduler:
+    """One cooperative scheduler (struct cpc_sched) and the OS thread
+    driving it, if any."""
+
+    def __init__(self, value):
+        self.value = value
+        self.addr = int(value.address) if value.address is not None else 0
+        self.id = int(value['id'])
+        self.default = self.id == 0
+        self.driver = int(value['driver'])
+        self.embedded = bool(int(value['embedded']))
+        self.os_thread = None
+
+    def header(self, nthreads):
+        what = 'default, ' if self.default else ''
+        if self.os_thread is not None:
+            who = 'driven by OS thread %d (LWP %d)' % (self.os_thread.num,
+                                                       self.os_thread.ptid[1])
+        elif self.embedded:
+            who = 'embedded, not running now'
+        else:
+            who = 'not running'
+        return 'CPC scheduler %d (%s0x%x), %s: %d CPC thread%s' % (
+            self.id, what, self.addr, who, nthreads, '' if nthreads == 1 else 's')
+
+
+def _thread_id(th):
+    """pthread_self() of OS thread th (what struct cpc_sched.driver holds)."""
+    try:
+        return int.from_bytes(th.handle(), 'little')
+    except (gdb.error, AttributeError, TypeError):
+        return None
+
+
+def find_schedulers():
+    """Every live scheduler, the default first, then by number: the list
+    the runtime keeps under its world lock (world_list in cpc_sched.c)."""
+    head = _static('world_list', 'cpc_sched.c')
+    out = []
+    if head is not None:
+        s = int(head)
+        t = head.type
+        seen = set()
+        while s and s not in seen and len(out) < 1 << 16:
+            seen.add(s)
+            v = gdb.Value(s).cast(t).dereference()
+            out.append(CpcScheduler(v))
+            s = int(v['next'])
+    else:
+        d = _global('cpc__sched_default')
+        if d is not None:
+            out.append(CpcScheduler(d))
+    out.sort(key=lambda s: s.id)
+    by_handle = {_thread_id(th): th for th in gdb.selected_inferior().threads()}
+    for s in out:
+        if s.driver:
+            s.os_thread = by_handle.get(s.driver)
+    return out
 
 
 class CpcThread:
-    def __init__(self, k, state, order):
+    def __init__(self, k, state, order, sched=None):
         self.k = k
         self.state = state
         self.order = order           # category rank, for listing
+        self.sched = sched           # the CpcScheduler it belongs to
         self.id = None
         self.os_thread = None
         self.frames = None
@@ -463,16 +534,23 @@ def _chain(k, limit=1 << 20):
         limit -= 1
 
 
-def find_threads():
-    """Every CPC thread that can be found, in listing order."""
-    found = {}
+def _tls(name):
+    """The value of the runtime's thread-local cpc__tls_`name` on the
+    selected OS thread (cpc_tls_`name` in older runtimes)."""
+    for full in ('cpc__tls_' + name, 'cpc_tls_' + name):
+        try:
+            return int(gdb.parse_and_eval(full))
+        except (gdb.error, RuntimeError):
+            continue
+    return None
 
-    def add(k, state, order):
-        if k and k not in found:
-            found[k] = CpcThread(k, state, order)
-        return found.get(k)
 
-    # running: one per OS thread inside a trampoline
+def _running_threads(add, scheds):
+    """The CPC thread each OS thread runs (one per OS thread inside a
+    trampoline), with the scheduler it belongs to: the one this OS thread
+    drives, or for a pool worker its thread's home."""
+    by_addr = {s.addr: s for s in scheds}
+    by_driver = {s.driver: s for s in scheds if s.driver}
     selected = gdb.selected_thread()
     sel_frame = gdb.selected_frame() if selected is not None else None
     running = []
@@ -485,7 +563,13 @@ def find_threads():
             k, frames, tramp = r
             detached = tramp.name() in ('cpc__sched_run', 'pool_worker') or \
                 any((f.name() or '') == 'pool_worker' for f in _older(tramp))
-            t = add(k, 'detached, running on a pool worker' if detached else 'running', 0)
+            if detached:
+                sched = by_addr.get(_tls('home'))
+            else:
+                sched = by_driver.get(_thread_id(th)) or \
+                    by_addr.get(_tls('sched'))
+            t = add(k, 'detached, running on a pool worker' if detached else 'running',
+                    0, sched)
             t.os_thread = th
             t.frames = running_logical_frames(k, frames)
             running.append(t)
@@ -499,44 +583,39 @@ def find_threads():
                     pass
     for t in running:
         t.state += ' (thread %d, LWP %d)' % (t.os_thread.num, t.os_thread.ptid[1])
+    return running
 
-    # runnable: the rest of the scheduler's current pass, the run queue, the inbox
-    for t in running:
-        if t.state.startswith('running'):
-            for k in _chain(_u64(t.k)):
-                add(k, 'runnable', 1)
-    runq = _global('cpc__sched_runq')
-    if runq is not None:
-        for k in _chain(int(runq['head'])):
-            add(k, 'runnable', 1)
-    inbox = _static('sched_inbox_head', 'cpc_sched.c')
-    if inbox is not None:
-        for k in _chain(int(inbox)):
-            add(k, 'runnable (in the inbox)', 1)
+
+def _scheduler_threads(add, s, now):
+    """The threads scheduler s holds: run queue, inbox, timer heap, fd
+    wait lists."""
+    v = s.value
+    for k in _chain(int(v['runq']['head'])):
+        add(k, 'runnable', 1, s)
+    for k in _chain(int(v['inbox_head'])):
+        add(k, 'runnable (in the inbox)', 1, s)
 
     # sleeping, and timed condvar waits
-    heap = _static('tmr_heap', 'cpc_timer.c')
-    n = _global('cpc__tmr_n')
-    now = time.monotonic_ns()
-    if heap is not None and n is not None and int(heap) != 0:
+    heap, n = int(v['tmr_heap']), int(v['tmr_n'])
+    if heap:
         entries = []
-        for i in range(int(n)):
-            e = heap[i]
-            entries.append((int(e['when']), int(e['seq']), int(e['k'])))
+        for i in range(n):
+            e = heap + i * TMR_ENTRY_SIZE
+            entries.append((struct.unpack('<q', _mem(e, 8))[0], _u64(e + 8), _u64(e + 16)))
         for when, seq, k in sorted(entries):
             left = max(0, when - now) / 1e9
             if seq & 1:
                 cv = _u64(_wait(k) + WAIT_CV)
-                add(k, 'waiting on condvar 0x%x, timeout in %.3f s' % (cv, left), 3)
+                add(k, 'waiting on condvar 0x%x, timeout in %.3f s' % (cv, left), 3, s)
             else:
-                add(k, 'sleeping, %.3f s left' % left, 2)
+                add(k, 'sleeping, %.3f s left' % left, 2, s)
 
-    # fds
-    fds = _static('io_fds', 'cpc_io.c')
-    nfds = _static('io_nfds', 'cpc_io.c')
-    if fds is not None and nfds is not None and int(fds) != 0:
-        for fd in range(int(nfds)):
-            k = int(fds[fd]['head'])
+    # fds: struct cpc__io_fd starts with the head of its wait list
+    fds, nfds = int(v['io_fds']), int(v['io_nfds'])
+    if fds:
+        fd_size = _io_fd_size()
+        for fd in range(nfds):
+            k = _u64(fds + fd * fd_size)
             while k:
                 w = _wait(k)
                 d = _u32(w + WAIT_IO_DIR)
@@ -544,8 +623,52 @@ def find_threads():
                 state = 'waiting for fd %d (%s)' % (_i32(w + WAIT_FD), dirs)
                 if _u64(w + WAIT_LINK) & W_COND:
                     state += ' or condvar 0x%x' % _u64(w + WAIT_CV)
-                add(k, state, 4)
+                add(k, state, 4, s)
                 k = _u64(w + WAIT_IO_NEXT)
+
+
+def _io_fd_size():
+    for sym in gdb.lookup_static_symbols('io_fd_get'):
+        if sym.symtab is not None and sym.symtab.filename.endswith('cpc_io.c'):
+            t = _type('cpc__io_fd', sym)
+            if t is not None and t.sizeof:
+                return t.sizeof
+    return 32
+
+
+def _condvar_scheduler(magic, k, scheds):
+    """The scheduler of a waiter on a condvar whose magic is `magic`."""
+    by_key = {int(s.value['cv_key']): s for s in scheds}
+    if magic in by_key:
+        return by_key[magic]
+    home = _u64(_wait(k) + HOME_OFFSET)     # a shared condvar's waiter
+    return next((s for s in scheds if s.addr == home), None)
+
+
+def find_threads():
+    """(every CPC thread that can be found, in listing order; whether the
+    listing is complete; the schedulers)."""
+    found = {}
+
+    def add(k, state, order, sched=None):
+        if k and k not in found:
+            found[k] = CpcThread(k, state, order, sched)
+        return found.get(k)
+
+    ids = {}
+    scheds = find_schedulers()
+    by_addr = {s.addr: s for s in scheds}
+    running = _running_threads(add, scheds)
+
+    # runnable: the rest of each scheduler's current pass hangs off the
+    # thread it runs
+    for t in running:
+        if t.state.startswith('running'):
+            for k in _chain(_u64(t.k)):
+                add(k, 'runnable', 1, t.sched)
+    now = time.monotonic_ns()
+    for s in scheds:
+        _scheduler_threads(add, s, now)
 
     # condvars (the debug runtime's list of them): waiters not found above
     cv = _global('cpc__dbg_condvars')
@@ -554,24 +677,28 @@ def find_threads():
         cvtype = gdb.lookup_type('cpc_condvar').strip_typedefs().pointer()
         while c:
             cvv = gdb.Value(c).cast(cvtype)
+            magic = int(cvv['magic'])
             for k in _chain(int(cvv['q']['head'])):
-                add(k, 'waiting on condvar 0x%x' % c, 5)
+                add(k, 'waiting on condvar 0x%x' % c, 5, _condvar_scheduler(magic, k, scheds))
             c = int(cvv['dbg_next'])
 
-    # the default pool's queue
+    # the default pool's queue (each queued thread keeps its home)
     pool = _global('cpc_default_threadpool')
     if pool is not None and int(pool) != 0:
-        try:
-            for k in _chain(int(pool['head'])):
-                add(k, 'detached, queued in pool 0x%x' % int(pool), 6)
-        except gdb.error:
-            pass
+        ptype = None
+        for sym in gdb.lookup_static_symbols('pool_worker'):
+            if sym.symtab is not None and sym.symtab.filename.endswith('cpc_pool.c'):
+                ptype = _type('cpc__pool', sym)
+        if ptype is not None:
+            p = gdb.Value(int(pool)).cast(ptype.pointer())
+            for k in _chain(int(p['head'])):
+                add(k, 'detached, queued in pool 0x%x' % int(pool), 6,
+                    by_addr.get(_u64(_wait(k) + HOME_OFFSET)))
 
     # the debug runtime's registry: everything else, and thread numbers
     reg = _global('cpc__dbg_threads')
     complete = reg is not None
     if reg is not None:
-        ids = {}
         k = int(reg)
         while k:
             kv = gdb.Value(k).cast(gdb.lookup_type('cpc_continuation').pointer())
@@ -580,6 +707,8 @@ def find_threads():
             if k not in found:
                 if st == ST_NEW:
                     add(k, 'created, not spawned', 7)
+                elif st == ST_PARKED:
+                    add(k, 'parked (held by the program: cpc_park)', 7)
                 elif st == ST_RUNNING:
                     add(k, 'running (not on any OS thread\'s cps frames)', 0)
                 else:
@@ -588,21 +717,21 @@ def find_threads():
             if spawn:
                 found[k].spawn = _loc_of_pc(spawn - 1)
             k = int(kv['cpc_dbg_next'])
-        threads = sorted(found.values(), key=lambda t: ids.get(t.k, 1 << 62))
-        for t in threads:
-            t.id = ids.get(t.k)
+        key = lambda t: ids.get(t.k, 1 << 62)
     else:
-        threads = sorted(found.values(), key=lambda t: t.order)
-        for i, t in enumerate(threads, 1):
-            t.id = i
+        key = lambda t: t.order
+    rank = {s.addr: i for i, s in enumerate(scheds)}
+    threads = sorted(found.values(), key=lambda t: (
+        rank.get(t.sched.addr, len(scheds)) if t.sched is not None else len(scheds), key(t)))
+    for i, t in enumerate(threads, 1):
+        t.id = ids.get(t.k) if reg is not None else i
     for t in threads:
         if t.frames is None:
             try:
                 t.frames = continuation_frames(t.k)
             except gdb.error as e:
                 t.frames = [LogicalFrame('<unreadable: %s>' % e, None, [])]
-    return threads, complete
-
+    return threads, complete, scheds
 
 def _older(f):
     f = f.older()
@@ -640,9 +769,17 @@ functions in its continuation, where each waits, its saved variables)."""
 
     def invoke(self, arg, from_tty):
         _require_process()
-        threads, complete = find_threads()
-        for t in threads:
-            _print_thread(t, t.id == _selected_id)
+        threads, complete, scheds = find_threads()
+        groups = [(s, [t for t in threads if t.sched is s]) for s in scheds]
+        lost = [t for t in threads if t.sched is None]
+        for s, ts in groups:
+            gdb.write(s.header(len(ts)) + '\n')
+            for t in ts:
+                _print_thread(t, t.id == _selected_id)
+        if lost:
+            gdb.write('CPC threads of no scheduler found: %d\n' % len(lost))
+            for t in lost:
+                _print_thread(t, t.id == _selected_id)
         counts = {}
         for t in threads:
             key = 'detached' if t.state.startswith('detached') else CATEGORIES[t.order]
@@ -662,7 +799,7 @@ def _require_process():
 
 def _thread_by_id(n):
     _require_process()
-    threads, _ = find_threads()
+    threads, _, _ = find_threads()
     for t in threads:
         if t.id == n:
             return t
