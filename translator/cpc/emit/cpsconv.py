@@ -19,6 +19,8 @@ Everything else is copied byte for byte; `#line` directives keep gcc's
 messages on the .cpc file.  This module decides what to generate where; the
 text of each generated item is written by codegen.py.
 """
+import bisect
+
 from .. import frontend as fe
 from .. import analysis as an
 from .. import ctype
@@ -57,6 +59,40 @@ def param_decls(func_cursor):
     return ps
 
 
+class EditList(list):
+    """The edits [(start, end, text)] of one function, appended to as it is
+    emitted, which can say which lie within a range without scanning them
+    all (a function can have tens of thousands of call sites): a part
+    sorted by start, and the edits appended since, merged into it when they
+    outnumber its square root."""
+
+    def __init__(self, edits=()):
+        super().__init__(edits)
+        self._sorted = []
+
+    def within(self, a, b):
+        n = len(self)
+        done = len(self._sorted)
+        if n < done:                      # shrunk: start again
+            self._sorted, done = [], 0
+        if (n - done) ** 2 > n:
+            self._sorted = sorted(self, key=_edit_start)
+            done = n
+        srt = self._sorted
+        i = bisect.bisect_left(srt, a, key=_edit_start)
+        out = []
+        while i < len(srt) and srt[i][0] <= b:
+            if srt[i][1] <= b:
+                out.append(srt[i])
+            i += 1
+        out += [e for e in self[done:] if a <= e[0] and e[1] <= b]
+        return out
+
+
+def _edit_start(e):
+    return e[0]
+
+
 class Emitter:
     def __init__(self, u):
         self.u = u
@@ -68,7 +104,9 @@ class Emitter:
         return self.u.diag(c, msg)
 
     def text(self, a, b, small):
-        return rw.rebuild(self.u, a, b, [e for e in small if a <= e[0] and e[1] <= b])
+        inside = small.within(a, b) if isinstance(small, EditList) else \
+            [e for e in small if a <= e[0] and e[1] <= b]
+        return rw.rebuild(self.u, a, b, inside)
 
     def ctext(self, c, small):
         return self.text(c.extent.start.offset, c.extent.end.offset, small)
@@ -261,8 +299,8 @@ class Emitter:
                                               self.u.src(an.callee_of(call)),
                                               fe.type_name(an.callee_of(call).type), f.name)))
             raise fe.Diags(errs)
-        small = self.need_cont_edits(
-            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL')
+        small = EditList(self.need_cont_edits(
+            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL'))
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)
@@ -350,7 +388,7 @@ class Emitter:
         cfg = an.Cfg(f)
         self.check_cps_body(f)
         sites = split(f, cfg)
-        small = self.need_cont_edits(f, 'cpc_k')
+        small = EditList(self.need_cont_edits(f, 'cpc_k'))
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)
