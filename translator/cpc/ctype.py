@@ -97,10 +97,10 @@ def _decl(t, inner, strip_const=False, strip_volatile=False):
             return _decl(pointee, '(' + star + inner + ')')
         return _decl(pointee, star + inner)
     if k == fe.TK_CONSTANTARRAY:
-        return _decl(t.element_type, '%s[%d]' % (inner, t.element_count),
+        return _decl(fe.element_type(t), '%s[%d]' % (inner, t.element_count),
                      strip_const, strip_volatile)
     if k == fe.TK_INCOMPLETEARRAY:
-        return _decl(t.element_type, '%s[]' % inner, strip_const, strip_volatile)
+        return _decl(fe.element_type(t), '%s[]' % inner, strip_const, strip_volatile)
     if k == fe.TK_VARIABLEARRAY:
         raise Unnameable('variable-length array')
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
@@ -137,7 +137,7 @@ def has_const_member(t, depth=0):
     c = t.get_canonical()
     k = fe.tkind(c)
     if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
-        e = c.element_type
+        e = fe.element_type(c)
         return e.get_canonical().is_const_qualified() or has_const_member(e, depth + 1)
     if k != fe.TK_RECORD:
         return False
@@ -162,7 +162,7 @@ def decay(t):
     u, _ = fe.strip_sugar(t)
     k = fe.tkind(u)
     if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY):
-        return ('ptr', u.element_type)
+        return ('ptr', fe.element_type(u))
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
         return ('ptr', t)
     return ('val', t)
@@ -200,7 +200,7 @@ def is_vla(t):
     if k == fe.TK_VARIABLEARRAY:
         return True
     if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
-        return is_vla(u.element_type)
+        return is_vla(fe.element_type(u))
     return False
 
 
