@@ -5,7 +5,7 @@
 #                    the reducer of `make fuzz` uses
 
 DEB_PACKAGES      := libclang-common-19-dev csmith libcsmith-dev wrk curl valgrind \
-                     libst-dev libboost-context-dev g++ hyperfine
+                     libst-dev libboost-context-dev g++ hyperfine gdb libev-dev libuv1-dev
 DEB_PACKAGES_FUZZ := creduce
 PY_PACKAGES       := libclang==18.1.1 pytest==8.3.3
 

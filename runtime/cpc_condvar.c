@@ -29,9 +29,23 @@
  * 4% of a cond ping-pong), for a query nothing in the runtime or the
  * library needs.
  *
- * Misuse.  The hot paths check with one compare that the condvar is live
- * and the caller attached (c->magic == cpc_tls_cv_key, see cpc_internal.h);
- * cv_misuse, out of line, says which error it was.  cpc_signal reads the
+ * Owner.  A condvar belongs to the scheduler whose thread created it: its
+ * magic is that scheduler's key (cpc_tls_cv_key), so the hot paths check
+ * with one compare that the condvar is live, the caller attached, and on
+ * the condvar's scheduler; cv_misuse, out of line, says which error it
+ * was.  Waking queues the thread on the run queue of the signaller's
+ * scheduler, which is its own.
+ *
+ * Shared condvars (cpc_condvar_get_shared) have waiters on any scheduler.
+ * Their magic, CV_MAGIC_SHARED, matches no key, so every use takes the
+ * cold path to cv_shared_*: the wait list is guarded by a mutex, a waiter
+ * records its scheduler in its wait record (`home`), and a signal queues
+ * the woken thread on its scheduler -- the run queue when that is the
+ * signaller's, its inbox otherwise.  A waiter on a shared condvar is
+ * never removable (no timeout, no fd), so the list is a plain FIFO.
+ * cpc_wait_unlock releases a mutex once the thread is on the list, which
+ * gives the check-then-wait of a condition shared between schedulers no
+ * window for a lost wake-up.  cpc_signal reads the
  * magic and nremovable as one word, so that one compare also sends it to
  * the general path when a removable waiter is present.
  *
@@ -45,7 +59,7 @@
 #include <stdlib.h>
 
 struct cpc_condvar {
-    struct sched_queue q;       /* the waiters */
+    struct sched_queue q;       /* the waiters (shared: under lock) */
     /* After the first 16 bytes, which malloc may reuse once freed: an
        over-release is then still likely to see the dead magic. */
     int refcount;
@@ -58,7 +72,56 @@ struct cpc_condvar {
         };
         uint64_t magic_nremovable;
     };
+#ifdef CPC_DEBUG
+    cpc_condvar *dbg_next, *dbg_prev;   /* cpc__dbg_condvars */
+#endif
 };
+
+#ifdef CPC_DEBUG
+/* Every live condvar, for debuggers (see cpc_debug.c).  Condvars of
+   several schedulers are created and freed in parallel: the list has a
+   lock (debug build only). */
+cpc_condvar *cpc__dbg_condvars;
+static pthread_mutex_t cv_dbg_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void cv_dbg_register(cpc_condvar *c)
+{
+    pthread_mutex_lock(&cv_dbg_lock);
+    c->dbg_prev = NULL;
+    c->dbg_next = cpc__dbg_condvars;
+    if (c->dbg_next != NULL)
+        c->dbg_next->dbg_prev = c;
+    cpc__dbg_condvars = c;
+    pthread_mutex_unlock(&cv_dbg_lock);
+}
+
+static void cv_dbg_unregister(cpc_condvar *c)
+{
+    pthread_mutex_lock(&cv_dbg_lock);
+    if (c->dbg_prev != NULL)
+        c->dbg_prev->dbg_next = c->dbg_next;
+    else
+        cpc__dbg_condvars = c->dbg_next;
+    if (c->dbg_next != NULL)
+        c->dbg_next->dbg_prev = c->dbg_prev;
+    pthread_mutex_unlock(&cv_dbg_lock);
+}
+#else
+#define cv_dbg_register(c) ((void)0)
+#define cv_dbg_unregister(c) ((void)0)
+#endif
+
+
+/* A shared condvar: the condvar, then its lock. */
+struct cv_shared {
+    struct cpc_condvar cv;
+    pthread_mutex_t lock;
+};
+
+static inline struct cv_shared *cv_shared_of(cpc_condvar *c)
+{
+    return (struct cv_shared *)(void *)c;
+}
 
 /* The link word of a plain waiter (see the top of this file): no CPC_W_*
    flag, and the int at the start of the record reads CPC_CONDVAR. */
@@ -87,6 +150,14 @@ CPC_NORETURN CPC_COLD static void cv_misuse(cpc_condvar *c, const char *what)
     cpc_require_attached(what);
     if (c == NULL)
         cpc_fatal("%s: NULL condvar", what);
+    if (c->magic == CV_MAGIC_SHARED)
+        cpc_fatal("%s: condvar %p is shared between schedulers, which this "
+                  "operation does not support (timeouts and fds: use a "
+                  "condvar of one scheduler)", what, (void *)c);
+    if (cpc__cv_key_live(c->magic))
+        cpc_fatal("%s: condvar %p belongs to another scheduler (a condvar "
+                  "used by threads of several schedulers must come from "
+                  "cpc_condvar_get_shared)", what, (void *)c);
     cpc_fatal("%s: condvar %p was freed (released more times than it "
               "was retained?)", what, (void *)c);
 }
@@ -109,31 +180,67 @@ static inline uint64_t cv_plain_key(void)
 
 static void cv_destroy(cpc_condvar *c)
 {
+    cv_dbg_unregister(c);
+    bool shared = c->magic == CV_MAGIC_SHARED;
     c->magic = CV_MAGIC_DEAD;
+    if (shared)
+        pthread_mutex_destroy(&cv_shared_of(c)->lock);
     free(c);
 }
 
-cpc_condvar *cpc_condvar_get(void)
+static cpc_condvar *cv_new(size_t size, uint32_t magic)
 {
-    cpc_require_attached("cpc_condvar_get");
-    cpc_condvar *c = malloc(sizeof *c);
+    cpc_condvar *c = malloc(size);
     if (c == NULL)
         cpc_fatal("out of memory allocating a condvar");
     c->q.head = NULL;
     c->q.tail = NULL;
     c->refcount = 1;
     c->nremovable = 0;
-    c->magic = CV_MAGIC_LIVE;
+    c->magic = magic;
+    cv_dbg_register(c);
     return c;
+}
+
+cpc_condvar *cpc_condvar_get(void)
+{
+    cpc_require_attached("cpc_condvar_get");
+    return cv_new(sizeof(struct cpc_condvar), cpc_tls_cv_key);
+}
+
+cpc_condvar *cpc_condvar_get_shared(void)
+{
+    cpc_condvar *c = cv_new(sizeof(struct cv_shared), CV_MAGIC_SHARED);
+    pthread_mutex_init(&cv_shared_of(c)->lock, NULL);
+    return c;
+}
+
+/* The condvar is usable here: this scheduler's, or shared (then locked,
+   and true is returned: unlock when done). */
+static bool cv_check_lock(cpc_condvar *c, const char *what)
+{
+    if (CPC_LIKELY(c != NULL && c->magic == cpc_tls_cv_key))
+        return false;
+    if (c == NULL || c->magic != CV_MAGIC_SHARED || cpc_tls_pool != NULL)
+        cv_misuse(c, what);
+    pthread_mutex_lock(&cv_shared_of(c)->lock);
+    return true;
+}
+
+static void cv_unlock(cpc_condvar *c, bool locked)
+{
+    if (locked)
+        pthread_mutex_unlock(&cv_shared_of(c)->lock);
 }
 
 cpc_condvar *cpc_condvar_retain(cpc_condvar *c)
 {
-    cv_check(c, "cpc_condvar_retain");
+    bool locked = cv_check_lock(c, "cpc_condvar_retain");
     if (c->refcount <= 0)
         cpc_fatal("cpc_condvar_retain: condvar %p has no reference left",
                   (void *)c);
     c->refcount++;
+    cv_unlock(c, locked);
     return c;
 }
 
@@ -142,20 +249,77 @@ void cpc_condvar_release(cpc_condvar *c)
     cpc_require_attached("cpc_condvar_release");
     if (c == NULL)
         cpc_fatal("cpc_condvar_release: NULL condvar");
-    if (c->magic != CV_MAGIC_LIVE || c->refcount <= 0)
+    if (!cpc__cv_key_live(c->magic) || c->refcount <= 0)
         cpc_fatal("cpc_condvar_release: condvar %p released more times than "
                   "it was retained", (void *)c);
-    if (--c->refcount == 0 && c->q.head == NULL)
+    bool locked = cv_check_lock(c, "cpc_condvar_release");
+    bool last = --c->refcount == 0 && c->q.head == NULL;
+    cv_unlock(c, locked);
+    if (last)
         cv_destroy(c);
 }
 
 int cpc_condvar_count(cpc_condvar *c)
 {
-    cv_check(c, "cpc_condvar_count");
+    bool locked = cv_check_lock(c, "cpc_condvar_count");
     int n = 0;
     for (cpc_continuation *k = c->q.head; k != NULL; k = k->cpc_next)
         n++;
+    cv_unlock(c, locked);
     return n;
+}
+
+/* ---- shared condvars ------------------------------------------------------ */
+
+/* Queue woken waiters k..., each on its scheduler, result CPC_CONDVAR (a
+   plain waiter's record already says so). */
+static void cv_shared_wake(cpc_continuation *k)
+{
+    while (k != NULL) {
+        cpc_continuation *next = k->cpc_next;
+        cpc__sched_queue_on(cpc_wait_of(k)->home, k);
+        k = next;
+    }
+}
+
+CPC_COLD static void cv_shared_signal(cpc_condvar *c, bool all)
+{
+    pthread_mutex_t *lock = &cv_shared_of(c)->lock;
+    pthread_mutex_lock(lock);
+    cpc_continuation *k = c->q.head;
+    if (k != NULL) {
+        if (all) {
+            c->q.head = NULL;
+        } else {
+            c->q.head = k->cpc_next;
+            k->cpc_next = NULL;
+        }
+    }
+    bool last = c->q.head == NULL && c->refcount == 0;
+    pthread_mutex_unlock(lock);
+    cv_shared_wake(k);
+    if (last && k != NULL)
+        cv_destroy(c);
+}
+
+CPC_COLD static cpc_continuation *cv_shared_wait(cpc_continuation *k,
+                                                 cpc_condvar *c,
+                                                 pthread_mutex_t *m)
+{
+    k = cpc_reserve(k, CPC_WAIT_SHARED);
+    dbg_suspend(k, false);
+    struct cpc_wait *w = cpc_wait_of(k);
+    w->link = CV_PLAIN_LINK;
+    w->home = cpc_tls_sched;
+    pthread_mutex_lock(&cv_shared_of(c)->lock);
+    sched_queue_push(&c->q, k);
+    pthread_mutex_unlock(&cv_shared_of(c)->lock);
+    /* From here k belongs to the condvar: a signaller on another OS thread
+       may queue it on our inbox at once (our loop takes it only after this
+       returns). */
+    if (m != NULL)
+        pthread_mutex_unlock(m);
+    return NULL;
 }
 
 /* Append k (running, room reserved for the record) to c's wait list. */
@@ -172,7 +336,8 @@ static inline void cv_push(cpc_condvar *c, cpc_continuation *k,
 
 void cpc__cv_enqueue(cpc_condvar *c, cpc_continuation *k, uintptr_t flags)
 {
-    cv_check(c, "the condvar argument of cpc_sleep or cpc_io_wait");
+    cv_check(c, "the condvar argument of cpc_sleep, cpc_io_wait or a "
+                "timed cpc_wait");
     cv_push(c, k, flags);
     if (flags != CPC_W_COND)
         c->nremovable++;
@@ -197,9 +362,9 @@ void cpc__cv_unlink(cpc_condvar *c, cpc_continuation *k)
 static inline void cv_detach_other(cpc_continuation *k, uintptr_t flags)
 {
     if (flags & CPC_W_TIMER)
-        cpc__tmr_remove(k);
+        cpc__tmr_remove(cpc_tls_sched, k);
     else if (flags & CPC_W_IO)
-        cpc__io_unlink(k);
+        cpc__io_unlink(cpc_tls_sched, k);
 }
 
 /* cpc_signal while the condvar holds a removable waiter: the head may be
@@ -216,12 +381,17 @@ CPC_COLD static void cv_signal_general(cpc_condvar *c, cpc_continuation *k)
         c->nremovable--;
         cv_detach_other(k, flags);
     }
-    sched_wake(k, CPC_CONDVAR);
+    sched_wake(cpc_tls_sched, k, CPC_CONDVAR);
 }
 
 void cpc_signal(cpc_condvar *c)
 {
-    if (CPC_UNLIKELY(c == NULL || c->magic_nremovable != cv_plain_key())) {
+    uint64_t key = cv_plain_key();
+    if (CPC_UNLIKELY(c == NULL || c->magic_nremovable != key)) {
+        if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc_tls_pool == NULL) {
+            cv_shared_signal(c, false);
+            return;
+        }
         cv_check(c, "cpc_signal");
         if (c->q.head != NULL)
             cv_signal_general(c, c->q.head);
@@ -232,11 +402,15 @@ void cpc_signal(cpc_condvar *c)
         return;
     c->q.head = k->cpc_next;
     /* Its result is already in place: see CV_PLAIN_LINK. */
-    sched_runq_push(k);
+    sched_push_keyed((uint32_t)key, k);
 }
 
 void cpc_signal_all(cpc_condvar *c)
 {
+    if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc_tls_pool == NULL) {
+        cv_shared_signal(c, true);
+        return;
+    }
     cv_check(c, "cpc_signal_all");
     cpc_continuation *k = c->q.head;
     bool removable = c->nremovable != 0;
@@ -247,7 +421,7 @@ void cpc_signal_all(cpc_condvar *c)
         cpc_continuation *next = k->cpc_next;
         if (removable)
             cv_detach_other(k, cpc_wait_of(k)->link & CPC_W_FLAGS);
-        sched_wake(k, CPC_CONDVAR);
+        sched_wake(cpc_tls_sched, k, CPC_CONDVAR);
         k = next;
     }
 }
@@ -261,7 +435,7 @@ CPC_COLD static cpc_continuation *cv_wait_timed(cpc_continuation *k,
                                                 int sec, int usec)
 {
     cv_check(c, "cpc_wait");
-    return cpc__tmr_wait_cv(k, c, tmr_delay_ns(sec, usec));
+    return cpc__tmr_wait_cv(cpc_tls_sched, k, c, tmr_delay_ns(sec, usec));
 }
 
 CPC_COLD static cpc_continuation *cv_wait_grow(cpc_continuation *k,
@@ -278,10 +452,27 @@ cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
 {
     if (CPC_UNLIKELY(sec >= 0))
         return cv_wait_timed(k, c, sec, usec);
-    cv_check(c, "cpc_wait");
+    if (CPC_UNLIKELY(c == NULL || c->magic != cpc_tls_cv_key)) {
+        if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc_tls_pool == NULL)
+            return cv_shared_wait(k, c, NULL);
+        cv_misuse(c, "cpc_wait");
+    }
     if (CPC_UNLIKELY(k->size - k->length < CPC_WAIT_COND))
         return cv_wait_grow(k, c);
     dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
     return NULL;
+}
+
+cpc_continuation *cpc_wait_unlock__cps(cpc_continuation *k, cpc_condvar *c,
+                                       pthread_mutex_t *m)
+{
+    if (c == NULL || c->magic != CV_MAGIC_SHARED || cpc_tls_pool != NULL) {
+        if (c != NULL && c->magic == cpc_tls_cv_key)
+            cpc_fatal("cpc_wait_unlock: condvar %p is not shared (it comes "
+                      "from cpc_condvar_get, not cpc_condvar_get_shared)",
+                      (void *)c);
+        cv_misuse(c, "cpc_wait_unlock");
+    }
+    return cv_shared_wait(k, c, m);
 }

@@ -337,7 +337,7 @@ static cpc_continuation *cont_malloc(size_t total)
 {
     cpc_continuation *k;
 #ifndef CPC_NO_CACHE
-    if (CPC_LIKELY(cpc_tls_is_sched)) {
+    if (CPC_LIKELY(cpc_tls_on_default)) {
         struct cont_class *cl = cont_class_of(total);
         if (cl != NULL && cl->head != NULL) {
             k = cl->head;
@@ -357,7 +357,7 @@ static void cont_release(cpc_continuation *k)
 {
 #ifdef CPC_SLABS
     if (cont_is_slot(k)) {
-        if (CPC_LIKELY(cpc_tls_is_sched))
+        if (CPC_LIKELY(cpc_tls_on_default))
             slab_free(k);
         else
             slab_free_remote(k);
@@ -365,7 +365,7 @@ static void cont_release(cpc_continuation *k)
     }
 #endif
 #ifndef CPC_NO_CACHE
-    if (CPC_LIKELY(cpc_tls_is_sched)) {
+    if (CPC_LIKELY(cpc_tls_on_default)) {
         size_t total = CPC_HEADER_SIZE + k->size;
         struct cont_class *cl = cont_class_of(total);
         if (cl != NULL && cl->bytes + total <= CACHE_CLASS_BYTES) {
@@ -404,7 +404,7 @@ static inline cpc_continuation *cont_alloc(size_t size)
 {
     cpc_continuation *k;
 #ifdef CPC_SLABS
-    if (size <= SLAB_MAX_TOTAL - CPC_HEADER_SIZE && CPC_LIKELY(cpc_tls_is_sched)) {
+    if (size <= SLAB_MAX_TOTAL - CPC_HEADER_SIZE && CPC_LIKELY(cpc_tls_on_default)) {
         unsigned cls = size <= 16 ? 0 : (unsigned)((size - 1) / 16);
         k = slab_alloc(cls);
         k->size = 16 * (cls + 1);

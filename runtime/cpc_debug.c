@@ -13,6 +13,20 @@
  * caught (and the thread's top frame can still be named) as long as the
  * buffer is in quarantine.
  *
+ * The registry.  The debug build also keeps every live continuation on a
+ * doubly linked list, cpc__dbg_threads (oldest first), with a thread
+ * number and the spawn site, and every live condvar on another,
+ * cpc__dbg_condvars (cpc_condvar.c), for gdb's `info cpc-threads`
+ * (tools/gdb/cpc-gdb.py), which otherwise finds threads by walking the
+ * run queue, the timer heap, the fd lists and the pools, and cannot see a
+ * plain condvar waiter.  The release build records nothing.  (The header
+ * stays 8 modulo 16 bytes long, like the release one, so that a
+ * continuation's capacity is rounded alike.)
+ *
+ * gdb.  Every build names the gdb extension in a .debug_gdb_scripts
+ * section (not loaded at run time), so gdb loads it for any CPC program
+ * once its directory is in gdb's auto-load safe-path (docs/debugging.md).
+ *
  * Names.  Frame functions are mostly static, which dladdr cannot see, so
  * the address is looked up in the .symtab of /proc/self/exe (mapped once,
  * corrected by the executable's load bias); dladdr is the fallback for
@@ -31,6 +45,14 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#ifdef CPC_GDB_SCRIPT
+/* Entry kind 1: the file name of a Python script. */
+__asm__(".pushsection \".debug_gdb_scripts\", \"MS\",@progbits,1\n"
+        ".byte 1\n"
+        ".asciz \"" CPC_GDB_SCRIPT "\"\n"
+        ".popsection\n");
+#endif
 
 void cpc_fatal(const char *fmt, ...)
 {
@@ -179,10 +201,53 @@ static void dbg_check_magic(cpc_continuation *k)
                   k->cpc_magic);
 }
 
+/* ---- the registry of live threads ------------------------------------------ */
+
+cpc_continuation *cpc__dbg_threads;       /* oldest first; dbg_lock */
+static cpc_continuation *dbg_threads_last;
+static uint64_t dbg_thread_ids;
+
 void dbg_init(cpc_continuation *k)
 {
     k->cpc_magic = CPC_MAGIC_LIVE;
     k->cpc_state = CPC_ST_NEW;
+    k->cpc_dbg_spawn = NULL;
+    k->cpc_dbg_next = NULL;
+    pthread_mutex_lock(&dbg_lock);
+    k->cpc_dbg_id = ++dbg_thread_ids;
+    k->cpc_dbg_prev = dbg_threads_last;
+    if (dbg_threads_last != NULL)
+        dbg_threads_last->cpc_dbg_next = k;
+    else
+        cpc__dbg_threads = k;
+    dbg_threads_last = k;
+    pthread_mutex_unlock(&dbg_lock);
+}
+
+/* Put `to` in place of `from` in the registry (to == NULL: remove from).
+   A continuation out of the registry has id 0.  Caller holds dbg_lock. */
+static void dbg_replace(cpc_continuation *from, cpc_continuation *to)
+{
+    if (from->cpc_dbg_id == 0)
+        return;
+    cpc_continuation *prev = from->cpc_dbg_prev, *next = from->cpc_dbg_next;
+    if (to != NULL) {
+        to->cpc_dbg_prev = prev;
+        to->cpc_dbg_next = next;
+        to->cpc_dbg_id = from->cpc_dbg_id;
+        to->cpc_dbg_spawn = from->cpc_dbg_spawn;
+    }
+    cpc_continuation *self = to != NULL ? to : next;
+    if (prev != NULL)
+        prev->cpc_dbg_next = self;
+    else
+        cpc__dbg_threads = self;
+    self = to != NULL ? to : prev;
+    if (next != NULL)
+        next->cpc_dbg_prev = self;
+    else
+        dbg_threads_last = self;
+    from->cpc_dbg_id = 0;
 }
 
 void dbg_suspend(cpc_continuation *k, bool spawn)
@@ -230,6 +295,9 @@ void dbg_moved(cpc_continuation *from, cpc_continuation *to)
     dbg_check_magic(from);
     to->cpc_magic = CPC_MAGIC_LIVE;
     to->cpc_state = from->cpc_state;
+    pthread_mutex_lock(&dbg_lock);
+    dbg_replace(from, to);
+    pthread_mutex_unlock(&dbg_lock);
 }
 
 bool dbg_free(cpc_continuation *k)
@@ -238,6 +306,7 @@ bool dbg_free(cpc_continuation *k)
     k->cpc_magic = CPC_MAGIC_FREED;
     k->cpc_state = CPC_ST_FREED;
     pthread_mutex_lock(&dbg_lock);
+    dbg_replace(k, NULL);
     cpc_continuation *old = dbg_quarantine[dbg_qnext];
     dbg_quarantine[dbg_qnext] = k;
     dbg_qnext = (dbg_qnext + 1) % DBG_QUARANTINE;

@@ -4,19 +4,24 @@
  * One subsystem per file, each with its own prefix:
  *
  *   cpc_continuation.c  cont_   allocation, growth, the per-size-class cache
- *   cpc_sched.c         sched_  run queue, trampoline, main loop, inbox, time
+ *   cpc_sched.c         sched_  schedulers: run queue, trampoline, main
+ *                               loop, inbox, time, termination (world_)
  *   cpc_condvar.c       cv_     condition variables and their wait lists
  *   cpc_timer.c         tmr_    the binary heap of sleepers
  *   cpc_io.c            io_     epoll, per-fd wait lists
- *   cpc_pool.c          pool_   thread pools (detached mode)
+ *   cpc_pool.c          pool_   thread pools (detached mode), cpc_link
  *   cpc_debug.c         dbg_    one-shot checks, symbol names, fatal errors
  *
- * Threading model.  Everything attached to the cooperative scheduler (run
- * queue, condvars, timers, fd tables) is touched by one OS thread only, the
- * "scheduler thread": the thread running cpc_main_loop, or before it runs,
- * the program's main thread.  Other OS threads (pool workers, foreign
- * threads) reach the scheduler only through the locked inbox
- * (cpc__sched_inbox_push) and never touch the rest.
+ * Threading model.  A scheduler's state is one struct cpc_sched (below);
+ * the timer, I/O and condvar code are given the scheduler they work on
+ * and never call back into cpc_sched.c for its state.  Everything attached
+ * to a scheduler (run queue, condvars, timers, fd tables) is touched by
+ * one OS thread only, the scheduler's thread: the thread running
+ * cpc_scheduler_run on it (cpc_main_loop for the default scheduler), and
+ * for the default scheduler before it runs, the program's main thread.
+ * Other OS threads (other schedulers, pool workers, foreign threads) reach
+ * a scheduler only through its locked inbox (cpc__sched_inbox_push) and
+ * never touch the rest; shared condvars have their own lock.
  */
 #ifndef CPC_INTERNAL_H
 #define CPC_INTERNAL_H
@@ -43,20 +48,47 @@ const char *cpc__dbg_symbol_name(const void *f, char *buf, size_t len);
 
 /* ---- thread identity (cpc_sched.c) ------------------------------------ */
 
-/* The pool this OS thread works for; NULL on the scheduler thread and on
+struct cpc_sched;
+struct cpc__pool;
+
+/* The cooperative scheduler this OS thread drives: set while it runs
+   cpc_scheduler_run (cpc_main_loop), and on the program's main thread the
+   default scheduler from the start, so that native code in main() can
+   spawn without locks.  NULL on pool workers and foreign threads. */
+extern _Thread_local struct cpc_sched *cpc_tls_sched;
+/* The pool this OS thread works for; NULL on scheduler threads and on
    foreign threads.  Non-NULL means "detached". */
-extern _Thread_local cpc_sched *cpc_tls_pool;
-/* True on the scheduler thread (see above). */
-extern _Thread_local bool cpc_tls_is_sched;
+extern _Thread_local struct cpc__pool *cpc_tls_pool;
+/* cpc_tls_sched == &cpc__sched_default, kept as a flag: the fast paths
+   (spawn, yield) test it with one compare of a TLS byte and then reach the
+   default scheduler's run queue at its fixed address; the continuation
+   allocator's slabs and cache belong to this thread (other OS threads use
+   malloc, cpc_continuation.c). */
+extern _Thread_local bool cpc_tls_on_default;
+/* On a pool worker: the home scheduler of the thread it runs (where
+   cpc_attach takes it back, and where it spawns). */
+extern _Thread_local struct cpc_sched *cpc_tls_home;
 /* What a live condvar's magic must equal for this OS thread to use it:
-   CV_MAGIC_LIVE, except on pool workers (CV_KEY_DETACHED, which no condvar
-   ever carries).  So the hot paths of cpc_signal and cpc_wait check "live
-   condvar, attached thread" with one compare; the cold path tells which
-   misuse it was. */
+   the key of the scheduler it drives (CV_MAGIC_LIVE for the default one,
+   and for foreign threads), CV_KEY_DETACHED on pool workers (which no
+   condvar ever carries).  So the hot paths of cpc_signal and cpc_wait
+   check "live condvar of this scheduler, attached thread" with one
+   compare; the cold path tells which misuse it was.  A shared condvar
+   (cpc_condvar_get_shared) carries CV_MAGIC_SHARED, which is nobody's
+   key: every use goes to the cold path, which takes its lock. */
 #define CV_MAGIC_LIVE   0x43564c56u    /* "CVLV" */
 #define CV_MAGIC_DEAD   0x43564444u
 #define CV_KEY_DETACHED 0x44455441u    /* never a condvar's magic */
+#define CV_MAGIC_SHARED 0x43565348u    /* "CVSH" */
+#define CV_KEY_BASE     0x53000000u    /* | id: schedulers other than the
+                                          default (id < 2^24) */
 extern _Thread_local uint32_t cpc_tls_cv_key;
+
+static inline bool cpc__cv_key_live(uint32_t magic)
+{
+    return magic == CV_MAGIC_LIVE || magic == CV_MAGIC_SHARED ||
+           (magic & 0xff000000u) == CV_KEY_BASE;
+}
 
 /* Abort with a clear message when a condvar or another scheduler-only
    facility is used from a detached thread. */
@@ -98,6 +130,8 @@ void cpc__cont_cache_flush(void);
  *           maintained only while a condvar has a removable waiter (see
  *           cpc_condvar.c).
  *   cv      the condvar (W_COND together with W_TIMER or W_IO).
+ *   home    instead of cv, on a shared condvar: the scheduler to wake the
+ *           waiter on (a plain wait on a shared condvar uses 16 bytes).
  *   heap_index  the slot in the timer heap (W_COND|W_TIMER), kept up to
  *           date by the heap so the entry is removed in O(log n).
  *   fd, io_dir, io_next, io_prev  the per-fd wait list (W_IO).
@@ -114,7 +148,10 @@ void cpc__cont_cache_flush(void);
 
 struct __attribute__((packed)) cpc_wait {
     uintptr_t link;
-    cpc_condvar *cv;
+    union {
+        cpc_condvar *cv;
+        struct cpc_sched *home;     /* shared condvar: the waiter's scheduler */
+    };
     uint32_t heap_index;
     int32_t fd;
     cpc_continuation *io_next;
@@ -123,6 +160,7 @@ struct __attribute__((packed)) cpc_wait {
 };
 
 #define CPC_WAIT_COND  offsetof(struct cpc_wait, cv)        /* 8 */
+#define CPC_WAIT_SHARED offsetof(struct cpc_wait, heap_index) /* 16 */
 #define CPC_WAIT_TIMED offsetof(struct cpc_wait, fd)        /* 20 */
 #define CPC_WAIT_IO    sizeof(struct cpc_wait)              /* 44 */
 
@@ -138,20 +176,80 @@ static inline void cpc_set_result(cpc_continuation *k, int v)
     memcpy(k->c + k->length, &v, sizeof v);
 }
 
-/* ---- scheduler (cpc_sched.c) ------------------------------------------ */
+/* ---- schedulers (cpc_sched.c) ----------------------------------------- */
 
-/* The run queue: an intrusive FIFO through cpc_next; `tail` is the
-   address of the last cpc_next, meaningful only while head is not NULL
-   (emptying the queue is one store).  Scheduler thread only. */
+/* An intrusive FIFO through cpc_next: the run queue, a condvar's waiters.
+   `tail` is the address of the last cpc_next, meaningful only while head
+   is not NULL (emptying the queue is one store). */
 struct sched_queue {
     cpc_continuation *head;
     cpc_continuation **tail;
 };
-extern struct sched_queue cpc__sched_runq;
-/* Threads sleeping or waiting for an fd (cpc__tmr_n + cpc__io_waiters, kept by the
-   timer and I/O subsystems), so that the main loop's test between passes
-   reads one word. */
-extern size_t cpc__sched_blocked;
+
+/* The first word of a cpc_sched handle says what it is: a cooperative
+   scheduler (struct cpc_sched) or a thread pool (struct cpc__pool). */
+#define CPC__KIND_SCHED 0x53434844u     /* "SCHD" */
+#define CPC__KIND_POOL  0x504f4f4cu     /* "POOL" */
+
+/* A cooperative scheduler: everything a group of attached threads shares,
+   as libuv hangs a loop's state off uv_loop_t.  The default scheduler,
+   cpc__sched_default, is a static object, so that the hot paths reach its
+   run queue at fixed addresses; cpc_scheduler_new allocates others.
+
+   Ownership.  Every field but the inbox's belongs to the OS thread
+   driving the scheduler (cpc_tls_sched == s): only it runs s's threads and
+   touches the run queue, timers, fd table and cached clocks, without
+   locks.  Other OS threads reach s only through the inbox, under
+   inbox_lock, and the eventfd that wakes its loop.  Fields are described
+   for debuggers too (the gdb extension reads them). */
+struct cpc_sched {
+    uint32_t kind;                /* CPC__KIND_SCHED */
+    uint32_t cv_key;              /* magic of the condvars it owns */
+    struct sched_queue runq;      /* runnable threads, FIFO */
+    size_t blocked;               /* tmr_n + io_waiters: one word for the
+                                     main loop's test between passes */
+    atomic_bool inbox_pending;    /* hint: the inbox is not empty */
+    unsigned time_valid;          /* CPC__*_VALID: which cache is fresh */
+    int64_t mono_ns;              /* CLOCK_MONOTONIC cached for the pass */
+    struct timespec real;         /* CLOCK_REALTIME cached for the pass */
+
+    /* Timers (cpc_timer.c): a binary min-heap of sleepers. */
+    struct cpc__tmr_entry *tmr_heap;
+    size_t tmr_n, tmr_cap;        /* sleepers; heap capacity */
+    uint64_t tmr_seq;             /* next sequence number (FIFO ties) */
+
+    /* I/O (cpc_io.c): the epoll set and per-fd wait lists. */
+    int epfd;                     /* -1 until the scheduler is set up */
+    atomic_int wakefd;            /* eventfd other OS threads write, -1 */
+    struct cpc__io_fd *io_fds;    /* indexed by fd */
+    size_t io_nfds;               /* entries in io_fds */
+    size_t io_waiters;            /* threads waiting for an fd */
+
+    /* The inbox: threads handed over by other OS threads (spawns,
+       migrations, cross-scheduler wake-ups, threads leaving a pool). */
+    pthread_mutex_t inbox_lock;
+    cpc_continuation *inbox_head, *inbox_tail;  /* inbox_lock */
+    atomic_bool parked;           /* idle, not counted in cpc__world_busy
+                                     (set by its thread, cleared by
+                                     whoever queues work; inbox_lock) */
+
+    /* Driving. */
+    atomic_uintptr_t driver;      /* id of the OS thread running its loop,
+                                     0 when none: a second one aborts */
+    uint64_t run_epoch;           /* cpc__world_epoch when its run began */
+    bool embedded;                /* driven by cpc_scheduler_run_once from
+                                     a host loop (not woken at the end of
+                                     an epoch: its host decides) */
+    unsigned id;                  /* 0 for the default, then 1, 2, ... */
+    struct cpc_sched *next;       /* every scheduler (cpc__world_lock) */
+};
+
+extern struct cpc_sched cpc__sched_default;
+
+static inline bool cpc__is_pool(const cpc_sched *s)
+{
+    return *(const uint32_t *)(const void *)s == CPC__KIND_POOL;
+}
 
 /* Append the chain first..last (last->cpc_next already set) to q.  The
    branch is deliberate: with a branch-free `*tail = first` (tail = &head
@@ -175,33 +273,71 @@ static inline void sched_queue_push(struct sched_queue *q,
     k->cpc_next = NULL;
     sched_queue_append(q, k, k);
 }
-/* Append a thread to the run queue (scheduler thread only). */
-static inline void sched_runq_push(cpc_continuation *k)
+/* Append a thread to s's run queue (s's own thread only). */
+static inline void sched_runq_push(struct cpc_sched *s, cpc_continuation *k)
 {
-    sched_queue_push(&cpc__sched_runq, k);
+    sched_queue_push(&s->runq, k);
 }
-/* Wake a suspended thread with result v: store it, queue the thread. */
-static inline void sched_wake(cpc_continuation *k, int v)
+/* Push onto the run queue of the scheduler this OS thread drives, whose
+   condvar key is `key` (callers have just checked it against a condvar,
+   which proves the thread attached).  The default scheduler's queue is
+   reached at a fixed address, chosen by a compare of the key already in a
+   register; others through a call. */
+void cpc__sched_push_other(struct cpc_sched *s, cpc_continuation *k);
+static inline void sched_push_keyed(uint32_t key, cpc_continuation *k)
+{
+    if (CPC_LIKELY(key == CV_MAGIC_LIVE))
+        sched_queue_push(&cpc__sched_default.runq, k);
+    else
+        cpc__sched_push_other(cpc_tls_sched, k);
+}
+/* Wake a suspended thread of s (s's own thread) with result v. */
+static inline void sched_wake(struct cpc_sched *s, cpc_continuation *k, int v)
 {
     cpc_set_result(k, v);
-    sched_runq_push(k);
+    sched_runq_push(s, k);
 }
-/* Hand a thread to the scheduler from any OS thread. */
-void cpc__sched_inbox_push(cpc_continuation *k);
+/* Hand a thread to s from any OS thread: its inbox (which wakes s's loop,
+   and counts s busy again if it was idle). */
+void cpc__sched_inbox_push(struct cpc_sched *s, cpc_continuation *k);
+/* Queue k on s: its run queue when this OS thread drives s, else its
+   inbox. */
+void cpc__sched_queue_on(struct cpc_sched *s, cpc_continuation *k);
 /* Run a detached thread on a pool worker until it moves or ends (a yield
    returns at once); frees it when it ends. */
 void cpc__sched_run(cpc_continuation *k);
 /* A thread ended (outermost function returned, or cpc_done): free it and,
    when it was detached, account for it. */
 void cpc__sched_thread_end(cpc_continuation *k);
-/* Monotonic time in nanoseconds, cached per scheduler pass. */
-int64_t cpc__sched_now(void);
-/* Account for threads leaving/entering detached mode (lock-protected
-   counter the main loop reads to know whether it may return). */
-void cpc__sched_detached_add(long delta);
-/* Move a detached thread back to the scheduler: inbox + counter, atomically
-   with respect to the main loop's exit test. */
-void cpc__sched_attach_from_pool(cpc_continuation *k);
+/* Monotonic time in nanoseconds, cached per pass of s (time_valid holds
+   which clocks are fresh; the main loop clears it with one store). */
+#define CPC__MONO_VALID 1u
+#define CPC__REAL_VALID 2u
+static inline int64_t cpc__sched_now(struct cpc_sched *s)
+{
+    if (!(s->time_valid & CPC__MONO_VALID)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        s->mono_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+        s->time_valid |= CPC__MONO_VALID;
+    }
+    return s->mono_ns;
+}
+/* Move a detached thread back to scheduler s: inbox, then one detached
+   thread fewer (in that order: see cpc__world_busy). */
+void cpc__sched_attach_from_pool(struct cpc_sched *s, cpc_continuation *k);
+
+/* ---- termination (cpc_sched.c) ----------------------------------------
+ *
+ * cpc__world_busy counts what can still make a thread run: schedulers
+ * that are not parked, and detached threads.  A scheduler parks (leaves
+ * the count) when it has nothing of its own -- run queue and inbox empty,
+ * no sleeper, no fd waiter -- and is counted again by whoever queues work
+ * on it, under its inbox lock, before that party stops counting itself.
+ * So the count is zero exactly when nothing can run anywhere: whoever
+ * brings it to zero ends the epoch (cpc__world_epoch) and wakes every
+ * scheduler, whose loop then returns. */
+void cpc__world_busy_add(long delta);
 
 /* ---- condvars (cpc_condvar.c) ----------------------------------------- */
 
@@ -217,44 +353,45 @@ static inline int64_t tmr_delay_ns(int sec, int usec)
 {
     return (int64_t)sec * 1000000000 + (int64_t)usec * 1000;
 }
-/* Queue k to wake at monotonic time `when`; has_cv: it is also on a
-   condvar and may be removed early. */
-void cpc__tmr_add(cpc_continuation *k, int64_t when, bool has_cv);
-/* Suspend k (running) on c and in the heap for `delay` ns, whichever wakes
-   it first: cpc_wait with a timeout, cpc_sleep with a condvar. */
-cpc_continuation *cpc__tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
-                              int64_t delay);
-/* Remove k (W_COND|W_TIMER) from the heap. */
-void cpc__tmr_remove(cpc_continuation *k);
-/* Number of sleepers (read inline by the main loop). */
-extern size_t cpc__tmr_n;
-/* Wake every sleeper due at `now`. */
-void cpc__tmr_expire(int64_t now);
-/* Deadline of the earliest sleeper, or -1. */
-int64_t cpc__tmr_next(void);
-void cpc__tmr_shutdown(void);
+/* Queue k on s's heap to wake at monotonic time `when`; has_cv: it is
+   also on a condvar and may be removed early. */
+void cpc__tmr_add(struct cpc_sched *s, cpc_continuation *k, int64_t when,
+                  bool has_cv);
+/* Suspend k (running on s) on c and in s's heap for `delay` ns, whichever
+   wakes it first: cpc_wait with a timeout, cpc_sleep with a condvar. */
+cpc_continuation *cpc__tmr_wait_cv(struct cpc_sched *s, cpc_continuation *k,
+                                   cpc_condvar *c, int64_t delay);
+/* Remove k (W_COND|W_TIMER) from s's heap. */
+void cpc__tmr_remove(struct cpc_sched *s, cpc_continuation *k);
+/* Wake every sleeper of s due at `now`. */
+void cpc__tmr_expire(struct cpc_sched *s, int64_t now);
+/* Deadline of s's earliest sleeper, or -1. */
+int64_t cpc__tmr_next(struct cpc_sched *s);
+void cpc__tmr_shutdown(struct cpc_sched *s);
 
 /* ---- I/O (cpc_io.c) --------------------------------------------------- */
 
-void cpc__io_init(void);                 /* epoll fd; aborts on failure */
-void cpc__io_add_wakeup_fd(int fd);      /* the inbox eventfd */
+/* s's epoll set and its wake-up eventfd; aborts on failure. */
+void cpc__io_init(struct cpc_sched *s);
 /* Wait for events at most timeout_ms (-1: forever) and wake the waiters. */
-void cpc__io_poll(int timeout_ms);
-/* Remove k (W_COND|W_IO) from its fd list (woken by its condvar). */
-void cpc__io_unlink(cpc_continuation *k);
-/* Number of threads waiting for an fd (read inline by the main loop). */
-extern size_t cpc__io_waiters;
-void cpc__io_shutdown(void);
+void cpc__io_poll(struct cpc_sched *s, int timeout_ms);
+/* Remove k (W_COND|W_IO) from its fd list on s (woken by its condvar). */
+void cpc__io_unlink(struct cpc_sched *s, cpc_continuation *k);
+/* Forget the fd table when nobody waits. */
+void cpc__io_shutdown(struct cpc_sched *s);
+/* Close the epoll set and the eventfd (cpc_scheduler_free). */
+void cpc__io_close(struct cpc_sched *s);
 
 /* ---- pools (cpc_pool.c) ----------------------------------------------- */
 
-/* Hand a thread to pool s (any OS thread). */
-void cpc__pool_push(cpc_sched *s, cpc_continuation *k);
-/* A thread leaves pool s (it moved elsewhere or ended). */
-void cpc__pool_leave(cpc_sched *s);
+/* Hand a thread from home scheduler `home` to pool p (any OS thread). */
+void cpc__pool_push(struct cpc__pool *p, cpc_continuation *k,
+                    struct cpc_sched *home);
+/* A thread leaves pool p (it moved elsewhere or ended). */
+void cpc__pool_leave(struct cpc__pool *p);
 /* Create the default pool (called by cpc_main_loop). */
 void cpc__pool_init_default(void);
-/* Release the default pool when the main loop returns. */
+/* Release the default pool when the last running scheduler returns. */
 void cpc__pool_shutdown_default(void);
 
 /* ---- debug checks (cpc_debug.c; no-ops unless CPC_DEBUG) --------------- */
@@ -279,6 +416,8 @@ void dbg_check_running(cpc_continuation *k);
    (it went to the quarantine). */
 bool dbg_free(cpc_continuation *k);
 void dbg_moved(cpc_continuation *from, cpc_continuation *to);
+/* Where k was spawned (a return address into the spawning code). */
+#define dbg_spawned(k, site) ((k)->cpc_dbg_spawn = (site))
 #else
 #define dbg_init(k) ((void)0)
 #define dbg_suspend(k, spawn) ((void)0)
@@ -286,6 +425,7 @@ void dbg_moved(cpc_continuation *from, cpc_continuation *to);
 #define dbg_check_running(k) ((void)0)
 #define dbg_free(k) false
 #define dbg_moved(from, to) ((void)0)
+#define dbg_spawned(k, site) ((void)0)
 #endif
 
 #endif /* CPC_INTERNAL_H */

@@ -18,6 +18,10 @@
  *
  * A waiter that also waits on a condvar is on both lists; whichever event
  * comes first unlinks it from the other in O(1).
+ *
+ * Each scheduler has its own epoll set and fd table (struct cpc_sched),
+ * touched only by its thread, and an eventfd in the set that other OS
+ * threads write to wake it (its inbox).
  */
 #define _GNU_SOURCE
 #include "cpc_internal.h"
@@ -27,75 +31,81 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
-struct io_fd {
+struct cpc__io_fd {
     cpc_continuation *head, *tail;
     uint32_t armed;             /* CPC_IO_* directions armed in epoll */
     uint32_t nin, nout;         /* waiters per direction */
     bool in_epoll;              /* fd is in the interest list */
 };
 
-static int io_epfd = -1;
-static int io_wakefd = -1;
-static struct io_fd *io_fds;
-static size_t io_nfds;
-size_t cpc__io_waiters;              /* read inline by the main loop */
-
 #define IO_EVENTS 256
 
-void cpc__io_init(void)
+void cpc__io_init(struct cpc_sched *s)
 {
-    io_epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (io_epfd < 0)
+    s->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (s->epfd < 0)
         cpc_fatal("epoll_create1: %s", strerror(errno));
-}
-
-void cpc__io_add_wakeup_fd(int fd)
-{
+    int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (fd < 0)
+        cpc_fatal("cannot create the scheduler's eventfd: %s",
+                  strerror(errno));
     struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
-    if (epoll_ctl(io_epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+    if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
         cpc_fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
-    io_wakefd = fd;
+    atomic_store_explicit(&s->wakefd, fd, memory_order_release);
 }
 
-void cpc__io_shutdown(void)
+void cpc__io_shutdown(struct cpc_sched *s)
 {
-    if (cpc__io_waiters == 0) {
+    if (s->io_waiters == 0) {
         /* Nobody waits: forget the table (the kernel side keeps disarmed
            registrations, which are re-armed or re-added as needed). */
-        for (size_t i = 0; i < io_nfds; i++)
-            if (io_fds[i].in_epoll)
-                epoll_ctl(io_epfd, EPOLL_CTL_DEL, (int)i, NULL);
-        free(io_fds);
-        io_fds = NULL;
-        io_nfds = 0;
+        for (size_t i = 0; i < s->io_nfds; i++)
+            if (s->io_fds[i].in_epoll)
+                epoll_ctl(s->epfd, EPOLL_CTL_DEL, (int)i, NULL);
+        free(s->io_fds);
+        s->io_fds = NULL;
+        s->io_nfds = 0;
     }
 }
 
-static struct io_fd *io_fd_get(int fd)
+void cpc__io_close(struct cpc_sched *s)
 {
-    if ((size_t)fd >= io_nfds) {
-        size_t n = io_nfds ? io_nfds : 64;
+    int fd = atomic_exchange(&s->wakefd, -1);
+    if (fd >= 0)
+        close(fd);
+    if (s->epfd >= 0)
+        close(s->epfd);
+    s->epfd = -1;
+}
+
+static struct cpc__io_fd *io_fd_get(struct cpc_sched *s, int fd)
+{
+    if ((size_t)fd >= s->io_nfds) {
+        size_t n = s->io_nfds ? s->io_nfds : 64;
         while (n <= (size_t)fd)
             n *= 2;
-        struct io_fd *t = realloc(io_fds, n * sizeof *t);
+        struct cpc__io_fd *t = realloc(s->io_fds, n * sizeof *t);
         if (t == NULL)
             cpc_fatal("out of memory growing the fd table");
-        memset(t + io_nfds, 0, (n - io_nfds) * sizeof *t);
-        io_fds = t;
-        io_nfds = n;
+        memset(t + s->io_nfds, 0, (n - s->io_nfds) * sizeof *t);
+        s->io_fds = t;
+        s->io_nfds = n;
     }
-    return &io_fds[fd];
+    return &s->io_fds[fd];
 }
 
-static uint32_t io_dirs_wanted(const struct io_fd *r)
+static uint32_t io_dirs_wanted(const struct cpc__io_fd *r)
 {
     return (r->nin ? CPC_IO_IN : 0) | (r->nout ? CPC_IO_OUT : 0);
 }
 
 /* Arm fd for `dirs` (one-shot).  Returns 0 or -1 with errno set. */
-static int io_arm(int fd, struct io_fd *r, uint32_t dirs)
+static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
+                  uint32_t dirs)
 {
     struct epoll_event ev = { .events = EPOLLONESHOT, .data.fd = fd };
     if (dirs & CPC_IO_IN)
@@ -103,11 +113,11 @@ static int io_arm(int fd, struct io_fd *r, uint32_t dirs)
     if (dirs & CPC_IO_OUT)
         ev.events |= EPOLLOUT;
     int op = r->in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-    int rc = epoll_ctl(io_epfd, op, fd, &ev);
+    int rc = epoll_ctl(s->epfd, op, fd, &ev);
     if (rc < 0 && op == EPOLL_CTL_MOD && errno == ENOENT)
-        rc = epoll_ctl(io_epfd, EPOLL_CTL_ADD, fd, &ev);  /* closed, reused */
+        rc = epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);  /* closed, reused */
     else if (rc < 0 && op == EPOLL_CTL_ADD && errno == EEXIST)
-        rc = epoll_ctl(io_epfd, EPOLL_CTL_MOD, fd, &ev);
+        rc = epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev);
     if (rc < 0) {
         r->in_epoll = false;
         r->armed = 0;
@@ -118,7 +128,8 @@ static int io_arm(int fd, struct io_fd *r, uint32_t dirs)
     return 0;
 }
 
-static void io_list_remove(struct io_fd *r, cpc_continuation *k)
+static void io_list_remove(struct cpc_sched *s, struct cpc__io_fd *r,
+                           cpc_continuation *k)
 {
     struct cpc_wait *w = cpc_wait_of(k);
     if (w->io_prev != NULL)
@@ -131,14 +142,14 @@ static void io_list_remove(struct io_fd *r, cpc_continuation *k)
         r->tail = w->io_prev;
     r->nin -= (w->io_dir & CPC_IO_IN) != 0;
     r->nout -= (w->io_dir & CPC_IO_OUT) != 0;
-    cpc__io_waiters--;
-    cpc__sched_blocked--;
+    s->io_waiters--;
+    s->blocked--;
 }
 
-void cpc__io_unlink(cpc_continuation *k)
+void cpc__io_unlink(struct cpc_sched *s, cpc_continuation *k)
 {
     struct cpc_wait *w = cpc_wait_of(k);
-    io_list_remove(&io_fds[w->fd], k);
+    io_list_remove(s, &s->io_fds[w->fd], k);
     /* The fd may stay armed for this direction: a later event finding no
        waiter is dropped, and one-shot disarms it; the next wait re-arms
        (see cpc_io_wait__cps), which also covers a closed, reused fd. */
@@ -146,7 +157,8 @@ void cpc__io_unlink(cpc_continuation *k)
 
 /* Wake the waiters of fd whose direction meets `ready`; each gets
    result(its direction & ready). */
-static void io_wake(struct io_fd *r, uint32_t ready, bool signal)
+static void io_wake(struct cpc_sched *s, struct cpc__io_fd *r, uint32_t ready,
+                    bool signal)
 {
     cpc_continuation *k = r->head;
     while (k != NULL) {
@@ -154,19 +166,20 @@ static void io_wake(struct io_fd *r, uint32_t ready, bool signal)
         cpc_continuation *next = w->io_next;
         if (w->io_dir & ready) {
             int result = signal ? 0 : (int)(w->io_dir & ready);
-            io_list_remove(r, k);
+            io_list_remove(s, r, k);
             if (w->link & CPC_W_COND)
                 cpc__cv_unlink(w->cv, k);
-            sched_wake(k, result);
+            sched_wake(s, k, result);
         }
         k = next;
     }
 }
 
-void cpc__io_poll(int timeout_ms)
+void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
 {
     struct epoll_event evs[IO_EVENTS];
-    int n = epoll_wait(io_epfd, evs, IO_EVENTS, timeout_ms);
+    int wakefd = atomic_load_explicit(&s->wakefd, memory_order_relaxed);
+    int n = epoll_wait(s->epfd, evs, IO_EVENTS, timeout_ms);
     if (n < 0) {
         if (errno == EINTR)
             return;
@@ -175,15 +188,15 @@ void cpc__io_poll(int timeout_ms)
     for (int i = 0; i < n; i++) {
         int fd = evs[i].data.fd;
         uint32_t e = evs[i].events;
-        if (fd == io_wakefd) {
+        if (fd == wakefd) {
             uint64_t v;
             ssize_t rd = read(fd, &v, sizeof v);
             (void)rd;
             continue;
         }
-        if ((size_t)fd >= io_nfds)
+        if ((size_t)fd >= s->io_nfds)
             continue;
-        struct io_fd *r = &io_fds[fd];
+        struct cpc__io_fd *r = &s->io_fds[fd];
         r->armed = 0;                       /* one-shot fired */
         uint32_t ready = 0;
         /* Errors and hang-ups wake both directions: the next read or
@@ -192,13 +205,13 @@ void cpc__io_poll(int timeout_ms)
             ready |= CPC_IO_IN;
         if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR))
             ready |= CPC_IO_OUT;
-        io_wake(r, ready, false);
+        io_wake(s, r, ready, false);
         if (r->head != NULL) {
             uint32_t want = io_dirs_wanted(r);
-            if (io_arm(fd, r, want) < 0) {
+            if (io_arm(s, fd, r, want) < 0) {
                 /* The fd went bad under its waiters (closed): wake them,
                    their next read or write reports the error. */
-                io_wake(r, CPC_IO_IN | CPC_IO_OUT, false);
+                io_wake(s, r, CPC_IO_IN | CPC_IO_OUT, false);
             }
         }
     }
@@ -249,19 +262,20 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
         errno = EBADF;
         return io_return(k, -1);
     }
-    if (cpc_tls_pool != NULL) {
+    struct cpc_sched *s = cpc_tls_sched;
+    if (s == NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_io_wait with a condvar");
         return io_return(k, io_wait_blocking(fd, direction));
     }
-    struct io_fd *r = io_fd_get(fd);
+    struct cpc__io_fd *r = io_fd_get(s, fd);
     uint32_t want = (uint32_t)direction | io_dirs_wanted(r);
     /* `armed` is trusted only while other threads wait on the fd: once the
        last waiter left early (condvar, cpc_signal_fd), the fd may have been
        closed and its number reused, and the kernel forgot it.  Arming costs
        the one syscall a wait cycle costs anyway. */
     if ((r->head == NULL || (want & ~r->armed) != 0) &&
-        io_arm(fd, r, want) < 0) {
+        io_arm(s, fd, r, want) < 0) {
         if (errno == EPERM)             /* regular file: always ready */
             return io_return(k, direction);
         return io_return(k, -1);
@@ -286,15 +300,16 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     r->tail = k;
     r->nin += (direction & CPC_IO_IN) != 0;
     r->nout += (direction & CPC_IO_OUT) != 0;
-    cpc__io_waiters++;
-    cpc__sched_blocked++;
+    s->io_waiters++;
+    s->blocked++;
     return NULL;
 }
 
 void cpc_signal_fd(int fd, int direction)
 {
     cpc_require_attached("cpc_signal_fd");
-    if (fd < 0 || (size_t)fd >= io_nfds)
+    struct cpc_sched *s = cpc_tls_sched;
+    if (s == NULL || fd < 0 || (size_t)fd >= s->io_nfds)
         return;
-    io_wake(&io_fds[fd], (uint32_t)direction, true);
+    io_wake(s, &s->io_fds[fd], (uint32_t)direction, true);
 }

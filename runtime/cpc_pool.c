@@ -9,10 +9,16 @@
  * the clocks are real).  The continuation leaves the pool when it links elsewhere
  * (cpc_link__cps) or ends.
  *
- * The scheduler's main loop must not return while a thread is detached:
- * the count of detached threads lives under the inbox lock (cpc_sched.c),
- * and re-attaching pushes to the inbox and decrements it in one critical
- * section, then wakes the loop through its eventfd.
+ * The schedulers' loops must not return while a thread is detached: a
+ * detached thread counts in cpc__world_busy (cpc_internal.h), and
+ * re-attaching pushes to the home scheduler's inbox (counting that
+ * scheduler busy if it was idle) before the thread stops counting.
+ *
+ * Home.  A detached thread remembers the scheduler it came from, its
+ * home: cpc_link(cpc_default_sched) takes it back there, and it spawns
+ * there.  While it waits in a pool's queue the home is kept in the bytes
+ * above its top frame (after cpc_link's result, which is the pointer at
+ * c[length]); the worker running it keeps it in cpc_tls_home.
  */
 #define _GNU_SOURCE
 #include "cpc_internal.h"
@@ -24,7 +30,8 @@
 
 #define POOL_DEFAULT_THREADS 16
 
-struct cpc_sched {
+struct cpc__pool {
+    uint32_t kind;          /* CPC__KIND_POOL */
     pthread_mutex_t lock;
     pthread_cond_t cond;
     cpc_continuation *head, *tail;
@@ -38,11 +45,27 @@ struct cpc_sched {
 
 cpc_sched *cpc_default_threadpool = NULL;
 
+/* Where a queued thread keeps its home: above cpc_link's result. */
+#define POOL_HOME_OFFSET sizeof(cpc_sched *)
+#define POOL_RESERVE (2 * sizeof(cpc_sched *))
+
+static void pool_set_home(cpc_continuation *k, struct cpc_sched *home)
+{
+    memcpy(k->c + k->length + POOL_HOME_OFFSET, &home, sizeof home);
+}
+
+static struct cpc_sched *pool_home(cpc_continuation *k)
+{
+    struct cpc_sched *home;
+    memcpy(&home, k->c + k->length + POOL_HOME_OFFSET, sizeof home);
+    return home;
+}
+
 static void *pool_worker(void *arg)
 {
-    cpc_sched *s = arg;
+    struct cpc__pool *s = arg;
     cpc_tls_pool = s;
-    cpc_tls_is_sched = false;
+    cpc_tls_sched = NULL;
     cpc_tls_cv_key = CV_KEY_DETACHED;
     pthread_mutex_lock(&s->lock);
     for (;;) {
@@ -58,6 +81,7 @@ static void *pool_worker(void *arg)
         if (s->head == NULL)
             s->tail = NULL;
         pthread_mutex_unlock(&s->lock);
+        cpc_tls_home = pool_home(k);
         cpc__sched_run(k);
         pthread_mutex_lock(&s->lock);
     }
@@ -71,23 +95,25 @@ cpc_sched *cpc_threadpool_get(int max_threads)
         errno = EINVAL;
         return NULL;
     }
-    cpc_sched *s = calloc(1, sizeof *s);
+    struct cpc__pool *s = calloc(1, sizeof *s);
     pthread_t *w = calloc((size_t)max_threads, sizeof *w);
     if (s == NULL || w == NULL)
         cpc_fatal("out of memory allocating a thread pool");
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
+    s->kind = CPC__KIND_POOL;
     s->max_threads = max_threads;
     s->workers = w;
-    return s;
+    return (cpc_sched *)(void *)s;
 }
 
-int cpc_threadpool_release(cpc_sched *s)
+int cpc_threadpool_release(cpc_sched *h)
 {
-    if (s == NULL) {
+    if (h == NULL || !cpc__is_pool(h)) {
         errno = EINVAL;
         return -1;
     }
+    struct cpc__pool *s = (struct cpc__pool *)(void *)h;
     pthread_mutex_lock(&s->lock);
     if (s->nconts > 0) {
         pthread_mutex_unlock(&s->lock);
@@ -105,15 +131,18 @@ int cpc_threadpool_release(cpc_sched *s)
         pthread_join(s->workers[i], NULL);
     pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->lock);
-    if (s == cpc_default_threadpool)
+    if (h == cpc_default_threadpool)
         cpc_default_threadpool = NULL;
+    s->kind = 0;
     free(s->workers);
     free(s);
     return 0;
 }
 
-void cpc__pool_push(cpc_sched *s, cpc_continuation *k)
+void cpc__pool_push(struct cpc__pool *s, cpc_continuation *k,
+                    struct cpc_sched *home)
 {
+    pool_set_home(k, home);
     k->cpc_next = NULL;
     pthread_mutex_lock(&s->lock);
     if (s->shutdown) {
@@ -145,7 +174,7 @@ void cpc__pool_push(cpc_sched *s, cpc_continuation *k)
     pthread_mutex_unlock(&s->lock);
 }
 
-void cpc__pool_leave(cpc_sched *s)
+void cpc__pool_leave(struct cpc__pool *s)
 {
     pthread_mutex_lock(&s->lock);
     s->nconts--;
@@ -168,26 +197,46 @@ void cpc__pool_shutdown_default(void)
 
 /* ---- cpc_link --------------------------------------------------------------- */
 
+/* Where cpc_link(s) goes: s is a pool, a cooperative scheduler, or
+   cpc_default_sched (NULL), the thread's home scheduler. */
 cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s)
 {
-    cpc_sched *prev = cpc_tls_pool;
-    /* The result is known now: store it while we still own k. */
-    k = cpc_return(k, &prev, sizeof prev);
-    if (s == prev)
-        return k;
-    dbg_suspend(k, false);
-    if (prev == NULL) {
-        /* Scheduler -> pool. */
-        cpc__sched_detached_add(1);
-        cpc__pool_push(s, k);
-    } else if (s == cpc_default_sched) {
-        /* Pool -> scheduler. */
-        cpc__pool_leave(prev);
-        cpc__sched_attach_from_pool(k);
+    struct cpc__pool *prev = cpc_tls_pool;
+    struct cpc_sched *here = prev != NULL ? cpc_tls_home : cpc_tls_sched;
+    cpc_sched *result = (cpc_sched *)(void *)prev;
+    /* The result is known now: store it while we still own k, with room
+       for the home above it. */
+    k = cpc_reserve(k, POOL_RESERVE);
+    k = cpc_return(k, &result, sizeof result);
+    if (s == NULL) {
+        if (prev == NULL)
+            return k;               /* attached already, at home */
+        s = here;                   /* back home */
+    } else if (cpc__is_pool(s)) {
+        if ((struct cpc__pool *)(void *)s == prev)
+            return k;
     } else {
-        /* Pool -> pool: still detached. */
+        if (s->kind != CPC__KIND_SCHED)
+            cpc_fatal("cpc_link: %p is neither a scheduler nor a thread pool "
+                      "(freed?)", (void *)s);
+        if (prev == NULL && s == cpc_tls_sched)
+            return k;
+    }
+    if (here == NULL)
+        cpc_fatal("cpc_link called by a thread with no scheduler");
+    dbg_suspend(k, false);
+    if (cpc__is_pool(s)) {
+        struct cpc__pool *to = (struct cpc__pool *)(void *)s;
+        if (prev == NULL)           /* scheduler -> pool */
+            cpc__world_busy_add(1);
+        else                        /* pool -> pool: still detached */
+            cpc__pool_leave(prev);
+        cpc__pool_push(to, k, here);
+    } else if (prev != NULL) {      /* pool -> scheduler */
         cpc__pool_leave(prev);
-        cpc__pool_push(s, k);
+        cpc__sched_attach_from_pool(s, k);
+    } else {                        /* scheduler -> scheduler */
+        cpc__sched_inbox_push(s, k);
     }
     return NULL;
 }

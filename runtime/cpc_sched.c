@@ -1,6 +1,14 @@
 /*
- * cpc_sched.c -- the cooperative scheduler: run queue, trampoline, main
- * loop, the inbox other OS threads use, cached time, yield/done/spawn.
+ * cpc_sched.c -- cooperative schedulers: run queue, trampoline, main
+ * loop, the inbox other OS threads use, cached time, yield/done/spawn,
+ * and the termination of a program's schedulers.
+ *
+ * A scheduler is a struct cpc_sched (cpc_internal.h): its run queue,
+ * timer heap, epoll set, inbox and counters.  The default one is static
+ * (cpc__sched_default) and its hot paths -- yield, signal, spawn, the
+ * main loop -- reach its run queue at fixed addresses; the main loop is
+ * one always-inline body instantiated twice, for the default scheduler
+ * and for any other.
  *
  * The run queue is an intrusive FIFO through cpc_next (head and the address
  * of the last link, O(1) push; cpc_internal.h).  The main loop
@@ -14,18 +22,19 @@
  * everything else (timers, epoll, the exit test) is sched_pass_end, out of
  * line.
  *
- * Waking the main loop.  Other OS threads (pool workers re-attaching a
- * thread, detached code spawning, foreign threads) push onto the inbox, a
- * mutex-protected FIFO, and write to an eventfd the loop watches through
- * epoll -- only when the inbox was empty, since one pending wake-up is
- * enough: the loop always drains the whole inbox.
+ * Waking a loop.  Other OS threads (pool workers re-attaching a thread,
+ * other schedulers migrating or waking one, foreign threads spawning) push
+ * onto the scheduler's inbox, a mutex-protected FIFO, and write to an
+ * eventfd its loop watches through epoll -- only when the inbox was empty,
+ * since one pending wake-up is enough: the loop always drains the whole
+ * inbox.
  *
- * When the loop returns.  Exactly when nothing can ever run again: the
- * run queue and the inbox are empty and no thread sleeps, waits for I/O or
- * is detached.  The detached count is kept under the inbox lock, so a
- * worker handing a thread back (inbox push + count decrement) is atomic
- * with respect to the exit test.  Threads waiting only on a condvar do
- * not keep the loop alive: only a running thread could signal them.
+ * When the loops return.  Exactly when nothing can ever run again, on any
+ * scheduler: see "termination" in cpc_internal.h.  A scheduler with no
+ * runnable thread, no sleeper, no fd waiter and an empty inbox parks
+ * (leaves cpc__world_busy) and waits on its eventfd; work queued on it
+ * counts it again.  Threads waiting only on a condvar do not keep a loop
+ * alive: only a running thread could signal them.
  */
 #define _GNU_SOURCE
 #include "cpc_internal.h"
@@ -37,70 +46,88 @@
 #include <unistd.h>
 
 _Thread_local int cpc_budget = CPC_DIRECT_BUDGET;
-_Thread_local cpc_sched *cpc_tls_pool = NULL;
-_Thread_local bool cpc_tls_is_sched = false;
+_Thread_local struct cpc_sched *cpc_tls_sched = NULL;
+_Thread_local struct cpc__pool *cpc_tls_pool = NULL;
+_Thread_local struct cpc_sched *cpc_tls_home = NULL;
+_Thread_local bool cpc_tls_on_default = false;
 
-/* The program's main thread is the scheduler thread until cpc_main_loop
-   says otherwise, so that native code in main() can spawn without locks. */
+struct cpc_sched cpc__sched_default = {
+    .kind = CPC__KIND_SCHED,
+    .cv_key = CV_MAGIC_LIVE,
+    .epfd = -1,
+    .wakefd = -1,
+    .inbox_lock = PTHREAD_MUTEX_INITIALIZER,
+    .parked = true,
+};
+
+/* The program's main thread is the default scheduler's thread until
+   cpc_main_loop says otherwise, so that native code in main() can spawn
+   without locks. */
 __attribute__((constructor)) static void sched_init_main_thread(void)
 {
-    cpc_tls_is_sched = true;
+    cpc_tls_sched = &cpc__sched_default;
+    cpc_tls_on_default = true;
 }
 
-struct sched_queue cpc__sched_runq = { NULL, NULL };
-size_t cpc__sched_blocked;
+/* ---- the world: every scheduler, termination ------------------------------ */
 
-/* Inbox: the only scheduler structure other OS threads touch. */
-static pthread_mutex_t sched_inbox_lock = PTHREAD_MUTEX_INITIALIZER;
-static cpc_continuation *sched_inbox_head, *sched_inbox_tail;
-static long sched_detached;            /* threads in pools; inbox lock */
-static atomic_bool sched_inbox_pending;  /* hint: inbox non-empty */
-static atomic_int sched_wake_fd = -1;    /* eventfd, created once */
+static pthread_mutex_t world_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cpc_sched *world_list = &cpc__sched_default;  /* world_lock */
+static unsigned world_next_id = 1;                          /* world_lock */
+static int world_running;       /* schedulers in their loop; world_lock */
+static atomic_long world_busy;  /* see cpc_internal.h */
+static _Atomic uint64_t world_epoch;
 
-/* Cached clocks, refreshed lazily once per pass: SCHED_MONO_VALID and
-   SCHED_REAL_VALID bits, cleared by one store. */
-#define SCHED_MONO_VALID 1u
-#define SCHED_REAL_VALID 2u
-static unsigned sched_time_valid;
-static int64_t sched_mono_ns;
-static struct timespec sched_real;
+static void sched_wakeup(struct cpc_sched *s)
+{
+    int fd = atomic_load_explicit(&s->wakefd, memory_order_acquire);
+    if (fd >= 0) {
+        uint64_t one = 1;
+        /* EAGAIN means the counter is saturated: a wake-up is pending. */
+        ssize_t r = write(fd, &one, sizeof one);
+        (void)r;
+    }
+}
+
+/* Nothing can run anywhere: every loop returns. */
+static void world_end_epoch(void)
+{
+    pthread_mutex_lock(&world_lock);
+    atomic_fetch_add_explicit(&world_epoch, 1, memory_order_seq_cst);
+    for (struct cpc_sched *s = world_list; s != NULL; s = s->next)
+        if (!s->embedded)
+            sched_wakeup(s);
+    pthread_mutex_unlock(&world_lock);
+}
+
+void cpc__world_busy_add(long delta)
+{
+    long n = atomic_fetch_add_explicit(&world_busy, delta,
+                                       memory_order_seq_cst) + delta;
+    if (CPC_UNLIKELY(n <= 0)) {
+        if (n < 0)
+            cpc_fatal("internal error: negative count of busy schedulers");
+        world_end_epoch();
+    }
+}
 
 /* ---- time ---------------------------------------------------------------- */
 
-int64_t cpc__sched_now(void)
-{
-    if (!(sched_time_valid & SCHED_MONO_VALID)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        sched_mono_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-        sched_time_valid |= SCHED_MONO_VALID;
-    }
-    return sched_mono_ns;
-}
-
-static inline void sched_invalidate_time(void)
-{
-    sched_time_valid = 0;
-}
-
-/* Attached cps code (k != NULL, on the scheduler thread) sees the time
-   cached for the current pass; native and detached code the real clock. */
-static bool sched_use_cached_time(cpc_continuation *k)
-{
-    return k != NULL && cpc_tls_pool == NULL && cpc_tls_is_sched;
-}
-
 static void sched_realtime(cpc_continuation *k, struct timespec *ts)
 {
-    if (!sched_use_cached_time(k)) {
+    /* Attached cps code (k != NULL, on a scheduler's thread) sees the time
+       cached for the current pass; native and detached code the real
+       clock. */
+    struct cpc_sched *s = cpc_tls_sched;
+    if (k == NULL || s == NULL) {
         clock_gettime(CLOCK_REALTIME, ts);
         return;
     }
-    if (!(sched_time_valid & SCHED_REAL_VALID)) {
-        clock_gettime(CLOCK_REALTIME, &sched_real);
-        sched_time_valid |= SCHED_REAL_VALID;
+    if (!(s->time_valid & CPC__REAL_VALID)) {
+        clock_gettime(CLOCK_REALTIME, &s->real);
+        s->time_valid |= CPC__REAL_VALID;
     }
-    *ts = sched_real;
+    *ts = s->real;
 }
 
 int cpc_gettimeofday(cpc_continuation *k, struct timeval *tv)
@@ -126,18 +153,18 @@ time_t cpc_time(cpc_continuation *k, time_t *t)
 cpc_sched *cpc_get_sched(cpc_continuation *k)
 {
     (void)k;
-    return cpc_tls_pool;
+    return (cpc_sched *)(void *)cpc_tls_pool;
 }
 
 /* ---- run queue and trampoline -------------------------------------------- */
 
 void cpc__sched_thread_end(cpc_continuation *k)
 {
-    cpc_sched *pool = cpc_tls_pool;
+    struct cpc__pool *pool = cpc_tls_pool;
     cpc_continuation_free(k);
     if (pool != NULL) {
         cpc__pool_leave(pool);
-        cpc__sched_detached_add(-1);
+        cpc__world_busy_add(-1);
     }
 }
 
@@ -174,119 +201,204 @@ void cpc__sched_run(cpc_continuation *k)
     sched_trampoline(k);
 }
 
+void cpc__sched_push_other(struct cpc_sched *s, cpc_continuation *k)
+{
+    sched_queue_push(&s->runq, k);
+}
+
 /* ---- inbox ---------------------------------------------------------------- */
 
-static void sched_wakeup(void)
+/* s had nothing to do and is counted busy again (inbox_lock held, or
+   s's own thread). */
+static void sched_unpark_locked(struct cpc_sched *s)
 {
-    int fd = atomic_load_explicit(&sched_wake_fd, memory_order_acquire);
-    if (fd >= 0) {
-        uint64_t one = 1;
-        /* EAGAIN means the counter is saturated: a wake-up is pending. */
-        ssize_t r = write(fd, &one, sizeof one);
-        (void)r;
+    if (atomic_load_explicit(&s->parked, memory_order_relaxed)) {
+        atomic_store_explicit(&s->parked, false, memory_order_relaxed);
+        cpc__world_busy_add(1);
     }
 }
 
-/* Append k to the inbox and add `detached` to the count of detached
-   threads, in one critical section; wake the loop if the inbox was empty
-   (one pending wake-up is enough). */
-static void sched_inbox_append(cpc_continuation *k, long detached)
+static __attribute__((noinline)) void sched_unpark(struct cpc_sched *s)
+{
+    pthread_mutex_lock(&s->inbox_lock);
+    sched_unpark_locked(s);
+    pthread_mutex_unlock(&s->inbox_lock);
+}
+
+/* Append k to s's inbox, counting s busy if it was parked; then wake its
+   loop if the inbox was empty (one pending wake-up is enough), and only
+   then add `detached` to the busy count: the caller counts until s does. */
+static void sched_inbox_append(struct cpc_sched *s, cpc_continuation *k,
+                               long detached)
 {
     bool was_empty;
     k->cpc_next = NULL;
-    pthread_mutex_lock(&sched_inbox_lock);
-    was_empty = sched_inbox_head == NULL;
-    if (sched_inbox_tail != NULL)
-        sched_inbox_tail->cpc_next = k;
+    pthread_mutex_lock(&s->inbox_lock);
+    was_empty = s->inbox_head == NULL;
+    if (s->inbox_tail != NULL)
+        s->inbox_tail->cpc_next = k;
     else
-        sched_inbox_head = k;
-    sched_inbox_tail = k;
-    sched_detached += detached;
-    atomic_store_explicit(&sched_inbox_pending, true, memory_order_relaxed);
-    pthread_mutex_unlock(&sched_inbox_lock);
+        s->inbox_head = k;
+    s->inbox_tail = k;
+    atomic_store_explicit(&s->inbox_pending, true, memory_order_relaxed);
+    sched_unpark_locked(s);
+    pthread_mutex_unlock(&s->inbox_lock);
     if (was_empty)
-        sched_wakeup();
+        sched_wakeup(s);
+    if (detached != 0)
+        cpc__world_busy_add(detached);
 }
 
-void cpc__sched_inbox_push(cpc_continuation *k)
+void cpc__sched_inbox_push(struct cpc_sched *s, cpc_continuation *k)
 {
-    sched_inbox_append(k, 0);
+    sched_inbox_append(s, k, 0);
 }
 
-void cpc__sched_detached_add(long delta)
+void cpc__sched_attach_from_pool(struct cpc_sched *s, cpc_continuation *k)
 {
-    bool wake;
-    pthread_mutex_lock(&sched_inbox_lock);
-    sched_detached += delta;
-    wake = sched_detached == 0;
-    pthread_mutex_unlock(&sched_inbox_lock);
-    /* The last detached thread ended: the loop may have nothing left. */
-    if (wake && delta < 0)
-        sched_wakeup();
+    sched_inbox_append(s, k, -1);
 }
 
-void cpc__sched_attach_from_pool(cpc_continuation *k)
+void cpc__sched_queue_on(struct cpc_sched *s, cpc_continuation *k)
 {
-    sched_inbox_append(k, -1);
+    if (s == cpc_tls_sched)
+        sched_runq_push(s, k);
+    else
+        cpc__sched_inbox_push(s, k);
 }
 
-static inline bool sched_inbox_maybe_pending(void)
+static inline bool sched_inbox_maybe_pending(struct cpc_sched *s)
 {
-    return atomic_load_explicit(&sched_inbox_pending, memory_order_relaxed);
+    return atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
 }
 
-/* Move the inbox to the run queue.  Returns false when the loop may
-   return: nothing queued anywhere and no detached thread.  Callers test
-   sched_inbox_maybe_pending() first unless check_exit. */
-static __attribute__((noinline)) bool sched_drain_inbox(bool check_exit)
+/* Move the inbox to the run queue.  Returns whether it held anything. */
+static __attribute__((noinline)) bool sched_drain_inbox(struct cpc_sched *s)
 {
-    bool alive = true;
-    pthread_mutex_lock(&sched_inbox_lock);
-    cpc_continuation *h = sched_inbox_head, *t = sched_inbox_tail;
-    sched_inbox_head = sched_inbox_tail = NULL;
-    atomic_store_explicit(&sched_inbox_pending, false, memory_order_relaxed);
-    if (check_exit && h == NULL && sched_detached == 0)
-        alive = false;
-    pthread_mutex_unlock(&sched_inbox_lock);
-    if (h != NULL)
-        sched_queue_append(&cpc__sched_runq, h, t);
-    return alive;
+    pthread_mutex_lock(&s->inbox_lock);
+    cpc_continuation *h = s->inbox_head, *t = s->inbox_tail;
+    s->inbox_head = s->inbox_tail = NULL;
+    atomic_store_explicit(&s->inbox_pending, false, memory_order_relaxed);
+    pthread_mutex_unlock(&s->inbox_lock);
+    if (h == NULL)
+        return false;
+    sched_queue_append(&s->runq, h, t);
+    return true;
 }
 
-static bool sched_has_detached(void)
+/* s has nothing of its own to do: park it (it leaves the busy count),
+   unless its inbox holds threads, which then go to the run queue.
+   Returns true when it parked. */
+static bool sched_park(struct cpc_sched *s)
 {
-    long n;
-    pthread_mutex_lock(&sched_inbox_lock);
-    n = sched_detached;
-    pthread_mutex_unlock(&sched_inbox_lock);
-    return n > 0;
+    pthread_mutex_lock(&s->inbox_lock);
+    if (s->inbox_head != NULL) {
+        pthread_mutex_unlock(&s->inbox_lock);
+        sched_drain_inbox(s);
+        return false;
+    }
+    atomic_store_explicit(&s->parked, true, memory_order_relaxed);
+    pthread_mutex_unlock(&s->inbox_lock);
+    cpc__world_busy_add(-1);
+    return true;
 }
 
 /* ---- spawning ------------------------------------------------------------- */
 
-void cpc_spawn_continuation(cpc_continuation *k)
+static void sched_check_spawn(cpc_continuation *k, const char *what)
 {
     if (CPC_UNLIKELY(k == NULL || k->length == 0))
-        cpc_fatal("cpc_spawn_continuation: %s (push the frame that starts "
-                  "the thread first)", k == NULL ? "NULL continuation"
-                                                 : "empty continuation");
+        cpc_fatal("%s: %s (push the frame that starts the thread first)",
+                  what, k == NULL ? "NULL continuation"
+                                  : "empty continuation");
+}
+
+/* Spawn onto the run queue of s, which this OS thread drives.  Native
+   code queueing work on an idle scheduler (before its loop runs, or
+   between runs) makes it count as busy again.  A scheduler parks only
+   with an empty run queue, so only a push into an empty queue needs to
+   look at `parked` (off the path of every spawn but the first of a
+   pass). */
+static inline __attribute__((always_inline)) void
+sched_spawn_local(struct cpc_sched *s, cpc_continuation *k)
+{
+    k->cpc_next = NULL;
+    if (CPC_LIKELY(s->runq.head != NULL)) {
+        *s->runq.tail = k;
+        s->runq.tail = &k->cpc_next;
+        return;
+    }
+    s->runq.head = k;
+    s->runq.tail = &k->cpc_next;
+    if (CPC_UNLIKELY(atomic_load_explicit(&s->parked, memory_order_relaxed)))
+        sched_unpark(s);
+}
+
+static struct cpc_sched *sched_handle(cpc_sched *h, const char *what)
+{
+    if (h == NULL)
+        return &cpc__sched_default;
+    if (h->kind != CPC__KIND_SCHED)
+        cpc_fatal("%s: %p is not a cooperative scheduler (a thread pool, or "
+                  "freed)", what, (void *)h);
+    return h;
+}
+
+static __attribute__((noinline)) void
+sched_spawn_other(struct cpc_sched *s, cpc_continuation *k)
+{
+    if (s != NULL)
+        sched_spawn_local(s, k);
+    else    /* a pool worker spawns at home; a foreign thread, on the default */
+        cpc__sched_inbox_push(cpc_tls_pool != NULL ? cpc_tls_home
+                                                   : &cpc__sched_default, k);
+}
+
+void cpc_spawn_continuation(cpc_continuation *k)
+{
+    sched_check_spawn(k, "cpc_spawn_continuation");
     dbg_suspend(k, true);
-    if (CPC_LIKELY(cpc_tls_is_sched))
-        sched_runq_push(k);
+    dbg_spawned(k, __builtin_return_address(0));
+    if (CPC_LIKELY(cpc_tls_on_default))
+        sched_spawn_local(&cpc__sched_default, k);     /* fixed addresses */
     else
-        cpc__sched_inbox_push(k);
+        sched_spawn_other(cpc_tls_sched, k);
+}
+
+void cpc_spawn_continuation_on(cpc_sched *h, cpc_continuation *k)
+{
+    struct cpc_sched *s = h == NULL ? NULL
+                                    : sched_handle(h, "cpc_spawn_continuation_on");
+    sched_check_spawn(k, "cpc_spawn_continuation_on");
+    dbg_suspend(k, true);
+    dbg_spawned(k, __builtin_return_address(0));
+    if (s == NULL || s == cpc_tls_sched)
+        sched_spawn_other(cpc_tls_sched, k);
+    else
+        cpc__sched_inbox_push(s, k);
 }
 
 /* ---- primitives ----------------------------------------------------------- */
 
-cpc_continuation *cpc_yield__cps(cpc_continuation *k)
+/* Yield on a scheduler other than the default, or detached: the OS, not
+   the worker, shares the CPU between detached threads, so a detached
+   thread goes on at once. */
+static __attribute__((noinline)) cpc_continuation *
+sched_yield_other(cpc_continuation *k, struct cpc_sched *s)
 {
-    /* Detached: the OS, not this worker, shares the CPU between detached
-       threads, so the thread goes on at once. */
-    if (CPC_UNLIKELY(cpc_tls_pool != NULL))
+    if (s == NULL)
         return k;
     dbg_suspend(k, false);
-    sched_runq_push(k);
+    sched_runq_push(s, k);
+    return NULL;
+}
+
+cpc_continuation *cpc_yield__cps(cpc_continuation *k)
+{
+    if (CPC_UNLIKELY(!cpc_tls_on_default))
+        return sched_yield_other(k, cpc_tls_sched);
+    dbg_suspend(k, false);
+    sched_queue_push(&cpc__sched_default.runq, k);
     return NULL;
 }
 
@@ -296,91 +408,318 @@ cpc_continuation *cpc_done__cps(cpc_continuation *k)
     return NULL;
 }
 
-/* ---- the main loop -------------------------------------------------------- */
+/* ---- schedulers ----------------------------------------------------------- */
 
-static void sched_init(void)
+cpc_sched *cpc_scheduler_new(void)
 {
-    static bool done;
-    cpc_tls_is_sched = true;
-    if (done)
-        return;
-    done = true;
-    cpc__io_init();
-    int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (fd < 0)
-        cpc_fatal("cannot create the scheduler's eventfd: %s",
-                  strerror(errno));
-    cpc__io_add_wakeup_fd(fd);
-    atomic_store_explicit(&sched_wake_fd, fd, memory_order_release);
+    struct cpc_sched *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        cpc_fatal("out of memory allocating a scheduler");
+    s->kind = CPC__KIND_SCHED;
+    s->epfd = -1;
+    atomic_init(&s->wakefd, -1);
+    atomic_init(&s->parked, true);
+    pthread_mutex_init(&s->inbox_lock, NULL);
+    cpc__io_init(s);
+    pthread_mutex_lock(&world_lock);
+    s->id = world_next_id++;
+    if (s->id >= (1u << 24)) {
+        pthread_mutex_unlock(&world_lock);
+        cpc_fatal("cpc_scheduler_new: too many schedulers");
+    }
+    s->cv_key = CV_KEY_BASE | s->id;
+    s->next = world_list;
+    world_list = s;
+    pthread_mutex_unlock(&world_lock);
+    return s;
 }
+
+cpc_sched *cpc_scheduler_default(void)
+{
+    return &cpc__sched_default;
+}
+
+cpc_sched *cpc_scheduler_self(void)
+{
+    return cpc_tls_pool != NULL ? cpc_tls_home : cpc_tls_sched;
+}
+
+int cpc_scheduler_free(cpc_sched *h)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_free");
+    if (s == &cpc__sched_default || h == NULL) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (atomic_load(&s->driver) != 0)
+        cpc_fatal("cpc_scheduler_free: scheduler %p is still running",
+                  (void *)s);
+    pthread_mutex_lock(&s->inbox_lock);
+    bool busy = s->inbox_head != NULL || s->runq.head != NULL ||
+                s->tmr_n > 0 || s->io_waiters > 0;
+    pthread_mutex_unlock(&s->inbox_lock);
+    if (busy) {
+        errno = EBUSY;
+        return -1;
+    }
+    pthread_mutex_lock(&world_lock);
+    for (struct cpc_sched **p = &world_list; *p != NULL; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
+    pthread_mutex_unlock(&world_lock);
+    cpc__tmr_shutdown(s);
+    cpc__io_shutdown(s);
+    cpc__io_close(s);
+    pthread_mutex_destroy(&s->inbox_lock);
+    s->kind = 0;
+    free(s);
+    return 0;
+}
+
+/* ---- the main loop -------------------------------------------------------- */
 
 /* Milliseconds epoll may sleep before the first timer is due (rounded up,
    so that a timer is never polled for early and spun on). */
-static int sched_poll_timeout(void)
+static int sched_poll_timeout(struct cpc_sched *s)
 {
-    int64_t next = cpc__tmr_next();
+    int64_t next = cpc__tmr_next(s);
     if (next < 0)
         return -1;
-    int64_t delta = next - cpc__sched_now();
+    int64_t delta = next - cpc__sched_now(s);
     if (delta <= 0)
         return 0;
     int64_t ms = (delta + 999999) / 1000000;
     return ms > 1000000 ? 1000000 : (int)ms;
 }
 
+/* Parked: wait until work is queued on s (true) or nothing can run
+   anywhere any more (false). */
+static bool sched_wait_parked(struct cpc_sched *s)
+{
+    for (;;) {
+        if (atomic_load_explicit(&world_epoch, memory_order_seq_cst) !=
+            s->run_epoch)
+            return false;
+        if (sched_inbox_maybe_pending(s) && sched_drain_inbox(s))
+            return true;        /* whoever queued it counted s busy again */
+        cpc__io_poll(s, -1);
+    }
+}
+
 /* After a pass, when somebody sleeps or waits for an fd, the inbox has
    threads, or the run queue is empty: expire timers, take the inbox, poll
    epoll, and decide whether the loop is over.  Returns false when it is. */
-static __attribute__((noinline)) bool sched_pass_end(void)
+static __attribute__((noinline)) bool sched_pass_end(struct cpc_sched *s)
 {
-    sched_invalidate_time();
-    if (cpc__tmr_n > 0)
-        cpc__tmr_expire(cpc__sched_now());
-    if (sched_inbox_maybe_pending())
-        sched_drain_inbox(false);
-    if (cpc__sched_runq.head != NULL) {
+    s->time_valid = 0;
+    if (s->tmr_n > 0)
+        cpc__tmr_expire(s, cpc__sched_now(s));
+    if (sched_inbox_maybe_pending(s))
+        sched_drain_inbox(s);
+    if (s->runq.head != NULL) {
         /* Busy: only look at fds when somebody waits on one. */
-        if (cpc__io_waiters > 0)
-            cpc__io_poll(0);
+        if (s->io_waiters > 0)
+            cpc__io_poll(s, 0);
         return true;
     }
-    int timeout = sched_poll_timeout();
-    if (timeout < 0 && cpc__io_waiters == 0 && !sched_has_detached()) {
-        /* Nothing sleeps or waits for I/O: leave unless the inbox
-           or a detached thread says otherwise (checked atomically). */
-        if (!sched_drain_inbox(true))
-            return false;
-        if (cpc__sched_runq.head != NULL)
+    int timeout = sched_poll_timeout(s);
+    if (timeout < 0 && s->io_waiters == 0) {
+        /* Nothing of its own can wake it: park, unless the inbox says
+           otherwise, and wait for work or the end. */
+        if (!sched_park(s))
             return true;
+        return sched_wait_parked(s);
     }
-    cpc__io_poll(timeout);
+    cpc__io_poll(s, timeout);
     return true;
 }
 
-void cpc_main_loop(void)
+static inline __attribute__((always_inline)) void
+sched_loop(struct cpc_sched *s)
 {
-    sched_init();
-    cpc__pool_init_default();
-    while (sched_pass_end()) {
+    while (sched_pass_end(s)) {
         /* Passes: every thread runnable now runs once; threads queued
            meanwhile run in the next pass, straight away unless something
            else needs attention (sleepers, fds, the inbox). */
-        while (cpc__sched_runq.head != NULL) {
-            cpc_continuation *k = cpc__sched_runq.head;
-            cpc__sched_runq.head = NULL;     /* tail is dead while head is NULL */
-            sched_invalidate_time();
+        while (s->runq.head != NULL) {
+            cpc_continuation *k = s->runq.head;
+            s->runq.head = NULL;     /* tail is dead while head is NULL */
+            s->time_valid = 0;
             do {
                 cpc_continuation *next = k->cpc_next;
                 sched_trampoline(k);
                 k = next;
             } while (k != NULL);
-            if (CPC_UNLIKELY((cpc__sched_blocked |
-                              sched_inbox_maybe_pending()) != 0))
+            if (CPC_UNLIKELY((s->blocked | sched_inbox_maybe_pending(s)) != 0))
                 break;
         }
     }
-    cpc__cont_cache_flush();
-    cpc__tmr_shutdown();
-    cpc__io_shutdown();
-    cpc__pool_shutdown_default();
+}
+
+/* The calling OS thread becomes s's thread. */
+static void sched_enter(struct cpc_sched *s)
+{
+    uintptr_t me = (uintptr_t)pthread_self(), none = 0;
+    if (cpc_tls_pool != NULL)
+        cpc_fatal("cpc_main_loop or cpc_scheduler_run called from a pool "
+                  "worker");
+    if (!atomic_compare_exchange_strong(&s->driver, &none, me))
+        cpc_fatal("scheduler %p is already driven by %s (one OS thread "
+                  "per scheduler: cpc_main_loop or cpc_scheduler_run called "
+                  "twice on it)", (void *)s,
+                  none == me ? "this OS thread" : "another OS thread");
+    cpc_tls_sched = s;
+    cpc_tls_cv_key = s->cv_key;
+    cpc_tls_on_default = s == &cpc__sched_default;
+    if (s->epfd < 0)
+        cpc__io_init(s);
+}
+
+/* The calling OS thread goes back to scheduler prev (or none). */
+static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev)
+{
+    cpc_tls_sched = prev;
+    cpc_tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
+    cpc_tls_on_default = prev == &cpc__sched_default;
+    atomic_store(&s->driver, 0);
+}
+
+static void sched_begin(struct cpc_sched *s)
+{
+    sched_enter(s);
+    pthread_mutex_lock(&world_lock);
+    world_running++;
+    cpc__pool_init_default();
+    pthread_mutex_unlock(&world_lock);
+    sched_unpark(s);
+    s->run_epoch = atomic_load_explicit(&world_epoch, memory_order_seq_cst);
+}
+
+static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev)
+{
+    if (s == &cpc__sched_default)
+        cpc__cont_cache_flush();
+    cpc__tmr_shutdown(s);
+    cpc__io_shutdown(s);
+    sched_leave(s, prev);
+    pthread_mutex_lock(&world_lock);
+    bool last = --world_running == 0;
+    pthread_mutex_unlock(&world_lock);
+    if (last)
+        cpc__pool_shutdown_default();
+}
+
+/* The two copies of the loop, each a function of its own (starting on a
+   64-byte boundary, see runtime.mk): the default scheduler's reaches its
+   run queue at fixed addresses. */
+static __attribute__((noinline)) void sched_loop_default(void)
+{
+    sched_loop(&cpc__sched_default);
+}
+
+static __attribute__((noinline)) void sched_loop_other(struct cpc_sched *s)
+{
+    sched_loop(s);
+}
+
+void cpc_scheduler_run(cpc_sched *h)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run");
+    struct cpc_sched *prev = cpc_tls_sched;
+    sched_begin(s);
+    if (s == &cpc__sched_default)
+        sched_loop_default();
+    else
+        sched_loop_other(s);
+    sched_finish(s, prev);
+}
+
+void cpc_main_loop(void)
+{
+    cpc_scheduler_run(&cpc__sched_default);
+}
+
+/* ---- embedding in a host event loop --------------------------------------
+ *
+ * A host loop (libev, libuv, ...) watches the epoll fd for reading -- the
+ * scheduler's fds and its inbox eventfd are in that set, so any event
+ * makes it readable -- wakes after the timeout at most, and calls
+ * cpc_scheduler_run_once, which turns the main loop without ever
+ * blocking: timers, inbox, fds and passes over the run queue while it
+ * stays non-empty (at most SCHED_EMBED_BUDGET threads run).  Between calls the scheduler has no OS thread; the host's thread
+ * is its thread during each call.  An embedded scheduler parks like any
+ * other when it has nothing, but the end of an epoch does not wake it (its
+ * host would call it again at once, which would count it busy, then idle,
+ * and end the next epoch, for ever). */
+
+/* Threads cpc_scheduler_run_once runs at most (passes over the run queue
+   are completed) before it lets the host loop look at its own events:
+   enough that the host's turn (a system call or two) costs little per
+   thread, few enough that the host is not kept waiting long. */
+#define SCHED_EMBED_BUDGET 16384
+
+int cpc_scheduler_backend_fd(cpc_sched *h)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_backend_fd");
+    if (s->epfd < 0)
+        cpc__io_init(s);
+    return s->epfd;
+}
+
+int cpc_scheduler_backend_timeout(cpc_sched *h)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_backend_timeout");
+    if (s->runq.head != NULL || sched_inbox_maybe_pending(s))
+        return 0;
+    s->time_valid = 0;
+    return sched_poll_timeout(s);
+}
+
+int cpc_scheduler_run_once(cpc_sched *h)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run_once");
+    struct cpc_sched *prev = cpc_tls_sched;
+    if (!s->embedded) {
+        pthread_mutex_lock(&world_lock);
+        s->embedded = true;
+        cpc__pool_init_default();
+        pthread_mutex_unlock(&world_lock);
+    }
+    sched_enter(s);
+    sched_unpark(s);
+    /* Turns of the main loop that never block: timers, inbox, fds (always
+       on the first turn, which also clears the eventfd's count), then
+       passes over the run queue; until it stays empty, or the budget is
+       spent. */
+    int budget = SCHED_EMBED_BUDGET;
+    for (bool first = true; budget > 0; first = false) {
+        s->time_valid = 0;
+        if (s->tmr_n > 0)
+            cpc__tmr_expire(s, cpc__sched_now(s));
+        if (sched_inbox_maybe_pending(s))
+            sched_drain_inbox(s);
+        if (first || s->io_waiters > 0)
+            cpc__io_poll(s, 0);
+        if (s->runq.head == NULL)
+            break;
+        do {
+            cpc_continuation *k = s->runq.head;
+            s->runq.head = NULL;
+            s->time_valid = 0;
+            do {
+                cpc_continuation *next = k->cpc_next;
+                sched_trampoline(k);
+                k = next;
+                budget--;
+            } while (k != NULL);
+        } while (s->runq.head != NULL && budget > 0 &&
+                 (s->blocked | sched_inbox_maybe_pending(s)) == 0);
+    }
+    if (s->runq.head == NULL && s->blocked == 0)
+        sched_park(s);
+    sched_leave(s, prev);
+    return !atomic_load_explicit(&s->parked, memory_order_relaxed) ||
+           atomic_load_explicit(&world_busy, memory_order_seq_cst) > 0;
 }

@@ -10,6 +10,9 @@
  * cpc_wait with a timeout) can be removed early; for those only, the heap
  * keeps the entry's index in the thread's wait record up to date, so
  * removal is O(log n).  Plain sleepers are never touched while queued.
+ *
+ * Each scheduler has its own heap (struct cpc_sched: tmr_heap, tmr_n),
+ * touched only by its thread.
  */
 #define _GNU_SOURCE
 #include "cpc_internal.h"
@@ -17,127 +20,127 @@
 #include <errno.h>
 #include <stdlib.h>
 
-struct tmr_entry {
+struct cpc__tmr_entry {
     int64_t when;
     uint64_t seq;               /* sequence << 1 | has_cv */
     cpc_continuation *k;
 };
 
-static struct tmr_entry *tmr_heap;
-size_t cpc__tmr_n;                   /* read inline by the main loop */
-static size_t tmr_cap;
-static uint64_t tmr_seq;
-
-static inline bool tmr_less(const struct tmr_entry *a,
-                              const struct tmr_entry *b)
+static inline bool tmr_less(const struct cpc__tmr_entry *a,
+                            const struct cpc__tmr_entry *b)
 {
     return a->when < b->when || (a->when == b->when && a->seq < b->seq);
 }
 
-static inline void tmr_set(size_t i, struct tmr_entry e)
+static inline void tmr_set(struct cpc_sched *s, size_t i,
+                           struct cpc__tmr_entry e)
 {
-    tmr_heap[i] = e;
+    s->tmr_heap[i] = e;
     if (e.seq & 1)
         cpc_wait_of(e.k)->heap_index = (uint32_t)i;
 }
 
-static void tmr_sift_up(size_t i, struct tmr_entry e)
+static void tmr_sift_up(struct cpc_sched *s, size_t i,
+                        struct cpc__tmr_entry e)
 {
     while (i > 0) {
         size_t parent = (i - 1) / 2;
-        if (!tmr_less(&e, &tmr_heap[parent]))
+        if (!tmr_less(&e, &s->tmr_heap[parent]))
             break;
-        tmr_set(i, tmr_heap[parent]);
+        tmr_set(s, i, s->tmr_heap[parent]);
         i = parent;
     }
-    tmr_set(i, e);
+    tmr_set(s, i, e);
 }
 
-static void tmr_sift_down(size_t i, struct tmr_entry e)
+static void tmr_sift_down(struct cpc_sched *s, size_t i,
+                          struct cpc__tmr_entry e)
 {
+    struct cpc__tmr_entry *h = s->tmr_heap;
+    size_t n = s->tmr_n;
     for (;;) {
         size_t child = 2 * i + 1;
-        if (child >= cpc__tmr_n)
+        if (child >= n)
             break;
-        if (child + 1 < cpc__tmr_n &&
-            tmr_less(&tmr_heap[child + 1], &tmr_heap[child]))
+        if (child + 1 < n && tmr_less(&h[child + 1], &h[child]))
             child++;
-        if (!tmr_less(&tmr_heap[child], &e))
+        if (!tmr_less(&h[child], &e))
             break;
-        tmr_set(i, tmr_heap[child]);
+        tmr_set(s, i, h[child]);
         i = child;
     }
-    tmr_set(i, e);
+    tmr_set(s, i, e);
 }
 
-void cpc__tmr_add(cpc_continuation *k, int64_t when, bool has_cv)
+void cpc__tmr_add(struct cpc_sched *s, cpc_continuation *k, int64_t when,
+                  bool has_cv)
 {
-    if (cpc__tmr_n == tmr_cap) {
-        size_t cap = tmr_cap ? tmr_cap * 2 : 64;
-        struct tmr_entry *h = realloc(tmr_heap, cap * sizeof *h);
+    if (s->tmr_n == s->tmr_cap) {
+        size_t cap = s->tmr_cap ? s->tmr_cap * 2 : 64;
+        struct cpc__tmr_entry *h = realloc(s->tmr_heap, cap * sizeof *h);
         if (h == NULL)
             cpc_fatal("out of memory growing the timer heap");
-        tmr_heap = h;
-        tmr_cap = cap;
+        s->tmr_heap = h;
+        s->tmr_cap = cap;
     }
-    struct tmr_entry e = { when, (tmr_seq++ << 1) | has_cv, k };
-    tmr_sift_up(cpc__tmr_n++, e);
-    cpc__sched_blocked++;
+    struct cpc__tmr_entry e = { when, (s->tmr_seq++ << 1) | has_cv, k };
+    tmr_sift_up(s, s->tmr_n++, e);
+    s->blocked++;
 }
 
 /* Remove the entry at index i. */
-static void tmr_delete(size_t i)
+static void tmr_delete(struct cpc_sched *s, size_t i)
 {
-    struct tmr_entry last = tmr_heap[--cpc__tmr_n];
-    cpc__sched_blocked--;
-    if (i == cpc__tmr_n)
+    struct cpc__tmr_entry last = s->tmr_heap[--s->tmr_n];
+    s->blocked--;
+    if (i == s->tmr_n)
         return;
-    if (i > 0 && tmr_less(&last, &tmr_heap[(i - 1) / 2]))
-        tmr_sift_up(i, last);
+    if (i > 0 && tmr_less(&last, &s->tmr_heap[(i - 1) / 2]))
+        tmr_sift_up(s, i, last);
     else
-        tmr_sift_down(i, last);
+        tmr_sift_down(s, i, last);
 }
 
-void cpc__tmr_remove(cpc_continuation *k)
+void cpc__tmr_remove(struct cpc_sched *s, cpc_continuation *k)
 {
-    tmr_delete(cpc_wait_of(k)->heap_index);
+    tmr_delete(s, cpc_wait_of(k)->heap_index);
 }
 
-void cpc__tmr_expire(int64_t now)
+void cpc__tmr_expire(struct cpc_sched *s, int64_t now)
 {
-    while (cpc__tmr_n > 0 && tmr_heap[0].when <= now) {
-        struct tmr_entry e = tmr_heap[0];
-        tmr_delete(0);
+    while (s->tmr_n > 0 && s->tmr_heap[0].when <= now) {
+        struct cpc__tmr_entry e = s->tmr_heap[0];
+        tmr_delete(s, 0);
         if (e.seq & 1)
             cpc__cv_unlink(cpc_wait_of(e.k)->cv, e.k);
-        sched_wake(e.k, CPC_TIMEOUT);
+        sched_wake(s, e.k, CPC_TIMEOUT);
     }
 }
 
-int64_t cpc__tmr_next(void)
+int64_t cpc__tmr_next(struct cpc_sched *s)
 {
-    return cpc__tmr_n > 0 ? tmr_heap[0].when : -1;
+    return s->tmr_n > 0 ? s->tmr_heap[0].when : -1;
 }
 
-void cpc__tmr_shutdown(void)
+void cpc__tmr_shutdown(struct cpc_sched *s)
 {
-    if (cpc__tmr_n == 0) {
-        free(tmr_heap);
-        tmr_heap = NULL;
-        tmr_cap = 0;
+    if (s->tmr_n == 0) {
+        free(s->tmr_heap);
+        s->tmr_heap = NULL;
+        s->tmr_cap = 0;
     }
 }
 
 /* ---- cpc_sleep ------------------------------------------------------------- */
 
-cpc_continuation *cpc__tmr_wait_cv(cpc_continuation *k, cpc_condvar *c,
-                              int64_t delay)
+cpc_continuation *cpc__tmr_wait_cv(struct cpc_sched *s, cpc_continuation *k,
+                                   cpc_condvar *c, int64_t delay)
 {
     k = cpc_reserve(k, CPC_WAIT_TIMED);
     dbg_suspend(k, false);
     cpc__cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
     cpc_wait_of(k)->cv = c;
-    cpc__tmr_add(k, cpc__sched_now() + delay, true);
+    cpc__tmr_add(s, k, cpc__sched_now(s) + delay, true);
     return NULL;
 }
 
@@ -155,7 +158,8 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
                                  cpc_condvar *c)
 {
     int64_t delay = tmr_delay_ns(sec, usec);
-    if (cpc_tls_pool != NULL) {
+    struct cpc_sched *s = cpc_tls_sched;
+    if (s == NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_sleep with a condvar");
         tmr_sleep_blocking(delay);
@@ -168,8 +172,8 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
         k = cpc_reserve(k, CPC_WAIT_COND);
         dbg_suspend(k, false);
         cpc_wait_of(k)->link = CPC_W_TIMER;
-        cpc__tmr_add(k, cpc__sched_now() + delay, false);
+        cpc__tmr_add(s, k, cpc__sched_now(s) + delay, false);
         return NULL;
     }
-    return cpc__tmr_wait_cv(k, c, delay);
+    return cpc__tmr_wait_cv(s, k, c, delay);
 }

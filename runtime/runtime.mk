@@ -26,7 +26,10 @@ RUNTIME_SRCS     := cpc_continuation.c cpc_sched.c cpc_condvar.c cpc_timer.c \
                     cpc_io.c cpc_pool.c cpc_debug.c
 RUNTIME_HDRS     := $(RUNTIME_DIR)/include/cpc/cpc_runtime.h \
                     $(RUNTIME_DIR)/cpc_internal.h
-RUNTIME_CPPFLAGS := -I$(RUNTIME_DIR)/include -I$(RUNTIME_DIR)
+# The gdb extension every program names in its .debug_gdb_scripts section.
+CPC_GDB_SCRIPT   := $(TOP)/tools/gdb/cpc-gdb.py
+RUNTIME_CPPFLAGS := -I$(RUNTIME_DIR)/include -I$(RUNTIME_DIR) \
+                    -DCPC_GDB_SCRIPT='"$(CPC_GDB_SCRIPT)"'
 RUNTIME_CFLAGS   := $(CFLAGS_COMMON) -pthread
 RUNTIME_EXTRA_OBJS ?=
 RUNTIME_EXTRA_OBJS_DEBUG ?=

@@ -9,6 +9,8 @@ TEST_SUITES :=
 -include examples/httpd/httpd.mk
 -include tests/csmith/csmith.mk
 -include tests/tools/tools-tests.mk
+-include tests/debug/debug-tests.mk
+-include embed/embed.mk
 
 test: setup
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

@@ -15,6 +15,34 @@
 
 /* The system name printed: "cpc", or "cpc_nocache" for the build linked
    against libcpc_nocache.a (the runtime without its continuation cache). */
+/* The loop that runs the threads: CPC's own (cpc_main_loop), or the
+   default scheduler inside a libev or libuv loop (-DBENCH_LOOP_EV,
+   -DBENCH_LOOP_UV: bench-cpc_ev, bench-cpc_uv). */
+#if defined(BENCH_LOOP_EV)
+#include <cpc/cpc_ev.h>
+#define BENCH_SYS "cpc_ev"
+static void bench_loop(void)
+{
+    struct ev_loop *loop = EV_DEFAULT;
+    cpc_ev *a = cpc_ev_start(loop, cpc_scheduler_default());
+    ev_run(loop, 0);
+    cpc_ev_stop(a);
+}
+#elif defined(BENCH_LOOP_UV)
+#include <cpc/cpc_uv.h>
+#define BENCH_SYS "cpc_uv"
+static void bench_loop(void)
+{
+    uv_loop_t *loop = uv_default_loop();
+    cpc_uv *a = cpc_uv_start(loop, cpc_scheduler_default());
+    uv_run(loop, UV_RUN_DEFAULT);
+    cpc_uv_stop(a);
+    uv_run(loop, UV_RUN_DEFAULT);      /* closes the adapter's handles */
+}
+#else
+#define bench_loop cpc_main_loop
+#endif
+
 #ifndef BENCH_SYS
 #define BENCH_SYS "cpc"
 #endif
@@ -568,7 +596,7 @@ int main(int argc, char **argv)
             cpc_a->cpc_fn = main__spawn_1__start;
             cpc_spawn_continuation(cpc_sk);
         }
-        cpc_main_loop();
+        bench_loop();
         bench_report_ns("switch", BENCH_SYS, t1 - t0, 2.0 * (double)(n - warm));
         break;
     case BENCH_COND:
@@ -590,7 +618,7 @@ int main(int argc, char **argv)
             cpc_a->cpc_fn = main__spawn_3__start;
             cpc_spawn_continuation(cpc_sk);
         }
-        cpc_main_loop();
+        bench_loop();
         cpc_condvar_release(ca);
         cpc_condvar_release(cb);
         bench_report_ns("cond", BENCH_SYS, t1 - t0, 2.0 * (double)(n - warm));
@@ -605,7 +633,7 @@ int main(int argc, char **argv)
             cpc_a->cpc_fn = main__spawn_4__start;
             cpc_spawn_continuation(cpc_sk);
         }
-        cpc_main_loop();
+        bench_loop();
         cpc_condvar_release(batch_done);
         bench_check(children == n, "every child ran");
         bench_report_ns("spawn", BENCH_SYS, t1 - t0, (double)(n - warm));
@@ -629,7 +657,7 @@ int main(int argc, char **argv)
             cpc_a->cpc_fn = main__spawn_6__start;
             cpc_spawn_continuation(cpc_sk);
         }
-        cpc_main_loop();
+        bench_loop();
         cpc_condvar_release(idle_c);
         break;
     }

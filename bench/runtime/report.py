@@ -12,11 +12,14 @@ import re
 import sys
 
 TESTS = ["switch", "cond", "spawn", "idle"]
-SYSTEMS = ["cpc", "cpcc", "cpc_nocache", "baseline", "coro", "boost", "st"]
+SYSTEMS = ["cpc", "cpcc", "cpc_nocache", "cpc_ev", "cpc_uv", "baseline", "coro", "boost",
+           "st"]
 TITLES = {
     "cpc": "CPC",
     "cpcc": "CPC via cpcc",
     "cpc_nocache": "CPC no cache",
+    "cpc_ev": "CPC in libev",
+    "cpc_uv": "CPC in libuv",
     "baseline": "event C",
     "coro": "C++20 coro",
     "boost": "boost.ctx",

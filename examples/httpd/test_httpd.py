@@ -523,6 +523,40 @@ def test_slow_readers_do_not_hold_up_others(server, tree):
         s.close()
 
 
+def test_two_schedulers_serve_and_count(tree):
+    """-j 2: two schedulers with a listening socket each (SO_REUSEPORT).
+    Parallel clients get byte-exact answers, and the counters, updated
+    from both schedulers' OS threads, add up."""
+    s = Server(tree[0], timeout=5, extra=("-j", "2"))
+    try:
+        with open("/proc/%d/net/tcp" % s.proc.pid) as f:
+            port_hex = ":%04X" % s.port
+            listening = [l for l in f if port_hex in l.split()[1] and l.split()[3] == "0A"]
+        assert len(listening) == 2, "expected two listening sockets on the port"
+        errors = []
+
+        def client(n):
+            try:
+                for _ in range(n):
+                    body = request(s.port, get("/hello.txt"))[2]
+                    if body != tree[1]["hello.txt"]:
+                        errors.append(body)
+            except Exception as e:  # noqa: BLE001 -- reported below
+                errors.append(repr(e))
+        threads = [threading.Thread(target=client, args=(25,)) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert not errors, errors[:3]
+        st = s.wait_stats(lambda st: st["connections"] == 0, 5)
+        assert st["accepted"] == 200 and st["requests"] == 200, st
+        assert st["connections"] == 0, st
+        assert len(os.listdir("/proc/%d/task" % s.proc.pid)) >= 2
+    finally:
+        s.stop()
+
+
 def test_half_closed_client_gets_its_answer(server, tree):
     with connect(server.port) as s:
         s.sendall(get("/hello.txt"))

@@ -9,9 +9,12 @@
 #          (the debug runtime checks continuation ownership)
 # and, when its source contains the marker "test: valgrind", once more
 # under valgrind (opt build; any memory error or definite leak fails).
-# A line "test: args A B..." gives the program's arguments.
+# A line "test: args A B..." gives the program's arguments.  The marker
+# "test: tsan" adds a run under ThreadSanitizer (cpcc -O1 -fsanitize=thread
+# -c, linked with $LIB_OBJS_TSAN and $RUNTIME_LIB_TSAN; any report fails).
 #
 # Environment: CPCC (default bin/cpcc), LIB_OBJS, LIB_OBJS_DEBUG,
+# LIB_OBJS_TSAN, RUNTIME_LIB_TSAN,
 # EXTRA_SRCS (sources compiled into every program),
 # CPCFLAGS (extra flags), JOBS (parallel programs, default 2),
 # TEST_TIMEOUT (seconds per run, default 60), NO_VALGRIND=1, NO_DEBUG=1.
@@ -42,6 +45,9 @@ run_one() {
     if grep -q 'test: valgrind' "$src" && [ "${NO_VALGRIND:-0}" != 1 ]; then
         variants="$variants valgrind"
     fi
+    if grep -q 'test: tsan' "$src" && [ -n "${RUNTIME_LIB_TSAN:-}" ]; then
+        variants="$variants tsan"
+    fi
     for variant in $variants; do
         case $variant in
         opt|valgrind)
@@ -63,6 +69,21 @@ run_one() {
                 > "$out/$name.debug.build.log" 2>&1 || {
                 echo "FAIL $variant build (see $out/$name.debug.build.log)" >> "$res"; continue; }
             cmd="$exe"
+            ;;
+        tsan)
+            exe=$out/$name.tsan
+            local objs="" f ok=1
+            mkdir -p "$out/$name.tsan.d"
+            for f in "$src" ${EXTRA_SRCS:-}; do
+                $CPCC -O1 -g -fsanitize=thread ${CPCFLAGS:-} -I"$dir" -c "$f" \
+                    -o "$out/$name.tsan.d/$(basename "$f").o" \
+                    >> "$out/$name.tsan.build.log" 2>&1 || ok=0
+                objs="$objs $out/$name.tsan.d/$(basename "$f").o"
+            done
+            [ $ok = 1 ] && ${CC:-cc} -fsanitize=thread -o "$exe" $objs ${LIB_OBJS_TSAN:-} \
+                "$RUNTIME_LIB_TSAN" -pthread >> "$out/$name.tsan.build.log" 2>&1 || {
+                echo "FAIL $variant build (see $out/$name.tsan.build.log)" >> "$res"; continue; }
+            cmd="env TSAN_OPTIONS=halt_on_error=1:exitcode=66 $exe"
             ;;
         esac
         (cd "$out" && timeout -k 5 "$TEST_TIMEOUT" $cmd $args < /dev/null \

@@ -15,6 +15,9 @@ typedef struct cpc_channel cpc_channel;
 /* A channel holding up to `capacity` items; NULL with errno EINVAL if
    capacity <= 0, ENOMEM. */
 cpc_channel *cpc_channel_get(int capacity);
+/* The same for threads of several schedulers (docs/multicore.md): a
+   channel guarded by a mutex, whose waiters may be on any scheduler. */
+cpc_channel *cpc_channel_get_shared(int capacity);
 /* Queue item (not NULL), waiting while the channel is full: 0, or -1 with
    errno EPIPE if the channel is (or gets) closed, EINVAL if item is NULL. */
 cps int cpc_channel_send(cpc_channel *ch, void *item);

@@ -96,6 +96,7 @@
 #ifndef CPC_RUNTIME_H
 #define CPC_RUNTIME_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -118,16 +119,56 @@ typedef struct cpc_continuation cpc_continuation;
 #define cpc_default_sched ((cpc_sched *)0)
 extern cpc_sched *cpc_default_threadpool;
 
-/* Runs attached threads until nothing can ever run again: no runnable,
-   sleeping, I/O-waiting or detached thread, and nothing in the inbox of
-   cross-thread spawns (threads waiting only on a condvar do not keep it
-   alive).  It may be called again later, e.g. after native code signalled a
-   condvar.  The thread calling it is the "scheduler thread"; before the
-   first call, the program's main thread is.  Condvars, cpc_signal_fd and
-   the attached primitives belong to the scheduler thread; any OS thread may
-   call cpc_spawn_continuation and the thread pool functions.  Using a
-   condvar (or cpc_signal_fd) from a detached thread aborts with a message. */
+/* Runs the default scheduler's attached threads until nothing can ever
+   run again, on any scheduler: no runnable, sleeping, I/O-waiting or
+   detached thread, and nothing in an inbox (threads waiting only on a
+   condvar do not keep it alive).  It may be called again later, e.g. after
+   native code signalled a condvar.  The thread calling it is the default
+   scheduler's thread; before the first call, the program's main thread
+   is.  Condvars, cpc_signal_fd and the attached primitives belong to a
+   scheduler's thread; any OS thread may call cpc_spawn_continuation(_on)
+   and the thread pool functions.  Using a condvar (or cpc_signal_fd) from
+   a detached thread aborts with a message.  Same as
+   cpc_scheduler_run(cpc_scheduler_default()). */
 void cpc_main_loop(void);
+
+/* Several cooperative schedulers (docs/multicore.md).  Each has its own
+   run queue, timers, epoll set and inbox, and is driven by one OS thread
+   at a time, which calls cpc_scheduler_run on it; threads of one scheduler
+   run atomically with respect to each other between cooperation points,
+   as with one scheduler, and in parallel with other schedulers' threads.
+   A thread moves with cpc_link(s) / cpc_linked(s) and spawns on its own
+   scheduler (cpc_spawn_continuation_on for another).  A cpc_sched handle
+   is a scheduler or a thread pool; cpc_default_sched (NULL) given to
+   cpc_link means the thread's home: the scheduler it is attached to, or
+   which it came from into a pool. */
+/* A new scheduler, idle until threads are queued on it and an OS thread
+   runs it. */
+cpc_sched *cpc_scheduler_new(void);
+/* The scheduler cpc_main_loop runs (a static object). */
+cpc_sched *cpc_scheduler_default(void);
+/* The scheduler of the calling OS thread: the one it drives (the default
+   one on the main thread outside any run), a detached thread's home on a
+   pool worker; NULL on other threads. */
+cpc_sched *cpc_scheduler_self(void);
+/* Drive s on the calling OS thread until nothing can run on any scheduler
+   (as cpc_main_loop).  Aborts if another OS thread drives s already. */
+void cpc_scheduler_run(cpc_sched *s);
+/* Free a scheduler nobody drives: 0, or -1 with errno EBUSY while threads
+   are queued, sleep or wait for an fd on it, EINVAL for the default. */
+int cpc_scheduler_free(cpc_sched *s);
+
+/* Driving a scheduler from another event loop (docs/multicore.md): watch
+   cpc_scheduler_backend_fd(s) for reading, wake after at most
+   cpc_scheduler_backend_timeout(s) milliseconds (-1: no timeout; 0: call
+   at once), and then call cpc_scheduler_run_once(s), which expires
+   timers, takes the inbox and the ready fds, and runs every thread
+   runnable at that moment once, without blocking.  Always from the same
+   OS thread.  run_once returns 0 once nothing can run on any scheduler
+   (the host may then stop watching), non-zero otherwise. */
+int cpc_scheduler_backend_fd(cpc_sched *s);
+int cpc_scheduler_backend_timeout(cpc_sched *s);
+int cpc_scheduler_run_once(cpc_sched *s);
 
 cpc_condvar *cpc_condvar_get(void);
 cpc_condvar *cpc_condvar_retain(cpc_condvar *c);
@@ -136,6 +177,14 @@ void cpc_condvar_release(cpc_condvar *c);
 int cpc_condvar_count(cpc_condvar *c);
 void cpc_signal(cpc_condvar *c);
 void cpc_signal_all(cpc_condvar *c);
+/* A condvar whose waiters may belong to any scheduler (a plain one belongs
+   to the scheduler that created it, and using it from another aborts).
+   Waiting, signalling, retain/release and count work from every
+   scheduler's threads, and from native code; a woken thread is queued on
+   its own scheduler.  Timed waits, cpc_sleep and cpc_io_wait do not
+   accept one.  To check a shared condition and wait without losing a
+   wake-up, hold a mutex over the check and wait with cpc_wait_unlock. */
+cpc_condvar *cpc_condvar_get_shared(void);
 /* Wakes the threads waiting in cpc_io_wait on fd for a direction that
    meets `direction`, in wait order; their cpc_io_wait returns 0 (neither a
    direction nor CPC_CONDVAR: "woken by cpc_signal_fd"). */
@@ -174,6 +223,9 @@ cps int cpc_wait(cpc_condvar *c, ...);          /* [int sec [, int usec]] */
 cps int cpc_sleep(int sec, ...);                /* [int usec [, cpc_condvar *]] */
 cps int cpc_io_wait(int fd, int direction, ...); /* [cpc_condvar *] */
 cps cpc_sched *cpc_link(cpc_sched *s);
+/* Wait on shared condvar c, unlocking m once the thread is on c's wait
+   list (m is not locked again on wake-up).  Result CPC_CONDVAR. */
+cps int cpc_wait_unlock(cpc_condvar *c, pthread_mutex_t *m);
 
 cpc_sched *cpc_get_sched(void) __attribute__((cpc_need_cont));
 int cpc_gettimeofday(struct timeval *tv) __attribute__((cpc_need_cont));
@@ -203,6 +255,10 @@ struct cpc_continuation {
 #ifdef CPC_DEBUG
     uint32_t cpc_magic;          /* CPC_MAGIC_LIVE or CPC_MAGIC_FREED */
     uint32_t cpc_state;          /* who holds it; see runtime/cpc_debug.c */
+    /* The registry of live threads that debuggers read (cpc_debug.c). */
+    cpc_continuation *cpc_dbg_next, *cpc_dbg_prev;
+    uint64_t cpc_dbg_id;         /* thread number, kept when k moves */
+    const void *cpc_dbg_spawn;   /* return address of cpc_spawn_continuation */
 #endif
     _Alignas(8) unsigned char c[];
 };
@@ -231,6 +287,8 @@ void cpc_continuation_free(cpc_continuation *k);
 /* Queue a new thread at the end of the run queue.  Any OS thread may call
    it; from native context before or during cpc_main_loop. */
 void cpc_spawn_continuation(cpc_continuation *k);
+/* Queue a new thread on scheduler s (NULL: as cpc_spawn_continuation). */
+void cpc_spawn_continuation_on(cpc_sched *s, cpc_continuation *k);
 
 /* Push a frame of struct type T; evaluates to a T* for filling it in.
    May move the continuation (k is an lvalue). */
@@ -369,6 +427,8 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
 cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
                                    cpc_condvar *c);
 cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s);
+cpc_continuation *cpc_wait_unlock__cps(cpc_continuation *k, cpc_condvar *c,
+                                       pthread_mutex_t *m);
 
 /* cpc_need_cont functions: k is the current continuation, NULL from native
    context. */

@@ -22,8 +22,9 @@ def frame_fields(out, fn):
 
 
 def restored(out, fn, n):
-    """The variables restored at resume point n of fn."""
-    m = re.search(r'%s__resumed_%d: \{\n(.*?)\n *\}' % (fn, n), out, re.S)
+    """The variables restored at resume point n of fn (from its label to
+    the end of the call site's block)."""
+    m = re.search(r'%s__resumed_%d:\n(.*?)\n *\}\n' % (fn, n), out, re.S)
     return re.findall(r'(\w+) = cpc_f->\1;', m.group(1))
 
 
@@ -60,7 +61,7 @@ def test_void_call_at_end_is_tail():
 
 def test_optional_arguments_filled():
     out = emit('cps void f(cpc_condvar *c) { cpc_wait(c); cpc_sleep(1); }\n')
-    assert 'cpc_wait__cps(cpc_k, cpc_a1, -1, 0)' in out
+    assert 'cpc_wait__cps(cpc_k, c, -1, 0)' in out
     assert 'cpc_sleep__cps(cpc_k, 1, 0, NULL)' in out
 
 
@@ -118,13 +119,19 @@ def test_generated_code_is_not_padded_or_pushed_right():
               '        n = g(n);\n    }\n    return n;\n}\n')
     # no line of blanks followed by code far to the right, no padded brace
     assert not re.search(r'^ {20,}\S', out, re.M)
-    assert re.search(r'f__body\(.*\)\n\{\n    switch \(cpc_resume\) \{\n    case 1: goto f__resumed_1;\n    \}\n'
-                     r'    \{   /\* the frame of this invocation \*/\n'
-                     r'        struct f__frame \*cpc_f = CPC_PUSH_RESERVED\(cpc_k, struct f__frame\);\n'
-                     r'        cpc_f->cpc_fn = f__resume_1;\n    \}\n'
+    # (every generated line after the first is preceded by a #line
+    # directive naming the line it belongs to: here the function's, 3)
+    d = r'#line 3 "t\.cpc"\n'
+    assert re.search(r'f__body\(.*\)\n' + d + r'\{\n' + d + r'    struct f__frame \*cpc_f;\n' + d +
+                     r'    switch \(cpc_resume\) \{\n' + d +
+                     r'    case 1: goto f__resumed_1;\n' + d + r'    \}\n' + d +
+                     r'    \{   /\* the frame of this invocation \*/\n' + d +
+                     r'        cpc_f = CPC_PUSH_RESERVED\(cpc_k, struct f__frame\);\n' + d +
+                     r'        cpc_f->cpc_fn = f__resume_1;\n' + d + r'    \}\n' + d +
                      r'#line 4 "t\.cpc"\n    while \(', out)
     # the call site is indented like the statement it replaces
-    assert re.search(r'\n        \{   /\* n = g\(n\) \*/\n            int cpc_a1 = n;\n', out)
+    assert re.search(r'\n        \{   /\* n = g\(n\) \*/\n#line 5 "t\.cpc"\n'
+                     r'            int cpc_r;\n', out)
 
 
 def test_spawn_site_struct_and_outlined_function_names_differ():

@@ -59,6 +59,14 @@ def body_params(bdecls):
     return ', '.join([K_PARAM, 'int cpc_resume'] + bdecls)
 
 
+def pin(directive, lines):
+    """Generated lines joined so that all of them are attributed to one
+    source line, the line the first is written on: `directive` (a #line
+    naming it) before each of the others.  Debuggers then see one line for
+    the whole construct (a call site, a spawn, a helper function)."""
+    return ('\n' + directive + '\n').join(lines)
+
+
 def call(fn, args):
     """`fn(cpc_k, args...)`."""
     return '%s(%s)' % (fn, ', '.join(['cpc_k'] + args))
@@ -148,10 +156,13 @@ def entry_calling_body(name, pdecls, static, need, pnames):
             '    return %s__body(%s);\n}' % (name, ', '.join(['cpc_k', '0'] + pnames)))
 
 
-def body_opening(name, indexes, push):
-    """The start of f__body: the dispatch to the resume points, then the
-    push of the invocation's frame (`push`: statements)."""
-    dispatch = '    switch (cpc_resume) {\n%s    }\n' % ''.join(
+def body_opening(name, indexes, push, frame_ptr):
+    """The start of f__body: the frame pointer cpc_f, when `frame_ptr`
+    (one for the whole body, declared before the jumps to the resume
+    points, so that call sites declare nothing), the dispatch to the resume
+    points, then the push of the invocation's frame (`push`: statements)."""
+    dispatch = '    struct %s *cpc_f;\n' % frame_name(name) if frame_ptr else ''
+    dispatch += '    switch (cpc_resume) {\n%s    }\n' % ''.join(
         '    case %d: goto %s__resumed_%d;\n' % (i, name, i) for i in indexes)
     dispatch += '    {   /* the frame of this invocation */\n%s    }\n' % ''.join(
         '        %s\n' % x for x in push)
@@ -163,7 +174,7 @@ def frame_push(name, copies, first_resume):
     parameters the body never assigns) and cpc_fn when there is one
     resume point (`first_resume`, else None)."""
     fr = frame_name(name)
-    push = ['struct %s *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % (fr, fr)] + copies
+    push = ['cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr] + copies
     if first_resume is not None:
         push.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, first_resume))
     if len(push) == 1:
@@ -172,8 +183,10 @@ def frame_push(name, copies, first_resume):
 
 
 def body_end(ends_line, drop_stmt):
-    """Falling off the end of the body (on the closing brace's line)."""
-    tail = '    %sreturn cpc_k;\n}' if ends_line else ' %sreturn cpc_k; }'
+    """Falling off the end of the body, and the closing brace, on the line
+    of the user's closing brace (the epilogue, where every return goes, is
+    attributed to the brace)."""
+    tail = '    %sreturn cpc_k; }' if ends_line else ' %sreturn cpc_k; }'
     return tail % drop_stmt
 
 
@@ -208,51 +221,55 @@ def tail_call(fn, args, frame):
 
 
 def frame_top(name):
-    fr = frame_name(name)
-    return 'struct %s *cpc_f = CPC_TOP(cpc_k, struct %s);' % (fr, fr)
+    return 'cpc_f = CPC_TOP(cpc_k, struct %s);' % frame_name(name)
 
 
-def call_part(name, comment, decls, stores, store_fn_index, fn, args):
-    """The lines of a call site up to the call: argument temporaries
-    `decls`, frame stores `stores`, cpc_fn when `store_fn_index`."""
-    lines = ['{   /* %s */' % comment]
-    lines += ['    ' + d for d in decls]
-    sets = ['    ' + s for s in stores]
+def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_index, fn,
+              args, restores, result):
+    """The lines replacing a cps call: one block, declaring at its top the
+    temporaries of the arguments (`arg_temps`, initialised) and of the
+    result (`result_temps`), then the frame stores `stores` (and cpc_fn
+    when `store_fn_index`), the call, the label of resume point `index`,
+    the restores and what becomes of the result (`result`).  Returns
+    (lines, whether they use the body's cpc_f).  A block that declares
+    nothing is no lexical block for debuggers: a breakpoint on the call's
+    line has one location, before the call.  Jumping to the label skips the
+    argument temporaries' initialisation, which C forbids only for a
+    variably modified type: then they and the call get an inner block."""
+    sets = list(stores)
     if store_fn_index is not None:
-        sets.append('    cpc_f->cpc_fn = %s__resume_%d;' % (name, store_fn_index))
-    if sets:
-        lines.append('    ' + frame_top(name))
-        lines += sets
-    lines.append('    return %s;' % call(fn, args))
+        sets.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, store_fn_index))
+    call_stmts = arg_temps + ([frame_top(name)] + sets if sets else [])
+    call_stmts.append('return %s;' % call(fn, args))
+    if any('[' in t.split('=')[0] for t in arg_temps):
+        call_stmts = ['{'] + ['    ' + c for c in call_stmts] + ['}']
+    after = restores + result
+    if after:
+        after = [frame_top(name)] + after
+    lines = ['{   /* %s */' % comment]
+    lines += ['    ' + t for t in result_temps + call_stmts]
+    lines.append('%s__resumed_%d:' % (name, index))
+    lines += ['    ' + x for x in after] if after else ['    ;']
     lines.append('}')
-    return lines
-
-
-def resume_part(name, index, restores, result):
-    """The lines of resume point `index`: the label, the restores, what
-    becomes of the result (`result`: lines)."""
-    after = ['%s__resumed_%d: {' % (name, index)]
-    body = ['    ' + r for r in restores] + ['    ' + r for r in result]
-    if body:
-        after += ['    ' + frame_top(name)] + body
-    after.append('}')
-    return after
+    return lines, bool(sets or after)
 
 
 def result_into(var):
     return 'CPC_RESULT(%s, cpc_f);' % var
 
 
-def result_converted(r_decl, dest):
-    """The result read as the callee's type (`r_decl`: `R cpc_r`), then
-    assigned to `dest`."""
-    return '%s; CPC_RESULT(cpc_r, cpc_f); %s = cpc_r;' % (r_decl, dest)
+def result_converted(dest):
+    """The result read as the callee's type into cpc_r (declared at the
+    block's top), then assigned to `dest`."""
+    return 'CPC_RESULT(cpc_r, cpc_f); %s = cpc_r;' % dest
 
 
-def result_returned(r_decl, ret_decl, frame):
-    return ['%s; CPC_RESULT(cpc_r, cpc_f);' % r_decl,
-            '{ %s = cpc_r; %sreturn cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }'
-            % (ret_decl, drop(frame))]
+def result_returned(frame):
+    """Return the callee's result (cpc_r, then cpc_ret: declared at the
+    block's top)."""
+    return ['CPC_RESULT(cpc_r, cpc_f);',
+            'cpc_ret = cpc_r; %sreturn cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret);'
+            % drop(frame)]
 
 
 def void_returned(frame):

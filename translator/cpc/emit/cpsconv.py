@@ -317,8 +317,11 @@ class Emitter:
         txt = ''
         if frames:
             txt += cg.frames_block(frames)
+        # on the function's line only: a helper on a statement's line would
+        # be one more breakpoint location for that line, stopping again when
+        # the helper runs (a resume stub when the thread resumes)
         line = rw.line_directive(self.u, a)
-        txt += ''.join(line + '\n' + p + '\n' for p in pre)
+        txt += ''.join(line + '\n' + cg.pin(line, p.split('\n')) + '\n' for p in pre)
         return txt
 
     def insert_before(self, f, frames, pre):
@@ -377,7 +380,9 @@ class Emitter:
             pops_args = cargs and any(x.startswith('cpc_a->') for x in cargs) or d is None
             pre.append(cg.spawn_start(name, st, pops_args, fn, cargs))
             body = cg.spawn_site(name, comment_text(self.u.src(sp)), st, assigns)
-            code = ('\n' + rw.indent_of(self.u, rw.start(sp))).join(body)
+            ind = rw.indent_of(self.u, rw.start(sp))
+            code = cg.pin(rw.line_directive(self.u, rw.start(sp)),
+                          [body[0]] + [ind + x for x in body[1:]])
             small.append((rw.start(sp), rw.full_end(self.u, sp),
                           rw.fix_lines(self.u, rw.start(sp), rw.full_end(self.u, sp), code)))
 
@@ -422,13 +427,16 @@ class Emitter:
             push = cg.frame_push(f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type)
                                           for v in layout.fixed],
                                  sites[0].index if len(sites) == 1 else None)
-            opening = cg.body_opening(f.name, [s.index for s in sites], push)
+            opening = cg.body_opening(f.name, [s.index for s in sites], push,
+                                      self.frame_ptr_used or len(push) > 1)
             head = cg.body_prototype(f.name, sig.bdecls) + '\n'
         else:
             opening = cg.budget(f.name, need, sig.pnames)
             head = cg.entry_prototype(f.name, sig.pdecls, sig.static) + '\n'
-        newbody = head + '{\n' + opening + rw.resync(self.u, start) + bodytext + end
         a = f.c.extent.start.offset
+        # the body's prototype and dispatch on the function's line
+        newbody = cg.pin(rw.line_directive(self.u, a), (head + '{\n' + opening).split('\n')) + \
+            rw.resync(self.u, start) + bodytext + end
         txt = self.generated_prelude(a, frames, pre)
         txt += rw.line_directive(self.u, a) + '\n'
         e = f.c.extent.end.offset
@@ -437,6 +445,7 @@ class Emitter:
     def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
         lifted = set()
+        self.frame_ptr_used = False
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params]))
@@ -530,8 +539,11 @@ class Emitter:
                     raise fe.Diags([self.diag(n, '`alloca` in cps function `%s`: the memory '
                                               'would not survive a cps call' % f.name)])
 
-    def call_args(self, site, small):
-        """(temporary declarations, C argument list after k, callee C name)."""
+    def call_args(self, site, small, temps=True):
+        """(temporary declarations, C argument list after k, callee C name).
+        temps=True: every argument is evaluated into a temporary; None:
+        only those with side effects (which could change a variable stored
+        in the frame before the call); False: none."""
         call = site.call
         callee = an.callee_of(call)
         d = an.callee_decl(call)
@@ -549,6 +561,9 @@ class Emitter:
             fn = cg.entry_name(d.spelling)
         args = an.args_of(call)
         for j, a in enumerate(args):
+            if temps is False or (temps is None and not has_side_effects(a)):
+                names.append(self.ctext(a, small))
+                continue
             nm = 'cpc_a%d' % (j + 1)
             if prim is not None and j < len(prim):
                 dl = '%s %s' % (prim[j][0], nm)
@@ -580,15 +595,16 @@ class Emitter:
 
     def call_site(self, f, site, vs, stored, frame, store_fn, small):
         """Call site `site`: store the variables `stored` (and cpc_fn when
-        store_fn) in the frame, call; at the resume point restore `vs`."""
+        store_fn) in the frame, call; at the resume point restore `vs`.
+        All of it on the line of the call (codegen.call_site)."""
         u = self.u
         name = f.name
-        decls, names, fn = self.call_args(site, small)
-        lines = cg.call_part(name, comment_text(u.src(site.stmt)), decls,
-                             [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored],
-                             site.index if store_fn else None, fn, names)
+        stores = [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored]
+        decls, names, fn = self.call_args(site, small,
+                                          temps=None if stores or store_fn else False)
         restores = [ctype.copy(v.name, 'cpc_f->' + v.name, v.type) for v in vs]
         result = []
+        result_temps = []
         rt = callee_result(site.call)
         prefix = ''
         if site.form == 'decl':
@@ -603,30 +619,45 @@ class Emitter:
             if ctype.same_type(v.type, rt):
                 result.append(cg.result_into(v.spelling))
             else:
-                result.append(cg.result_converted(ctype.declare_rvalue(rt, 'cpc_r'), v.spelling))
+                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result.append(cg.result_converted(v.spelling))
         elif site.form == 'assign':
-            result.append(cg.result_converted(ctype.declare_rvalue(rt, 'cpc_r'),
-                                              self.ctext(site.dest, small)))
+            result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+            result.append(cg.result_converted(self.ctext(site.dest, small)))
         elif site.form == 'return':
             if not ctype.is_void(f.c.type.get_result()):
-                result += cg.result_returned(ctype.declare_rvalue(rt, 'cpc_r'),
-                                             ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret'),
-                                             frame)
+                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result_temps.append(ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret') + ';')
+                result += cg.result_returned(frame)
             else:
                 result += cg.void_returned(frame)
-        after = cg.resume_part(name, site.index, restores, result)
-        s = site.stmt
-        # a statement that is not a block item (the body of an if, a loop, a
-        # label) becomes one block: the call and its resume point are two
-        body = lines + after
-        if site.form != 'decl' and not site.block_item:
-            body = ['{'] + ['    ' + x for x in body] + ['}']
+        body, uses_frame = cg.call_site(name, site.index, comment_text(u.src(site.stmt)),
+                                        decls, result_temps, stores,
+                                        site.index if store_fn else None, fn, names,
+                                        restores, result)
+        self.frame_ptr_used = self.frame_ptr_used or uses_frame
         if prefix:
             body = [prefix] + body
+        s = site.stmt
         ind = rw.indent_of(u, rw.start(s))
-        code = ('\n' + ind).join(body)
         a, b = rw.start(s), rw.full_end(u, s)
+        code = cg.pin(rw.line_directive(u, a), [body[0]] + [ind + x for x in body[1:]])
         return (a, b, rw.fix_lines(u, a, b, code))
+
+
+def has_side_effects(e):
+    """Whether evaluating expression e may change an object or call a
+    function (so it must be evaluated before the frame stores)."""
+    for n, _ in an.walk(e):
+        k = n.kind
+        if k in (K.CALL_EXPR, K.StmtExpr, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            return True
+        if k == K.BINARY_OPERATOR and fe.binop(n) == fe.BO['Assign']:
+            return True
+        if k == K.UNARY_OPERATOR and fe.unop(n) in (
+                fe.UO['PostInc'], fe.UO['PostDec'], fe.UO['PreInc'], fe.UO['PreDec']):
+            return True
+    return False
 
 
 class Signature:

@@ -1,0 +1,10 @@
+# tests/debug/debug-tests.mk -- `make test-debug`, part of `make test`:
+# gdb in batch mode on CPC programs (line tables of the generated C, and
+# the gdb extension tools/gdb/cpc-gdb.py).  Builds into build/tests/debug.
+
+test-debug: setup runtime lib
+	@cd $(TOP) && $(PYTHON) -m pytest -q -p no:cacheprovider tests/debug
+
+TEST_SUITES += test-debug
+
+.PHONY: test-debug

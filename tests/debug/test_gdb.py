@@ -1,0 +1,290 @@
+"""gdb on CPC programs: line tables of the generated C, and the gdb
+extension (tools/gdb/cpc-gdb.py), loaded through the .debug_gdb_scripts
+section the runtime adds to every program.
+
+Each test compiles a program of this directory with bin/cpcc, runs gdb in
+batch mode on it, and checks what gdb prints.
+"""
+import os
+import re
+import subprocess
+import tempfile
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+CPCC = os.path.join(TOP, 'bin', 'cpcc')
+GDB_DIR = os.path.join(TOP, 'tools', 'gdb')
+OUT = os.path.join(TOP, 'build', 'tests', 'debug')
+
+
+_built = {}
+
+
+def build(name, *flags):
+    """Compile tests/debug/NAME.cpc with `flags` (once per run); the
+    executable's path."""
+    key = (name,) + flags
+    if key not in _built:
+        os.makedirs(OUT, exist_ok=True)
+        exe = os.path.join(OUT, name + ''.join(f.replace('-', '_') for f in flags))
+        subprocess.run([CPCC, '-g', *flags, '-o', exe, os.path.join(HERE, name + '.cpc')],
+                       check=True)
+        _built[key] = exe
+    return _built[key]
+
+
+def gdb(exe, *commands, script=None):
+    """gdb's output for `commands` (each an -ex), or for a command file."""
+    args = ['gdb', '-nx', '-batch', '-iex', 'add-auto-load-safe-path ' + GDB_DIR]
+    tmp = None
+    if script is not None:
+        tmp = tempfile.NamedTemporaryFile('w', suffix='.gdb', delete=False)
+        tmp.write(script)
+        tmp.close()
+        args += ['-x', tmp.name]
+    for c in commands:
+        args += ['-ex', c]
+    try:
+        r = subprocess.run(args + [exe], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=60)
+        out = r.stdout
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b'').decode('utf-8', 'replace') + '\n<gdb timed out>\n'
+    finally:
+        if tmp is not None:
+            os.unlink(tmp.name)
+    return out
+
+
+def normalise(out):
+    """Addresses, process ids, paths and times out of gdb's output."""
+    out = re.sub(r'0x[0-9a-f]+', '0xADDR', out)
+    out = re.sub(r'LWP \d+', 'LWP N', out)
+    out = re.sub(r'\(thread \d+, ', '(thread T, ', out)
+    out = out.replace(HERE + '/', '')
+    return out
+
+
+def cpc_threads_listing(out):
+    """The lines printed by info cpc-threads (and the commands after it)."""
+    lines = out.splitlines()
+    start = next(i for i, x in enumerate(lines) if 'CPC thread ' in x)
+    return [x for x in lines[start:] if not x.startswith(('Kill the program', '[Inferior'))]
+
+
+# ---- the gdb extension -------------------------------------------------------------
+
+INSPECT = 'break states.cpc:52'    # inspector(), while the others wait
+
+
+def test_extension_is_loaded_from_the_programs_section():
+    out = gdb(build('lines', '-O0'), 'info auto-load python-scripts')
+    assert re.search(r'Yes\s+' + re.escape(os.path.join(GDB_DIR, 'cpc-gdb.py')), out), out
+
+
+def test_info_cpc_threads_lists_every_state_with_the_debug_runtime():
+    out = gdb(build('states', '-O0', '--cpc-debug'), INSPECT, 'run', 'info cpc-threads', 'kill')
+    got = normalise('\n'.join(cpc_threads_listing(out)))
+    left = re.search(r'sleeping, (\d+\.\d+) s left', got)
+    assert left and 0 < float(left.group(1)) <= 10, got
+    got = got.replace(left.group(1), 'T')
+    assert got.splitlines() == [
+        '  CPC thread 1 (0xADDR): sleeping, T s left, spawned at states.cpc:59',
+        '    #0  sleeper (secs=10) at states.cpc:13',
+        '  CPC thread 2 (0xADDR): waiting on condvar 0xADDR, spawned at states.cpc:60',
+        '    #0  waiter (woken=10) at states.cpc:20',
+        '  CPC thread 3 (0xADDR): waiting on condvar 0xADDR, spawned at states.cpc:61',
+        '    #0  waiter (woken=20) at states.cpc:20',
+        '  CPC thread 4 (0xADDR): waiting for fd 3 (in), spawned at states.cpc:62',
+        '    #0  reader (fd=3, buf=...) at states.cpc:26',
+        '    #1  read_twice () at states.cpc:31',
+        '  CPC thread 5 (0xADDR): detached, running on a pool worker (thread T, LWP N), '
+        'spawned at states.cpc:63',
+        '    #0  blocker () at states.cpc:38',
+        '  CPC thread 6 (0xADDR): runnable, spawned at states.cpc:64',
+        '    #0  yielder (n=100) at states.cpc:44',
+        '  CPC thread 7 (0xADDR): running (thread T, LWP N), spawned at states.cpc:65',
+        '    #0  inspector (pass=1) at states.cpc:52',
+        '  CPC thread 8 (0xADDR): runnable, spawned at states.cpc:66',
+        '    #0  yielder (n=5) [not started yet] at states.cpc:42',
+        '8 CPC threads: 1 running, 2 runnable, 1 sleeping, 2 condvar, 1 fd, 1 detached',
+    ], got
+
+
+def test_info_cpc_threads_without_the_debug_runtime_walks_the_scheduler():
+    out = gdb(build('states', '-O0'), INSPECT, 'run', 'info cpc-threads', 'kill')
+    got = normalise('\n'.join(cpc_threads_listing(out)))
+    got = re.sub(r'sleeping, \d+\.\d+ s left', 'sleeping, T s left', got)
+    assert got.splitlines() == [
+        '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
+        '    #0  inspector (pass=1) at states.cpc:52',
+        '  CPC thread 2 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
+        '    #0  blocker () at states.cpc:38',
+        '  CPC thread 3 (0xADDR): runnable',
+        '    #0  yielder (n=5) [not started yet] at states.cpc:42',
+        '  CPC thread 4 (0xADDR): runnable',
+        '    #0  yielder (n=100) at states.cpc:44',
+        '  CPC thread 5 (0xADDR): sleeping, T s left',
+        '    #0  sleeper (secs=10) at states.cpc:13',
+        '  CPC thread 6 (0xADDR): waiting for fd 3 (in)',
+        '    #0  reader (fd=3, buf=...) at states.cpc:26',
+        '    #1  read_twice () at states.cpc:31',
+        '6 CPC threads: 1 running, 2 runnable, 1 sleeping, 1 fd, 1 detached',
+        '(threads waiting only on a condvar are listed with the debug runtime only: '
+        'link with cpcc --cpc-debug)',
+    ], got
+
+
+def test_cpc_thread_selects_a_thread_and_cpc_bt_shows_its_frames():
+    out = gdb(build('states', '-O0', '--cpc-debug'), INSPECT, 'run', 'cpc-thread 4',
+              'echo --bt--\\n', 'cpc bt', 'kill')
+    got = normalise(out)
+    frames = ('* CPC thread 4 (0xADDR): waiting for fd 3 (in), spawned at states.cpc:62\n'
+              '    #0  reader (fd=3, buf=...) at states.cpc:26\n'
+              '    #1  read_twice () at states.cpc:31\n')
+    assert frames + '--bt--\n' + frames in got, got
+
+
+def test_cpc_thread_rejects_an_unknown_number():
+    out = gdb(build('states', '-O0', '--cpc-debug'), INSPECT, 'run', 'cpc-thread 99', 'kill')
+    assert 'no CPC thread 99 (see info cpc-threads)' in out, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_crash_backtrace_shows_the_cps_callers_from_the_continuation(opt):
+    out = gdb(build('crash', opt), 'run', 'bt')
+    assert 'SIGSEGV' in out, out
+    bt = normalise(out[out.index('#0 '):])
+    # depth3 was resumed by the trampoline: depth2 and depth1 are only in
+    # its continuation, shown (unnumbered) before the trampoline's frame
+    m = re.search(r'#0 .*depth3 \(.*\) at crash\.cpc:11\n'
+                  r'(?:#\d.*\n)*'
+                  r'    depth2 \(local2=12\) at crash\.cpc:17\n'
+                  r'    depth1 \(local1=6\) at crash\.cpc:23\n'
+                  r'#\d+ .*sched_trampoline', bt)
+    assert m, bt
+
+
+# ---- line tables ---------------------------------------------------------------------
+
+# lines.cpc: every line holding a statement of a cps function
+STATEMENT_LINES = [6, 7, 11, 12, 13, 14, 15, 17, 21, 22]
+
+
+def test_breakpoint_on_each_statement_line_has_one_location():
+    out = gdb(build('lines', '-O0'), *['break lines.cpc:%d' % n for n in STATEMENT_LINES])
+    for i, n in enumerate(STATEMENT_LINES, 1):
+        assert re.search(r'Breakpoint %d at 0x[0-9a-f]+: file .*lines\.cpc, line %d\.\n' % (i, n),
+                         out), (n, out)
+    assert 'locations' not in out, out
+
+
+HIT_COUNTS = ''.join('break lines.cpc:%d\ncommands\nsilent\ncontinue\nend\n' % n
+                     for n in (6, 13, 14, 22)) + 'run\n'
+
+
+def test_breakpoint_stops_once_per_execution_of_its_line():
+    # square's yield runs 3 times, the loop's call and the statement after
+    # it 3 times, report's printf once: a resumed thread does not stop
+    # again on the line of the call it resumes from
+    out = gdb(build('lines', '-O0'), script=HIT_COUNTS + 'info breakpoints\n')
+    hits = [int(x) for x in re.findall(r'breakpoint already hit (\d+) time', out)]
+    assert hits == [3, 3, 3, 1], out
+
+
+LOCALS_AFTER_RESUME = '''
+break lines.cpc:14
+run
+info locals
+continue
+info locals
+continue
+info locals
+kill
+'''
+
+
+def test_locals_after_a_resume_hold_their_values():
+    out = gdb(build('lines', '-O0'), script=LOCALS_AFTER_RESUME)
+    values = re.findall(r'^(sq|total) = (-?\d+)$', out, re.M)
+    assert values == [('sq', '9'), ('total', '0'), ('sq', '4'), ('total', '9'),
+                      ('sq', '1'), ('total', '13')], out
+
+
+def test_arguments_and_locals_readable_before_a_cps_call():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'print n', 'print total', 'kill')
+    assert re.search(r'^\$1 = 3\n\$2 = 0$', out, re.M), out
+
+
+def test_local_of_caller_readable_at_line_after_call_in_outer_function():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:22', 'run', 'print total', 'kill')
+    assert re.search(r'^\$1 = 14$', out, re.M), out
+
+
+# ---- stepping ---------------------------------------------------------------------------
+
+def last_source_line(out):
+    """The number of the last source line gdb printed (`N<TAB>text`)."""
+    return int(re.findall(r'^(\d+)\t', out, re.M)[-1])
+
+
+def test_next_over_a_cps_call_stops_at_the_next_line_after_it_returns():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'next', 'info locals', 'kill')
+    assert last_source_line(out) == 14, out
+    # the call's result is there: square(3) returned 9
+    assert re.search(r'^sq = 9$', out, re.M), out
+
+
+def test_next_out_of_a_cps_function_goes_on_in_its_caller():
+    # from square's return statement: its closing brace, then count's line
+    # after the call (square(3) returned to count's loop)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'next', 'next', 'print total',
+              'kill')
+    assert last_source_line(out) == 14, out
+    assert re.search(r'^\$1 = 0$', out, re.M), out
+
+
+def test_step_into_a_cps_call_reaches_its_first_line():
+    # count's first call is deferred (the thread's continuation grows):
+    # square's body runs from the trampoline, and step still gets there
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'step', 'step', 'print v',
+              'kill')
+    assert last_source_line(out) == 6, out
+    assert re.search(r'^\$1 = 3$', out, re.M), out
+
+
+def test_finish_from_a_cps_function_returns_to_the_line_of_the_call():
+    # (gdb prints the C function's result first: "Value returned is ...")
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:6', 'run', 'finish', 'print n',
+              'print total', 'kill')
+    assert re.search(r'#0  count__body .* at .*lines\.cpc:13\n13\t', out), out
+    assert re.search(r'^\$\d+ = 3\n\$\d+ = 0$', out, re.M), out
+
+
+# ---- sanitizers ------------------------------------------------------------------------
+
+def test_ubsan_reports_the_cpc_lines_of_a_call_argument_and_a_resumed_body():
+    exe = build('overflow', '-O0', '-fsanitize=undefined')
+    r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=60)
+    lines = re.findall(r'overflow\.cpc:(\d+):\d+: runtime error: signed integer overflow',
+                       r.stderr)
+    assert lines == ['14', '9'], r.stderr
+
+
+def test_line_with_two_cps_calls_has_one_location_and_stops_once():
+    exe = build('twocalls', '-O0')
+    out = gdb(exe, script='break twocalls.cpc:11\ncommands\nsilent\ncontinue\nend\n'
+                          'run\ninfo breakpoints\n')
+    assert re.search(r'Breakpoint 1 at 0x[0-9a-f]+: file .*twocalls\.cpc, line 11\.\n', out), out
+    assert re.search(r'breakpoint already hit 1 time\n', out), out
+    assert '21\n' in out, out
+
+
+def test_asan_reports_a_crash_in_a_resumed_body_at_its_cpc_line():
+    exe = build('crash', '-O0', '-fsanitize=address')
+    r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=60)
+    assert re.search(r'#0 0x[0-9a-f]+ in depth3__body \S*crash\.cpc:11\n', r.stderr), r.stderr

@@ -1,0 +1,1111 @@
+"""gdb support for CPC programs: CPC threads and their continuations.
+
+Loaded automatically for a program linked with the CPC runtime (its
+.debug_gdb_scripts section names this file; gdb needs this directory in its
+auto-load safe-path), or by hand with `source tools/gdb/cpc-gdb.py`.
+
+Commands:
+  info cpc-threads     every CPC thread: its state and its logical backtrace
+  cpc-thread N         select CPC thread N and print its backtrace
+  cpc bt [N]           the backtrace of the selected (or Nth) CPC thread
+and a frame filter: `bt` inside a cps function shows, below the innermost
+real frames, the cps callers waiting in the thread's continuation.
+
+What this reads (docs/debugging.md says it at more length):
+  - a continuation (struct cpc_continuation: length, c[]) is a stack of
+    frames, each ending with its function pointer cpc_fn; translated code
+    names them F__resume_N (struct F__frame: the variables of F saved at
+    its call N), F__bounce (struct F__args: a deferred entry of F) and
+    S__start (struct S__start_args: a thread not started yet);
+  - the line where F waits is the declared line of F__resume_N;
+  - the scheduler's state: cpc__sched_runq (runnable; the rest of the
+    current pass hangs off the running thread's cpc_next), the inbox
+    (sched_inbox_head, cpc_sched.c), the timer heap (tmr_heap/cpc__tmr_n,
+    cpc_timer.c), the fd wait lists (io_fds/io_nfds, cpc_io.c, linked
+    through the wait record above the top frame), the default pool's queue
+    (cpc_default_threadpool), and OS threads' stacks (running threads);
+  - with the debug runtime (--cpc-debug), the registries cpc__dbg_threads
+    (thread numbers, spawn sites) and cpc__dbg_condvars (their waiters).
+"""
+import re
+import struct
+import time
+
+import gdb
+
+try:
+    from gdb.FrameDecorator import FrameDecorator
+except ImportError:          # gdb without frame filters
+    FrameDecorator = object
+
+# Functions of the runtime that run continuations: the logical stack of a
+# running CPC thread ends where one of them is reached.
+TRAMPOLINES = ('sched_trampoline', 'cpc_main_loop', 'cpc__sched_run', 'pool_worker')
+RESUME_RE = re.compile(r'^(.+)__resume_(\d+)$')
+GENERATED_RE = re.compile(r'^(.+?)__(body|cps|defer|bounce|start|resume_\d+)$')
+CPS_CALL_RE = re.compile(r'<([A-Za-z_][A-Za-z0-9_]*)__cps(?:\+\d+)?>')
+
+CPC_IO_IN, CPC_IO_OUT = 1, 2
+W_COND, W_TIMER, W_IO = 1, 2, 4
+# struct cpc_wait (runtime/cpc_internal.h), packed:
+#   link 0, cv 8, heap_index 16, fd 20, io_next 24, io_prev 32, io_dir 40
+WAIT_LINK, WAIT_CV, WAIT_FD, WAIT_IO_NEXT, WAIT_IO_DIR = 0, 8, 20, 24, 40
+ST_NEW, ST_RUNNING, ST_SUSPENDED = 1, 2, 3
+
+
+# ---- memory and symbols ----------------------------------------------------
+
+def _mem(addr, n):
+    return bytes(gdb.selected_inferior().read_memory(addr, n))
+
+
+def _u64(addr):
+    return struct.unpack('<Q', _mem(addr, 8))[0]
+
+
+def _u32(addr):
+    return struct.unpack('<I', _mem(addr, 4))[0]
+
+
+def _i32(addr):
+    return struct.unpack('<i', _mem(addr, 4))[0]
+
+
+def _static(name, file_suffix):
+    """The value of the runtime's static `name`, defined in file_suffix."""
+    for s in gdb.lookup_static_symbols(name):
+        if s.symtab is not None and s.symtab.filename.endswith(file_suffix):
+            return s.value()
+    return None
+
+
+def _global(name):
+    s = gdb.lookup_global_symbol(name)
+    return s.value() if s is not None else None
+
+
+def _function_at(addr):
+    """(name, gdb.Symbol or None) of the function at addr."""
+    b = _function_block(addr)
+    if b is not None:
+        return b.function.name, b.function
+    out = gdb.execute('info symbol 0x%x' % addr, to_string=True)
+    m = re.match(r'(\S+)( \+ \d+)? in section', out)
+    return (m.group(1) if m else '0x%x' % addr), None
+
+
+def _function_block(addr):
+    """The block of the (not inlined) function holding addr, or None."""
+    try:
+        b = gdb.block_for_pc(addr)
+    except RuntimeError:
+        return None
+    found = None
+    while b is not None and not b.is_static and not b.is_global:
+        if b.function is not None:
+            found = b
+        b = b.superblock
+    return found
+
+
+def _type(name, sym):
+    """struct `name` as seen from the compilation unit of sym."""
+    block = None
+    if sym is not None:
+        try:
+            block = gdb.block_for_pc(int(sym.value().address))
+        except (RuntimeError, gdb.error):
+            block = None
+    try:
+        return gdb.lookup_type('struct ' + name, block) if block else \
+            gdb.lookup_type('struct ' + name)
+    except gdb.error:
+        return None
+
+
+def _where(sym_or_line):
+    if sym_or_line is None:
+        return ''
+    fname, line = sym_or_line
+    return ' at %s:%d' % (fname, line) if fname else ''
+
+
+def _loc_of_symbol(sym):
+    if sym is None or sym.symtab is None:
+        return None
+    return (sym.symtab.filename, sym.line)
+
+
+def _loc_of_pc(pc):
+    sal = gdb.find_pc_line(pc)
+    if sal.symtab is None or sal.line == 0:
+        return None
+    return (sal.symtab.filename, sal.line)
+
+
+def user_name(name):
+    """The CPC name of a generated C function (F__body, F__cps -> F)."""
+    m = GENERATED_RE.match(name or '')
+    return m.group(1) if m else name
+
+
+def _fmt_value(v):
+    try:
+        return v.format_string(summary=True) if v.type.code in (
+            gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION, gdb.TYPE_CODE_ARRAY) else str(v)
+    except gdb.error as e:
+        return '<%s>' % e
+
+
+# ---- logical frames ----------------------------------------------------------
+
+class LogicalFrame:
+    """One frame of a CPC thread: a cps function, where it stands, its
+    variables [(name, gdb.Value)]."""
+
+    def __init__(self, func, loc, variables, note='', real=None):
+        self.func = func
+        self.loc = loc
+        self.variables = variables
+        self.note = note
+        self.real = real            # the gdb.Frame of a running frame
+
+    def describe(self):
+        args = ', '.join('%s=%s' % (n, _fmt_value(v)) for n, v in self.variables)
+        note = ' [%s]' % self.note if self.note else ''
+        return '%s (%s)%s%s' % (self.func, args, note, _where(self.loc))
+
+
+def _struct_vars(addr, t):
+    v = gdb.Value(addr).cast(t.pointer()).dereference()
+    out = []
+    for f in t.fields():
+        if f.name is None or f.name == 'cpc_fn':
+            continue
+        fv = v[f.name]
+        if f.name == 'cpc_env' and fv.type.code == gdb.TYPE_CODE_PTR and int(fv) != 0:
+            env = fv.dereference()   # variables boxed in the heap environment
+            out += [(g.name, env[g.name]) for g in env.type.fields() if g.name]
+        else:
+            out.append((f.name, fv))
+    return out
+
+
+def _spawn_target(thunk_sym):
+    """The cps function a spawn thunk S__start calls, read from its code."""
+    try:
+        b = gdb.block_for_pc(int(thunk_sym.value().address))
+        arch = gdb.selected_inferior().architecture()
+        for insn in arch.disassemble(b.start, b.end - 1):
+            m = CPS_CALL_RE.search(insn['asm'])
+            if m:
+                return m.group(1)
+    except (RuntimeError, gdb.error, AttributeError):
+        pass
+    return None
+
+
+_label_cache = {}
+
+
+def _labels(body_name, near):
+    """{label name: (file, line, address)} of the resume labels F__resumed_N
+    of the body F__body (looked up from the code at `near`).  gcc puts them
+    in the function's block or nested ones, which gdb's lookup does not
+    search: the blocks are found through the line table."""
+    body = gdb.lookup_symbol(body_name, gdb.block_for_pc(near))[0]
+    if body is None:
+        return {}
+    start = int(body.value().address)
+    if start in _label_cache:
+        return _label_cache[start]
+    out = {}
+    fb = _function_block(start)
+    if fb is not None:
+        blocks = {(fb.start, fb.end): fb}
+        for e in body.symtab.linetable():
+            if fb.start <= e.pc < fb.end:
+                b = gdb.block_for_pc(e.pc)
+                while b is not None and (b.start, b.end) not in blocks:
+                    blocks[(b.start, b.end)] = b
+                    b = b.superblock
+        for b in blocks.values():
+            for x in b:
+                if x.addr_class == gdb.SYMBOL_LOC_LABEL and '__resumed_' in x.name:
+                    out[x.name] = (x.symtab.filename, x.line, int(x.value()))
+    _label_cache[start] = out
+    return out
+
+
+def _resume_loc(func, n, near):
+    """(file, line) of the call at which F waits in its frame whose cpc_fn
+    is F__resume_N (at `near`): the line of the label F__resumed_N."""
+    try:
+        lab = _labels(func + '__body', near).get('%s__resumed_%d' % (func, n))
+        return lab[:2] if lab else _inlined_resume_loc(near)
+    except (RuntimeError, gdb.error, AttributeError):
+        return None
+
+
+def _inlined_resume_loc(stub):
+    """Optimised code keeps no address for the label once the body is
+    inlined into its resume stub F__resume_N; the stub's code then goes
+    straight to the label's code: its first line other than the
+    function's own."""
+    fb = _function_block(stub)
+    if fb is None or fb.function.symtab is None:
+        return None
+    own = fb.function.line
+    for e in sorted(fb.function.symtab.linetable(), key=lambda e: e.pc):
+        if fb.start <= e.pc < fb.end and e.line not in (0, own):
+            return (fb.function.symtab.filename, e.line)
+    return None
+
+
+def _param_names(sym):
+    """The CPC parameters of a generated entry point (less cpc_k)."""
+    if sym is None:
+        return None
+    b = _function_block(int(sym.value().address))
+    if b is None:
+        return None
+    return [x.name for x in b if x.is_argument and x.name != 'cpc_k']
+
+
+def continuation_frames(k, skip=0):
+    """The frames of continuation k (an address), top first, less the top
+    `skip` ones (frames of functions running on the C stack)."""
+    ctype = gdb.lookup_type('cpc_continuation')
+    off_c = next(f.bitpos // 8 for f in ctype.fields() if f.name == 'c')
+    length = _u32(k + 8)
+    top = length
+    frames = []
+    ptr = 8
+    while top >= ptr:
+        fn = _u64(k + off_c + top - ptr)
+        name, sym = _function_at(fn)
+        names = None
+        m = RESUME_RE.match(name)
+        if m:
+            func, sname, note = m.group(1), m.group(1) + '__frame', ''
+            loc = _resume_loc(func, int(m.group(2)), fn) or _loc_of_symbol(sym)
+        elif name.endswith('__bounce'):
+            func = name[:-len('__bounce')]
+            sname, loc, note = func + '__args', _loc_of_symbol(sym), 'called, not entered yet'
+        elif name.endswith('__start'):
+            target = _spawn_target(sym) if sym is not None else None
+            func = target or name
+            sname = name + '_args'
+            loc = None
+            if target is not None:
+                ts = gdb.lookup_symbol(target + '__cps', gdb.block_for_pc(fn))[0] \
+                    if gdb.block_for_pc(fn) is not None else None
+                if ts is None:
+                    ts = gdb.lookup_global_symbol(target + '__cps') or \
+                        gdb.lookup_static_symbol(target + '__cps')
+                loc = _loc_of_symbol(ts)
+                names = _param_names(ts)
+            note = 'not started yet'
+        else:
+            frames.append(LogicalFrame(name, None, [], 'frame of unknown size: '
+                                       'the rest of the continuation is not shown'))
+            break
+        t = _type(sname, sym)
+        if t is None:
+            frames.append(LogicalFrame(func, loc, [], 'no debug info for struct %s' % sname))
+            break
+        size = t.sizeof
+        if size > top:
+            break
+        if skip > 0:
+            skip -= 1
+        else:
+            vs = _struct_vars(k + off_c + top - size, t)
+            if names:
+                # spawn arguments a0, a1, ... are the callee's parameters
+                vs = [(names[int(n[1:])] if re.match(r'a\d+$', n) and
+                       int(n[1:]) < len(names) else n, v) for n, v in vs]
+            frames.append(LogicalFrame(func, loc, vs, note))
+        top -= size
+    return frames
+
+
+# ---- running threads: OS thread stacks ----------------------------------------
+
+def _frame_k(frame):
+    for nm in ('cpc_k', 'k'):
+        try:
+            v = frame.read_var(nm)
+        except (ValueError, gdb.error, RuntimeError):
+            continue
+        try:
+            if v.is_optimized_out or v.type.strip_typedefs().code != gdb.TYPE_CODE_PTR:
+                continue
+            return int(v)
+        except gdb.error:
+            continue
+    return None
+
+
+def _real_args(frame):
+    out = []
+    try:
+        block = frame.block()
+    except RuntimeError:
+        return out
+    while block is not None and block.function is None:
+        block = block.superblock
+    if block is None:
+        return out
+    for s in block:
+        if s.is_argument and not s.name.startswith('cpc_'):
+            try:
+                out.append((s.name, frame.read_var(s)))
+            except (gdb.error, ValueError):
+                pass
+    return out
+
+
+def running_stack(newest):
+    """(k, real cps frames [gdb.Frame], trampoline gdb.Frame) of the CPC
+    thread running on the OS thread whose newest frame is given; None when
+    it runs none."""
+    frames = []
+    k = None
+    f = newest
+    while f is not None:
+        name = f.name() or ''
+        if name in TRAMPOLINES:
+            if not frames:
+                return None
+            return k, frames, f
+        if GENERATED_RE.match(name) or (name.startswith('cpc_') and name.endswith('__cps')):
+            frames.append(f)
+            if k is None:
+                k = _frame_k(f)
+        f = f.older()
+    return None
+
+
+def _count_bodies(frames):
+    """How many frames of the continuation belong to the bodies among these
+    C frames, newest first (each body invocation pushed one; gcc may
+    describe one inlined call as two nested inline frames at the same pc).
+    A body pushes its frame on its first line (the dispatch) and drops it
+    before it returns, on its last line: a body stopped on either line,
+    which only the newest can be, holds none."""
+    n = 0
+    prev = None
+    for i, f in enumerate(frames):
+        name = f.name() or ''
+        if name.endswith('__body') and not (
+                prev is not None and prev.name() == name and prev.pc() == f.pc()):
+            if i > 0 or not _at_edge(f):
+                n += 1
+        prev = f
+    return n
+
+
+def _at_edge(f):
+    """Whether frame f stands on its function's first or last line."""
+    try:
+        line = f.find_sal().line
+        fb = _function_block(f.pc())
+        ls = [e for e in f.find_sal().symtab.linetable() if fb.start <= e.pc < fb.end]
+        return line in (fb.function.line, max(ls, key=lambda e: e.pc).line)
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        return False
+
+
+def running_logical_frames(k, frames):
+    """Logical frames of a running thread: its real cps frames, then its
+    continuation less the frames of the bodies running on the C stack."""
+    out = []
+    bodies = _count_bodies(frames)
+    prev = None
+    for f in frames:
+        name = f.name() or ''
+        same = prev is not None and prev.name() == name and prev.pc() == f.pc()
+        prev = f
+        if same:
+            continue                     # gcc's nested inline record of one call
+        if re.search(r'__(bounce|start|resume_\d+|defer)$', name):
+            continue                     # scaffolding: its callee is shown
+        sal = f.find_sal()
+        loc = (sal.symtab.filename, sal.line) if sal.symtab is not None else None
+        out.append(LogicalFrame(user_name(name), loc, _real_args(f), real=f))
+    if k is not None:
+        out += continuation_frames(k, skip=bodies)
+    return out
+
+
+# ---- finding every thread -------------------------------------------------------
+
+CATEGORIES = ['running', 'runnable', 'sleeping', 'condvar', 'fd', 'condvar',
+              'detached', 'new']
+
+
+class CpcThread:
+    def __init__(self, k, state, order):
+        self.k = k
+        self.state = state
+        self.order = order           # category rank, for listing
+        self.id = None
+        self.os_thread = None
+        self.frames = None
+        self.spawn = None
+
+
+def _chain(k, limit=1 << 20):
+    while k and limit:
+        yield k
+        k = _u64(k)                  # cpc_next is the first field
+        limit -= 1
+
+
+def find_threads():
+    """Every CPC thread that can be found, in listing order."""
+    found = {}
+
+    def add(k, state, order):
+        if k and k not in found:
+            found[k] = CpcThread(k, state, order)
+        return found.get(k)
+
+    # running: one per OS thread inside a trampoline
+    selected = gdb.selected_thread()
+    sel_frame = gdb.selected_frame() if selected is not None else None
+    running = []
+    try:
+        for th in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num):
+            th.switch()
+            r = running_stack(gdb.newest_frame())
+            if r is None or r[0] is None:
+                continue
+            k, frames, tramp = r
+            detached = tramp.name() in ('cpc__sched_run', 'pool_worker') or \
+                any((f.name() or '') == 'pool_worker' for f in _older(tramp))
+            t = add(k, 'detached, running on a pool worker' if detached else 'running', 0)
+            t.os_thread = th
+            t.frames = running_logical_frames(k, frames)
+            running.append(t)
+    finally:
+        if selected is not None:
+            selected.switch()
+            if sel_frame is not None:
+                try:
+                    sel_frame.select()
+                except gdb.error:
+                    pass
+    for t in running:
+        t.state += ' (thread %d, LWP %d)' % (t.os_thread.num, t.os_thread.ptid[1])
+
+    # runnable: the rest of the scheduler's current pass, the run queue, the inbox
+    for t in running:
+        if t.state.startswith('running'):
+            for k in _chain(_u64(t.k)):
+                add(k, 'runnable', 1)
+    runq = _global('cpc__sched_runq')
+    if runq is not None:
+        for k in _chain(int(runq['head'])):
+            add(k, 'runnable', 1)
+    inbox = _static('sched_inbox_head', 'cpc_sched.c')
+    if inbox is not None:
+        for k in _chain(int(inbox)):
+            add(k, 'runnable (in the inbox)', 1)
+
+    # sleeping, and timed condvar waits
+    heap = _static('tmr_heap', 'cpc_timer.c')
+    n = _global('cpc__tmr_n')
+    now = time.monotonic_ns()
+    if heap is not None and n is not None and int(heap) != 0:
+        entries = []
+        for i in range(int(n)):
+            e = heap[i]
+            entries.append((int(e['when']), int(e['seq']), int(e['k'])))
+        for when, seq, k in sorted(entries):
+            left = max(0, when - now) / 1e9
+            if seq & 1:
+                cv = _u64(_wait(k) + WAIT_CV)
+                add(k, 'waiting on condvar 0x%x, timeout in %.3f s' % (cv, left), 3)
+            else:
+                add(k, 'sleeping, %.3f s left' % left, 2)
+
+    # fds
+    fds = _static('io_fds', 'cpc_io.c')
+    nfds = _static('io_nfds', 'cpc_io.c')
+    if fds is not None and nfds is not None and int(fds) != 0:
+        for fd in range(int(nfds)):
+            k = int(fds[fd]['head'])
+            while k:
+                w = _wait(k)
+                d = _u32(w + WAIT_IO_DIR)
+                dirs = '/'.join(x for b, x in ((CPC_IO_IN, 'in'), (CPC_IO_OUT, 'out')) if d & b)
+                state = 'waiting for fd %d (%s)' % (_i32(w + WAIT_FD), dirs)
+                if _u64(w + WAIT_LINK) & W_COND:
+                    state += ' or condvar 0x%x' % _u64(w + WAIT_CV)
+                add(k, state, 4)
+                k = _u64(w + WAIT_IO_NEXT)
+
+    # condvars (the debug runtime's list of them): waiters not found above
+    cv = _global('cpc__dbg_condvars')
+    if cv is not None:
+        c = int(cv)
+        cvtype = gdb.lookup_type('cpc_condvar').strip_typedefs().pointer()
+        while c:
+            cvv = gdb.Value(c).cast(cvtype)
+            for k in _chain(int(cvv['q']['head'])):
+                add(k, 'waiting on condvar 0x%x' % c, 5)
+            c = int(cvv['dbg_next'])
+
+    # the default pool's queue
+    pool = _global('cpc_default_threadpool')
+    if pool is not None and int(pool) != 0:
+        try:
+            for k in _chain(int(pool['head'])):
+                add(k, 'detached, queued in pool 0x%x' % int(pool), 6)
+        except gdb.error:
+            pass
+
+    # the debug runtime's registry: everything else, and thread numbers
+    reg = _global('cpc__dbg_threads')
+    complete = reg is not None
+    if reg is not None:
+        ids = {}
+        k = int(reg)
+        while k:
+            kv = gdb.Value(k).cast(gdb.lookup_type('cpc_continuation').pointer())
+            ids[k] = int(kv['cpc_dbg_id'])
+            st = int(kv['cpc_state'])
+            if k not in found:
+                if st == ST_NEW:
+                    add(k, 'created, not spawned', 7)
+                elif st == ST_RUNNING:
+                    add(k, 'running (not on any OS thread\'s cps frames)', 0)
+                else:
+                    add(k, 'suspended (queued in a pool)', 6)
+            spawn = int(kv['cpc_dbg_spawn'])
+            if spawn:
+                found[k].spawn = _loc_of_pc(spawn - 1)
+            k = int(kv['cpc_dbg_next'])
+        threads = sorted(found.values(), key=lambda t: ids.get(t.k, 1 << 62))
+        for t in threads:
+            t.id = ids.get(t.k)
+    else:
+        threads = sorted(found.values(), key=lambda t: t.order)
+        for i, t in enumerate(threads, 1):
+            t.id = i
+    for t in threads:
+        if t.frames is None:
+            try:
+                t.frames = continuation_frames(t.k)
+            except gdb.error as e:
+                t.frames = [LogicalFrame('<unreadable: %s>' % e, None, [])]
+    return threads, complete
+
+
+def _older(f):
+    f = f.older()
+    while f is not None:
+        yield f
+        f = f.older()
+
+
+def _wait(k):
+    """Address of k's wait record (just above its top frame)."""
+    ctype = gdb.lookup_type('cpc_continuation')
+    off_c = next(f.bitpos // 8 for f in ctype.fields() if f.name == 'c')
+    return k + off_c + _u32(k + 8)
+
+
+# ---- commands ---------------------------------------------------------------------
+
+_selected_id = None
+
+
+def _print_thread(t, selected):
+    mark = '*' if selected else ' '
+    spawn = ', spawned%s' % _where(t.spawn) if t.spawn else ''
+    gdb.write('%s CPC thread %d (0x%x): %s%s\n' % (mark, t.id, t.k, t.state, spawn))
+    for i, f in enumerate(t.frames):
+        gdb.write('    #%-2d %s\n' % (i, f.describe()))
+
+
+class InfoCpcThreads(gdb.Command):
+    """Every CPC thread, its state and its logical backtrace (the cps
+functions in its continuation, where each waits, its saved variables)."""
+
+    def __init__(self):
+        super().__init__('info cpc-threads', gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        _require_process()
+        threads, complete = find_threads()
+        for t in threads:
+            _print_thread(t, t.id == _selected_id)
+        counts = {}
+        for t in threads:
+            key = 'detached' if t.state.startswith('detached') else CATEGORIES[t.order]
+            counts[key] = counts.get(key, 0) + 1
+        order = ['running', 'runnable', 'sleeping', 'condvar', 'fd', 'detached', 'new']
+        gdb.write('%d CPC threads: %s\n' % (len(threads), ', '.join(
+            '%d %s' % (counts[k], k) for k in order if k in counts)))
+        if not complete:
+            gdb.write('(threads waiting only on a condvar are listed with the debug '
+                      'runtime only: link with cpcc --cpc-debug)\n')
+
+
+def _require_process():
+    if not gdb.selected_inferior().pid:
+        raise gdb.GdbError('The program is not being run.')
+
+
+def _thread_by_id(n):
+    _require_process()
+    threads, _ = find_threads()
+    for t in threads:
+        if t.id == n:
+            return t
+    raise gdb.GdbError('no CPC thread %d (see info cpc-threads)' % n)
+
+
+class CpcThreadCmd(gdb.Command):
+    """cpc-thread N: select CPC thread N (and the OS thread running it, if
+any) and print its backtrace."""
+
+    def __init__(self):
+        super().__init__('cpc-thread', gdb.COMMAND_STACK)
+
+    def invoke(self, arg, from_tty):
+        global _selected_id
+        try:
+            n = int(arg.strip())
+        except ValueError:
+            raise gdb.GdbError('usage: cpc-thread N')
+        t = _thread_by_id(n)
+        _selected_id = n
+        if t.os_thread is not None:
+            t.os_thread.switch()
+        _print_thread(t, True)
+
+
+class CpcPrefix(gdb.Command):
+    """CPC commands: cpc bt [N]."""
+
+    def __init__(self):
+        super().__init__('cpc', gdb.COMMAND_STACK, prefix=True)
+
+
+class CpcBt(gdb.Command):
+    """cpc bt [N]: the logical backtrace of CPC thread N, or of the one
+selected with cpc-thread, or of the one running on the current OS thread."""
+
+    def __init__(self):
+        super().__init__('cpc bt', gdb.COMMAND_STACK)
+
+    def invoke(self, arg, from_tty):
+        if arg.strip():
+            t = _thread_by_id(int(arg.strip()))
+        elif _selected_id is not None:
+            t = _thread_by_id(_selected_id)
+        else:
+            r = running_stack(gdb.newest_frame())
+            if r is None:
+                raise gdb.GdbError('no CPC thread runs here; select one with cpc-thread N')
+            k, frames, _ = r
+            for i, f in enumerate(running_logical_frames(k, frames)):
+                gdb.write('#%-2d %s\n' % (i, f.describe()))
+            return
+        _print_thread(t, True)
+
+
+# ---- bt: the logical callers below the trampoline ------------------------------------
+
+class _Arg:
+    def __init__(self, name, value):
+        self.name, self.val = name, value
+
+    def symbol(self):
+        return self.name
+
+    def value(self):
+        return self.val
+
+
+class RenamedFrame(FrameDecorator):
+    """A generated function's frame, under its CPC name."""
+
+    def function(self):
+        name = self.inferior_frame().name()
+        m = GENERATED_RE.match(name or '')
+        if m and m.group(2) in ('body', 'cps'):
+            return m.group(1)
+        return super().function()
+
+
+class ContinuationFrame(FrameDecorator):
+    """A cps caller waiting in the continuation (no C frame of its own)."""
+
+    def __init__(self, lf, base_frame):
+        super().__init__(None)
+        self.lf = lf
+        self.base_frame = base_frame
+
+    def inferior_frame(self):
+        return self.base_frame
+
+    def function(self):
+        # indented under the numbered frames (gdb prints no level here)
+        return '    ' + self.lf.func + (' [%s]' % self.lf.note if self.lf.note else '')
+
+    def address(self):
+        return None
+
+    def filename(self):
+        return self.lf.loc[0] if self.lf.loc else None
+
+    def line(self):
+        return self.lf.loc[1] if self.lf.loc else None
+
+    def frame_args(self):
+        return [_Arg(n, v) for n, v in self.lf.variables]
+
+    def frame_locals(self):
+        return []
+
+    def elided(self):
+        return None
+
+
+class CpcFrameFilter:
+    def __init__(self):
+        self.name = 'cpc'
+        self.priority = 100
+        self.enabled = True
+        gdb.frame_filters[self.name] = self
+
+    def filter(self, it):
+        return self._frames(it)
+
+    def _frames(self, it):
+        cps = []
+        k = None
+        for dec in it:
+            f = dec.inferior_frame()
+            name = f.name() or ''
+            if cps and name in TRAMPOLINES:
+                try:
+                    extra = continuation_frames(k, skip=_count_bodies(cps)) \
+                        if k is not None else []
+                except gdb.error:
+                    extra = []
+                # they borrow the last real frame printed: gdb numbers
+                # frames by their gdb.Frame, so these print unnumbered
+                for lf in extra:
+                    yield ContinuationFrame(lf, cps[-1])
+                cps = []
+                k = None
+            if GENERATED_RE.match(name) or (name.startswith('cpc_') and name.endswith('__cps')):
+                cps.append(f)
+                if k is None:
+                    k = _frame_k(f)
+                yield RenamedFrame(dec)
+            else:
+                yield dec
+
+
+# ---- next, step and finish over cps calls ---------------------------------------------
+#
+# A cps call site returns to the trampoline (`return g__cps(k, ...)`) and
+# the caller's body is entered again at the label F__resumed_N when the
+# callee returns, maybe after other threads ran.  So `next` (or a `step`
+# that does not enter the callee) on a line with a cps call, and `finish`
+# out of a cps function, would stop in the body's epilogue or the
+# scheduler.  Hooks on those commands set a breakpoint on the resume label
+# for this thread only (cpc_k == the thread's continuation, followed when
+# cpc_continuation_grow moves it), run to it, and for next/step go on to
+# the call's next line.
+
+class _ResumeBreakpoint(gdb.Breakpoint):
+    def __init__(self, addr, k):
+        super().__init__('*0x%x' % addr if isinstance(addr, int) else addr, internal=True)
+        self.silent = True
+        self.k = k
+        self.hit = False
+        self.moves = _MoveTracker(self)
+
+    def stop(self):
+        if _frame_k(gdb.selected_frame()) != self.k:
+            return False
+        self.hit = True
+        return True
+
+    def remove(self):
+        self.moves.remove()
+        if self.is_valid():
+            self.delete()
+
+
+class _MoveTracker:
+    """Follows a continuation through cpc_continuation_grow: its entry
+    takes the old address (first argument), each of its `ret` instructions
+    gives the new one (result register).  Never stops the program."""
+
+    def __init__(self, owner):
+        self.owner = owner
+        self.moving = False
+        self.bps = []
+        sym = gdb.lookup_global_symbol('cpc_continuation_grow')
+        if sym is None:
+            return
+        try:
+            start = int(sym.value().address)
+            fb = _function_block(start)
+            arch = gdb.selected_inferior().architecture()
+            rets = [i['addr'] for i in arch.disassemble(fb.start, fb.end - 1)
+                    if i['asm'].split()[0].startswith('ret')]
+        except (gdb.error, RuntimeError, AttributeError):
+            return
+        self.bps.append(_Probe(start, self.on_entry))
+        self.bps += [_Probe(a, self.on_return) for a in rets]
+
+    def on_entry(self):
+        self.moving = int(gdb.selected_frame().read_register('rdi')) == self.owner.k
+
+    def on_return(self):
+        if self.moving:
+            self.owner.k = int(gdb.selected_frame().read_register('rax'))
+            self.moving = False
+
+    def remove(self):
+        for b in self.bps:
+            if b.is_valid():
+                b.delete()
+        self.bps = []
+
+
+class _Probe(gdb.Breakpoint):
+    def __init__(self, addr, fn):
+        super().__init__('*0x%x' % addr, internal=True)
+        self.silent = True
+        self.fn = fn
+
+    def stop(self):
+        try:
+            self.fn()
+        except (gdb.error, RuntimeError, ValueError):
+            pass
+        return False
+
+
+_step = None          # (kind, breakpoint, frame) between a command and its hook
+_last_stop = None
+
+
+def _on_stop(event):
+    global _last_stop
+    _last_stop = event
+
+
+def _labels_of(body_name, near_pc):
+    """{line: address} of the resume labels of F__body."""
+    return {line: addr for (_, line, addr) in _labels(body_name, near_pc).values()}
+
+
+def _caller_resume(f):
+    """(address of the resume label, k) of the cps caller of the function
+    running in frame f: where it goes on once f's function returns."""
+    name = f.name() or ''
+    r = running_stack(f)
+    if r is None or r[0] is None:
+        return None
+    k, frames, _ = r
+    mine = [g for g in frames if user_name(g.name()) == user_name(name)]
+    skip = _count_bodies(mine)
+    top = continuation_frames(k, skip=skip)
+    if not top or top[0].note:
+        return None
+    caller = top[0].func
+    fn = _u64(_wait(k) - 8 - _skip_size(k, skip))
+    m = RESUME_RE.match(_function_at(fn)[0])
+    if not m or m.group(1) != caller:
+        return None
+    line = (_resume_loc(caller, int(m.group(2)), fn) or (None, None))[1]
+    addr = _labels_of(caller + '__body', fn).get(line)
+    if addr is None:
+        return None
+    # past the restores of the caller's variables, before it takes the
+    # result: the last statement on the call's line after the label
+    body = gdb.lookup_symbol(caller + '__body', gdb.block_for_pc(fn))[0]
+    for e in sorted(body.symtab.linetable(), key=lambda e: e.pc):
+        if e.pc < addr:
+            continue
+        if e.line != line:
+            break
+        addr = e.pc
+    return addr, k
+
+
+def _before_step(kind):
+    """Before next/step/finish: the breakpoint where this CPC thread goes
+    on, and how to end there (mode: 'call' after a cps call on this line,
+    'return' after this function returns, 'enter' into a deferred body)."""
+    global _step
+    _step = None
+    try:
+        f = gdb.selected_frame()
+        name = f.name() or ''
+        if not GENERATED_RE.match(name):
+            return
+        target = None
+        if kind == 'finish':
+            target, mode = _caller_resume(f), 'finish'
+        elif name.endswith('__cps'):
+            # at a cps function's entry: its body may run later, from the
+            # trampoline (a deferred entry), or at once (then `step` enters it)
+            g = name[:-len('__cps')]
+            if gdb.lookup_symbol(g + '__body', f.block())[0] is not None:
+                target, mode = (g + '__body', _frame_k(f)), 'enter'
+        elif name.endswith('__body'):
+            addr = _labels_of(name, f.pc()).get(f.find_sal().line)
+            if addr is not None and f.pc() < addr:
+                target, mode = (addr, _frame_k(f)), 'call'
+            else:
+                target, mode = _caller_resume(f), 'return'
+        if target is not None and target[1] is not None:
+            _step = (kind, _ResumeBreakpoint(target[0], target[1]), f, mode)
+    except (gdb.error, RuntimeError, AttributeError, ValueError):
+        _step = None
+
+
+def _skip_size(k, n):
+    """Bytes taken by the top n frames of continuation k."""
+    ctype = gdb.lookup_type('cpc_continuation')
+    off_c = next(f.bitpos // 8 for f in ctype.fields() if f.name == 'c')
+    top = _u32(k + 8)
+    size = 0
+    for _ in range(n):
+        fn = _u64(k + off_c + top - size - 8)
+        name, sym = _function_at(fn)
+        m = RESUME_RE.match(name)
+        t = _type(m.group(1) + '__frame', sym) if m else None
+        if t is None:
+            break
+        size += t.sizeof
+    return size
+
+
+def _after_step(kind):
+    global _step
+    if _step is None or _step[0] != kind:
+        return
+    _, bp, start, mode = _step
+    _step = None
+    try:
+        if mode == 'enter':
+            # go on to the body's first line unless the step got there
+            if bp.hit or isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+                return
+            gdb.execute('continue', to_string=True)
+            if bp.hit:
+                gdb.execute('frame')
+            return
+        if kind in ('next', 'step') and _entered_callee(start):
+            return                           # step went into the callee
+        if mode == 'call' and _left_normally(start):
+            return                           # the call was not reached
+        if mode == 'return' and _still_in(start):
+            return                           # the function has not returned
+        if isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)) and \
+                not bp.hit:
+            return                           # stopped for another reason
+        if not bp.hit:
+            gdb.write('[cpc: the thread waits for the call to return; running other '
+                      'threads until it resumes]\n')
+            gdb.execute('continue', to_string=True)
+            if not gdb.selected_inferior().pid:
+                return                       # the program ended meanwhile
+        if bp.hit and mode in ('call', 'return'):
+            gdb.execute('next')              # the rest of the call's line
+        elif bp.hit:
+            gdb.execute('frame')
+    finally:
+        bp.remove()
+
+
+def _still_in(start):
+    try:
+        return start.is_valid() and gdb.selected_frame() == start
+    except gdb.error:
+        return False
+
+
+def _left_normally(start):
+    """Still in the body that made the call, elsewhere than its epilogue
+    (the call was not reached: a jump, or the step ended early)."""
+    try:
+        f = gdb.selected_frame()
+        if not start.is_valid() or f != start:
+            return False
+        fb = _function_block(f.pc())
+        last = max((e for e in f.find_sal().symtab.linetable()
+                    if fb.start <= e.pc < fb.end), key=lambda e: e.pc)
+        return f.find_sal().line != last.line
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        return False
+
+
+def _entered_callee(start):
+    try:
+        f = gdb.selected_frame()
+    except gdb.error:
+        return False
+    if f == start or not start.is_valid():
+        return False
+    return any(g == start for g in _older(f))
+
+
+class _Hook(gdb.Command):
+    def __init__(self, name, fn, kind):
+        super().__init__(name, gdb.COMMAND_NONE)
+        self.fn, self.kind = fn, kind
+
+    def invoke(self, arg, from_tty):
+        self.fn(self.kind)
+
+
+# The runtime's functions (cpc_*: primitives, the ABI's inline helpers)
+# are the scheduler's code, not the program's: `step` does not enter them
+# (`skip delete` undoes this).
+if gdb.convenience_variable('cpc_gdb_loaded') is None:
+    gdb.execute('skip -rfunction ^cpc_', to_string=True)
+    gdb.execute('skip -rfunction __(defer|bounce|resume_[0-9]+|start)$', to_string=True)
+
+def _define_hook(name, body):
+    """Define a user hook unless one not made here exists (then say so)."""
+    try:
+        old = gdb.execute('show user %s' % name, to_string=True)
+    except gdb.error:
+        old = ''
+    if old.strip() and body not in old:
+        gdb.write('cpc-gdb: keeping your %s; next/step/finish will not follow CPC '
+                  'threads across cps calls\n' % name)
+        return
+    if not old.strip():
+        gdb.execute('define %s\n%s\nend' % (name, body))
+
+
+for _kind in ('next', 'step', 'finish'):
+    _Hook('cpc-before-' + _kind, _before_step, _kind)
+    _Hook('cpc-after-' + _kind, _after_step, _kind)
+    _define_hook('hook-' + _kind, 'cpc-before-' + _kind)
+    _define_hook('hookpost-' + _kind, 'cpc-after-' + _kind)
+gdb.events.stop.connect(_on_stop)
+
+InfoCpcThreads()
+CpcThreadCmd()
+CpcPrefix()
+CpcBt()
+if FrameDecorator is not object:
+    CpcFrameFilter()
+gdb.set_convenience_variable('cpc_gdb_loaded', 1)
