@@ -98,6 +98,7 @@ class Emitter:
         self.u = u
         self.edits = []
         self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
+        self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
         self.path = u.path
 
     def diag(self, c, msg):
@@ -593,16 +594,27 @@ class Emitter:
         s = site.stmt
         return (rw.start(s), rw.full_end(self.u, s), code)
 
+    def copy_var(self, dst, src, v):
+        """ctype.copy for variable v, its type looked at once per function
+        (a large function copies each variable at hundreds of sites)."""
+        try:
+            memcpy = self._memcpy_vars[v.key]
+        except KeyError:
+            memcpy = self._memcpy_vars[v.key] = ctype.has_const_member(v.type)
+        if memcpy:
+            return ctype.copy(dst, src, v.type)
+        return '%s = %s;' % (dst, src)
+
     def call_site(self, f, site, vs, stored, frame, store_fn, small):
         """Call site `site`: store the variables `stored` (and cpc_fn when
         store_fn) in the frame, call; at the resume point restore `vs`.
         All of it on the line of the call (codegen.call_site)."""
         u = self.u
         name = f.name
-        stores = [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored]
+        stores = [self.copy_var('cpc_f->' + v.name, v.name, v) for v in stored]
         decls, names, fn = self.call_args(site, small,
                                           temps=None if stores or store_fn else False)
-        restores = [ctype.copy(v.name, 'cpc_f->' + v.name, v.type) for v in vs]
+        restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in vs]
         result = []
         result_temps = []
         rt = callee_result(site.call)
