@@ -19,6 +19,7 @@ include lib/lib.mk
 include examples/examples.mk
 include tests/tests.mk
 include bench/bench.mk
+include mk/install.mk
 
 all: setup runtime lib
 

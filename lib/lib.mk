@@ -9,10 +9,11 @@ LIB_CPCC        := $(TOP)/bin/cpcc
 LIB_SRCS        := $(sort $(wildcard $(TOP)/lib/*.cpc))
 LIB_OBJS        := $(patsubst $(TOP)/lib/%.cpc,$(BUILD)/lib/%.o,$(LIB_SRCS))
 LIB_OBJS_DEBUG  := $(patsubst $(TOP)/lib/%.cpc,$(BUILD)/lib/debug/%.o,$(LIB_SRCS))
-LIB_CPCFLAGS    := -I$(TOP)/lib -Wall -Wextra
+# -fPIC: the same objects go into the static and the shared libraries.
+LIB_CPCFLAGS    := -I$(TOP)/lib -Wall -Wextra -fPIC -fno-semantic-interposition
 # Rebuild when the interface, the internal header or the translator change.
 LIB_DEPS        := $(wildcard $(TOP)/runtime/include/cpc/*.h) $(TOP)/lib/lib_internal.h \
-                   $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py)
+                   $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py) $(TOP)/lib/lib.mk
 
 # The library ships inside the runtime archives.
 RUNTIME_EXTRA_OBJS       += $(LIB_OBJS)
@@ -29,3 +30,5 @@ $(BUILD)/lib/debug/%.o: $(TOP)/lib/%.cpc $(LIB_DEPS) | $(SETUP_STAMP)
 	$(LIB_CPCC) --cpc-debug -O0 -g $(LIB_CPCFLAGS) -c $< -o $@
 
 .PHONY: lib
+
+include $(TOP)/lib/qemu/qemu.mk

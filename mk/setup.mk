@@ -5,7 +5,9 @@
 #                    the reducer of `make fuzz` uses
 
 DEB_PACKAGES      := libclang-common-19-dev csmith libcsmith-dev wrk curl valgrind \
-                     libst-dev libboost-context-dev g++ hyperfine gdb libev-dev libuv1-dev
+                     libst-dev libboost-context-dev g++ hyperfine gdb libev-dev libuv1-dev \
+                     libglib2.0-dev cmake pkgconf \
+                     nginx-light libpth-dev python3-matplotlib
 DEB_PACKAGES_FUZZ := creduce
 PY_PACKAGES       := libclang==18.1.1 pytest==8.3.3
 

@@ -30,7 +30,7 @@
  * library needs.
  *
  * Owner.  A condvar belongs to the scheduler whose thread created it: its
- * magic is that scheduler's key (cpc_tls_cv_key), so the hot paths check
+ * magic is that scheduler's key (cpc__tls_cv_key), so the hot paths check
  * with one compare that the condvar is live, the caller attached, and on
  * the condvar's scheduler; cv_misuse, out of line, says which error it
  * was.  Waking queues the thread on the run queue of the signaller's
@@ -131,7 +131,7 @@ static inline struct cv_shared *cv_shared_of(cpc_condvar *c)
 #define CV_PLAIN_LINK ((uintptr_t)CPC_CONDVAR << 32)
 #endif
 
-_Thread_local uint32_t cpc_tls_cv_key = CV_MAGIC_LIVE;
+_Thread_local uint32_t cpc__tls_cv_key = CV_MAGIC_LIVE;
 
 /* k's predecessor left: k's link is now pprev.  Only a removable waiter
    keeps its link; a plain one's holds its result. */
@@ -149,22 +149,22 @@ CPC_NORETURN CPC_COLD static void cv_misuse(cpc_condvar *c, const char *what)
 {
     cpc_require_attached(what);
     if (c == NULL)
-        cpc_fatal("%s: NULL condvar", what);
+        cpc__fatal("%s: NULL condvar", what);
     if (c->magic == CV_MAGIC_SHARED)
-        cpc_fatal("%s: condvar %p is shared between schedulers, which this "
-                  "operation does not support (timeouts and fds: use a "
-                  "condvar of one scheduler)", what, (void *)c);
+        cpc__fatal("%s: condvar %p is shared between schedulers, which this "
+                   "operation does not support (timeouts and fds: use a "
+                   "condvar of one scheduler)", what, (void *)c);
     if (cpc__cv_key_live(c->magic))
-        cpc_fatal("%s: condvar %p belongs to another scheduler (a condvar "
-                  "used by threads of several schedulers must come from "
-                  "cpc_condvar_get_shared)", what, (void *)c);
-    cpc_fatal("%s: condvar %p was freed (released more times than it "
-              "was retained?)", what, (void *)c);
+        cpc__fatal("%s: condvar %p belongs to another scheduler (a condvar "
+                   "used by threads of several schedulers must come from "
+                   "cpc_condvar_get_shared)", what, (void *)c);
+    cpc__fatal("%s: condvar %p was freed (released more times than it "
+               "was retained?)", what, (void *)c);
 }
 
 static inline void cv_check(cpc_condvar *c, const char *what)
 {
-    if (CPC_UNLIKELY(c == NULL || c->magic != cpc_tls_cv_key))
+    if (CPC_UNLIKELY(c == NULL || c->magic != cpc__tls_cv_key))
         cv_misuse(c, what);
 }
 
@@ -173,7 +173,7 @@ static inline void cv_check(cpc_condvar *c, const char *what)
 static inline uint64_t cv_plain_key(void)
 {
     union { struct { uint32_t magic, nremovable; } s; uint64_t w; } u;
-    u.s.magic = cpc_tls_cv_key;
+    u.s.magic = cpc__tls_cv_key;
     u.s.nremovable = 0;
     return u.w;
 }
@@ -192,7 +192,7 @@ static cpc_condvar *cv_new(size_t size, uint32_t magic)
 {
     cpc_condvar *c = malloc(size);
     if (c == NULL)
-        cpc_fatal("out of memory allocating a condvar");
+        cpc__fatal("out of memory allocating a condvar");
     c->q.head = NULL;
     c->q.tail = NULL;
     c->refcount = 1;
@@ -205,7 +205,7 @@ static cpc_condvar *cv_new(size_t size, uint32_t magic)
 cpc_condvar *cpc_condvar_get(void)
 {
     cpc_require_attached("cpc_condvar_get");
-    return cv_new(sizeof(struct cpc_condvar), cpc_tls_cv_key);
+    return cv_new(sizeof(struct cpc_condvar), cpc__tls_cv_key);
 }
 
 cpc_condvar *cpc_condvar_get_shared(void)
@@ -219,9 +219,9 @@ cpc_condvar *cpc_condvar_get_shared(void)
    and true is returned: unlock when done). */
 static bool cv_check_lock(cpc_condvar *c, const char *what)
 {
-    if (CPC_LIKELY(c != NULL && c->magic == cpc_tls_cv_key))
+    if (CPC_LIKELY(c != NULL && c->magic == cpc__tls_cv_key))
         return false;
-    if (c == NULL || c->magic != CV_MAGIC_SHARED || cpc_tls_pool != NULL)
+    if (c == NULL || c->magic != CV_MAGIC_SHARED || cpc__tls_pool != NULL)
         cv_misuse(c, what);
     pthread_mutex_lock(&cv_shared_of(c)->lock);
     return true;
@@ -237,8 +237,8 @@ cpc_condvar *cpc_condvar_retain(cpc_condvar *c)
 {
     bool locked = cv_check_lock(c, "cpc_condvar_retain");
     if (c->refcount <= 0)
-        cpc_fatal("cpc_condvar_retain: condvar %p has no reference left",
-                  (void *)c);
+        cpc__fatal("cpc_condvar_retain: condvar %p has no reference left",
+                   (void *)c);
     c->refcount++;
     cv_unlock(c, locked);
     return c;
@@ -248,10 +248,10 @@ void cpc_condvar_release(cpc_condvar *c)
 {
     cpc_require_attached("cpc_condvar_release");
     if (c == NULL)
-        cpc_fatal("cpc_condvar_release: NULL condvar");
+        cpc__fatal("cpc_condvar_release: NULL condvar");
     if (!cpc__cv_key_live(c->magic) || c->refcount <= 0)
-        cpc_fatal("cpc_condvar_release: condvar %p released more times than "
-                  "it was retained", (void *)c);
+        cpc__fatal("cpc_condvar_release: condvar %p released more times than "
+                   "it was retained", (void *)c);
     bool locked = cv_check_lock(c, "cpc_condvar_release");
     bool last = --c->refcount == 0 && c->q.head == NULL;
     cv_unlock(c, locked);
@@ -307,10 +307,10 @@ CPC_COLD static cpc_continuation *cv_shared_wait(cpc_continuation *k,
                                                  pthread_mutex_t *m)
 {
     k = cpc_reserve(k, CPC_WAIT_SHARED);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     struct cpc_wait *w = cpc_wait_of(k);
     w->link = CV_PLAIN_LINK;
-    w->home = cpc_tls_sched;
+    w->home = cpc__tls_sched;
     pthread_mutex_lock(&cv_shared_of(c)->lock);
     sched_queue_push(&c->q, k);
     pthread_mutex_unlock(&cv_shared_of(c)->lock);
@@ -362,9 +362,9 @@ void cpc__cv_unlink(cpc_condvar *c, cpc_continuation *k)
 static inline void cv_detach_other(cpc_continuation *k, uintptr_t flags)
 {
     if (flags & CPC_W_TIMER)
-        cpc__tmr_remove(cpc_tls_sched, k);
+        cpc__tmr_remove(cpc__tls_sched, k);
     else if (flags & CPC_W_IO)
-        cpc__io_unlink(cpc_tls_sched, k);
+        cpc__io_unlink(cpc__tls_sched, k);
 }
 
 /* cpc_signal while the condvar holds a removable waiter: the head may be
@@ -381,14 +381,14 @@ CPC_COLD static void cv_signal_general(cpc_condvar *c, cpc_continuation *k)
         c->nremovable--;
         cv_detach_other(k, flags);
     }
-    sched_wake(cpc_tls_sched, k, CPC_CONDVAR);
+    sched_wake(cpc__tls_sched, k, CPC_CONDVAR);
 }
 
 void cpc_signal(cpc_condvar *c)
 {
     uint64_t key = cv_plain_key();
     if (CPC_UNLIKELY(c == NULL || c->magic_nremovable != key)) {
-        if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc_tls_pool == NULL) {
+        if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc__tls_pool == NULL) {
             cv_shared_signal(c, false);
             return;
         }
@@ -407,7 +407,7 @@ void cpc_signal(cpc_condvar *c)
 
 void cpc_signal_all(cpc_condvar *c)
 {
-    if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc_tls_pool == NULL) {
+    if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc__tls_pool == NULL) {
         cv_shared_signal(c, true);
         return;
     }
@@ -421,7 +421,7 @@ void cpc_signal_all(cpc_condvar *c)
         cpc_continuation *next = k->cpc_next;
         if (removable)
             cv_detach_other(k, cpc_wait_of(k)->link & CPC_W_FLAGS);
-        sched_wake(cpc_tls_sched, k, CPC_CONDVAR);
+        sched_wake(cpc__tls_sched, k, CPC_CONDVAR);
         k = next;
     }
 }
@@ -435,14 +435,14 @@ CPC_COLD static cpc_continuation *cv_wait_timed(cpc_continuation *k,
                                                 int sec, int usec)
 {
     cv_check(c, "cpc_wait");
-    return cpc__tmr_wait_cv(cpc_tls_sched, k, c, tmr_delay_ns(sec, usec));
+    return cpc__tmr_wait_cv(cpc__tls_sched, k, c, tmr_delay_ns(sec, usec));
 }
 
 CPC_COLD static cpc_continuation *cv_wait_grow(cpc_continuation *k,
                                                cpc_condvar *c)
 {
     k = cpc_continuation_grow(k, CPC_WAIT_COND);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
     return NULL;
 }
@@ -452,14 +452,14 @@ cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
 {
     if (CPC_UNLIKELY(sec >= 0))
         return cv_wait_timed(k, c, sec, usec);
-    if (CPC_UNLIKELY(c == NULL || c->magic != cpc_tls_cv_key)) {
-        if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc_tls_pool == NULL)
+    if (CPC_UNLIKELY(c == NULL || c->magic != cpc__tls_cv_key)) {
+        if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc__tls_pool == NULL)
             return cv_shared_wait(k, c, NULL);
         cv_misuse(c, "cpc_wait");
     }
     if (CPC_UNLIKELY(k->size - k->length < CPC_WAIT_COND))
         return cv_wait_grow(k, c);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
     return NULL;
 }
@@ -467,11 +467,11 @@ cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
 cpc_continuation *cpc_wait_unlock__cps(cpc_continuation *k, cpc_condvar *c,
                                        pthread_mutex_t *m)
 {
-    if (c == NULL || c->magic != CV_MAGIC_SHARED || cpc_tls_pool != NULL) {
-        if (c != NULL && c->magic == cpc_tls_cv_key)
-            cpc_fatal("cpc_wait_unlock: condvar %p is not shared (it comes "
-                      "from cpc_condvar_get, not cpc_condvar_get_shared)",
-                      (void *)c);
+    if (c == NULL || c->magic != CV_MAGIC_SHARED || cpc__tls_pool != NULL) {
+        if (c != NULL && c->magic == cpc__tls_cv_key)
+            cpc__fatal("cpc_wait_unlock: condvar %p is not shared (it comes "
+                       "from cpc_condvar_get, not cpc_condvar_get_shared)",
+                       (void *)c);
         cv_misuse(c, "cpc_wait_unlock");
     }
     return cv_shared_wait(k, c, m);

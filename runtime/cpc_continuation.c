@@ -65,7 +65,7 @@
 
 CPC_NORETURN static void cont_oom(size_t total)
 {
-    cpc_fatal("out of memory allocating a continuation of %zu bytes", total);
+    cpc__fatal("out of memory allocating a continuation of %zu bytes", total);
 }
 
 /* ---- slabs ------------------------------------------------------------------ */
@@ -337,7 +337,7 @@ static cpc_continuation *cont_malloc(size_t total)
 {
     cpc_continuation *k;
 #ifndef CPC_NO_CACHE
-    if (CPC_LIKELY(cpc_tls_on_default)) {
+    if (CPC_LIKELY(cpc__tls_on_default)) {
         struct cont_class *cl = cont_class_of(total);
         if (cl != NULL && cl->head != NULL) {
             k = cl->head;
@@ -357,7 +357,7 @@ static void cont_release(cpc_continuation *k)
 {
 #ifdef CPC_SLABS
     if (cont_is_slot(k)) {
-        if (CPC_LIKELY(cpc_tls_on_default))
+        if (CPC_LIKELY(cpc__tls_on_default))
             slab_free(k);
         else
             slab_free_remote(k);
@@ -365,7 +365,7 @@ static void cont_release(cpc_continuation *k)
     }
 #endif
 #ifndef CPC_NO_CACHE
-    if (CPC_LIKELY(cpc_tls_on_default)) {
+    if (CPC_LIKELY(cpc__tls_on_default)) {
         size_t total = CPC_HEADER_SIZE + k->size;
         struct cont_class *cl = cont_class_of(total);
         if (cl != NULL && cl->bytes + total <= CACHE_CLASS_BYTES) {
@@ -404,7 +404,7 @@ static inline cpc_continuation *cont_alloc(size_t size)
 {
     cpc_continuation *k;
 #ifdef CPC_SLABS
-    if (size <= SLAB_MAX_TOTAL - CPC_HEADER_SIZE && CPC_LIKELY(cpc_tls_on_default)) {
+    if (size <= SLAB_MAX_TOTAL - CPC_HEADER_SIZE && CPC_LIKELY(cpc__tls_on_default)) {
         unsigned cls = size <= 16 ? 0 : (unsigned)((size - 1) / 16);
         k = slab_alloc(cls);
         k->size = 16 * (cls + 1);
@@ -412,8 +412,8 @@ static inline cpc_continuation *cont_alloc(size_t size)
     }
 #endif
     if (size > UINT32_MAX - CPC_HEADER_SIZE - 32)
-        cpc_fatal("continuation of %zu bytes is too large (limit 4 GiB)",
-                  size);
+        cpc__fatal("continuation of %zu bytes is too large (limit 4 GiB)",
+                   size);
     size_t total = cont_round_total(CPC_HEADER_SIZE + size);
     k = cont_malloc(total);
     k->size = (uint32_t)(total - CPC_HEADER_SIZE);
@@ -425,7 +425,7 @@ cpc_continuation *cpc_continuation_new(size_t size)
     cpc_continuation *k = cont_alloc(size);
     k->cpc_next = NULL;
     k->length = 0;
-    dbg_init(k);
+    cpc__dbg_init(k);
     return k;
 }
 
@@ -445,8 +445,8 @@ cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need)
     n->cpc_next = k->cpc_next;
     n->length = k->length;
     memcpy(n->c, k->c, k->length);
-    dbg_moved(k, n);
-    if (!dbg_free(k))
+    cpc__dbg_moved(k, n);
+    if (!cpc__dbg_free(k))
         cont_release(k);
     return n;
 }
@@ -455,7 +455,7 @@ void cpc_continuation_free(cpc_continuation *k)
 {
     if (k == NULL)
         return;
-    if (dbg_free(k))
+    if (cpc__dbg_free(k))
         return;
     cont_release(k);
 }

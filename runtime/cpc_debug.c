@@ -5,9 +5,12 @@
  * One-shot discipline.  Each continuation carries a magic number and a
  * state: NEW (allocated, not yet spawned), RUNNING (a trampoline runs it),
  * SUSPENDED (a queue, condvar, the timer heap, an fd list or a pool holds
- * it), FREED.  Handing a continuation to the runtime requires RUNNING (a
- * primitive) or NEW (a spawn); taking it from a queue to run requires
- * SUSPENDED.  Anything else is a continuation resumed twice.  Freed
+ * it), PARKED (cpc_park gave it to a backend), FREED.  Handing a
+ * continuation to the runtime requires RUNNING (a primitive) or NEW or
+ * PARKED (a spawn); taking it from a queue to run requires SUSPENDED;
+ * cpc_continuation_run takes NEW or PARKED, and gives a continuation whose
+ * frames ran out back as NEW.  Anything else is a continuation resumed
+ * twice.  Freed
  * continuations are not given back at once: they wait, marked FREED with
  * their frames intact, in a bounded FIFO quarantine, so a use after free is
  * caught (and the thread's top frame can still be named) as long as the
@@ -54,7 +57,7 @@ __asm__(".pushsection \".debug_gdb_scripts\", \"MS\",@progbits,1\n"
         ".popsection\n");
 #endif
 
-void cpc_fatal(const char *fmt, ...)
+void cpc__fatal(const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -167,10 +170,10 @@ static const char *dbg_top_name(const cpc_continuation *k, char *buf,
 void cpc_reservation_violated(const cpc_continuation *k, size_t n)
 {
     char name[256];
-    cpc_fatal("continuation %p: %zu bytes written beyond the room reserved at "
-              "entry (length %u, size %u; thread's top frame: %s)",
-              (const void *)k, n, k->length, k->size,
-              dbg_top_name(k, name, sizeof name));
+    cpc__fatal("continuation %p: %zu bytes written beyond the room reserved at "
+               "entry (length %u, size %u; thread's top frame: %s)",
+               (const void *)k, n, k->length, k->size,
+               dbg_top_name(k, name, sizeof name));
 }
 
 #ifdef CPC_DEBUG
@@ -185,20 +188,20 @@ static size_t dbg_qnext;
 CPC_NORETURN static void dbg_die(cpc_continuation *k, const char *what)
 {
     char name[256];
-    cpc_fatal("continuation %p %s (thread's top frame: %s)", (void *)k, what,
-              dbg_top_name(k, name, sizeof name));
+    cpc__fatal("continuation %p %s (thread's top frame: %s)", (void *)k, what,
+               dbg_top_name(k, name, sizeof name));
 }
 
 static void dbg_check_magic(cpc_continuation *k)
 {
     if (k == NULL)
-        cpc_fatal("NULL continuation");
+        cpc__fatal("NULL continuation");
     if (k->cpc_magic == CPC_MAGIC_FREED || k->cpc_state == CPC_ST_FREED)
         dbg_die(k, "used after free");
     if (k->cpc_magic != CPC_MAGIC_LIVE)
-        cpc_fatal("continuation %p is corrupt or was never allocated by "
-                  "cpc_continuation_new (bad magic 0x%x)", (void *)k,
-                  k->cpc_magic);
+        cpc__fatal("continuation %p is corrupt or was never allocated by "
+                   "cpc_continuation_new (bad magic 0x%x)", (void *)k,
+                   k->cpc_magic);
 }
 
 /* ---- the registry of live threads ------------------------------------------ */
@@ -207,7 +210,7 @@ cpc_continuation *cpc__dbg_threads;       /* oldest first; dbg_lock */
 static cpc_continuation *dbg_threads_last;
 static uint64_t dbg_thread_ids;
 
-void dbg_init(cpc_continuation *k)
+void cpc__dbg_init(cpc_continuation *k)
 {
     k->cpc_magic = CPC_MAGIC_LIVE;
     k->cpc_state = CPC_ST_NEW;
@@ -250,7 +253,7 @@ static void dbg_replace(cpc_continuation *from, cpc_continuation *to)
     from->cpc_dbg_id = 0;
 }
 
-void dbg_suspend(cpc_continuation *k, bool spawn)
+void cpc__dbg_suspend(cpc_continuation *k, bool spawn)
 {
     dbg_check_magic(k);
     switch (k->cpc_state) {
@@ -259,6 +262,10 @@ void dbg_suspend(cpc_continuation *k, bool spawn)
             break;
         /* A primitive called on a continuation nobody is running. */
         dbg_die(k, "resumed twice: suspended before it ever ran");
+    case CPC_ST_PARKED:
+        if (spawn)
+            break;              /* a backend gives a parked thread back */
+        dbg_die(k, "resumed twice: suspended while parked");
     case CPC_ST_RUNNING:
         if (!spawn)
             break;
@@ -266,13 +273,13 @@ void dbg_suspend(cpc_continuation *k, bool spawn)
     case CPC_ST_SUSPENDED:
         dbg_die(k, "resumed twice: queued while already queued or waiting");
     default:
-        cpc_fatal("continuation %p has a bad state %u", (void *)k,
-                  k->cpc_state);
+        cpc__fatal("continuation %p has a bad state %u", (void *)k,
+                   k->cpc_state);
     }
     k->cpc_state = CPC_ST_SUSPENDED;
 }
 
-void dbg_resume(cpc_continuation *k)
+void cpc__dbg_resume(cpc_continuation *k)
 {
     dbg_check_magic(k);
     if (k->cpc_state == CPC_ST_RUNNING)
@@ -282,7 +289,7 @@ void dbg_resume(cpc_continuation *k)
     k->cpc_state = CPC_ST_RUNNING;
 }
 
-void dbg_check_running(cpc_continuation *k)
+void cpc__dbg_check_running(cpc_continuation *k)
 {
     dbg_check_magic(k);
     if (k->cpc_state != CPC_ST_RUNNING)
@@ -290,7 +297,36 @@ void dbg_check_running(cpc_continuation *k)
                    "or waiting elsewhere");
 }
 
-void dbg_moved(cpc_continuation *from, cpc_continuation *to)
+void cpc__dbg_park(cpc_continuation *k)
+{
+    dbg_check_magic(k);
+    if (k->cpc_state == CPC_ST_PARKED)
+        dbg_die(k, "resumed twice: parked while already parked");
+    if (k->cpc_state != CPC_ST_RUNNING)
+        dbg_die(k, "resumed twice: parked while queued or waiting elsewhere");
+    k->cpc_state = CPC_ST_PARKED;
+}
+
+void cpc__dbg_run_start(cpc_continuation *k)
+{
+    dbg_check_magic(k);
+    if (k->cpc_state == CPC_ST_RUNNING)
+        dbg_die(k, "resumed twice: run while already running");
+    if (k->cpc_state == CPC_ST_SUSPENDED)
+        dbg_die(k, "resumed twice: run while queued or waiting");
+    if (k->cpc_state != CPC_ST_NEW && k->cpc_state != CPC_ST_PARKED)
+        cpc__fatal("continuation %p has a bad state %u", (void *)k,
+                  k->cpc_state);
+    k->cpc_state = CPC_ST_RUNNING;
+}
+
+void cpc__dbg_run_end(cpc_continuation *k)
+{
+    cpc__dbg_check_running(k);
+    k->cpc_state = CPC_ST_NEW;
+}
+
+void cpc__dbg_moved(cpc_continuation *from, cpc_continuation *to)
 {
     dbg_check_magic(from);
     to->cpc_magic = CPC_MAGIC_LIVE;
@@ -300,7 +336,7 @@ void dbg_moved(cpc_continuation *from, cpc_continuation *to)
     pthread_mutex_unlock(&dbg_lock);
 }
 
-bool dbg_free(cpc_continuation *k)
+bool cpc__dbg_free(cpc_continuation *k)
 {
     dbg_check_magic(k);
     k->cpc_magic = CPC_MAGIC_FREED;

@@ -10,6 +10,7 @@
  *   cpc_timer.c         tmr_    the binary heap of sleepers
  *   cpc_io.c            io_     epoll, per-fd wait lists
  *   cpc_pool.c          pool_   thread pools (detached mode), cpc_link
+ *   cpc_park.c          park_   parking: continuations a backend keeps
  *   cpc_debug.c         dbg_    one-shot checks, symbol names, fatal errors
  *
  * Threading model.  A scheduler's state is one struct cpc_sched (below);
@@ -41,7 +42,7 @@
 /* ---- errors (cpc_debug.c) --------------------------------------------- */
 
 /* Print "cpc: <message>" on stderr and abort. */
-CPC_NORETURN CPC_FMT(1, 2) void cpc_fatal(const char *fmt, ...);
+CPC_NORETURN CPC_FMT(1, 2) void cpc__fatal(const char *fmt, ...);
 /* Name of the function at address f ("name", "name+0x12" or "0x..."),
    written into buf. */
 const char *cpc__dbg_symbol_name(const void *f, char *buf, size_t len);
@@ -55,19 +56,19 @@ struct cpc__pool;
    cpc_scheduler_run (cpc_main_loop), and on the program's main thread the
    default scheduler from the start, so that native code in main() can
    spawn without locks.  NULL on pool workers and foreign threads. */
-extern _Thread_local struct cpc_sched *cpc_tls_sched;
+extern _Thread_local struct cpc_sched *cpc__tls_sched;
 /* The pool this OS thread works for; NULL on scheduler threads and on
    foreign threads.  Non-NULL means "detached". */
-extern _Thread_local struct cpc__pool *cpc_tls_pool;
-/* cpc_tls_sched == &cpc__sched_default, kept as a flag: the fast paths
+extern _Thread_local struct cpc__pool *cpc__tls_pool;
+/* cpc__tls_sched == &cpc__sched_default, kept as a flag: the fast paths
    (spawn, yield) test it with one compare of a TLS byte and then reach the
    default scheduler's run queue at its fixed address; the continuation
    allocator's slabs and cache belong to this thread (other OS threads use
    malloc, cpc_continuation.c). */
-extern _Thread_local bool cpc_tls_on_default;
+extern _Thread_local bool cpc__tls_on_default;
 /* On a pool worker: the home scheduler of the thread it runs (where
    cpc_attach takes it back, and where it spawns). */
-extern _Thread_local struct cpc_sched *cpc_tls_home;
+extern _Thread_local struct cpc_sched *cpc__tls_home;
 /* What a live condvar's magic must equal for this OS thread to use it:
    the key of the scheduler it drives (CV_MAGIC_LIVE for the default one,
    and for foreign threads), CV_KEY_DETACHED on pool workers (which no
@@ -82,7 +83,7 @@ extern _Thread_local struct cpc_sched *cpc_tls_home;
 #define CV_MAGIC_SHARED 0x43565348u    /* "CVSH" */
 #define CV_KEY_BASE     0x53000000u    /* | id: schedulers other than the
                                           default (id < 2^24) */
-extern _Thread_local uint32_t cpc_tls_cv_key;
+extern _Thread_local uint32_t cpc__tls_cv_key;
 
 static inline bool cpc__cv_key_live(uint32_t magic)
 {
@@ -94,10 +95,10 @@ static inline bool cpc__cv_key_live(uint32_t magic)
    facility is used from a detached thread. */
 static inline void cpc_require_attached(const char *what)
 {
-    if (CPC_UNLIKELY(cpc_tls_pool != NULL))
-        cpc_fatal("%s called from a detached thread; condvars and the "
-                  "scheduler's queues belong to the cooperative scheduler "
-                  "(attach first with cpc_attach or cpc_attached)", what);
+    if (CPC_UNLIKELY(cpc__tls_pool != NULL))
+        cpc__fatal("%s called from a detached thread; condvars and the "
+                   "scheduler's queues belong to the cooperative scheduler "
+                   "(attach first with cpc_attach or cpc_attached)", what);
 }
 
 /* ---- continuations (cpc_continuation.c) ------------------------------- */
@@ -197,7 +198,7 @@ struct sched_queue {
    run queue at fixed addresses; cpc_scheduler_new allocates others.
 
    Ownership.  Every field but the inbox's belongs to the OS thread
-   driving the scheduler (cpc_tls_sched == s): only it runs s's threads and
+   driving the scheduler (cpc__tls_sched == s): only it runs s's threads and
    touches the run queue, timers, fd table and cached clocks, without
    locks.  Other OS threads reach s only through the inbox, under
    inbox_lock, and the eventfd that wakes its loop.  Fields are described
@@ -289,7 +290,7 @@ static inline void sched_push_keyed(uint32_t key, cpc_continuation *k)
     if (CPC_LIKELY(key == CV_MAGIC_LIVE))
         sched_queue_push(&cpc__sched_default.runq, k);
     else
-        cpc__sched_push_other(cpc_tls_sched, k);
+        cpc__sched_push_other(cpc__tls_sched, k);
 }
 /* Wake a suspended thread of s (s's own thread) with result v. */
 static inline void sched_wake(struct cpc_sched *s, cpc_continuation *k, int v)
@@ -404,28 +405,37 @@ enum {
     CPC_ST_RUNNING,        /* being run by a trampoline */
     CPC_ST_SUSPENDED,      /* held by a queue, a condvar, the heap, ... */
     CPC_ST_FREED,
+    CPC_ST_PARKED,         /* held by whoever cpc_park gave it to */
 };
-void dbg_init(cpc_continuation *k);
+void cpc__dbg_init(cpc_continuation *k);
 /* k is handed to a queue or a wait structure by code that owns it. */
-void dbg_suspend(cpc_continuation *k, bool spawn);
+void cpc__dbg_suspend(cpc_continuation *k, bool spawn);
 /* A trampoline takes k from a queue. */
-void dbg_resume(cpc_continuation *k);
+void cpc__dbg_resume(cpc_continuation *k);
 /* A trampoline is about to run k's top frame. */
-void dbg_check_running(cpc_continuation *k);
+void cpc__dbg_check_running(cpc_continuation *k);
 /* k is about to be freed: returns true if the caller must not free it
    (it went to the quarantine). */
-bool dbg_free(cpc_continuation *k);
-void dbg_moved(cpc_continuation *from, cpc_continuation *to);
+bool cpc__dbg_free(cpc_continuation *k);
+void cpc__dbg_moved(cpc_continuation *from, cpc_continuation *to);
 /* Where k was spawned (a return address into the spawning code). */
-#define dbg_spawned(k, site) ((k)->cpc_dbg_spawn = (site))
+#define cpc__dbg_spawned(k, site) ((k)->cpc_dbg_spawn = (site))
+/* Parking (cpc_park.c): running k parks; cpc_continuation_run takes a new
+   or parked k and, when k's frames run out, gives it back as new. */
+void cpc__dbg_park(cpc_continuation *k);
+void cpc__dbg_run_start(cpc_continuation *k);
+void cpc__dbg_run_end(cpc_continuation *k);
 #else
-#define dbg_init(k) ((void)0)
-#define dbg_suspend(k, spawn) ((void)0)
-#define dbg_resume(k) ((void)0)
-#define dbg_check_running(k) ((void)0)
-#define dbg_free(k) false
-#define dbg_moved(from, to) ((void)0)
-#define dbg_spawned(k, site) ((void)0)
+#define cpc__dbg_init(k) ((void)0)
+#define cpc__dbg_suspend(k, spawn) ((void)0)
+#define cpc__dbg_resume(k) ((void)0)
+#define cpc__dbg_check_running(k) ((void)0)
+#define cpc__dbg_free(k) false
+#define cpc__dbg_moved(from, to) ((void)0)
+#define cpc__dbg_spawned(k, site) ((void)0)
+#define cpc__dbg_park(k) ((void)0)
+#define cpc__dbg_run_start(k) ((void)0)
+#define cpc__dbg_run_end(k) ((void)0)
 #endif
 
 #endif /* CPC_INTERNAL_H */

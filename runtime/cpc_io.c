@@ -47,14 +47,14 @@ void cpc__io_init(struct cpc_sched *s)
 {
     s->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (s->epfd < 0)
-        cpc_fatal("epoll_create1: %s", strerror(errno));
+        cpc__fatal("epoll_create1: %s", strerror(errno));
     int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (fd < 0)
-        cpc_fatal("cannot create the scheduler's eventfd: %s",
-                  strerror(errno));
+        cpc__fatal("cannot create the scheduler's eventfd: %s",
+                   strerror(errno));
     struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
     if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-        cpc_fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
+        cpc__fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
     atomic_store_explicit(&s->wakefd, fd, memory_order_release);
 }
 
@@ -90,7 +90,7 @@ static struct cpc__io_fd *io_fd_get(struct cpc_sched *s, int fd)
             n *= 2;
         struct cpc__io_fd *t = realloc(s->io_fds, n * sizeof *t);
         if (t == NULL)
-            cpc_fatal("out of memory growing the fd table");
+            cpc__fatal("out of memory growing the fd table");
         memset(t + s->io_nfds, 0, (n - s->io_nfds) * sizeof *t);
         s->io_fds = t;
         s->io_nfds = n;
@@ -183,7 +183,7 @@ void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
     if (n < 0) {
         if (errno == EINTR)
             return;
-        cpc_fatal("epoll_wait: %s", strerror(errno));
+        cpc__fatal("epoll_wait: %s", strerror(errno));
     }
     for (int i = 0; i < n; i++) {
         int fd = evs[i].data.fd;
@@ -262,7 +262,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
         errno = EBADF;
         return io_return(k, -1);
     }
-    struct cpc_sched *s = cpc_tls_sched;
+    struct cpc_sched *s = cpc__tls_sched;
     if (s == NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_io_wait with a condvar");
@@ -281,7 +281,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
         return io_return(k, -1);
     }
     k = cpc_reserve(k, CPC_WAIT_IO);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     struct cpc_wait *w = cpc_wait_of(k);
     if (c != NULL) {
         cpc__cv_enqueue(c, k, CPC_W_COND | CPC_W_IO);
@@ -308,7 +308,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
 void cpc_signal_fd(int fd, int direction)
 {
     cpc_require_attached("cpc_signal_fd");
-    struct cpc_sched *s = cpc_tls_sched;
+    struct cpc_sched *s = cpc__tls_sched;
     if (s == NULL || fd < 0 || (size_t)fd >= s->io_nfds)
         return;
     io_wake(s, &s->io_fds[fd], (uint32_t)direction, true);

@@ -4,7 +4,7 @@
  * A pool is a locked FIFO of continuations served by up to max_threads
  * pthreads, created lazily when a thread arrives and no worker is idle.
  * A worker runs a continuation with the same trampoline as the scheduler
- * (cpc__sched_run), with cpc_tls_pool set: the primitives see that and behave
+ * (cpc__sched_run), with cpc__tls_pool set: the primitives see that and behave
  * like POSIX (cpc_sleep and cpc_io_wait block, cpc_yield returns at once,
  * the clocks are real).  The continuation leaves the pool when it links elsewhere
  * (cpc_link__cps) or ends.
@@ -18,7 +18,7 @@
  * home: cpc_link(cpc_default_sched) takes it back there, and it spawns
  * there.  While it waits in a pool's queue the home is kept in the bytes
  * above its top frame (after cpc_link's result, which is the pointer at
- * c[length]); the worker running it keeps it in cpc_tls_home.
+ * c[length]); the worker running it keeps it in cpc__tls_home.
  */
 #define _GNU_SOURCE
 #include "cpc_internal.h"
@@ -64,9 +64,9 @@ static struct cpc_sched *pool_home(cpc_continuation *k)
 static void *pool_worker(void *arg)
 {
     struct cpc__pool *s = arg;
-    cpc_tls_pool = s;
-    cpc_tls_sched = NULL;
-    cpc_tls_cv_key = CV_KEY_DETACHED;
+    cpc__tls_pool = s;
+    cpc__tls_sched = NULL;
+    cpc__tls_cv_key = CV_KEY_DETACHED;
     pthread_mutex_lock(&s->lock);
     for (;;) {
         while (s->head == NULL && !s->shutdown) {
@@ -81,7 +81,7 @@ static void *pool_worker(void *arg)
         if (s->head == NULL)
             s->tail = NULL;
         pthread_mutex_unlock(&s->lock);
-        cpc_tls_home = pool_home(k);
+        cpc__tls_home = pool_home(k);
         cpc__sched_run(k);
         pthread_mutex_lock(&s->lock);
     }
@@ -98,7 +98,7 @@ cpc_sched *cpc_threadpool_get(int max_threads)
     struct cpc__pool *s = calloc(1, sizeof *s);
     pthread_t *w = calloc((size_t)max_threads, sizeof *w);
     if (s == NULL || w == NULL)
-        cpc_fatal("out of memory allocating a thread pool");
+        cpc__fatal("out of memory allocating a thread pool");
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     s->kind = CPC__KIND_POOL;
@@ -124,9 +124,9 @@ int cpc_threadpool_release(cpc_sched *h)
     pthread_cond_broadcast(&s->cond);
     int n = s->nthreads;
     pthread_mutex_unlock(&s->lock);
-    if (cpc_tls_pool == s)
-        cpc_fatal("cpc_threadpool_release: called from a worker of the pool "
-                  "it releases");
+    if (cpc__tls_pool == s)
+        cpc__fatal("cpc_threadpool_release: called from a worker of the pool "
+                   "it releases");
     for (int i = 0; i < n; i++)
         pthread_join(s->workers[i], NULL);
     pthread_cond_destroy(&s->cond);
@@ -147,7 +147,7 @@ void cpc__pool_push(struct cpc__pool *s, cpc_continuation *k,
     pthread_mutex_lock(&s->lock);
     if (s->shutdown) {
         pthread_mutex_unlock(&s->lock);
-        cpc_fatal("cpc_link: thread pool %p was released", (void *)s);
+        cpc__fatal("cpc_link: thread pool %p was released", (void *)s);
     }
     if (s->tail != NULL)
         s->tail->cpc_next = k;
@@ -168,7 +168,7 @@ void cpc__pool_push(struct cpc__pool *s, cpc_continuation *k,
         if (rc == 0)
             s->nthreads++;
         else if (s->nthreads == 0)
-            cpc_fatal("cannot create a thread pool worker: %s", strerror(rc));
+            cpc__fatal("cannot create a thread pool worker: %s", strerror(rc));
         /* Otherwise an existing worker will get to it. */
     }
     pthread_mutex_unlock(&s->lock);
@@ -201,8 +201,8 @@ void cpc__pool_shutdown_default(void)
    cpc_default_sched (NULL), the thread's home scheduler. */
 cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s)
 {
-    struct cpc__pool *prev = cpc_tls_pool;
-    struct cpc_sched *here = prev != NULL ? cpc_tls_home : cpc_tls_sched;
+    struct cpc__pool *prev = cpc__tls_pool;
+    struct cpc_sched *here = prev != NULL ? cpc__tls_home : cpc__tls_sched;
     cpc_sched *result = (cpc_sched *)(void *)prev;
     /* The result is known now: store it while we still own k, with room
        for the home above it. */
@@ -217,14 +217,14 @@ cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s)
             return k;
     } else {
         if (s->kind != CPC__KIND_SCHED)
-            cpc_fatal("cpc_link: %p is neither a scheduler nor a thread pool "
-                      "(freed?)", (void *)s);
-        if (prev == NULL && s == cpc_tls_sched)
+            cpc__fatal("cpc_link: %p is neither a scheduler nor a thread pool "
+                       "(freed?)", (void *)s);
+        if (prev == NULL && s == cpc__tls_sched)
             return k;
     }
     if (here == NULL)
-        cpc_fatal("cpc_link called by a thread with no scheduler");
-    dbg_suspend(k, false);
+        cpc__fatal("cpc_link called by a thread with no scheduler");
+    cpc__dbg_suspend(k, false);
     if (cpc__is_pool(s)) {
         struct cpc__pool *to = (struct cpc__pool *)(void *)s;
         if (prev == NULL)           /* scheduler -> pool */

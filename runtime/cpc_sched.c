@@ -46,10 +46,10 @@
 #include <unistd.h>
 
 _Thread_local int cpc_budget = CPC_DIRECT_BUDGET;
-_Thread_local struct cpc_sched *cpc_tls_sched = NULL;
-_Thread_local struct cpc__pool *cpc_tls_pool = NULL;
-_Thread_local struct cpc_sched *cpc_tls_home = NULL;
-_Thread_local bool cpc_tls_on_default = false;
+_Thread_local struct cpc_sched *cpc__tls_sched = NULL;
+_Thread_local struct cpc__pool *cpc__tls_pool = NULL;
+_Thread_local struct cpc_sched *cpc__tls_home = NULL;
+_Thread_local bool cpc__tls_on_default = false;
 
 struct cpc_sched cpc__sched_default = {
     .kind = CPC__KIND_SCHED,
@@ -65,8 +65,8 @@ struct cpc_sched cpc__sched_default = {
    without locks. */
 __attribute__((constructor)) static void sched_init_main_thread(void)
 {
-    cpc_tls_sched = &cpc__sched_default;
-    cpc_tls_on_default = true;
+    cpc__tls_sched = &cpc__sched_default;
+    cpc__tls_on_default = true;
 }
 
 /* ---- the world: every scheduler, termination ------------------------------ */
@@ -106,7 +106,7 @@ void cpc__world_busy_add(long delta)
                                        memory_order_seq_cst) + delta;
     if (CPC_UNLIKELY(n <= 0)) {
         if (n < 0)
-            cpc_fatal("internal error: negative count of busy schedulers");
+            cpc__fatal("internal error: negative count of busy schedulers");
         world_end_epoch();
     }
 }
@@ -118,7 +118,7 @@ static void sched_realtime(cpc_continuation *k, struct timespec *ts)
     /* Attached cps code (k != NULL, on a scheduler's thread) sees the time
        cached for the current pass; native and detached code the real
        clock. */
-    struct cpc_sched *s = cpc_tls_sched;
+    struct cpc_sched *s = cpc__tls_sched;
     if (k == NULL || s == NULL) {
         clock_gettime(CLOCK_REALTIME, ts);
         return;
@@ -153,14 +153,14 @@ time_t cpc_time(cpc_continuation *k, time_t *t)
 cpc_sched *cpc_get_sched(cpc_continuation *k)
 {
     (void)k;
-    return (cpc_sched *)(void *)cpc_tls_pool;
+    return (cpc_sched *)(void *)cpc__tls_pool;
 }
 
 /* ---- run queue and trampoline -------------------------------------------- */
 
 void cpc__sched_thread_end(cpc_continuation *k)
 {
-    struct cpc__pool *pool = cpc_tls_pool;
+    struct cpc__pool *pool = cpc__tls_pool;
     cpc_continuation_free(k);
     if (pool != NULL) {
         cpc__pool_leave(pool);
@@ -182,13 +182,13 @@ void cpc__sched_thread_end(cpc_continuation *k)
 static inline __attribute__((always_inline)) void
 sched_trampoline(cpc_continuation *k)
 {
-    dbg_resume(k);
+    cpc__dbg_resume(k);
     for (;;) {
         if (CPC_UNLIKELY(k->length == 0)) {
             cpc__sched_thread_end(k);
             return;
         }
-        dbg_check_running(k);
+        cpc__dbg_check_running(k);
         k = cpc_top_function(k)(k);
         if (CPC_LIKELY(k == NULL))      /* suspended: the common case */
             return;
@@ -261,7 +261,7 @@ void cpc__sched_attach_from_pool(struct cpc_sched *s, cpc_continuation *k)
 
 void cpc__sched_queue_on(struct cpc_sched *s, cpc_continuation *k)
 {
-    if (s == cpc_tls_sched)
+    if (s == cpc__tls_sched)
         sched_runq_push(s, k);
     else
         cpc__sched_inbox_push(s, k);
@@ -308,9 +308,9 @@ static bool sched_park(struct cpc_sched *s)
 static void sched_check_spawn(cpc_continuation *k, const char *what)
 {
     if (CPC_UNLIKELY(k == NULL || k->length == 0))
-        cpc_fatal("%s: %s (push the frame that starts the thread first)",
-                  what, k == NULL ? "NULL continuation"
-                                  : "empty continuation");
+        cpc__fatal("%s: %s (push the frame that starts the thread first)",
+                   what, k == NULL ? "NULL continuation"
+                                   : "empty continuation");
 }
 
 /* Spawn onto the run queue of s, which this OS thread drives.  Native
@@ -339,8 +339,8 @@ static struct cpc_sched *sched_handle(cpc_sched *h, const char *what)
     if (h == NULL)
         return &cpc__sched_default;
     if (h->kind != CPC__KIND_SCHED)
-        cpc_fatal("%s: %p is not a cooperative scheduler (a thread pool, or "
-                  "freed)", what, (void *)h);
+        cpc__fatal("%s: %p is not a cooperative scheduler (a thread pool, or "
+                   "freed)", what, (void *)h);
     return h;
 }
 
@@ -350,19 +350,19 @@ sched_spawn_other(struct cpc_sched *s, cpc_continuation *k)
     if (s != NULL)
         sched_spawn_local(s, k);
     else    /* a pool worker spawns at home; a foreign thread, on the default */
-        cpc__sched_inbox_push(cpc_tls_pool != NULL ? cpc_tls_home
+        cpc__sched_inbox_push(cpc__tls_pool != NULL ? cpc__tls_home
                                                    : &cpc__sched_default, k);
 }
 
 void cpc_spawn_continuation(cpc_continuation *k)
 {
     sched_check_spawn(k, "cpc_spawn_continuation");
-    dbg_suspend(k, true);
-    dbg_spawned(k, __builtin_return_address(0));
-    if (CPC_LIKELY(cpc_tls_on_default))
+    cpc__dbg_suspend(k, true);
+    cpc__dbg_spawned(k, __builtin_return_address(0));
+    if (CPC_LIKELY(cpc__tls_on_default))
         sched_spawn_local(&cpc__sched_default, k);     /* fixed addresses */
     else
-        sched_spawn_other(cpc_tls_sched, k);
+        sched_spawn_other(cpc__tls_sched, k);
 }
 
 void cpc_spawn_continuation_on(cpc_sched *h, cpc_continuation *k)
@@ -370,10 +370,10 @@ void cpc_spawn_continuation_on(cpc_sched *h, cpc_continuation *k)
     struct cpc_sched *s = h == NULL ? NULL
                                     : sched_handle(h, "cpc_spawn_continuation_on");
     sched_check_spawn(k, "cpc_spawn_continuation_on");
-    dbg_suspend(k, true);
-    dbg_spawned(k, __builtin_return_address(0));
-    if (s == NULL || s == cpc_tls_sched)
-        sched_spawn_other(cpc_tls_sched, k);
+    cpc__dbg_suspend(k, true);
+    cpc__dbg_spawned(k, __builtin_return_address(0));
+    if (s == NULL || s == cpc__tls_sched)
+        sched_spawn_other(cpc__tls_sched, k);
     else
         cpc__sched_inbox_push(s, k);
 }
@@ -388,16 +388,16 @@ sched_yield_other(cpc_continuation *k, struct cpc_sched *s)
 {
     if (s == NULL)
         return k;
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     sched_runq_push(s, k);
     return NULL;
 }
 
 cpc_continuation *cpc_yield__cps(cpc_continuation *k)
 {
-    if (CPC_UNLIKELY(!cpc_tls_on_default))
-        return sched_yield_other(k, cpc_tls_sched);
-    dbg_suspend(k, false);
+    if (CPC_UNLIKELY(!cpc__tls_on_default))
+        return sched_yield_other(k, cpc__tls_sched);
+    cpc__dbg_suspend(k, false);
     sched_queue_push(&cpc__sched_default.runq, k);
     return NULL;
 }
@@ -414,7 +414,7 @@ cpc_sched *cpc_scheduler_new(void)
 {
     struct cpc_sched *s = calloc(1, sizeof *s);
     if (s == NULL)
-        cpc_fatal("out of memory allocating a scheduler");
+        cpc__fatal("out of memory allocating a scheduler");
     s->kind = CPC__KIND_SCHED;
     s->epfd = -1;
     atomic_init(&s->wakefd, -1);
@@ -425,7 +425,7 @@ cpc_sched *cpc_scheduler_new(void)
     s->id = world_next_id++;
     if (s->id >= (1u << 24)) {
         pthread_mutex_unlock(&world_lock);
-        cpc_fatal("cpc_scheduler_new: too many schedulers");
+        cpc__fatal("cpc_scheduler_new: too many schedulers");
     }
     s->cv_key = CV_KEY_BASE | s->id;
     s->next = world_list;
@@ -441,7 +441,7 @@ cpc_sched *cpc_scheduler_default(void)
 
 cpc_sched *cpc_scheduler_self(void)
 {
-    return cpc_tls_pool != NULL ? cpc_tls_home : cpc_tls_sched;
+    return cpc__tls_pool != NULL ? cpc__tls_home : cpc__tls_sched;
 }
 
 int cpc_scheduler_free(cpc_sched *h)
@@ -452,8 +452,8 @@ int cpc_scheduler_free(cpc_sched *h)
         return -1;
     }
     if (atomic_load(&s->driver) != 0)
-        cpc_fatal("cpc_scheduler_free: scheduler %p is still running",
-                  (void *)s);
+        cpc__fatal("cpc_scheduler_free: scheduler %p is still running",
+                   (void *)s);
     pthread_mutex_lock(&s->inbox_lock);
     bool busy = s->inbox_head != NULL || s->runq.head != NULL ||
                 s->tmr_n > 0 || s->io_waiters > 0;
@@ -562,17 +562,17 @@ sched_loop(struct cpc_sched *s)
 static void sched_enter(struct cpc_sched *s)
 {
     uintptr_t me = (uintptr_t)pthread_self(), none = 0;
-    if (cpc_tls_pool != NULL)
-        cpc_fatal("cpc_main_loop or cpc_scheduler_run called from a pool "
-                  "worker");
+    if (cpc__tls_pool != NULL)
+        cpc__fatal("cpc_main_loop or cpc_scheduler_run called from a pool "
+                   "worker");
     if (!atomic_compare_exchange_strong(&s->driver, &none, me))
-        cpc_fatal("scheduler %p is already driven by %s (one OS thread "
-                  "per scheduler: cpc_main_loop or cpc_scheduler_run called "
-                  "twice on it)", (void *)s,
-                  none == me ? "this OS thread" : "another OS thread");
-    cpc_tls_sched = s;
-    cpc_tls_cv_key = s->cv_key;
-    cpc_tls_on_default = s == &cpc__sched_default;
+        cpc__fatal("scheduler %p is already driven by %s (one OS thread "
+                   "per scheduler: cpc_main_loop or cpc_scheduler_run called "
+                   "twice on it)", (void *)s,
+                   none == me ? "this OS thread" : "another OS thread");
+    cpc__tls_sched = s;
+    cpc__tls_cv_key = s->cv_key;
+    cpc__tls_on_default = s == &cpc__sched_default;
     if (s->epfd < 0)
         cpc__io_init(s);
 }
@@ -580,9 +580,9 @@ static void sched_enter(struct cpc_sched *s)
 /* The calling OS thread goes back to scheduler prev (or none). */
 static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev)
 {
-    cpc_tls_sched = prev;
-    cpc_tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
-    cpc_tls_on_default = prev == &cpc__sched_default;
+    cpc__tls_sched = prev;
+    cpc__tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
+    cpc__tls_on_default = prev == &cpc__sched_default;
     atomic_store(&s->driver, 0);
 }
 
@@ -627,7 +627,7 @@ static __attribute__((noinline)) void sched_loop_other(struct cpc_sched *s)
 void cpc_scheduler_run(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run");
-    struct cpc_sched *prev = cpc_tls_sched;
+    struct cpc_sched *prev = cpc__tls_sched;
     sched_begin(s);
     if (s == &cpc__sched_default)
         sched_loop_default();
@@ -680,7 +680,7 @@ int cpc_scheduler_backend_timeout(cpc_sched *h)
 int cpc_scheduler_run_once(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run_once");
-    struct cpc_sched *prev = cpc_tls_sched;
+    struct cpc_sched *prev = cpc__tls_sched;
     if (!s->embedded) {
         pthread_mutex_lock(&world_lock);
         s->embedded = true;

@@ -79,7 +79,7 @@ void cpc__tmr_add(struct cpc_sched *s, cpc_continuation *k, int64_t when,
         size_t cap = s->tmr_cap ? s->tmr_cap * 2 : 64;
         struct cpc__tmr_entry *h = realloc(s->tmr_heap, cap * sizeof *h);
         if (h == NULL)
-            cpc_fatal("out of memory growing the timer heap");
+            cpc__fatal("out of memory growing the timer heap");
         s->tmr_heap = h;
         s->tmr_cap = cap;
     }
@@ -137,7 +137,7 @@ cpc_continuation *cpc__tmr_wait_cv(struct cpc_sched *s, cpc_continuation *k,
                                    cpc_condvar *c, int64_t delay)
 {
     k = cpc_reserve(k, CPC_WAIT_TIMED);
-    dbg_suspend(k, false);
+    cpc__dbg_suspend(k, false);
     cpc__cv_enqueue(c, k, CPC_W_COND | CPC_W_TIMER);
     cpc_wait_of(k)->cv = c;
     cpc__tmr_add(s, k, cpc__sched_now(s) + delay, true);
@@ -158,7 +158,7 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
                                  cpc_condvar *c)
 {
     int64_t delay = tmr_delay_ns(sec, usec);
-    struct cpc_sched *s = cpc_tls_sched;
+    struct cpc_sched *s = cpc__tls_sched;
     if (s == NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_sleep with a condvar");
@@ -170,7 +170,7 @@ cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
         delay = 0;
     if (c == NULL) {
         k = cpc_reserve(k, CPC_WAIT_COND);
-        dbg_suspend(k, false);
+        cpc__dbg_suspend(k, false);
         cpc_wait_of(k)->link = CPC_W_TIMER;
         cpc__tmr_add(s, k, cpc__sched_now(s) + delay, false);
         return NULL;

@@ -11,6 +11,8 @@ TEST_SUITES :=
 -include tests/tools/tools-tests.mk
 -include tests/debug/debug-tests.mk
 -include embed/embed.mk
+-include tests/qemu/qemu-tests.mk
+-include tests/install/install-tests.mk
 
 test: setup
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

@@ -94,6 +94,8 @@ class Node:
         self.why = None             # Edge that made it cooperative
         self.decl_locs = []         # [(loc, spelled_coro, cursor, unit_path)]
         self.owner = None           # for spawn nodes: the enclosing function node
+        self.need_cont = False      # a cpc_need_cont function (gets the continuation)
+        self.uses_cont = False      # calls a cpc_need_cont function
 
     def __repr__(self):
         return 'Node(%s)' % self.name
@@ -258,11 +260,12 @@ class Checker:
                 t = t.get_named_type()
             elif k == fe.TK_POINTER:
                 t = t.get_pointee()
+            elif k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY):
+                # a table of function pointers is annotated like its elements
+                t = t.element_type
             elif k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
                 return self.result_has(t.get_result(), which)
-            elif k in (0, 1) or k < 40 or k in (fe.TK_RECORD, fe.TK_ENUM,
-                                                fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY,
-                                                fe.TK_VARIABLEARRAY):
+            elif k in (0, 1) or k < 40 or k in (fe.TK_RECORD, fe.TK_ENUM):
                 return False
             else:
                 c = t.get_canonical()
@@ -322,6 +325,9 @@ class Checker:
                 n.coro_at = self.name_loc(d)
         if b:
             n.block = True
+        if any(ch.kind == self.K.ANNOTATE_ATTR and ch.spelling == 'cpc_need_cont'
+               for ch in d.get_children()):
+            n.need_cont = True
         sp = self.spelled(d, 'coro') or (self.type_has(d.type, 'coro') and not self.is_system(d))
         n.decl_locs.append((self.name_loc(d), sp, self.is_system(d), ident, d))
 
@@ -346,7 +352,9 @@ class Checker:
 
     # -------------------------------------------------------------- parse
 
-    def parse_all(self, files, clang_args):
+    def parse_all(self, files, clang_args, per_file=None):
+        """per_file: {path: clang args} from a compilation database; the
+        other files get clang_args."""
         ok = True
         for path in files:
             try:
@@ -361,7 +369,7 @@ class Checker:
                 ok = False
                 continue
             try:
-                args = list(clang_args)
+                args = list(per_file[path] if per_file and path in per_file else clang_args)
                 if not path.endswith('.cpc'):
                     # a .c file is compiled as plain C (cpcc does not translate
                     # it): the runtime header in its C mode, unless asked
@@ -379,8 +387,8 @@ class Checker:
 
     def parse(self, text, path, args):
         try:
-            from cpc import translate     # its parse words nested functions well
-            return translate.parse(text, path, args)
+            from cpc import nested        # lifts nested functions, as cpcc does
+            return nested.parse(text, path, args, self.fe.parse)
         except ImportError:
             return self.fe.parse(text, path, args)
 
@@ -561,6 +569,8 @@ class Checker:
         if node is not None and owner is not None and owner.kind == 'spawn' and \
                 node.coro and node.root is None:
             node.root = 'spawned'
+        if node is not None and owner is not None and node.need_cont:
+            owner.uses_cont = True
         if node is not None:
             self.edge(owner, node, self.loc(call), det,
                       text=None if node.kind == 'func' else self.src(self.unit, callee))
@@ -753,7 +763,8 @@ class Checker:
                 if n.coro and n.block:
                     R.add(where, 'error', '`%s` is annotated both %s and %s '
                           '[conflicting-annotation]' % (n.name, cn, bn))
-                if n.coro and not n.inferred and not self.opts.no_spurious:
+                if n.coro and not n.inferred and not n.uses_cont and \
+                        not self.opts.no_spurious:
                     R.add(where, 'warning', '`%s` is annotated %s but calls no %s '
                           'function [spurious-annotation]' % (n.name, cn, cn))
                 hyb = sorted(set(e.dst.name for e in n.calls
@@ -762,6 +773,12 @@ class Checker:
                     R.add(where, 'warning', '`%s` is a hybrid function (it tests %s): split '
                           'it into a %s and a native version [hybrid-function]' % (
                               n.name, ', '.join('`%s()`' % h for h in hyb), cn))
+                if n.inferred and not n.coro and n.why is not None and \
+                        not n.why.dst.coro:
+                    # not annotated, and calls no annotated function itself
+                    # (that call is an error below) but one that must be
+                    R.add(where, 'warning', '`%s` must be annotated %s: it calls %s '
+                          '[missing-annotation]' % (n.name, cn, self.chain_text(n)))
                 if n.root == 'entry' and not n.coro:
                     R.add(where, 'error', 'entry point `%s` must be annotated %s '
                           '[missing-annotation]' % (n.name, cn))
@@ -807,6 +824,23 @@ class Checker:
                         frm = 'function `%s`, which must be %s' % (n.name, cn)
                     R.add(e.loc, 'error', 'call to %s %s `%s` from %s [blocking-call]' % (
                         bn, what, d.name, frm))
+
+    def chain_text(self, n):
+        """`g`, which must be annotated (it calls `h`, which calls `coro`):
+        the calls that make n cooperative, up to an annotated function."""
+        names = []
+        seen = set()
+        m = n
+        while m is not None and m.why is not None and m.key not in seen:
+            seen.add(m.key)
+            m = m.why.dst
+            names.append(m.name)
+            if m.coro:
+                break
+        text = '`%s`, which must be too' % names[0]
+        if len(names) > 1:
+            text += ' (%s)' % ' -> '.join('`%s`' % x for x in names)
+        return text
 
     def missing(self):
         return sorted((n for n in self.nodes.values()
@@ -940,8 +974,11 @@ class Checker:
             else:
                 attrs.append('shape=ellipse')
                 style = []
-            mismatch = n.kind == 'func' and n.local and (n.coro != n.inferred or
-                                                         (n.coro and n.block))
+            # (an annotated function that uses its continuation is not
+            # spurious: see check())
+            mismatch = n.kind == 'func' and n.local and (
+                (n.coro != n.inferred and not (n.coro and n.uses_cont)) or
+                (n.coro and n.block))
             if mismatch:
                 style.append('dashed')
                 attrs.append('color=red')
@@ -1000,7 +1037,12 @@ def parse_args(argv):
         'blocking_fn) on C and CPC files.',
         epilog='Arguments after `--` go to Clang (-I, -D, -std=...).  Exit status: 0 clean, '
         '1 errors found (with --infer: annotations to add), 2 usage or parse error.')
-    p.add_argument('files', nargs='+', metavar='FILE', help='C or CPC source files')
+    p.add_argument('files', nargs='*', metavar='FILE', help='C or CPC source files '
+                   '(with -p: the files of the compilation database to analyse; '
+                   'default all of them)')
+    p.add_argument('-p', dest='build_dir', metavar='BUILD_DIR',
+                   help='analyse the project of BUILD_DIR/compile_commands.json, each '
+                   'file with its own flags (-I, -D, -U, -include, -std=, ...)')
     p.add_argument('--coroutine-attr', action='append', metavar='NAME',
                    help='name of the cooperative annotation (default: cps; repeatable)')
     p.add_argument('--blocking-attr', action='append', metavar='NAME',
@@ -1045,6 +1087,76 @@ def parse_args(argv):
     return o
 
 
+# flags of a compile command that change how a file parses; those with a
+# path argument are made absolute against the command's directory
+DB_PATH_FLAGS = ('-I', '-isystem', '-iquote', '-idirafter', '-include', '-imacros')
+DB_FLAGS = ('-D', '-U') + DB_PATH_FLAGS
+
+
+def compile_command_args(entry):
+    """The Clang arguments of one compile_commands.json entry."""
+    import shlex
+    if 'arguments' in entry:
+        argv = list(entry['arguments'])
+    else:
+        argv = shlex.split(entry.get('command', ''))
+    d = entry.get('directory', '.')
+    out = []
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        flag = next((f for f in DB_FLAGS if a == f or (a.startswith(f) and f in ('-D', '-U', '-I'))), None)
+        if a.startswith('-std='):
+            out.append(a)
+        elif flag is not None:
+            if a == flag:
+                if i + 1 >= len(argv):
+                    break
+                val = argv[i + 1]
+                i += 1
+            else:
+                val = a[len(flag):]
+            if flag in DB_PATH_FLAGS and not os.path.isabs(val):
+                val = os.path.normpath(os.path.join(d, val))
+            out += [flag, val] if flag not in ('-D', '-U', '-I') else [flag + val]
+        i += 1
+    return out
+
+
+def compilation_database(build_dir, extra):
+    """{absolute source path: clang args} from BUILD_DIR/compile_commands.json
+    (the last command of a file wins), `extra` (the command line's -I, -D
+    and arguments after `--`) appended to every file's."""
+    import json
+    path = os.path.join(build_dir, 'compile_commands.json')
+    try:
+        with open(path) as fh:
+            db = json.load(fh)
+    except OSError as e:
+        raise UsageError('cannot read %s: %s' % (path, e.strerror))
+    except ValueError as e:
+        raise UsageError('%s is not valid JSON: %s' % (path, e))
+    if not isinstance(db, list):
+        raise UsageError('%s: expected a list of compile commands' % path)
+    out = {}
+    for entry in db:
+        if not isinstance(entry, dict) or 'file' not in entry:
+            raise UsageError('%s: an entry without "file"' % path)
+        f = entry['file']
+        if not os.path.isabs(f):
+            f = os.path.join(entry.get('directory', '.'), f)
+        f = os.path.normpath(f)
+        if not f.endswith(('.c', '.cpc', '.h')):
+            continue
+        rel = os.path.relpath(f)
+        if not rel.startswith('..'):
+            f = rel             # shorter messages for files under the cwd
+        out[f] = compile_command_args(entry) + list(extra)
+    if not out:
+        raise UsageError('%s lists no C or CPC file' % path)
+    return out
+
+
 def run(argv):
     opts = parse_args(argv)
     try:
@@ -1052,7 +1164,30 @@ def run(argv):
     except ImportError as e:
         sys.stderr.write('cpc-check: error: cannot load the CPC front-end: %s\n' % e)
         return 2
-    if not ck.parse_all(opts.files, opts.clang):
+    per_file = None
+    if opts.build_dir is not None:
+        try:
+            per_file = compilation_database(opts.build_dir, opts.clang)
+        except UsageError as e:
+            sys.stderr.write('cpc-check: error: %s\n' % e)
+            return 2
+        if opts.files:
+            known = {os.path.realpath(f): f for f in per_file}
+            files = []
+            for f in opts.files:
+                r = known.get(os.path.realpath(f))
+                if r is None:
+                    sys.stderr.write('cpc-check: error: %s is not in %s\n' % (
+                        f, os.path.join(opts.build_dir, 'compile_commands.json')))
+                    return 2
+                files.append(r)
+            opts.files = files
+        else:
+            opts.files = list(per_file)
+    elif not opts.files:
+        sys.stderr.write('cpc-check: error: no input files (give FILE... or -p BUILD_DIR)\n')
+        return 2
+    if not ck.parse_all(opts.files, opts.clang, per_file):
         return 2
     ck.build()
     ck.infer()

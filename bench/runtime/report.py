@@ -12,10 +12,11 @@ import re
 import sys
 
 TESTS = ["switch", "cond", "spawn", "idle"]
-SYSTEMS = ["cpc", "cpcc", "cpc_nocache", "cpc_ev", "cpc_uv", "baseline", "coro", "boost",
+SYSTEMS = ["cpc", "cpc_shared", "cpcc", "cpc_nocache", "cpc_ev", "cpc_uv", "baseline", "coro", "boost",
            "st"]
 TITLES = {
     "cpc": "CPC",
+    "cpc_shared": "CPC libcpc.so",
     "cpcc": "CPC via cpcc",
     "cpc_nocache": "CPC no cache",
     "cpc_ev": "CPC in libev",

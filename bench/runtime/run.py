@@ -3,7 +3,8 @@
 
     run.py BINDIR
 
-BINDIR holds bench-cpc, bench-cpc_ev and bench-cpc_uv (the same, the
+BINDIR holds bench-cpc, bench-cpc_shared (bench-cpc linked with libcpc.so),
+bench-cpc_ev and bench-cpc_uv (the same, the
 scheduler driven from a libev or a libuv loop; optional), bench-cpcc (the same benchmarks compiled from CPC
 source by cpcc; optional), bench-cpc_nocache (the runtime without its
 continuation cache: spawn and idle only), bench-baseline, bench-coro,
@@ -41,7 +42,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
 
-SYSTEMS = ["cpc", "cpcc", "cpc_nocache", "cpc_ev", "cpc_uv", "baseline", "coro", "boost",
+SYSTEMS = ["cpc", "cpc_shared", "cpcc", "cpc_nocache", "cpc_ev", "cpc_uv", "baseline", "coro", "boost",
            "st"]
 TESTS = ["switch", "cond", "spawn", "idle"]
 
@@ -52,19 +53,19 @@ TESTS = ["switch", "cond", "spawn", "idle"]
 # per thread of a smaller crowd, which does not change the per-thread cost.
 # A system missing from a benchmark's table does not run it.
 COUNTS = {
-    "switch": {"cpc": 20_000_000, "cpcc": 20_000_000,
+    "switch": {"cpc": 20_000_000, "cpc_shared": 20_000_000, "cpcc": 20_000_000,
                "cpc_ev": 20_000_000, "cpc_uv": 20_000_000,
                "baseline": 20_000_000, "coro": 20_000_000,
                "boost": 10_000_000, "st": 500_000},
-    "cond": {"cpc": 10_000_000, "cpcc": 10_000_000,
+    "cond": {"cpc": 10_000_000, "cpc_shared": 10_000_000, "cpcc": 10_000_000,
              "cpc_ev": 10_000_000, "cpc_uv": 10_000_000,
              "baseline": 10_000_000, "coro": 10_000_000,
              "boost": 5_000_000, "st": 5_000_000},
-    "spawn": {"cpc": 10_000_000, "cpcc": 10_000_000, "cpc_nocache": 10_000_000,
+    "spawn": {"cpc": 10_000_000, "cpc_shared": 10_000_000, "cpcc": 10_000_000, "cpc_nocache": 10_000_000,
               "cpc_ev": 10_000_000, "cpc_uv": 10_000_000,
               "baseline": 10_000_000, "coro": 10_000_000,
               "boost": 5_000_000, "st": 3_000_000},
-    "idle": {"cpc": 10_000_000, "cpcc": 10_000_000, "cpc_nocache": 10_000_000,
+    "idle": {"cpc": 10_000_000, "cpc_shared": 10_000_000, "cpcc": 10_000_000, "cpc_nocache": 10_000_000,
              "baseline": 10_000_000, "coro": 10_000_000,
              "boost": 200_000, "st": 200_000},
 }

@@ -16,7 +16,7 @@ RB_DEPS     := $(RB_SRC)/bench_common.h $(RB_SRC)/runtime-bench.mk
 
 RB_PEERS := $(RB_OUT)/bench-baseline $(RB_OUT)/bench-coro \
             $(RB_OUT)/bench-boost $(RB_OUT)/bench-st
-RB_BINS  := $(RB_OUT)/bench-cpc $(RB_OUT)/bench-cpc_nocache $(RB_PEERS) \
+RB_BINS  := $(RB_OUT)/bench-cpc $(RB_OUT)/bench-cpc_shared $(RB_OUT)/bench-cpc_nocache $(RB_PEERS) \
             $(RB_OUT)/bench-cpcc
 
 BENCH_SUITES += bench-runtime
@@ -35,6 +35,12 @@ $(RB_OUT):
 
 $(RB_OUT)/bench-cpc: $(RB_SRC)/cpc.c $(RB_DEPS) $(RB_LIBCPC) | $(RB_OUT)
 	$(CC) $(RB_CFLAGS) $< -o $@ $(RB_LIBCPC) -pthread
+
+# The cost of the shared runtime (-fPIC, calls through the PLT, TLS through
+# the GOT): the same program linked with libcpc.so.
+$(RB_OUT)/bench-cpc_shared: $(RB_SRC)/cpc.c $(RB_DEPS) $(RUNTIME_SO) | $(RB_OUT)
+	$(CC) $(RB_CFLAGS) -DBENCH_SYS='"cpc_shared"' $< -o $@ \
+	    -L$(BUILD)/runtime -Wl,-rpath,$(BUILD)/runtime -lcpc -pthread
 
 $(RB_OUT)/bench-cpc_nocache: $(RB_SRC)/cpc.c $(RB_DEPS) $(RB_LIBCPC_NC) | $(RB_OUT)
 	$(CC) $(RB_CFLAGS) -DBENCH_SYS='"cpc_nocache"' $< -o $@ $(RB_LIBCPC_NC) -pthread

@@ -10,6 +10,7 @@
 #   abort, abort-debug     the opt (or debug) binary must abort (SIGABRT)
 #                          and its stderr contain every line of t_NAME.abort
 #   lowstack               (modifier) run with a 256 KiB stack limit
+# With RT_RUNS="run ..." in the environment, only those runs are made.
 # Tests run two at a time (the machine has two cores).
 set -u
 BUILD=$1 SRC=$2
@@ -78,6 +79,7 @@ while read -r name runs; do
     [[ " $runs " == *" lowstack "* ]] && low=1
     for run in $runs; do
         [ "$run" = lowstack ] && continue
+        [ -n "${RT_RUNS:-}" ] && [[ " $RT_RUNS " != *" $run "* ]] && continue
         jobs_list+=("$name $run $low")
     done
 done < "$SRC/TESTS"

@@ -39,11 +39,34 @@ $(RT_BUILD)/packed/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_LIB)
 
 RT_BINS := $(foreach f,opt O0 debug tsan packed,$(addprefix $(RT_BUILD)/$(f)/,$(RT_TESTS)))
 
+# The same tests against the shared libraries (test-runtime-shared, run by
+# test-runtime after the others, not beside them: some tests order events
+# 10 ms apart and more parallel load would blur that): the opt and debug
+# flavours linked with libcpc.so and libcpc_debug.so.
+RT_SHARED_BUILD := $(BUILD)/tests/runtime-shared
+RT_SHARED_LINK  := -L$(RUNTIME_BUILD) -Wl,-rpath,$(RUNTIME_BUILD)
+
+$(RT_SHARED_BUILD)/opt/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O2 $< -o $@ $(RT_SHARED_LINK) -lcpc
+
+$(RT_SHARED_BUILD)/debug/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_SO_DEBUG)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -O0 -DCPC_DEBUG $< -o $@ $(RT_SHARED_LINK) -lcpc_debug
+
+RT_SHARED_BINS := $(foreach f,opt debug,$(addprefix $(RT_SHARED_BUILD)/$(f)/,$(RT_TESTS)))
+
+RT_RUN_SHARED := RT_RUNS="opt debug abort abort-debug" $(RT_SRC)/run-tests.sh $(RT_SHARED_BUILD) $(RT_SRC)
+
+test-runtime-shared: runtime $(RT_SHARED_BINS)
+	@$(RT_RUN_SHARED)
+
 test-runtime-build: runtime $(RT_BINS)
 
-test-runtime: test-runtime-build
+test-runtime: test-runtime-build $(RT_SHARED_BINS)
 	@$(RT_SRC)/run-tests.sh $(RT_BUILD) $(RT_SRC)
+	@$(RT_RUN_SHARED)
 
 TEST_SUITES += test-runtime
 
-.PHONY: test-runtime test-runtime-build
+.PHONY: test-runtime test-runtime-build test-runtime-shared

@@ -1,10 +1,14 @@
 /* cpc_io_wait on a pipe, both directions: a reader waits for data
    (CPC_IO_IN) written later by another thread; a writer facing a full pipe
-   waits for room (CPC_IO_OUT) made later by a reader. */
+   waits for room (CPC_IO_OUT) made later by a reader.  The drainer reads
+   once the reader has read (polling with short sleeps), not after a fixed
+   delay, so the order of the output does not depend on how fast the
+   machine is. */
 #include "cps_test.h"
 #include <fcntl.h>
 
 static int p1[2], p2[2];
+static int reader_done;
 
 CPC_FRAMES_BEGIN
 struct reader__frame_1 { int fd; cpc_function *cpc_fn; };
@@ -24,6 +28,7 @@ static cpc_continuation *reader__resume_1(cpc_continuation *k)
     CT_CHECK(n > 0, "read: %zd", n);
     buf[n] = 0;
     CT_OUT("reader: %s, read \"%s\"\n", ct_result_name(r), buf);
+    reader_done = 1;
     return k;
 }
 static cpc_continuation *reader__cps(cpc_continuation *k, int fd)
@@ -78,10 +83,16 @@ static cpc_continuation *filler__cps(cpc_continuation *k, int fd)
 }
 CT_DEFINE_SPAWN1(filler, int)
 
-/* cps void drainer(int fd) { cpc_sleep(0, 150000); read 64 KiB; } */
+/* cps void drainer(int fd) {
+       do cpc_sleep(0, 1000); while (!reader_done);
+       read 64 KiB;
+   } */
+static cpc_continuation *drainer__cps(cpc_continuation *k, int fd);
 static cpc_continuation *drainer__resume_1(cpc_continuation *k)
 {
     struct drainer__frame_1 *cpc_f = CPC_POP(k, struct drainer__frame_1);
+    if (!reader_done)
+        return drainer__cps(k, cpc_f->fd);
     static char buf[1 << 16];
     CT_OUT("drainer: read\n");
     CT_CHECK(read(cpc_f->fd, buf, sizeof buf) > 0, "read");
@@ -92,7 +103,7 @@ static cpc_continuation *drainer__cps(cpc_continuation *k, int fd)
     struct drainer__frame_1 *cpc_f = CPC_PUSH(k, struct drainer__frame_1);
     cpc_f->fd = fd;
     cpc_f->cpc_fn = drainer__resume_1;
-    return cpc_sleep__cps(k, 0, 150000, NULL);
+    return cpc_sleep__cps(k, 0, 1000, NULL);
 }
 CT_DEFINE_SPAWN1(drainer, int)
 

@@ -80,7 +80,7 @@ int main(void)
 {
     double t = ct_now();
     cpc_main_loop();
-    CT_CHECK(ct_now() - t < 0.1, "an empty loop did not return at once");
+    CT_CHECK(ct_now() - t < 0.5, "an empty loop did not return at once");  /* 0.5 s: valgrind on a loaded machine */
     CT_OUT("empty loop returned\n");
     clock__spawn();
     cpc_main_loop();

@@ -22,6 +22,9 @@ TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
 sys.path[:0] = [os.path.join(TOP, 'translator'), os.path.join(TOP, 'tools')]
 
 IN = 'tests/tools/inputs/'
+# written by write_project_db(): inputs/project's compilation database,
+# each file with its own -I and -D
+PROJECT_DB = 'build/tests/tools/project'
 QEMU = ['--coroutine-attr', 'coroutine_fn']
 
 CASES = [
@@ -54,6 +57,17 @@ CASES = [
     ('sh:no_files', []),
     ('sh:bad_attr', ['--coroutine-attr', 'not a name', IN + 'multi_a.c']),
     ('sh:nested', [IN + 'nested.cpc']),
+    ('cps_tables', [IN + 'cps_tables.cpc']),
+    ('need_cont', [IN + 'need_cont.cpc']),
+    ('fig5_lock_model', QEMU + ['--dot', '-', IN + 'fig5_lock_model.c']),
+    # the QEMU coroutine backend's own CPC code is consistently annotated
+    ('qemu_lock', ['--coroutine-attr', 'cps', '--coroutine-attr', 'coroutine_fn',
+                   '-I', 'lib/qemu', '--dot', '-', 'lib/qemu/lock.cpc', 'lib/qemu/sleep.cpc']),
+    ('transitive', QEMU + [IN + 'transitive.c']),
+    ('project_db', QEMU + ['-p', PROJECT_DB]),
+    ('project_db_one', QEMU + ['-p', PROJECT_DB, IN + 'project/b.c']),
+    ('sh:project_db_missing', ['-p', IN + 'project']),
+    ('sh:project_db_not_listed', ['-p', PROJECT_DB, IN + 'multi_a.c']),
 ]
 
 
@@ -107,9 +121,26 @@ def check_patch():
     return None
 
 
+def write_project_db():
+    import json
+    proj = os.path.join(TOP, IN, 'project')
+    db = [
+        {'directory': proj, 'file': 'a.c',
+         'command': 'cc -O2 -Wall -Iinclude_a -DA_ONLY=1 -c a.c -o a.o'},
+        {'directory': proj, 'file': os.path.join(proj, 'b.c'),
+         'arguments': ['cc', '-I', 'include_b', '-std=gnu11', '-c', 'b.c', '-o', 'b.o']},
+        {'directory': proj, 'file': 'notes.txt', 'command': 'true'},
+    ]
+    out = os.path.join(TOP, PROJECT_DB)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, 'compile_commands.json'), 'w') as fh:
+        json.dump(db, fh, indent=1)
+
+
 def main():
     update = '--update' in sys.argv[1:]
     os.chdir(TOP)
+    write_project_db()
     fails = 0
     for name, argv in CASES:
         if name.startswith('sh:'):

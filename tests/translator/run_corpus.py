@@ -4,7 +4,10 @@ and -O2 with -Wall -Wextra -Werror (so the generated C must not warn), and
 at -O2 with --dataflow=environments (eCPC's variant), run,
 and its stdout and exit status compared with programs/NAME.expected (a last
 line `exit: N` gives a non-zero status).  Directives in the source:
-Every translation runs with --cpc-check-invariants.  `cpcc-flags: ...` extra flags, `max-rss-kb: N` a memory bound.
+Every translation runs with --cpc-check-invariants.  `cpcc-flags: ...` extra flags,
+`max-rss-kb: N` a memory bound, `gcc-reference: yes` (a plain C program) the
+expected output must also be what the program prints when gcc compiles it as
+C (GCC's own nested functions, for instance).
 Then each diagnostics/*.cpc must fail with exactly the errors listed in its
 `expect-error: ...` comments, each at the line of its comment."""
 import concurrent.futures
@@ -61,6 +64,24 @@ def run_program(path, cfg, tmp):
     return None
 
 
+def run_gcc_reference(path, tmp):
+    """The program compiled by gcc as C prints its .expected output."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    exe = os.path.join(tmp, name + '_gcc')
+    cmd = [os.environ.get('CC', 'gcc'), '-x', 'c', '-std=gnu11', '-O1',
+           '-Wl,--no-warn-execstack', '-o', exe, path]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return 'FAIL %s gcc reference: compile\n%s' % (name, r.stderr[-3000:])
+    exp = open(os.path.splitext(path)[0] + '.expected').read()
+    exp = re.sub(r'^exit: (\d+)\n?\Z', '', exp, flags=re.M)
+    r = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+    if r.stdout != exp:
+        return 'FAIL %s gcc reference: gcc prints\n%s--- expected\n%s' % (name, r.stdout[-2000:],
+                                                                         exp[-2000:])
+    return None
+
+
 def run_diag(path, tmp):
     """Every `expect-error: MSG` comment on line L must be matched by an error
     `NAME:L:COL: error: ...` containing MSG, and every error must be expected
@@ -100,6 +121,8 @@ def main():
     n = 0
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(2) as ex:
         jobs = [ex.submit(run_program, p, c, tmp) for p in progs for c in CONFIGS]
+        jobs += [ex.submit(run_gcc_reference, p, tmp) for p in progs
+                 if directive(open(p).read(), 'gcc-reference') == 'yes']
         jobs += [ex.submit(run_diag, d, tmp) for d in diags]
         for j in jobs:
             n += 1

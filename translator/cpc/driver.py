@@ -5,6 +5,7 @@ default) with the runtime's include directory; `.c` files are compiled as
 they are; the link adds the runtime library and -pthread.  Diagnostics are
 `file:line:col: error: ...`; the exit status is the compiler's.
 """
+import json
 import os
 import re
 import shutil
@@ -13,10 +14,12 @@ import sys
 import tempfile
 
 from . import frontend as fe
+from . import paths
 
-TOP = fe.TOP
-BUILD = os.path.join(TOP, 'build')
-RUNTIME_INC = os.path.join(TOP, 'runtime', 'include')
+TOP = paths.CHECKOUT
+RUNTIME_INC = paths.INCLUDE_DIR
+# what selects the headers' front-end mode (cpcc's front-end defines it)
+FRONTEND_MACRO_FLAG = '-D__CPC_FRONTEND__'
 
 # gcc options whose argument may be the next word (`-I DIR`) or, for most,
 # joined to the option (`-IDIR`), by where the argument goes:
@@ -88,6 +91,8 @@ class Options:
         self.md = False
         self.verbose = False
         self.current = None     # the file being compiled (for internal errors)
+        self.mj = None          # -MJ: append a compilation database entry here
+        self.argv = []
         self.lang = None        # the language of `-x`, for the inputs that follow
         self.stop_after = None      # --cpc-stop-after=PASS: print the CPC text after PASS
         self.check_invariants = False
@@ -153,10 +158,20 @@ def add_option(o, name, val):
 
 def parse_args(argv):
     o = Options()
+    o.argv = list(argv)
     i = 0
     while i < len(argv):
         a = argv[i]
         nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if a == FRONTEND_MACRO_FLAG:
+            i += 1
+            continue    # the front-end's own mode (see compile_command_entry)
+        if a.startswith('-MJ'):
+            o.mj = a[3:] or nxt
+            if o.mj is None:
+                die('missing argument to \'%s\'' % a)
+            i += 1 if a[3:] else 2
+            continue
         opt = split_option(a, nxt) if a.startswith('-') and a != '-' else None
         if opt is not None:
             name, val, used = opt
@@ -220,6 +235,8 @@ def parse_args(argv):
 
 
 def ensure_built(o):
+    if paths.installed is not None:
+        return      # an installation is complete: nothing to build
     venv_ok = os.path.isdir(os.path.join(TOP, '.venv'))
     lib = runtime_lib(o)
     if o.mode == 'link' and not os.path.isfile(lib) or not venv_ok:
@@ -230,7 +247,59 @@ def ensure_built(o):
 
 
 def runtime_lib(o):
-    return os.path.join(BUILD, 'runtime', 'libcpc_debug.a' if o.debug else 'libcpc.a')
+    return os.path.join(paths.LIB_DIR, 'libcpc_debug.a' if o.debug else 'libcpc.a')
+
+
+def runtime_link_flags(o):
+    """How the link names the runtime: a shared object (-shared) depends on
+    libcpc.so, which a program then loads once whatever the number of CPC
+    libraries it uses; a program gets the static archive by default."""
+    if '-shared' in o.link_flags:
+        return ['-L' + paths.LIB_DIR, '-lcpc_debug' if o.debug else '-lcpc']
+    return [runtime_lib(o)]
+
+
+def compile_command_entry(o, path, kind, out):
+    """The compilation database entry (as clang -MJ writes it) for compiling
+    source `path` alone: cpcc's own arguments, less -MJ, the other sources
+    and the output, so a tool re-reading the file sees the same flags.  For
+    a .cpc file they start with what lets a C tool parse it as cpcc's
+    front-end does (the front-end mode of the headers and their directory;
+    the tool must be told the language, e.g. clangd's `Add: [-xc]`); cpcc
+    ignores -D__CPC_FRONTEND__, so the entry remains a command cpcc runs."""
+    args, skip = ['cpcc'], False
+    if kind == 'cpc':
+        args += [FRONTEND_MACRO_FLAG, '-I' + RUNTIME_INC]
+    for a in o.argv:
+        if skip:
+            skip = False
+        elif a in ('-MJ', '-o'):
+            skip = True
+        elif a.startswith('-MJ') or a in ('-c', '-S', '-E') or a == FRONTEND_MACRO_FLAG:
+            pass
+        elif a.startswith('-o') or (not a.startswith('-') and
+                                    any(a == s[0] for s in o.sources)):
+            pass
+        else:
+            args.append(a)
+    args += ['-S' if o.mode == 'S' else '-c', path]
+    if out:
+        args += ['-o', out]
+    entry = {'directory': os.getcwd(), 'file': path, 'arguments': args}
+    if out:
+        entry['output'] = out
+    return entry
+
+
+def append_compile_command(o, path, kind, out):
+    import fcntl
+    text = json.dumps(compile_command_entry(o, path, kind, out)) + ',\n'
+    try:
+        with open(o.mj, 'a') as f:
+            fcntl.lockf(f, fcntl.LOCK_EX)
+            f.write(text)
+    except OSError as e:
+        die('%s: %s' % (o.mj, e.strerror))
 
 
 def cc_base(o):
@@ -389,16 +458,17 @@ def compile_all(o, tmpdir):
             if depfile:
                 fix_deps(depfile, srcfile, path, info.get('headers', ()),
                          '-MP' in o.dep_flags)
+        if o.mj is not None and o.mode != 'E':
+            append_compile_command(o, path, kind, out if o.mode != 'link' else None)
         if o.mode == 'link':
             objs[idx] = out
     o.current = None
     if o.mode != 'link' or o.stop_after:
         return 0
-    lib = runtime_lib(o)
     cmd = [o.cc] + o.link_common
     for what, v in o.link_seq:
         cmd.append(v if what == 'flag' else objs[v])
-    cmd += [lib, '-pthread']
+    cmd += runtime_link_flags(o) + ['-pthread']
     if o.output:
         cmd += ['-o', o.output]
     return run(cmd, o)

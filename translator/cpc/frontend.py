@@ -13,8 +13,10 @@ import re
 
 import clang.cindex as ci
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-RUNTIME_INCLUDE = os.path.join(TOP, 'runtime', 'include')
+from . import paths
+
+TOP = paths.CHECKOUT
+RUNTIME_INCLUDE = paths.INCLUDE_DIR
 
 # --------------------------------------------------------------------------
 # libclang setup

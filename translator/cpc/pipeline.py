@@ -21,6 +21,7 @@ from . import depth
 from . import frontend as fe
 from . import rewrite as rw
 from . import headers
+from . import nested
 from . import consistency
 from . import typecheck
 from . import prepare
@@ -104,6 +105,8 @@ def unit_only(fn):
 # where function(text: bytes, ctx: Context) -> bytes keeps the line count
 # (or adds #line directives) so that messages still point into the file.
 PRE_PARSE = [
+    TextStage('nested', nested.stage,
+              doc='nested (GCC inner) functions are lifted to file scope, with closures'),
 ]
 
 PASSES = [
@@ -184,8 +187,7 @@ def parse(text, path, args):
     except fe.Diags as e:
         for d in e.diags:
             if NESTED_MSG in d.msg:
-                d.msg = ('nested function definitions are not supported in CPC; '
-                         'move the function to file scope')
+                d.msg = nested.UNLIFTED_MSG
         raise
 
 

@@ -4,6 +4,8 @@
 
 #include <cpc/cpc_runtime.h>
 
+#pragma GCC visibility push(default)
+
 typedef struct cpc_barrier cpc_barrier;
 
 /* A barrier for `count` threads; NULL with errno EINVAL if count <= 0. */
@@ -11,5 +13,7 @@ cpc_barrier *cpc_barrier_get(int count);
 /* Wait until `count` threads have arrived; the count-th arrival wakes all
    the others in arrival order (FIFO) and frees the barrier. */
 cps void cpc_barrier_await(cpc_barrier *b);
+
+#pragma GCC visibility pop
 
 #endif

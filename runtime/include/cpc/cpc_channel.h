@@ -10,6 +10,8 @@
 
 #include <cpc/cpc_runtime.h>
 
+#pragma GCC visibility push(default)
+
 typedef struct cpc_channel cpc_channel;
 
 /* A channel holding up to `capacity` items; NULL with errno EINVAL if
@@ -31,5 +33,7 @@ void cpc_channel_close(cpc_channel *ch);
 /* Free a channel nobody waits on any more (e.g. after close, once its
    receivers saw NULL).  Queued items are not freed. */
 void cpc_channel_free(cpc_channel *ch);
+
+#pragma GCC visibility pop
 
 #endif

@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <cpc/cpc_runtime.h>
 
+#pragma GCC visibility push(default)
+
 /* Timeouts: a condvar signalled once, after the delay. */
 typedef struct cpc_timeout cpc_timeout;
 cps cpc_timeout *cpc_timeout_get(int secs, int usecs);
@@ -59,5 +61,7 @@ size_t cpc_reader_take(cpc_reader *r, void *buf, size_t count);
 struct addrinfo;
 cps int cpc_getaddrinfo(const char *node, const char *service,
                         const struct addrinfo *hints, struct addrinfo **res);
+
+#pragma GCC visibility pop
 
 #endif

@@ -88,10 +88,17 @@
  * the top frame before requeueing it.
  *
  * Ownership: a continuation is one-shot.  Exactly one party holds it at any
- * time (the running code, a queue, a condvar, the timer heap, ...).  The
- * debug build (-DCPC_DEBUG, libcpc_debug.a) checks it: resuming a
- * continuation twice or after it was freed aborts with a message naming the
- * thread's top frame.
+ * time (the running code, a queue, a condvar, the timer heap, a backend
+ * that parked it, ...).  The debug build (-DCPC_DEBUG, libcpc_debug.a)
+ * checks it: resuming a continuation twice or after it was freed aborts
+ * with a message naming the thread's top frame.
+ *
+ * Parking.  A backend that resumes threads itself (QEMU's coroutines) parks
+ * the running thread with `cpc_park(&slot)` (cps): its continuation goes to
+ * slot.  The backend later runs it on its own OS thread with
+ * cpc_continuation_run, gives it to the scheduler with
+ * cpc_spawn_continuation, or frees it; exactly one of these, once per
+ * parking.
  */
 #ifndef CPC_RUNTIME_H
 #define CPC_RUNTIME_H
@@ -106,6 +113,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The declarations of the public headers are the library's exported API
+   (the runtime is compiled with -fvisibility=hidden). */
+#pragma GCC visibility push(default)
 
 #define CPC_IO_IN   1
 #define CPC_IO_OUT  2
@@ -226,6 +237,8 @@ cps cpc_sched *cpc_link(cpc_sched *s);
 /* Wait on shared condvar c, unlocking m once the thread is on c's wait
    list (m is not locked again on wake-up).  Result CPC_CONDVAR. */
 cps int cpc_wait_unlock(cpc_condvar *c, pthread_mutex_t *m);
+/* Suspend the current thread and store its continuation in *slot. */
+cps void cpc_park(cpc_continuation **slot);
 
 cpc_sched *cpc_get_sched(void) __attribute__((cpc_need_cont));
 int cpc_gettimeofday(struct timeval *tv) __attribute__((cpc_need_cont));
@@ -263,6 +276,21 @@ struct cpc_continuation {
     _Alignas(8) unsigned char c[];
 };
 
+/* Code compiled with -DCPC_DEBUG (cpcc --cpc-debug) sees the debug layout
+   above and must be linked with libcpc_debug; other code with libcpc.  Each
+   object references the marker that only the matching library defines, so
+   a mix fails at link time with an undefined reference whose name says
+   what to do. */
+#ifdef CPC_DEBUG
+extern const char cpc_built_with_cpc_debug__link_with_libcpc_debug;
+__attribute__((used)) static const char *const cpc__flavour_check =
+    &cpc_built_with_cpc_debug__link_with_libcpc_debug;
+#else
+extern const char cpc_built_without_cpc_debug__link_with_libcpc_not_libcpc_debug;
+__attribute__((used)) static const char *const cpc__flavour_check =
+    &cpc_built_without_cpc_debug__link_with_libcpc_not_libcpc_debug;
+#endif
+
 /* The C name of a cps function. */
 #define CPC_CPS_NAME(f) f##__cps
 
@@ -276,7 +304,10 @@ struct cpc_continuation {
 
 /* Direct cps calls allowed before a bounce through the trampoline. */
 #define CPC_DIRECT_BUDGET 128
-extern _Thread_local int cpc_budget;
+/* initial-exec: one load through the GOT from a shared library too (the
+   runtime's thread-locals are in the static TLS block, see docs/install.md),
+   instead of a call to __tls_get_addr on every cps entry. */
+extern _Thread_local int cpc_budget __attribute__((tls_model("initial-exec")));
 
 /* Out of line: grow k so that `need` more bytes fit above c[length].  Never
    returns NULL (out of memory aborts with a message). */
@@ -429,6 +460,13 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
 cpc_continuation *cpc_link__cps(cpc_continuation *k, cpc_sched *s);
 cpc_continuation *cpc_wait_unlock__cps(cpc_continuation *k, cpc_condvar *c,
                                        pthread_mutex_t *m);
+cpc_continuation *cpc_park__cps(cpc_continuation *k, cpc_continuation **slot);
+
+/* Run k -- new (cpc_continuation_new, frames pushed) or parked -- on the
+   calling OS thread until it suspends (returns NULL: parked again, or
+   handed to the scheduler) or its frames run out (returns k, empty; the
+   caller frees it or pushes new frames and runs it again).  Any context. */
+cpc_continuation *cpc_continuation_run(cpc_continuation *k);
 
 /* cpc_need_cont functions: k is the current continuation, NULL from native
    context. */
@@ -437,6 +475,8 @@ int cpc_gettimeofday(cpc_continuation *k, struct timeval *tv);
 time_t cpc_time(cpc_continuation *k, time_t *t);
 
 #endif /* !__CPC_FRONTEND__ */
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -305,8 +305,9 @@ class Emitter:
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)
-        self.spawn_edits(f, small, pre, frames, in_cps=False)
+        # prototypes first: the spawn thunks call the functions they declare
         self.external_protos(f, pre)
+        self.spawn_edits(f, small, pre, frames, in_cps=False)
         self.edits.extend(rw.outermost(small))
         if pre or frames:
             self.insert_before(f, frames, pre)
@@ -398,8 +399,8 @@ class Emitter:
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)
-        self.spawn_edits(f, small, pre, frames, in_cps=True)
         self.external_protos(f, pre)
+        self.spawn_edits(f, small, pre, frames, in_cps=True)
         sig = Signature(self, f)
         frames.append(cg.args_struct(f.name, sig.pfields))
         if sites:

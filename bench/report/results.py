@@ -1,0 +1,472 @@
+#!/usr/bin/env python3
+"""Write bench/RESULTS.md and its plots from a `make bench` log.
+
+    results.py LOG RESULTS.md
+
+The plots (PNG, matplotlib) go to a `results/` directory beside RESULTS.md:
+requests/s and p99 latency against connections per server, the fib
+crossover, and the primitives as bars per system.  Every figure comes from
+the log; nothing is measured here.
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "runtime"))
+import targets  # noqa: E402
+import report as runtime_report  # noqa: E402  (bench/runtime/report.py)
+
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+SERVERS = [
+    ("naive-cpc", "naive CPC"), ("naive-st", "naive State Threads"),
+    ("naive-pth", "naive GNU Pth"), ("naive-nptl", "naive nptl"),
+    ("naive-fork", "naive fork"), ("httpd-ka", "httpd keep-alive"),
+    ("nginx-ka", "nginx keep-alive"), ("httpd-close", "httpd close"),
+    ("nginx-close", "nginx close"),
+]
+FIB_SYSTEMS = [("cpc", "CPC (cps calls, heap frames)"), ("boost", "boost.context (fcontext)"),
+               ("ucontext", "ucontext (swapcontext)"), ("native", "plain C, no threads")]
+# Seed 001, Table 1 (Core 2 Duo, x86-64) and the tic-tac-toe figures of its
+# section 5: eCPC time / CPC time.
+SEED001 = {"cpscall": "2.45", "switch": "1.67", "cond": "1.13", "spawn": "2.18",
+           "tictactoe.manual": "1.20", "tictactoe.automatic": "1.18"}
+# Seed 000, fig. 4: threads in 4 GB (Core 2 Duo, 2011).
+SEED000_THREADS = {"nptl": "32,330", "pth": "700,000 (est.)", "st": "934,600",
+                   "cpc": "50,190,000"}
+IDLE_SYSTEMS = [("cpc", "CPC"), ("cpcc", "CPC via cpcc"), ("cpc_nocache", "CPC, no cache"),
+                ("baseline", "event-driven C"), ("coro", "C++20 coroutines"),
+                ("boost", "boost.context (16 KiB stacks)"), ("st", "State Threads"),
+                ("pth", "GNU Pth (64 KiB stacks)"), ("nptl", "nptl (8 MiB stacks)")]
+GIB8 = 8 * 1024 ** 3
+
+
+def comments(lines):
+    res = {}
+    for line in lines:
+        m = re.match(r"^# machine\.(\w+) (.*)$", line.rstrip("\n"))
+        if m:
+            res[m.group(1)] = m.group(2)
+    return res
+
+
+def v(bench, name):
+    x = bench.get(name)
+    return x[0] if x else None
+
+
+def fmt_rps(x):
+    return "-" if x is None else ("%.1f k" % (x / 1000) if x >= 1000 else "%.0f" % x)
+
+
+def fmt_ms(x):
+    if x is None:
+        return "-"
+    return "%.2f" % x if x < 10 else "%.0f" % x if x >= 100 else "%.1f" % x
+
+
+def table(head, rows, align=None):
+    out = ["| " + " | ".join(head) + " |",
+           "|" + "|".join(":---" if i == 0 else "---:" for i in range(len(head))) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def server_conns(bench):
+    cs = set()
+    for name in bench:
+        m = re.match(r"servers\.[\w-]+\.c(\d+)\.rps$", name)
+        if m:
+            cs.add(int(m.group(1)))
+    return sorted(cs)
+
+
+def plot_servers(bench, outdir):
+    conns = server_conns(bench)
+    files = []
+    for metric, ylabel, fname in (("rps", "requests/s (median)", "servers-rps.png"),
+                                  ("p99", "p99 latency, ms (median)", "servers-p99.png")):
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for key, title in SERVERS:
+            xs = [c for c in conns if v(bench, "servers.%s.c%d.%s" % (key, c, metric)) is not None]
+            if not xs:
+                continue
+            ys = [v(bench, "servers.%s.c%d.%s" % (key, c, metric)) for c in xs]
+            style = "-" if key.startswith("naive") else "--"
+            line, = ax.plot(xs, ys, style, marker="o", label=title)
+            if metric == "rps":
+                lo = [v(bench, "servers.%s.c%d.rps.min" % (key, c)) for c in xs]
+                hi = [v(bench, "servers.%s.c%d.rps.max" % (key, c)) for c in xs]
+                if None not in lo and None not in hi:
+                    ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.15)
+        ax.set_xscale("log")
+        if metric == "p99":
+            ax.set_yscale("log")
+        ax.set_xlabel("concurrent connections (wrk)")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, fname), dpi=110)
+        plt.close(fig)
+        files.append(fname)
+    return files
+
+
+def plot_fib(bench, outdir):
+    fig, ax = plt.subplots(figsize=(8, 5))
+    any_ = False
+    for key, title in FIB_SYSTEMS:
+        pts = []
+        for name, (val, _) in bench.items():
+            m = re.match(r"fib\.%s\.e(\d+)$" % key, name)
+            if m:
+                pts.append((int(m.group(1)), val))
+        if pts:
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=title)
+            any_ = True
+    if not any_:
+        plt.close(fig)
+        return None
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("procedure calls between context switches")
+    ax.set_ylabel("ms for 100 threads x fib(20) (median)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "fib.png"), dpi=110)
+    plt.close(fig)
+    return "fib.png"
+
+
+def plot_primitives(bench, outdir):
+    systems = [s for s in runtime_report.SYSTEMS
+               if any(v(bench, "runtime.%s.%s" % (t, s)) for t in ("switch", "cond", "spawn"))]
+    if not systems:
+        return None
+    tests = ["switch", "cond", "spawn"]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.5))
+    for ax, t in zip(axes, tests):
+        names = [s for s in systems if v(bench, "runtime.%s.%s" % (t, s)) is not None]
+        vals = [v(bench, "runtime.%s.%s" % (t, s)) for s in names]
+        mins = [v(bench, "runtime.%s.%s.min" % (t, s)) or 0 for s in names]
+        bars = ax.bar(range(len(names)), vals, color="C0", label="median")
+        ax.scatter(range(len(names)), mins, color="C3", zorder=3, s=12, label="min")
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels([runtime_report.TITLES.get(s, s) for s in names], rotation=40,
+                           ha="right", fontsize=8)
+        if max(vals) > 20 * min(vals):
+            ax.set_yscale("log")
+            ax.set_ylim(bottom=1)
+        else:
+            ax.set_ylim(bottom=0)
+        ax.set_title(runtime_report.DESCR.get(t, t), fontsize=10)
+        ax.set_ylabel("ns per operation")
+        ax.bar_label(bars, labels=["%.1f" % x for x in vals], fontsize=7)
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "primitives.png"), dpi=110)
+    plt.close(fig)
+    return "primitives.png"
+
+
+def section_machine(md, mach, quick):
+    md.append("## The machine\n")
+    rows = [(k, mach[k]) for k in ("date", "cpu", "cores", "memory", "kernel", "cc",
+                                   "load_start", "load_end", "wall_s", "busy_cores")
+            if k in mach]
+    md.append(table(["", ""], rows))
+    loads = []
+    for k in ("load_start", "load_end"):
+        try:
+            loads.append(float(mach[k].split()[0]))
+        except (KeyError, ValueError, IndexError):
+            pass
+    md.append("")
+    if quick:
+        md.append("**This is a quick (smoke) run**: small counts, one repetition, short "
+                  "points. Its figures show the shape, not the values.\n")
+    if loads and max(loads) > 1.0:
+        md.append("**Measured on a loaded machine**: the 1-minute load average was %s "
+                  "(start, end) on %s cores shared with other engineers compiling and "
+                  "testing; the benchmark itself keeps one to two cores busy. Absolute "
+                  "figures are noisy (server points moved up to 30%% between runs before); "
+                  "compare systems within this run, whose repetitions are interleaved.\n"
+                  % (" / ".join("%.2f" % x for x in loads), mach.get("cores", "?")))
+    else:
+        md.append("Load average %s (start / end). Compare systems within this run, "
+                  "whose repetitions are interleaved; absolute figures drift between "
+                  "sessions.\n" % " / ".join("%.2f" % x for x in loads))
+
+
+def section_targets(md, bench):
+    rs = targets.rows(bench)
+    md.append("## Targets\n")
+    if not rs:
+        md.append("No target figures in this log.\n")
+        return
+    md.append("Ratios measured in this run (printed by `make bench` as `BENCH target.*` "
+              "lines; never asserted by tests).\n")
+    rows = [(w, "%.2f %s" % (val, u), "%s %g" % (op, g), "met" if met else "**not met**")
+            for (n, val, u, op, g, met, w) in rs]
+    md.append(table(["target", "measured", "goal", ""], rows))
+    md.append("\n%d of %d met.\n" % (sum(1 for r in rs if r[5]), len(rs)))
+
+
+def section_servers(md, bench, plots):
+    conns = server_conns(bench)
+    md.append("## Web servers (seed 000, section 4.2)\n")
+    if not conns:
+        md.append("No server figures in this log.\n")
+        return
+    md.append("wrk on loopback, one wrk thread pinned to one core, the server pinned to "
+              "the other; a fresh server per point; repetitions interleaved. The naive "
+              "servers (`bench/servers/naive_*`) have the same structure: one thread or "
+              "process per connection, a canned 53-byte page, `Connection: close`. httpd "
+              "(`examples/httpd`) and nginx (1 worker, access log off) serve the same page "
+              "from a file, with keep-alive and with every request carrying "
+              "`Connection: close`.\n")
+    head = ["requests/s: median (min-max)"] + ["%d conns" % c for c in conns]
+    rows = []
+    for key, title in SERVERS:
+        row = [title]
+        for c in conns:
+            m = v(bench, "servers.%s.c%d.rps" % (key, c))
+            lo, hi = (v(bench, "servers.%s.c%d.rps.%s" % (key, c, s)) for s in ("min", "max"))
+            if m is None:
+                row.append("-")
+            elif lo is not None and hi is not None and lo != hi:
+                row.append("%s (%s-%s)" % (fmt_rps(m), fmt_rps(lo).replace(" k", ""),
+                                           fmt_rps(hi)))
+            else:
+                row.append(fmt_rps(m))
+        if len(row) > 1 and any(c != "-" for c in row[1:]):
+            rows.append(row)
+    md.append(table(head, rows))
+    for metric, title in (("mean", "mean latency, ms"), ("p99", "p99 latency, ms"),
+                          ("cpu", "server CPU time per request, us")):
+        md.append("")
+        rows = []
+        for key, name in SERVERS:
+            row = [name] + [fmt_ms(v(bench, "servers.%s.c%d.%s" % (key, c, metric)))
+                            for c in conns]
+            if any(c != "-" for c in row[1:]):
+                rows.append(row)
+        md.append(table([title + " (median)"] + ["%d" % c for c in conns], rows))
+    md.append("\nServer CPU time per request (user + system of the server process over the "
+              "point, divided by the requests wrk completed; not for the fork server, whose "
+              "children are not counted) depends far less on what else runs on the machine "
+              "than requests/s does.\n")
+    errs = []
+    for key, name in SERVERS:
+        for c in conns:
+            e = v(bench, "servers.%s.c%d.errors" % (key, c))
+            if e:
+                errs.append("%s at %d: %d" % (name, c, e))
+    md.append("")
+    if errs:
+        md.append("Socket errors and non-2xx responses (all repetitions): " +
+                  "; ".join(errs) + ". GNU Pth waits with select(2) and cannot use "
+                  "descriptors numbered 1024 or more; wrk counts the connections it then "
+                  "drops.\n")
+    else:
+        md.append("No socket errors and no non-2xx responses.\n")
+    for p in plots:
+        md.append("![%s](results/%s)\n" % (p, p))
+    md.append("### Memory per idle keep-alive connection\n")
+    rows = []
+    for tag, name in (("httpd", "examples/httpd"), ("nginx", "nginx, 1 worker")):
+        a, b = v(bench, "servers.idle_conn.%s" % tag), v(bench, "servers.idle_rss.%s" % tag)
+        if a is not None:
+            rows.append((name, "%.0f B" % a, "%.0f B" % b if b is not None else "-"))
+    if rows:
+        md.append("Each connection makes one request and stays open; RSS of the server "
+                  "process after the crowd connected, over its RSS before (after one "
+                  "warm-up request). Kernel socket buffers are not in RSS. nginx allocates "
+                  "its connection table (`worker_connections`, 20,000 here) at start-up, "
+                  "so its growth leaves that out; the whole RSS per connection is in the "
+                  "last column.\n")
+        md.append(table(["server", "RSS growth per connection", "whole RSS / connections"],
+                        rows))
+        md.append("")
+
+
+def section_primitives(md, bench, plot):
+    md.append("## Primitives (seed 000, fig. 5)\n")
+    res = runtime_report.parse("BENCH %s %s %s" % (k, val, u) for k, (val, u) in bench.items()
+                               if k.startswith("runtime.") and
+                               k.split(".")[1] in ("switch", "cond", "spawn", "idle"))
+    if not res:
+        md.append("No runtime figures in this log.\n")
+        return
+    md.append("From `make bench-runtime` (see README.md): ns per operation, median of the "
+              "interleaved runs (minimum in parentheses), one core.\n")
+    md.append(runtime_report.table(res))
+    md.append("")
+    if plot:
+        md.append("![primitives](results/%s)\n" % plot)
+    rows = []
+    for mode in ("loop", "call", "cpscall"):
+        x = v(bench, "translator.%s" % mode)
+        if x is not None:
+            rows.append((mode, "%.2f ns" % x,
+                         "%.2f ns" % (v(bench, "translator.%s.min" % mode) or 0)))
+    if rows:
+        md.append("The paper's loop / call / cps-call columns (`bench/translator/cpscall.cpc`, "
+                  "cpcc -O2):\n")
+        md.append(table(["", "median", "min"], rows))
+        md.append("")
+
+
+def section_fib(md, bench, plot):
+    md.append("## Heap frames against stacks (seed 004, fig. 5)\n")
+    every = sorted({int(m.group(1)) for k in bench
+                    for m in [re.match(r"fib\.\w+\.e(\d+)$", k)] if m})
+    if not every:
+        md.append("No fib figures in this log.\n")
+        return
+    md.append("100 threads each compute fib(20) by the doubly recursive algorithm, the "
+              "running thread switching every N procedure calls; ms of CPU time per run, "
+              "median. CPC: every call a cps call (frames in the heap-allocated "
+              "continuation), `cpc_yield`. Stackful: native calls on a 16 KiB stack per "
+              "thread, switching back to a round-robin scheduler (boost.context's "
+              "`jump_fcontext`; `swapcontext`, which makes a system call for the signal "
+              "mask). Plain C: the same calls, no threads, no switches.\n")
+    rows = []
+    for key, title in FIB_SYSTEMS:
+        row = [title] + [fmt_ms(v(bench, "fib.%s.e%d" % (key, e))) for e in every]
+        if any(c != "-" for c in row[1:]):
+            rows.append(row)
+    md.append(table(["calls per switch"] + [str(e) for e in every], rows))
+    md.append("")
+    notes = []
+    for key, title in (("boost", "boost.context"), ("ucontext", "ucontext")):
+        x = v(bench, "fib.crossover.%s" % key)
+        if x is not None:
+            notes.append("%s beats CPC from one switch every **%d** calls" % (title, x)
+                         if x else "%s never beats CPC here" % title)
+    if notes:
+        md.append("Crossover: " + "; ".join(notes) + ". Seed 004 found the heap "
+                  "(CPS) version ahead only for switches more often than every 4 to 8 "
+                  "calls.\n")
+    if plot:
+        md.append("![fib](results/%s)\n" % plot)
+
+
+def section_dataflow(md, bench):
+    md.append("## Data flow: lambda lifting against environments (seed 001)\n")
+    tests = [("cpscall", "cps call (ns)"), ("switch", "switch (ns)"),
+             ("cond", "condvar (ns)"), ("spawn", "spawn (ns)"),
+             ("tictactoe.manual", "tic-tac-toe, manual allocation (ms per task)"),
+             ("tictactoe.automatic", "tic-tac-toe, automatic allocation (ms per task)")]
+    rows = []
+    for t, title in tests:
+        a, b = v(bench, "dataflow.%s.lifting" % t), v(bench, "dataflow.%s.environments" % t)
+        r = v(bench, "dataflow.%s.ratio" % t)
+        if a is None and b is None:
+            continue
+        rows.append((title, fmt_ms(a), fmt_ms(b), "%.2f" % r if r else "-", SEED001.get(t, "-")))
+    if not rows:
+        md.append("No data-flow figures in this log.\n")
+        return
+    md.append("The same CPC sources compiled by `cpcc -O2 --dataflow=lifting` (CPC) and "
+              "`--dataflow=environments` (eCPC); medians of interleaved runs. The "
+              "tic-tac-toe generator (`bench/papers/tictactoe.cpc`) explores the 3^9 "
+              "grids with three threads per step; both schemes and both allocations must "
+              "print the same checksum. Ratio: environments / lifting (above 1: "
+              "environments slower).\n")
+    md.append(table(["benchmark", "lifting", "environments", "ratio",
+                     "seed 001 (Core 2 Duo; tic-tac-toe: Centrino)"], rows))
+    md.append("")
+
+
+def section_memory(md, bench, lines):
+    md.append("## Idle threads in 8 GiB (seed 000, fig. 4)\n")
+    rows = []
+    for key, title in IDLE_SYSTEMS:
+        x = v(bench, "runtime.idle.%s" % key)
+        if x is None or x <= 0:
+            continue
+        rows.append((title, "%.0f B" % x, "{:,}".format(int(GIB8 / x)),
+                     SEED000_THREADS.get(key, "-")))
+    if not rows:
+        md.append("No idle-thread figures in this log.\n")
+        return
+    counts = [l.strip().lstrip("# ").replace("idle thread counts: ", "")
+              for l in lines if "idle thread counts:" in l]
+    md.append("Bytes per idle thread: peak RSS growth over a bounded crowd of threads "
+              "blocked on one condition variable (thread counts: %s), extrapolated to 8 GiB "
+              "rather than allocated. Kernel memory is not in RSS: an nptl thread "
+              "also holds a kernel stack (16 KiB) and task structure, and its 8 MiB stack "
+              "reservation limits it by address space and overcommit first.\n" % "; ".join(counts))
+    md.append(table(["system", "bytes per idle thread", "threads in 8 GiB",
+                     "seed 000, in 4 GB (2011)"], rows))
+    md.append("")
+
+
+def section_translation(md, bench):
+    md.append("## Translation\n")
+    a, b = v(bench, "translator.compile.source_lines"), v(bench, "translator.compile.generated_lines")
+    r, c = v(bench, "translator.compile.lines_per_source"), v(bench, "translator.compile.ratio")
+    if r is None and c is None:
+        md.append("No translation figures in this log.\n")
+        return
+    rows = []
+    if r is not None:
+        rows.append(("generated C lines per CPC line", "%.2f (%d lines become %d)" % (
+            r, a or 0, b or 0)))
+    if c is not None:
+        rows.append(("`cpcc -O2 -c` CPU time / `cc -O2 -c` on the generated C", "%.2fx (%.2f s / %.2f s)" % (
+            c, v(bench, "translator.compile.cpcc") or 0, v(bench, "translator.compile.gcc") or 0)))
+    md.append("A generated 5,000-line CPC file (`bench/translator/gen5k.py`).\n")
+    md.append(table(["", ""], rows))
+    md.append("")
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    log, out = argv[1], argv[2]
+    with open(log, errors="replace") as f:
+        lines = f.readlines()
+    bench = targets.parse(lines)
+    if not bench:
+        print("results.py: no BENCH lines in %s" % log, file=sys.stderr)
+        return 1
+    mach = comments(lines)
+    quick = any("quick" in l for l in lines if l.startswith("# ") and "run(s)" in l)
+    outdir = os.path.join(os.path.dirname(os.path.abspath(out)), "results")
+    os.makedirs(outdir, exist_ok=True)
+    md = ["# Benchmark results\n",
+          "Written by `make bench-report` from `%s` (the latest `make bench`). "
+          "Every figure below was measured in that one run; how each is measured is in "
+          "[README.md](README.md).\n" % os.path.relpath(log, os.path.dirname(os.path.dirname(
+              os.path.abspath(out))))]
+    section_machine(md, mach, quick)
+    section_targets(md, bench)
+    section_servers(md, bench, plot_servers(bench, outdir))
+    section_primitives(md, bench, plot_primitives(bench, outdir))
+    section_fib(md, bench, plot_fib(bench, outdir))
+    section_dataflow(md, bench)
+    section_memory(md, bench, lines)
+    section_translation(md, bench)
+    failed = [l.strip()[2:] for l in lines if l.startswith("# FAILED")]
+    if failed:
+        md.append("## Failures in this run\n")
+        md.append("\n".join("- " + f for f in failed) + "\n")
+    with open(out, "w") as f:
+        f.write("\n".join(md).rstrip() + "\n")
+    print("results.py: wrote %s and %s/" % (out, outdir))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The issue's targets, as ratios measured in one benchmark run.
+
+    targets.py LOG
+
+Reads the `BENCH <name> <value> <unit>` lines of a `make bench` log and
+prints, for every target whose figures the log holds,
+
+    BENCH target.<name> <value> <unit>
+    # target <name>: <value> (want <op> <goal>): met | NOT MET
+
+Targets are printed, never asserted: the exit status is 0 whatever they
+say.  `rows(bench)` gives the same as a list for the report.
+"""
+import operator
+import re
+import sys
+
+OPS = {">=": operator.ge, "<=": operator.le, "<": operator.lt}
+LINE = re.compile(r"^BENCH (\S+) (\S+) (\S+)\s*$")
+
+
+def parse(lines):
+    """{name: (value, unit)} (the last line of a name wins)."""
+    res = {}
+    for line in lines:
+        m = LINE.match(line.strip())
+        if m:
+            try:
+                res[m.group(1)] = (float(m.group(2)), m.group(3))
+            except ValueError:
+                pass
+    return res
+
+
+def conns_of(bench, server):
+    cs = set()
+    for name in bench:
+        m = re.match(r"servers\.%s\.c(\d+)\.rps$" % re.escape(server), name)
+        if m:
+            cs.add(int(m.group(1)))
+    return sorted(cs)
+
+
+def rows(bench):
+    """[(name, value, unit, op, goal, met, what)]"""
+    out = []
+
+    def add(name, value, unit, op, goal, what):
+        # Bytes as displayed, to the byte: fixed costs spread over a crowd
+        # leave a fraction.
+        shown = round(value) if unit == "B" else value
+        out.append((name, value, unit, op, goal, OPS[op](shown, goal), what))
+
+    def v(name):
+        x = bench.get(name)
+        return x[0] if x else None
+
+    for mode, title in (("ka", "keep-alive"), ("close", "Connection: close")):
+        for c in conns_of(bench, "httpd-" + mode):
+            h, n = v("servers.httpd-%s.c%d.rps" % (mode, c)), v("servers.nginx-%s.c%d.rps" % (mode, c))
+            if h and n:
+                add("httpd_vs_nginx.%s.c%d.rps" % (mode, c), h / n, "x", ">=", 1.1,
+                    "httpd / nginx requests/s, %s, %d connections" % (title, c))
+            h, n = v("servers.httpd-%s.c%d.p99" % (mode, c)), v("servers.nginx-%s.c%d.p99" % (mode, c))
+            if h and n:
+                add("httpd_vs_nginx.%s.c%d.p99" % (mode, c), h / n, "x", "<=", 1.0,
+                    "httpd / nginx p99 latency, %s, %d connections" % (title, c))
+    x = v("servers.idle_conn.httpd")
+    if x is not None:
+        add("httpd.idle_conn", x, "B", "<=", 256, "httpd memory per idle keep-alive connection")
+    for c in conns_of(bench, "naive-cpc"):
+        a, b = v("servers.naive-cpc.c%d.rps" % c), v("servers.naive-st.c%d.rps" % c)
+        if a and b:
+            add("naive_cpc_vs_st.c%d" % c, a / b, "x", ">=", 1.0,
+                "naive server: CPC / State Threads requests/s, %d connections" % c)
+    for sys_ in ("cpc", "cpcc"):
+        label = "CPC" if sys_ == "cpc" else "CPC via cpcc"
+        for t, goal in (("switch", 1.15), ("cond", 1.15), ("spawn", 0.6)):
+            for stat, suffix in (("median", ""), ("min", ".min")):
+                a = v("runtime.%s.%s%s" % (t, sys_, suffix))
+                b = v("runtime.%s.baseline%s" % (t, suffix))
+                if a and b:
+                    add("%s.%s_vs_eventc%s" % (t, sys_, suffix), a / b, "x", "<=", goal,
+                        "%s: %s / event-driven C, %s" % (t, label, stat))
+                c = v("runtime.%s.coro%s" % (t, suffix))
+                if a and c and t != "spawn":
+                    add("%s.%s_vs_coro%s" % (t, sys_, suffix), a / c, "x", "<", 1.0,
+                        "%s: %s / C++20 coroutines, %s" % (t, label, stat))
+        x = v("runtime.idle.%s" % sys_)
+        if x is not None:
+            add("idle.%s" % sys_, x, "B", "<=", 32, "bytes per idle thread, %s" % label)
+    x = v("translator.compile.lines_per_source")
+    if x is not None:
+        add("translator.lines_per_source", x, "x", "<=", 3.0, "generated C lines per CPC line")
+    x = v("translator.compile.ratio")
+    if x is not None:
+        add("translator.compile_ratio", x, "x", "<=", 1.5, "cpcc + cc time / cc alone")
+    return out
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    with open(argv[1], errors="replace") as f:
+        bench = parse(f)
+    rs = rows(bench)
+    for name, value, unit, op, goal, met, what in rs:
+        print("BENCH target.%s %.2f %s" % (name, value, unit))
+    for name, value, unit, op, goal, met, what in rs:
+        print("# target %s: %.2f %s (want %s %g): %s" % (name, value, unit, op, goal,
+                                                        "met" if met else "NOT MET"))
+    print("# targets: %d of %d met" % (sum(1 for r in rs if r[5]), len(rs)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

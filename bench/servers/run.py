@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Web server benchmark: seed 000's naive servers, examples/httpd and nginx.
+
+    run.py BINDIR HTTPD
+
+BINDIR holds naive-cpc, naive-st, naive-pth, naive-nptl, naive-fork (one
+thread or process per connection, canned page, Connection: close);
+HTTPD is examples/httpd's binary.  nginx (1 worker, the same page from a
+file, access log off) runs from a configuration written into a temporary
+directory.  httpd and nginx run twice: with keep-alive and with every
+request carrying "Connection: close".
+
+Every point is a fresh server pinned to one core (BENCH_SERVER_CPU,
+default 0) and wrk pinned to the other (BENCH_WRK_CPU, default 1), one
+wrk thread, on loopback, for BENCH_DURATION seconds.  Repetitions are
+interleaved: each round runs every (connections, server) pair once, the
+servers in an order rotated from round to round.  Prints per pair
+
+    BENCH servers.<server>.c<conns>.rps <median> req/s   (+ .rps.min, .rps.max)
+    BENCH servers.<server>.c<conns>.mean <median> ms
+    BENCH servers.<server>.c<conns>.p99 <median> ms
+    BENCH servers.<server>.c<conns>.errors <total> n     (socket errors + non-2xx)
+    BENCH servers.<server>.c<conns>.cpu <median> us      (server CPU time per request,
+                                                          user + system; not for fork)
+
+then the memory of idle keep-alive connections, for httpd and nginx:
+CONNS connections each make one request and stay open; the server's RSS
+growth over its RSS before they connected, per connection:
+
+    BENCH servers.idle_conn.<server> <bytes> B
+    BENCH servers.idle_rss.<server> <bytes> B   (whole RSS / connections)
+
+Environment: BENCH_QUICK=1 (1 s points, 10/100/1000 connections, one
+round, 2,000 idle connections), BENCH_RUNS (rounds, default 3),
+BENCH_DURATION (seconds per point, default 3), BENCH_CONNS (e.g.
+"10 1000"), BENCH_SERVERS (subset of the names below), BENCH_IDLE_CONNS.
+"""
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
+RUNS = int(os.environ.get("BENCH_RUNS", "1" if QUICK else "3"))
+DURATION = int(os.environ.get("BENCH_DURATION", "1" if QUICK else "3"))
+CONNS = [int(c) for c in os.environ.get(
+    "BENCH_CONNS", "10 100 1000" if QUICK else "10 100 1000 5000 10000").split()]
+IDLE_CONNS = int(os.environ.get("BENCH_IDLE_CONNS", "2000" if QUICK else "10000"))
+SERVER_CPU = os.environ.get("BENCH_SERVER_CPU", "0")
+WRK_CPU = os.environ.get("BENCH_WRK_CPU", "1")
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+# The page every server sends: the naive servers have it compiled in
+# (naive_common.h), httpd and nginx read it from this file.
+PAGE = b"<html><body>Hello from a naive server.</body></html>\n"
+
+SERVERS = ["naive-cpc", "naive-st", "naive-pth", "naive-nptl", "naive-fork",
+           "httpd-ka", "httpd-close", "nginx-ka", "nginx-close"]
+
+NGINX_CONF = """daemon off;
+master_process off;
+worker_processes 1;
+worker_rlimit_nofile 20000;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log error;
+events {{ worker_connections 20000; use epoll; multi_accept on; }}
+http {{
+    access_log off;
+    keepalive_timeout 60s;
+    keepalive_requests 1000000;
+    client_body_temp_path {dir}/tmp;
+    proxy_temp_path {dir}/tmp;
+    fastcgi_temp_path {dir}/tmp;
+    uwsgi_temp_path {dir}/tmp;
+    scgi_temp_path {dir}/tmp;
+    types {{ text/html html; }}
+    server {{
+        listen 127.0.0.1:{port} backlog=4096;
+        root {root};
+    }}
+}}
+"""
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def wait_listening(port, proc, timeout=10.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        if proc.poll() is not None:
+            return False
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return True
+        except OSError:
+            time.sleep(0.02)
+    return False
+
+
+class Server:
+    """One server process, started pinned to SERVER_CPU."""
+
+    def __init__(self, name, bindir, httpd, work):
+        self.name, self.proc, self.port = name, None, None
+        self.bindir, self.httpd, self.work = bindir, httpd, work
+
+    def command(self):
+        kind = self.name.split("-")[0]
+        if kind == "naive":
+            return [os.path.join(self.bindir, self.name), str(self.port)]
+        if kind == "httpd":
+            return [self.httpd, "-p", str(self.port), "-d", self.work.root, "-t", "60"]
+        conf = os.path.join(self.work.dir, "nginx-%d.conf" % self.port)
+        with open(conf, "w") as f:
+            f.write(NGINX_CONF.format(dir=self.work.dir, port=self.port,
+                                      root=self.work.root))
+        return [NGINX, "-e", os.path.join(self.work.dir, "error.log"),
+                "-p", self.work.dir, "-c", conf]
+
+    def start(self):
+        for _ in range(3):
+            self.port = free_port()
+            cmd = ["taskset", "-c", SERVER_CPU] + self.command()
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE, start_new_session=True)
+            if wait_listening(self.port, self.proc):
+                return True
+            self.stop()
+        return False
+
+    def stop(self):
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)   # the fork server's children too
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+        self.proc = None
+
+    def cpu_seconds(self):
+        """User + system CPU time of the server process (all its threads;
+        not the fork server's children)."""
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss(self):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+
+class Work:
+    def __init__(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="cpc-bench-servers-")
+        self.dir = self.tmp.name
+        self.root = os.path.join(self.dir, "www")
+        os.makedirs(os.path.join(self.dir, "tmp"))
+        os.makedirs(os.path.join(self.dir, "logs"))
+        os.makedirs(self.root)
+        with open(os.path.join(self.root, "index.html"), "wb") as f:
+            f.write(PAGE)
+
+
+UNIT = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
+
+
+def ms(text):
+    m = re.match(r"([\d.]+)(us|ms|s|m)$", text)
+    return float(m.group(1)) * UNIT[m.group(2)] if m else None
+
+
+def wrk(port, conns, close):
+    cmd = ["taskset", "-c", WRK_CPU, "wrk", "-t1", "-c%d" % conns, "-d%ds" % DURATION,
+           "--timeout", "10s", "--latency"]
+    if close:
+        cmd += ["-H", "Connection: close"]
+    cmd.append("http://127.0.0.1:%d/index.html" % port)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=DURATION + 60)
+    out = p.stdout
+    r = {}
+    m = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    if not m:
+        return None, (p.stderr or out).strip()[-300:]
+    r["rps"] = float(m.group(1))
+    m = re.search(r"(\d+) requests in", out)
+    r["requests"] = int(m.group(1)) if m else 0
+    m = re.search(r"^\s+Latency\s+(\S+)", out, re.M)
+    r["mean"] = ms(m.group(1)) if m else None
+    m = re.search(r"^\s+99%\s+(\S+)", out, re.M)
+    r["p99"] = ms(m.group(1)) if m else None
+    errors = 0
+    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    if m:
+        errors += sum(int(x) for x in m.groups())
+    m = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if m:
+        errors += int(m.group(1))
+    r["errors"] = errors
+    return r, None
+
+
+def idle_memory(server, n):
+    """RSS growth of the server per idle keep-alive connection."""
+    request = b"GET /index.html HTTP/1.1\r\nHost: bench\r\n\r\n"
+    # Warm the server up with one connection, so start-up allocations are
+    # not charged to the crowd.
+    with socket.create_connection(("127.0.0.1", server.port)) as s:
+        s.sendall(request)
+        s.recv(4096)
+    time.sleep(0.2)
+    before = server.rss()
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            s.sendall(request)
+            socks.append(s)
+        for s in socks:
+            got = b""
+            while b"\r\n\r\n" not in got or not got.endswith(PAGE):
+                chunk = s.recv(4096)
+                if not chunk:
+                    raise OSError("server closed an idle connection")
+                got += chunk
+        time.sleep(0.5)
+        after = server.rss()
+    finally:
+        for s in socks:
+            s.close()
+    return (after - before) / n, after / n
+
+
+def say(line):
+    print(line, flush=True)
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    bindir, httpd = argv[1], argv[2]
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    wanted = os.environ.get("BENCH_SERVERS", "").split()
+    servers = [s for s in SERVERS if not wanted or s in wanted]
+    if not os.access(NGINX, os.X_OK):
+        say("# nginx not found: no nginx rows")
+        servers = [s for s in servers if not s.startswith("nginx")]
+    conns = [c for c in CONNS if c + 64 <= hard]
+    work = Work()
+    say("# web servers: %d round(s) of %d s per point, server on cpu %s, wrk on cpu %s%s"
+        % (RUNS, DURATION, SERVER_CPU, WRK_CPU, ", quick" if QUICK else ""))
+    samples = {(s, c): [] for s in servers for c in conns}
+    failures = []
+    start = time.time()
+    for r in range(RUNS):
+        for c in conns:
+            k = r % len(servers)
+            for name in servers[k:] + servers[:k]:
+                srv = Server(name, bindir, httpd, work)
+                if not srv.start():
+                    failures.append("%s did not start" % name)
+                    continue
+                try:
+                    cpu0 = srv.cpu_seconds()
+                    res, err = wrk(srv.port, c, close=not name.endswith("-ka"))
+                    if res is not None and res["requests"] > 0 and name != "naive-fork":
+                        res["cpu"] = (srv.cpu_seconds() - cpu0) * 1e6 / res["requests"]
+                finally:
+                    srv.stop()
+                if res is None:
+                    failures.append("%s c%d: wrk: %s" % (name, c, err))
+                    say("# %s at %d connections: wrk failed: %s" % (name, c, err))
+                else:
+                    samples[(name, c)].append(res)
+    for name in servers:
+        for c in conns:
+            xs = samples[(name, c)]
+            if not xs:
+                continue
+            rps = [x["rps"] for x in xs]
+            key = "BENCH servers.%s.c%d" % (name, c)
+            say("%s.rps %.0f req/s" % (key, statistics.median(rps)))
+            say("%s.rps.min %.0f req/s" % (key, min(rps)))
+            say("%s.rps.max %.0f req/s" % (key, max(rps)))
+            for f in ("mean", "p99"):
+                v = [x[f] for x in xs if x[f] is not None]
+                if v:
+                    say("%s.%s %.3f ms" % (key, f, statistics.median(v)))
+            v = [x["cpu"] for x in xs if x.get("cpu") is not None]
+            if v:
+                say("%s.cpu %.2f us" % (key, statistics.median(v)))
+            say("%s.errors %d n" % (key, sum(x["errors"] for x in xs)))
+    for name in ("httpd-ka", "nginx-ka"):
+        if name not in servers:
+            continue
+        srv = Server(name, bindir, httpd, work)
+        if not srv.start():
+            failures.append("%s did not start" % name)
+            continue
+        try:
+            per, total = idle_memory(srv, IDLE_CONNS)
+            tag = name.split("-")[0]
+            say("BENCH servers.idle_conn.%s %.0f B" % (tag, per))
+            say("BENCH servers.idle_rss.%s %.0f B" % (tag, total))
+        except OSError as e:
+            failures.append("%s idle connections: %s" % (name, e))
+            say("# %s: %d idle connections failed: %s" % (name, IDLE_CONNS, e))
+        finally:
+            srv.stop()
+    say("# idle keep-alive connections: %d" % IDLE_CONNS)
+    say("# %.0f s" % (time.time() - start))
+    for f in failures:
+        say("# FAILED: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,85 @@
+"""Checks of the benchmark programs themselves (`make test-bench`, seconds):
+the naive web servers answer what they should, and the targets are
+computed from a log as they should be.  No timing is asserted."""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "report"))
+import targets  # noqa: E402
+
+BINDIR = os.environ.get("NAIVE_BINDIR", os.path.join(HERE, "..", "build", "bench", "servers"))
+BODY = b"<html><body>Hello from a naive server.</body></html>\n"
+
+
+def read_all(s):
+    data = b""
+    while True:
+        chunk = s.recv(4096)
+        if not chunk:
+            return data
+        data += chunk
+
+
+@pytest.mark.parametrize("system", ["cpc", "st", "pth", "nptl", "fork"])
+def test_naive_server_answers_every_client_with_the_page_and_closes(system):
+    proc = subprocess.Popen([os.path.join(BINDIR, "naive-" + system), "0"],
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("listening on "), line
+        port = int(line.split()[2])
+        # Several clients at once, each sending its head in two pieces.
+        clients = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(20)]
+        for s in clients:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: t\r\n")
+        time.sleep(0.05)
+        for s in clients:
+            s.sendall(b"\r\n")
+        for s in clients:
+            data = read_all(s)      # the server closes after the response
+            head, _, body = data.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200 OK\r\n")
+            assert b"Content-Length: %d" % len(BODY) in head
+            assert b"Connection: close" in head
+            assert body == BODY
+            s.close()
+    finally:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+
+
+LOG = """\
+BENCH servers.httpd-ka.c10.rps 66000 req/s
+BENCH servers.nginx-ka.c10.rps 60000 req/s
+BENCH servers.httpd-ka.c10.p99 2.0 ms
+BENCH servers.nginx-ka.c10.p99 1.0 ms
+BENCH servers.naive-cpc.c100.rps 900 req/s
+BENCH servers.naive-st.c100.rps 1000 req/s
+BENCH servers.idle_conn.httpd 256.4 B
+BENCH runtime.switch.cpc 3.0 ns
+BENCH runtime.switch.baseline 2.0 ns
+BENCH runtime.switch.coro 4.0 ns
+BENCH translator.compile.lines_per_source 2.5 x
+some other line
+"""
+
+
+def test_targets_are_ratios_of_the_same_run_with_met_flags():
+    rows = {r[0]: r for r in targets.rows(targets.parse(LOG.splitlines()))}
+    assert rows["httpd_vs_nginx.ka.c10.rps"][1] == pytest.approx(1.1)
+    assert rows["httpd_vs_nginx.ka.c10.rps"][5] is True
+    assert rows["httpd_vs_nginx.ka.c10.p99"][1] == pytest.approx(2.0)
+    assert rows["httpd_vs_nginx.ka.c10.p99"][5] is False
+    assert rows["naive_cpc_vs_st.c100"][5] is False
+    assert rows["httpd.idle_conn"][5] is True          # 256 B to the byte
+    assert rows["switch.cpc_vs_eventc"][1] == pytest.approx(1.5)
+    assert rows["switch.cpc_vs_eventc"][5] is False
+    assert rows["switch.cpc_vs_coro"][5] is True
+    assert rows["translator.lines_per_source"][5] is True
+    assert "cond.cpc_vs_eventc" not in rows             # no figures, no target

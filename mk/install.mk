@@ -1,0 +1,128 @@
+# mk/install.mk -- `make install` and `make uninstall` (GNU conventions).
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=/staging]
+#   make uninstall [PREFIX=...] [DESTDIR=...]
+#
+# The directory variables are GNU's (prefix, bindir, libdir, includedir,
+# datarootdir, mandir), each overridable; PREFIX is the same as prefix.
+# Installed:
+#   bindir/cpcc, bindir/cpc-check       launchers (below)
+#   includedir/cpc/*.h                  the public headers
+#   libdir/libcpc.a, libcpc.so*         runtime and library (release)
+#   libdir/libcpc_debug.a, .so*         the same for --cpc-debug code
+#   libdir/libcpc_ev.a, libcpc_uv.a     the libev and libuv adapters
+#   libdir/pkgconfig/cpc.pc, cpc_debug.pc
+#   libdir/cmake/CPC/                   find_package(CPC)
+#   libdir/cpc/venv/                    a private Python environment holding
+#                                       the translator (package cpc), the
+#                                       checker and the pinned libclang
+#                                       bindings with their libclang.so
+#   mandir/man1/cpcc.1, man7/cpc.7
+#   datarootdir/cpc/gdb/                the gdb extension, when the tree has
+#                                       one (tools/gdb/)
+# The paths are recorded at install time (GNU style): install into the
+# prefix you will run from, or stage with DESTDIR.  As root without DESTDIR,
+# ldconfig then refreshes the loader's cache (LDCONFIG=true skips it).
+
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir      ?= $(exec_prefix)/bin
+libdir      ?= $(exec_prefix)/lib
+includedir  ?= $(prefix)/include
+datarootdir ?= $(prefix)/share
+mandir      ?= $(datarootdir)/man
+pkgconfigdir ?= $(libdir)/pkgconfig
+cmakedir    ?= $(libdir)/cmake/CPC
+pkglibdir   := $(libdir)/cpc
+pkgdatadir  := $(datarootdir)/cpc
+DESTDIR     ?=
+INSTALL     ?= install
+LDCONFIG    ?= ldconfig
+
+INSTALL_SRC    := $(TOP)/mk/install
+INSTALL_HDRS   := $(wildcard $(RUNTIME_DIR)/include/cpc/*.h)
+INSTALL_MAN    := $(TOP)/docs/man
+INSTALL_GDB    := $(wildcard $(TOP)/tools/gdb/*)
+INSTALL_STAGE  := $(BUILD)/install
+# The private environment's site-packages, named as the build venv's.
+INSTALL_PYVER   = $(shell $(PYTHON) -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
+INSTALL_SITE    = $(pkglibdir)/venv/lib/$(INSTALL_PYVER)/site-packages
+
+# The two pkg-config files: cpc.pc and cpc_debug.pc.
+INSTALL_PC_RELEASE := -e 's|@LIBNAME@|cpc|' -e 's|@FLAVOUR_NAME@||' \
+                      -e 's|@FLAVOUR_DESC@||' -e 's|@FLAVOUR_CFLAGS@||'
+INSTALL_PC_DEBUG   := -e 's|@LIBNAME@|cpc_debug|' -e 's|@FLAVOUR_NAME@| (debug)|' \
+                      -e 's|@FLAVOUR_DESC@|, debug flavour (for code compiled with cpcc --cpc-debug)|' \
+                      -e 's|@FLAVOUR_CFLAGS@| -DCPC_DEBUG|'
+
+# $(call install_subst,template,output,extra sed expressions)
+define install_subst
+	sed -e 's|@prefix@|$(prefix)|g' -e 's|@bindir@|$(bindir)|g' \
+	    -e 's|@libdir@|$(libdir)|g' -e 's|@includedir@|$(includedir)|g' \
+	    -e 's|@pkglibdir@|$(pkglibdir)|g' -e 's|@VERSION@|$(CPC_VERSION)|g' \
+	    $(3) $(1) > $(2)
+endef
+
+install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
+	@set -e; \
+	d='$(DESTDIR)'; \
+	$(INSTALL) -d "$$d$(bindir)" "$$d$(includedir)/cpc" "$$d$(libdir)" \
+	    "$$d$(pkgconfigdir)" "$$d$(cmakedir)" "$$d$(mandir)/man1" "$$d$(mandir)/man7"
+	$(INSTALL) -m 644 $(INSTALL_HDRS) "$(DESTDIR)$(includedir)/cpc/"
+	$(INSTALL) -m 644 $(RUNTIME_LIB) $(RUNTIME_LIB_DEBUG) $(EMBED_LIB_EV) $(EMBED_LIB_UV) \
+	    "$(DESTDIR)$(libdir)/"
+	@set -e; for l in libcpc libcpc_debug; do \
+	    $(INSTALL) -m 755 $(RUNTIME_BUILD)/$$l.so.$(CPC_VERSION) "$(DESTDIR)$(libdir)/"; \
+	    ln -sf $$l.so.$(CPC_VERSION) "$(DESTDIR)$(libdir)/$$l.so.$(CPC_SOVERSION)"; \
+	    ln -sf $$l.so.$(CPC_SOVERSION) "$(DESTDIR)$(libdir)/$$l.so"; \
+	done
+	@# the private Python environment: translator, checker, libclang
+	rm -rf "$(DESTDIR)$(pkglibdir)/venv"
+	$$($(PYTHON) -c 'import sys; print(sys._base_executable)') -m venv --without-pip \
+	    "$(DESTDIR)$(pkglibdir)/venv"
+	sed -i -e 's|^command = .*|command = python3 -m venv $(pkglibdir)/venv|' \
+	    "$(DESTDIR)$(pkglibdir)/venv/pyvenv.cfg"
+	rm -f "$(DESTDIR)$(pkglibdir)/venv/bin/"[aA]ctivate*   # nobody activates it
+	@set -e; cd $(TOP)/translator && for f in $$(find cpc -name '*.py' ! -path '*__pycache__*'); do \
+	    $(INSTALL) -D -m 644 $$f "$(DESTDIR)$(INSTALL_SITE)/$$f"; done
+	$(call install_subst,$(INSTALL_SRC)/installed.py.in,"$(DESTDIR)$(INSTALL_SITE)/cpc/installed.py")
+	$(INSTALL) -m 644 $(TOP)/tools/cpc_check.py "$(DESTDIR)$(INSTALL_SITE)/"
+	@set -e; src=$$($(PYTHON) -c 'import clang, os; print(os.path.dirname(os.path.dirname(clang.__file__)))'); \
+	cp -R "$$src/clang" "$$src"/libclang-*.dist-info "$(DESTDIR)$(INSTALL_SITE)/"
+	$(DESTDIR)$(pkglibdir)/venv/bin/python -m compileall -q \
+	    -d "$(INSTALL_SITE)" "$(DESTDIR)$(INSTALL_SITE)" >/dev/null
+	@# launchers
+	@mkdir -p $(INSTALL_STAGE)
+	$(call install_subst,$(INSTALL_SRC)/launcher.in,$(INSTALL_STAGE)/cpcc,-e 's|@NAME@|cpcc|g' -e 's|@MODULE@|cpc.driver|g')
+	$(call install_subst,$(INSTALL_SRC)/launcher.in,$(INSTALL_STAGE)/cpc-check,-e 's|@NAME@|cpc-check|g' -e 's|@MODULE@|cpc_check|g')
+	$(INSTALL) -m 755 $(INSTALL_STAGE)/cpcc $(INSTALL_STAGE)/cpc-check "$(DESTDIR)$(bindir)/"
+	@# pkg-config and CMake
+	$(call install_subst,$(INSTALL_SRC)/cpc.pc.in,"$(DESTDIR)$(pkgconfigdir)/cpc.pc",$(INSTALL_PC_RELEASE))
+	$(call install_subst,$(INSTALL_SRC)/cpc.pc.in,"$(DESTDIR)$(pkgconfigdir)/cpc_debug.pc",$(INSTALL_PC_DEBUG))
+	$(call install_subst,$(INSTALL_SRC)/CPCConfig.cmake.in,"$(DESTDIR)$(cmakedir)/CPCConfig.cmake")
+	$(call install_subst,$(INSTALL_SRC)/CPCConfigVersion.cmake.in,"$(DESTDIR)$(cmakedir)/CPCConfigVersion.cmake")
+	@# manual pages, gdb extension
+	$(INSTALL) -m 644 $(INSTALL_MAN)/cpcc.1 "$(DESTDIR)$(mandir)/man1/"
+	$(INSTALL) -m 644 $(INSTALL_MAN)/cpc.7 "$(DESTDIR)$(mandir)/man7/"
+	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/gdb" && \
+	    cp -R $(INSTALL_GDB) "$(DESTDIR)$(pkgdatadir)/gdb/")
+	@if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
+	    $(LDCONFIG); fi
+
+uninstall:
+	rm -f "$(DESTDIR)$(bindir)/cpcc" "$(DESTDIR)$(bindir)/cpc-check"
+	rm -rf "$(DESTDIR)$(includedir)/cpc"
+	rm -f "$(DESTDIR)$(libdir)/libcpc_ev.a" "$(DESTDIR)$(libdir)/libcpc_uv.a"
+	@set -e; for l in libcpc libcpc_debug; do \
+	    rm -f "$(DESTDIR)$(libdir)/$$l.a" "$(DESTDIR)$(libdir)/$$l.so" \
+	          "$(DESTDIR)$(libdir)/$$l.so.$(CPC_SOVERSION)" \
+	          "$(DESTDIR)$(libdir)/$$l.so.$(CPC_VERSION)"; \
+	done
+	rm -f "$(DESTDIR)$(pkgconfigdir)/cpc.pc" "$(DESTDIR)$(pkgconfigdir)/cpc_debug.pc"
+	rm -rf "$(DESTDIR)$(cmakedir)" "$(DESTDIR)$(pkglibdir)" "$(DESTDIR)$(pkgdatadir)"
+	rm -f "$(DESTDIR)$(mandir)/man1/cpcc.1" "$(DESTDIR)$(mandir)/man7/cpc.7"
+	@if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
+	    $(LDCONFIG); fi
+
+.PHONY: install uninstall

@@ -1,0 +1,243 @@
+#!/bin/bash
+# run.sh TOP WORKDIR -- `make test-install`: install CPC into a temporary
+# prefix and use it as a user would.
+#
+# The prefix stands for /usr/local: the compiler and the loader find it
+# through CPATH, LIBRARY_PATH, LD_LIBRARY_PATH, PKG_CONFIG_PATH and
+# CMAKE_PREFIX_PATH, which add directories to their default search paths
+# exactly as /usr/local is on them, so every build below is the plain
+# command a user types (`cc prog.o -lcpc`, no -I or -L).
+#
+# Each check prints "ok   NAME" or "FAIL NAME: why"; the exit status is
+# non-zero if one failed.
+set -u
+TOP=$1 WORK=$2
+MAKE=${MAKE:-make}
+rm -rf "$WORK"
+mkdir -p "$WORK"
+P=$WORK/usr                       # the installation prefix
+PROJECT=$TOP/tests/install/project
+EXPECTED=$TOP/tests/install/seeder.expected
+fails=0
+
+ok()   { echo "ok   $1"; }
+fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
+# expect_output NAME FILE COMMAND...: COMMAND's stdout must equal FILE.
+expect_output() {
+    local name=$1 want=$2; shift 2
+    local out rc
+    out=$("$@" 2>"$WORK/stderr"); rc=$?
+    if [ $rc != 0 ]; then
+        fail "$name" "exit status $rc ($(tail -3 "$WORK/stderr"))"
+    elif [ "$out" != "$(cat "$want")" ]; then
+        fail "$name" "output '$out', expected '$(cat "$want")'"
+    else
+        ok "$name"
+    fi
+}
+# expect_link_error NAME MESSAGE COMMAND...: COMMAND fails, saying MESSAGE.
+expect_link_error() {
+    local name=$1 msg=$2; shift 2
+    if "$@" >"$WORK/out" 2>&1; then
+        fail "$name" "the link succeeded"
+    elif ! grep -qF -- "$msg" "$WORK/out"; then
+        fail "$name" "no '$msg' in: $(tail -3 "$WORK/out")"
+    else
+        ok "$name"
+    fi
+}
+# no_files NAME DIR: nothing but (empty) directories left under DIR.
+no_files() {
+    local left
+    left=$(find "$2" -mindepth 1 ! -type d 2>/dev/null | head -5)
+    if [ -n "$left" ]; then fail "$1" "left behind: $left"; else ok "$1"; fi
+}
+run_make() { "$MAKE" --no-print-directory -s -C "$TOP" "$@" LDCONFIG=true >"$WORK/make.log" 2>&1; }
+
+# ---- staged install (DESTDIR): everything lands under it, nothing names it
+STAGE=$WORK/stage
+if run_make install DESTDIR="$STAGE" PREFIX=/usr/local; then
+    top=$(cd "$STAGE" && find . -mindepth 1 -maxdepth 2 | sort | tr '\n' ' ')
+    [ "$top" = "./usr ./usr/local " ] && ok "destdir: files only under DESTDIR/PREFIX" ||
+        fail "destdir: files only under DESTDIR/PREFIX" "found $top"
+    named=$(grep -rlI -- "$STAGE" "$STAGE" | head -3)
+    [ -z "$named" ] && ok "destdir: no installed file names the staging directory" ||
+        fail "destdir: no installed file names the staging directory" "$named"
+    [ -x "$STAGE/usr/local/bin/cpcc" ] && [ -f "$STAGE/usr/local/lib/libcpc.so.0" ] &&
+        [ -f "$STAGE/usr/local/include/cpc/cpc_runtime.h" ] &&
+        [ -f "$STAGE/usr/local/share/man/man7/cpc.7" ] && ok "destdir: the layout" ||
+        fail "destdir: the layout" "bin/cpcc, lib/libcpc.so.0, include/cpc, man7 missing"
+    run_make uninstall DESTDIR="$STAGE" PREFIX=/usr/local ||
+        fail "destdir: uninstall" "$(tail -3 "$WORK/make.log")"
+    no_files "destdir: uninstall leaves nothing" "$STAGE"
+else
+    fail "destdir: make install" "$(tail -5 "$WORK/make.log")"
+fi
+
+# ---- the real thing -------------------------------------------------------
+if ! run_make install PREFIX="$P"; then
+    fail "make install" "$(tail -5 "$WORK/make.log")"
+    exit 1
+fi
+ok "make install PREFIX=$P"
+
+# A user's environment: the prefix is on the default search paths, the
+# checkout is not (an empty PYTHONPATH, another working directory).
+export PATH="$P/bin:/usr/bin:/bin" CPATH="$P/include" LIBRARY_PATH="$P/lib" \
+       LD_LIBRARY_PATH="$P/lib" PKG_CONFIG_PATH="$P/lib/pkgconfig" \
+       CMAKE_PREFIX_PATH="$P" PYTHONPATH=
+unset CC CFLAGS LDFLAGS MAKEFLAGS MFLAGS MAKELEVEL
+
+# cpcc runs from anywhere, also through a symbolic link elsewhere on PATH.
+mkdir -p "$WORK/links"
+ln -s "$P/bin/cpcc" "$WORK/links/cpcc"
+cp "$PROJECT/worker.cpc" "$PROJECT/seeder.h" "$WORK/links/"
+(cd "$WORK/links" && PATH="$WORK/links:/usr/bin:/bin" cpcc -c worker.cpc -o worker.o) \
+    >"$WORK/out" 2>&1 && [ -f "$WORK/links/worker.o" ] && ok "cpcc through a symbolic link" ||
+    fail "cpcc through a symbolic link" "$(tail -3 "$WORK/out")"
+
+# 1. A Makefile written for the original CPC, with nothing but CPC=cpcc.
+M=$WORK/make
+cp -R "$PROJECT" "$M"
+if make -s -C "$M" CPC=cpcc >"$WORK/out" 2>&1; then
+    expect_output "make CPC=cpcc: the program runs" "$EXPECTED" "$M/seeder"
+    ldd "$M/seeder" | grep -q "libcpc.so.0 => $P/lib/libcpc.so.0" &&
+        ok "make CPC=cpcc: plain -lcpc links the installed libcpc.so" ||
+        fail "make CPC=cpcc: plain -lcpc links the installed libcpc.so" "$(ldd "$M/seeder" | grep cpc)"
+else
+    fail "make CPC=cpcc" "$(tail -5 "$WORK/out")"
+fi
+
+# 2. Debug and release objects do not mix.
+make -s -C "$M" clean
+expect_link_error "debug objects linked with -lcpc fail, naming the fix" \
+    cpc_built_with_cpc_debug__link_with_libcpc_debug \
+    make -s -C "$M" CPC=cpcc CPCOPTS=--cpc-debug CFLAGS="-O0 -g -DCPC_DEBUG"
+make -s -C "$M" clean
+if make -s -C "$M" CPC=cpcc CPCOPTS=--cpc-debug CFLAGS="-O0 -g -DCPC_DEBUG" \
+        LDLIBS=-lcpc_debug >"$WORK/out" 2>&1; then
+    expect_output "debug objects with -lcpc_debug run" "$EXPECTED" "$M/seeder"
+else
+    fail "debug objects with -lcpc_debug" "$(tail -5 "$WORK/out")"
+fi
+make -s -C "$M" clean
+expect_link_error "release objects linked with -lcpc_debug fail, naming the fix" \
+    cpc_built_without_cpc_debug__link_with_libcpc_not_libcpc_debug \
+    make -s -C "$M" CPC=cpcc LDLIBS=-lcpc_debug
+
+# 3. A compilation database from cpcc -MJ.
+make -s -C "$M" clean
+if make -s -C "$M" CPC=cpcc 'CPCOPTS=-MJ $@.json' >"$WORK/out" 2>&1; then
+    (cd "$M" && sed -e '1s/^/[\n/' -e '$s/,$/\n]/' main.o.json worker.o.json \
+        > compile_commands.json)
+    if "$TOP/.venv/bin/python" - "$M" >"$WORK/out" 2>&1 <<'EOF'
+import json, os, sys
+d = sys.argv[1]
+db = json.load(open(os.path.join(d, 'compile_commands.json')))
+got = sorted((e['file'], e['output'], e['directory']) for e in db)
+assert got == [('main.cpc', 'main.o', d), ('worker.cpc', 'worker.o', d)], got
+for e in db:
+    a = e['arguments']
+    assert a[:2] == ['cpcc', '-D__CPC_FRONTEND__'], a
+    assert '-O2' in a and '-Wall' in a, a
+    assert not any(x.startswith('-MJ') for x in a), a
+    assert a[-4:] == ['-c', e['file'], '-o', e['output']], a
+EOF
+    then ok "cpcc -MJ: compile_commands.json for the .cpc files"
+    else fail "cpcc -MJ: compile_commands.json for the .cpc files" "$(tail -3 "$WORK/out")"
+    fi
+else
+    fail "cpcc -MJ" "$(tail -5 "$WORK/out")"
+fi
+
+# 4. pkg-config: a C file using the runtime API, and the project.
+echo "condvar waiters 0" > "$WORK/api_user.expected"
+for pc in cpc cpc_debug; do
+    if cc $(pkg-config --cflags $pc) "$PROJECT/api_user.c" $(pkg-config --libs $pc) \
+            -o "$WORK/api_user_$pc" >"$WORK/out" 2>&1; then
+        expect_output "pkg-config $pc: a C program using the API" \
+            "$WORK/api_user.expected" "$WORK/api_user_$pc"
+    else
+        fail "pkg-config $pc: a C program using the API" "$(tail -3 "$WORK/out")"
+    fi
+done
+K=$WORK/pkgconfig
+cp -R "$PROJECT" "$K"
+if (cd "$K" && cpcc -O2 -c main.cpc worker.cpc &&
+        cc -O2 $(pkg-config --cflags cpc) -c stats.c &&
+        cc main.o worker.o stats.o $(pkg-config --libs cpc) -o seeder) >"$WORK/out" 2>&1; then
+    expect_output "pkg-config cpc: the project" "$EXPECTED" "$K/seeder"
+else
+    fail "pkg-config cpc: the project" "$(tail -5 "$WORK/out")"
+fi
+
+# 5. CMake: find_package(CPC) and cpc_add_sources.
+C=$WORK/cmake
+if cmake -S "$PROJECT" -B "$C" -DCMAKE_BUILD_TYPE=Release >"$WORK/out" 2>&1 &&
+        cmake --build "$C" -j 2 >>"$WORK/out" 2>&1; then
+    expect_output "cmake: the project (libcpc.so)" "$EXPECTED" "$C/seeder"
+    expect_output "cmake: the project, DEBUG STATIC" "$EXPECTED" "$C/seeder_debug"
+    ldd "$C/seeder" | grep -q "libcpc.so.0 => $P/lib" && ! ldd "$C/seeder_debug" | grep -q libcpc &&
+        ok "cmake: CPC::cpc is the shared library, CPC::cpc_debug_static the archive" ||
+        fail "cmake: CPC::cpc is the shared library, CPC::cpc_debug_static the archive" \
+             "$(ldd "$C/seeder" "$C/seeder_debug" | grep cpc)"
+    # Header dependencies are tracked: touching seeder.h rebuilds the objects.
+    cp -R "$PROJECT" "$WORK/cmake-src"
+    cmake -S "$WORK/cmake-src" -B "$WORK/cmake-dep" >/dev/null 2>&1 &&
+        cmake --build "$WORK/cmake-dep" --target seeder >/dev/null 2>&1
+    sleep 1; touch "$WORK/cmake-src/seeder.h"
+    cmake --build "$WORK/cmake-dep" --target seeder 2>&1 | grep -q "Building CPC object worker.cpc.o" &&
+        ok "cmake: a header change rebuilds the .cpc objects" ||
+        fail "cmake: a header change rebuilds the .cpc objects" "worker.cpc.o not rebuilt"
+else
+    fail "cmake" "$(tail -8 "$WORK/out")"
+fi
+
+# 6. cpcc -shared: a shared library of CPC code, used by a program.
+S=$WORK/shared
+cp -R "$PROJECT" "$S"
+if (cd "$S" && cpcc -O2 -fPIC -shared worker.cpc -o libworker.so &&
+        cpcc -O2 -c main.cpc && cc -O2 -c stats.c &&
+        cc main.o stats.o -L. -lworker -lcpc -Wl,-rpath,"$S" -o seeder) >"$WORK/out" 2>&1; then
+    expect_output "cpcc -shared: a CPC shared library in a program" "$EXPECTED" "$S/seeder"
+    readelf -d "$S/libworker.so" | grep -q 'NEEDED.*\[libcpc.so.0\]' &&
+        ok "cpcc -shared: the library depends on libcpc.so.0" ||
+        fail "cpcc -shared: the library depends on libcpc.so.0" "$(readelf -d "$S/libworker.so" | grep NEEDED)"
+else
+    fail "cpcc -shared" "$(tail -5 "$WORK/out")"
+fi
+
+# 7. The exported symbols are exactly the API the installed headers declare.
+"$TOP/.venv/bin/python" -c 'import sys; sys.path[:0] = [sys.argv[1] + "/translator", sys.argv[1] + "/runtime"]
+import api_symbols; print("\n".join(api_symbols.api_symbols(sys.argv[2])))' "$TOP" "$P/include" \
+    > "$WORK/api" 2>"$WORK/out" || fail "api list from the installed headers" "$(tail -3 "$WORK/out")"
+for flavour in cpc cpc_debug; do
+    if [ $flavour = cpc ]; then other=cpc_built_with_cpc_debug__link_with_libcpc_debug
+    else other=cpc_built_without_cpc_debug__link_with_libcpc_not_libcpc_debug; fi
+    grep -vx "$other" "$WORK/api" > "$WORK/api.$flavour"
+    nm -D --defined-only "$P/lib/lib$flavour.so" | awk '{print $3}' | sort > "$WORK/so.$flavour"
+    if diff "$WORK/api.$flavour" "$WORK/so.$flavour" > "$WORK/diff"; then
+        ok "lib$flavour.so exports exactly the headers' API ($(wc -l < "$WORK/api.$flavour") names)"
+    else
+        fail "lib$flavour.so exports exactly the headers' API" "$(head -5 "$WORK/diff" | tr '\n' ' ')"
+    fi
+    nm -g --defined-only "$P/lib/lib$flavour.a" | awk 'NF == 3 {print $3}' | sort -u > "$WORK/a.$flavour"
+    stray=$(comm -13 "$WORK/api.$flavour" "$WORK/a.$flavour" | grep -v '^cpc__' | head -5)
+    missing=$(comm -23 "$WORK/api.$flavour" "$WORK/a.$flavour" | head -5)
+    if [ -z "$stray$missing" ]; then
+        ok "lib$flavour.a: every global is the API or cpc__-prefixed, and the API is all there"
+    else
+        fail "lib$flavour.a: every global is the API or cpc__-prefixed" \
+             "not in the headers: $stray; not defined: $missing"
+    fi
+done
+
+# ---- uninstall -------------------------------------------------------------
+if run_make uninstall PREFIX="$P"; then
+    no_files "make uninstall leaves nothing" "$P"
+else
+    fail "make uninstall" "$(tail -5 "$WORK/make.log")"
+fi
+
+[ $fails = 0 ] && echo "install tests: all passed" || echo "install tests: $fails failed"
+[ $fails = 0 ]

@@ -1,0 +1,942 @@
+"""Nested (GCC inner) functions, lifted to file scope before the pipeline.
+
+Invariant of the output: no function definition of the file contains
+another one.  Each nested function `N` of file-scope function `F` becomes
+`static ... F__N(struct F__N__closure *cpc_nenv, params)` at file scope (cps if
+N was): the closure types, F's prototype and every lifted prototype go
+just before F, the lifted definitions just after it; `cpc_nenv` holds pointers to the variables of the
+enclosing functions that N uses (and to the environments of the other nested
+functions it calls), so writes are shared both ways.  N's definition
+becomes the initialisation of its environment, `struct F__N__closure
+cpc_nest_F__N = { &x, ... };`, padded to the definition's line count; a
+call `N(a)` becomes `F__N(&cpc_nest_F__N, a)` and a use of a captured `x`
+inside N becomes `(*cpc_nenv->x)`.  A nested function that uses nothing of
+its enclosing functions gets no environment and stays callable through an
+ordinary pointer; the address of one that does is a thunk reading the
+environment from a static slot (docs/translator.md says when it is valid).  The output is ordinary CPC: since the environments take
+`&x`, the boxing pass moves to the heap every captured variable in scope at
+a cps call, and the later passes see nothing new.
+
+Name resolution is Clang's: the file is parsed once with each nested
+definition `T N(P) {B}` read as the block-scope declaration `T N(P);`
+followed by the block `{ P; B}` (its parameters as locals), which Clang
+accepts; a reference inside N resolves to the declaration it designates.
+"""
+import bisect
+import re
+
+from . import frontend as fe
+from . import analysis as an
+from . import clex
+from . import ctype
+from . import nestscan
+from . import rewrite as rw
+
+K = fe.K
+ENV_PARAM = 'cpc_nenv'
+SLOTS = 8          # thunks per nested function whose address native code may hold
+# file-scope helpers of the thunk pools, emitted once
+POOL_HELPERS = '''#include <stdio.h>
+#include <stdlib.h>
+#define CPC_NESTED_SLOTS %d
+static __attribute__((unused)) void (*cpc__nested_take(void *volatile *slots,
+        void (*const *thunks)(void), void *env, const char *name))(void)
+{
+    for (int i = 0; i < CPC_NESTED_SLOTS; i++)
+        if (__atomic_load_n(&slots[i], __ATOMIC_ACQUIRE) == env)
+            return thunks[i];
+    for (int i = 0; i < CPC_NESTED_SLOTS; i++) {
+        void *expected = NULL;
+        if (__atomic_compare_exchange_n(&slots[i], &expected, env, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return thunks[i];
+    }
+    fprintf(stderr, "cpc: more than %%d invocations hold the address of nested function `%%s` "
+            "at once\\n", CPC_NESTED_SLOTS, name);
+    abort();
+}
+static __attribute__((unused)) void cpc__nested_release(void *volatile *slots, void *env)
+{
+    for (int i = 0; i < CPC_NESTED_SLOTS; i++) {
+        void *expected = env;
+        __atomic_compare_exchange_n(&slots[i], &expected, NULL, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+}''' % SLOTS
+# names the later passes derive from a function's name (`f__cps`, ...)
+RESERVED = re.compile(r'^(cps|body|frame|reserve|defer|bounce|env|resumed_\d+|spawn_\d+|arr_.*)$')
+
+
+def _cstr(s):
+    return s.replace('\\', '\\\\').replace('"', '\\"')
+
+
+class Item:
+    """A variable of an enclosing function that a nested function uses
+    (the other thing a closure may point to is a nested function's closure:
+    that item is the nested Fn itself)."""
+
+    def __init__(self, key, name, owner, decl_off, decl):
+        self.key = key
+        self.name = name
+        self.owner = owner            # the Fn whose variable it is
+        self.decl_off = decl_off      # where it is declared (initialisation order)
+        self.decl = decl              # its declaration in the resolving parse
+
+
+class Value:
+    """A nested function used as a value (not called directly)."""
+    cursor = None
+    addr = None                       # the `&f` expression around the reference
+    cps_context = False               # the use is in cps context
+    native_arg = False                # a direct argument of a native call
+    cps_arg = False                   # a direct argument of a cps call
+    returned = False                  # the operand of a `return`
+    escape = None                     # why the address visibly outlives the call
+
+
+class Lifter:
+    def __init__(self, text, path, args):
+        self.text = text
+        self.path = path
+        self.args = list(args)
+        self.tops = nestscan.scan(text)
+        self.fns = []
+        for f in self.tops:
+            self.fns.append(f)
+            self.fns.extend(f.walk())
+        self.errs = []
+        self._lines = [0] + [m.end() for m in re.finditer(rb'\n', text)]
+
+    # -- positions ---------------------------------------------------------
+    def line_col(self, off):
+        i = bisect.bisect_right(self._lines, off) - 1
+        return i + 1, off - self._lines[i] + 1
+
+    def presumed(self, off):
+        """(file, line, col) of file offset `off` as the compiler will see
+        it: through the file's own `#line` directives, once Clang has read
+        it (the resolving parse keeps every line where it was)."""
+        u = getattr(self, 'u', None)
+        if u is None:
+            return (self.path,) + self.line_col(off)
+        i = bisect.bisect_right(self._map_origs, off) - 1
+        a, o = self._map[max(i, 0)]
+        f, line, col = fe.presumed(u.tu.get_location(self.path, a + (off - o)))
+        return f or self.path, line, self.line_col(off)[1]
+
+    def diag(self, off, msg):
+        f, line, col = self.presumed(off)
+        return fe.Diag(msg, f, line, col)
+
+    def line_directive(self, off):
+        f, line, _ = self.presumed(off)
+        return '#line %d "%s"' % (line, _cstr(f))
+
+    def fn_at(self, off):
+        """The innermost function whose definition contains `off`."""
+        best = None
+        for f in self.fns:
+            if f.start <= off < f.end and (best is None or f.start >= best.start):
+                best = f
+        return best
+
+    def context_at(self, off):
+        """The innermost function whose body contains `off`."""
+        best = None
+        for f in self.fns:
+            if f.lbrace <= off < f.end and (best is None or f.lbrace >= best.lbrace):
+                best = f
+        return best
+
+    # -- the parse that resolves names ---------------------------------------
+    def analysis_text(self):
+        edits = []
+        self.injected = []            # [(ana_start, ana_end, Fn)]
+        for f in self.fns:
+            for (a, b, name_off) in f.forwards:
+                edits.append((a, a + 4, '    ', None))      # `auto` -> blanks
+            for c in f.children:
+                hdr = self.text[c.start:c.header_end].decode('utf-8', 'surrogateescape')
+                decls = ''.join(as_local(p) + '; ' for p in self.param_texts(c))
+                edits.append((c.start, c.lbrace + 1, hdr + '; { ' + decls, c))
+        edits.sort(key=lambda e: e[0])
+        out = []
+        pos = 0
+        self._map = []                # [(ana_start, orig_start)] of copied runs
+        ana = 0
+        for (a, b, new, fn) in edits:
+            out.append(self.text[pos:a])
+            self._map.append((ana, pos))
+            ana += a - pos
+            nb = new.encode('utf-8', 'surrogateescape')
+            if fn is not None:
+                self.injected.append((ana, ana + len(nb), fn))
+            out.append(nb)
+            ana += len(nb)
+            pos = b
+        out.append(self.text[pos:])
+        self._map.append((ana, pos))
+        self._map_keys = [m[0] for m in self._map]
+        self._map_origs = [m[1] for m in self._map]
+        return b''.join(out)
+
+    def param_texts(self, fn):
+        """The parameter declarations of `fn`, each on one line without its
+        comments (none for `void`, and not `...`)."""
+        parts, depth, cur = [], 0, []
+        for t in clex.tokens(self.text[fn.params[0]:fn.params[1]]):
+            s = t.text.decode('utf-8', 'surrogateescape')
+            if s in ('(', '['):
+                depth += 1
+            elif s in (')', ']'):
+                depth -= 1
+            if s == ',' and depth == 0:
+                parts.append(' '.join(cur))
+                cur = []
+            else:
+                cur.append(s)
+        parts.append(' '.join(cur))
+        if parts in ([''], ['void']):
+            return []
+        return [p for p in parts if p != '...']
+
+    def to_orig(self, ana_off):
+        """(orig offset, None), or (None, Fn) inside Fn's injected header."""
+        for (a, b, fn) in self.injected:
+            if a <= ana_off < b:
+                return None, fn
+        i = bisect.bisect_right(self._map_keys, ana_off) - 1
+        a, o = self._map[i]
+        return o + (ana_off - a), None
+
+    # -- what each nested function uses ------------------------------------------
+    def resolve(self):
+        u = fe.parse(self.analysis_text(), self.path, self.args, check=False)
+        self.u = u
+        self.body_errors()
+        self.uses = []                # [(ctx, Item or Fn, (a, b), call cursor, Value)]
+        self.items = {}
+        self._decls = {}              # Fn -> its block-scope FUNCTION_DECL
+        self.parent = {}              # cursor hash -> parent cursor
+        self._top_cps = {}
+        for top in u.top():
+            if top.kind != K.FUNCTION_DECL or not top.is_definition() or not u.in_main_file(top):
+                continue
+            o, _ = self.to_orig(top.extent.start.offset)
+            mine = [t for t in self.tops if t.start <= o < t.end] if o is not None else []
+            if not mine:
+                continue
+            self._top_cps[mine[0]] = fe.is_cps_function_type(top.type)
+            self.walk_function(top)
+
+    def drop_inactive(self):
+        """Forget the definitions Clang did not see (in a preprocessor
+        branch not taken): they stay as they are, which the compiler skips."""
+        seen = set(self._decls)
+        for f in self.fns:
+            f.children = [c for c in f.children if c in seen]
+        self.fns = []
+        for t in self.tops:
+            self.fns.append(t)
+            self.fns.extend(t.walk())
+        self.tops = [t for t in self.tops if t.children]
+        self.fns = [f for f in self.fns if f.parent is not None or f in self.tops]
+        self.uses = [u for u in self.uses if u[0] in self.fns]
+
+    def body_errors(self):
+        """Clang's errors inside nested bodies, reported here: its error
+        recovery drops the expressions in error, whose references could then
+        not be rewritten.  Errors about `return` and labels are the reading's
+        own (a nested body is read as a block of its enclosing function); the
+        C compiler checks those against the lifted function."""
+        nested = [f for f in self.fns if f.parent is not None]
+        for d in self.u.tu.diagnostics:
+            if d.severity < fe.ci.Diagnostic.Error or d.location.file is None or \
+                    d.location.file.name != self.path or 'return' in d.spelling or \
+                    'label' in d.spelling:
+                continue
+            o, inj = self.to_orig(d.location.offset)
+            if o is not None and any(f.lbrace <= o < f.end for f in nested):
+                self.errs.append(self.diag(o, d.spelling))
+
+    def nested_fn_of_decl(self, d, use_off, ctx):
+        """The nested Fn that FUNCTION_DECL `d` declares (at its definition
+        or an `auto` forward declaration), or None.  A call with no
+        declaration in sight (Clang declares the function implicitly) of a
+        function nested later in an enclosing block is a call of it, as the
+        original CPC accepted (GCC wants an `auto` declaration first)."""
+        o, inj = self.to_orig(d.location.offset)
+        if inj is not None:
+            return inj
+        if d.extent.start.offset == d.extent.end.offset:          # implicit
+            best = None
+            for f in self.fns:
+                if f.parent is not None and f.name == d.spelling and use_off < f.start and \
+                        (f.parent is ctx or self.is_ancestor(f.parent, ctx)) and \
+                        (best is None or self.is_ancestor(best.parent, f.parent)):
+                    best = f
+            return best
+        for f in self.fns:
+            for (a, b, name_off) in f.forwards:
+                if name_off == o:
+                    for c in f.children:
+                        if c.name == d.spelling and c.start > a:
+                            return c
+        return None          # (a declaration never defined: reported once, by run)
+
+    def walk_function(self, top):
+        parent = self.parent
+        stack = [top]
+        refs = []
+        while stack:
+            n = stack.pop()
+            for x in fe.kids(n):
+                parent[x.hash] = n
+                stack.append(x)
+            if n.kind in (K.DECL_REF_EXPR, K.TYPE_REF, K.LABEL_REF):
+                refs.append(n)
+            elif n.kind == K.FUNCTION_DECL and n != top:
+                _, inj = self.to_orig(n.location.offset)
+                if inj is not None:
+                    self._decls[inj] = n
+        for n in refs:
+            d = fe.adopt(n.referenced)
+            if d is None:
+                continue
+            o, _ = self.to_orig(n.extent.start.offset)
+            if o is None:
+                continue
+            ctx = self.context_at(o)
+            if ctx is None:
+                continue
+            if n.kind == K.TYPE_REF or d.kind == K.ENUM_CONSTANT_DECL:
+                self.check_local_declaration(n, d, o, ctx)
+                continue
+            if n.kind == K.LABEL_REF:
+                do, _ = self.to_orig(d.location.offset)
+                if do is not None and ctx.parent is not None and not \
+                        (ctx.lbrace <= do < ctx.end and self.context_at(do) is ctx):
+                    self.errs.append(self.diag(o, 'nested function `%s` jumps to label `%s` of '
+                                                  'an enclosing function: CPC does not support '
+                                                  'such non-local gotos' % (ctx.name, n.spelling)))
+                continue
+            if d.kind in (K.VAR_DECL, K.PARM_DECL):
+                do, dinj = self.to_orig(d.location.offset)
+                owner = dinj if dinj is not None else (self.fn_at(do) if do is not None else None)
+                if owner is None or owner is ctx or not self.is_ancestor(owner, ctx):
+                    continue
+                key = ('v', d.location.offset)
+                it = self.items.get(key)
+                if it is None:
+                    it = self.items[key] = Item(key, d.spelling, owner,
+                                                do if do is not None else dinj.start, d)
+                self.use(ctx, it, n, None)
+            elif d.kind == K.FUNCTION_DECL:
+                m = self.nested_fn_of_decl(d, o, ctx)
+                if m is None:
+                    continue
+                if o < m.start and m.forward is None:
+                    m.early_use = True
+                q, c = n, parent.get(n.hash)
+                while c is not None and c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+                    q, c = c, parent.get(c.hash)
+                call = None
+                if c is not None and c.kind == K.CALL_EXPR and fe.kids(c) and fe.kids(c)[0] == q:
+                    call = c
+                    self.use(ctx, m, n, call)
+                else:
+                    self.use(ctx, m, n, None, self.value_of(n, ctx))
+
+    def check_local_declaration(self, n, d, o, ctx):
+        """A type or enumerator that nested `ctx` uses must be declared in
+        it or at file scope: its lifted copy sees nothing of its enclosing
+        functions."""
+        if ctx.parent is None or d.location.file is None or d.location.file.name != self.path:
+            return
+        do, dinj = self.to_orig(d.location.offset)
+        owner = dinj if dinj is not None else (self.fn_at(do) if do is not None else None)
+        if owner is None or owner is ctx or not self.is_ancestor(owner, ctx):
+            return
+        what = d.spelling if d.kind == K.ENUM_CONSTANT_DECL else n.spelling
+        self.errs.append(self.diag(o, 'nested function `%s` uses `%s`, declared inside `%s`: '
+                                      'CPC lifts nested functions to file scope, where it is '
+                                      'not visible; declare it at file scope'
+                                   % (ctx.name, what, owner.name)))
+
+    def text_of(self, c):
+        return self.u.text[c.extent.start.offset:c.extent.end.offset].decode(
+            'utf-8', 'surrogateescape')
+
+    def in_spawn(self, c, ctx):
+        """Cursor `c` lies in a `cpc_spawn` body inside function `ctx`."""
+        p = self.parent.get(c.hash)
+        while p is not None and p.kind != K.FUNCTION_DECL:
+            if p.kind == K.IF_STMT and an.spawn_body(p) is not None:
+                return True
+            p = self.parent.get(p.hash)
+        return False
+
+    def is_cps_context(self, f, c):
+        """Code at cursor `c` in function `f` runs in cps context."""
+        cps = self._top_cps.get(f) if f.parent is None else self.is_cps(f)
+        return cps or self.in_spawn(c, f)
+
+    def value_of(self, n, ctx):
+        """How nested function reference `n` is used as a value."""
+        v = Value()
+        v.cursor = n
+        v.cps_context = self.is_cps_context(ctx, n)
+        c, p = n, self.parent.get(n.hash)
+        while p is not None and p.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR,
+                                           K.UNARY_OPERATOR):
+            if p.kind == K.UNARY_OPERATOR:
+                if fe.unop(p) != fe.UO['AddrOf']:
+                    break
+                v.addr = p
+            c, p = p, self.parent.get(p.hash)
+        if p is not None and p.kind == K.CALL_EXPR and fe.kids(p)[0] != c:
+            v.native_arg = not an.is_cps_call(p)
+            v.cps_arg = not v.native_arg
+        while p is not None and p.kind not in (K.RETURN_STMT, K.COMPOUND_STMT, K.FUNCTION_DECL):
+            if p.kind == K.BINARY_OPERATOR and fe.binop(p) == fe.BO['Assign']:
+                lhs = an.strip(fe.kids(p)[0])
+                # `g.cb = f`, `table[i] = f`: the object stored into (not through a pointer)
+                while lhs.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and fe.kids(lhs) and \
+                        not (lhs.kind == K.MEMBER_REF_EXPR and self.text_of(lhs).find('->') >= 0):
+                    lhs = an.strip(fe.kids(lhs)[0])
+                target = fe.adopt(lhs.referenced) if lhs.kind == K.DECL_REF_EXPR else None
+                if target is not None and target.kind == K.VAR_DECL and \
+                        (target.semantic_parent is None or
+                         target.semantic_parent.kind == K.TRANSLATION_UNIT or
+                         target.storage_class == fe.ci.StorageClass.STATIC):
+                    v.escape = 'stored in `%s`, which outlives the enclosing call' % lhs.spelling
+                break
+            p = self.parent.get(p.hash)
+        if p is not None and p.kind == K.RETURN_STMT:
+            v.returned = True
+        return v
+
+    def field_decl(self, it, name):
+        """The declaration of the environment field pointing at `it`."""
+        d = it.decl
+        t = self.var_type(it)
+        if (d.kind == K.PARM_DECL or self.to_orig(d.location.offset)[1] is not None) and \
+                ctype.is_array(t):
+            # a parameter declared as an array is a pointer
+            return ctype.declare_ptr_to(fe.strip_sugar(t)[0].element_type, '*' + name)
+        return ctype.declare_ptr_to(t, name)
+
+    def var_type(self, it):
+        """The type of a captured variable (a nested function's parameter
+        as its prototype declares it)."""
+        d = it.decl
+        if d.kind == K.VAR_DECL:
+            _, inj = self.to_orig(d.location.offset)
+            if inj is not None:
+                decl = self._decls.get(inj)
+                for p in (fe.kids(decl) if decl is not None else ()):
+                    if p.kind == K.PARM_DECL and p.spelling == d.spelling:
+                        return p.type
+        return d.type
+
+    @staticmethod
+    def is_ancestor(a, b):
+        p = b.parent
+        while p is not None:
+            if p is a:
+                return True
+            p = p.parent
+        return False
+
+    def use(self, ctx, what, n, call, value=None):
+        r = self.u.written(n)
+        if r is None:
+            o = self.to_orig(n.extent.start.offset)[0] or 0
+            self.errs.append(self.diag(o, '`%s`, used by nested function `%s`, comes out of a '
+                                          'macro expansion and cannot be rewritten'
+                                       % (what.name, ctx.name)))
+            return
+        if value is not None and value.addr is not None:
+            r2 = self.u.written(value.addr)
+            if r2 is not None:
+                r = r2
+        a, _ = self.to_orig(r[0])
+        b, _ = self.to_orig(r[1])
+        self.uses.append((ctx, what, (a, b), call, value))
+
+    # -- environments --------------------------------------------------------
+    def local_to(self, ctx, it):
+        """`it` is reached in `ctx` without its environment."""
+        if isinstance(it, Item):
+            return it.owner is ctx
+        return it is ctx or it.parent is ctx
+
+    def compute_environments(self):
+        nested = [f for f in self.fns if f.parent is not None]
+        self.has_env = {f: False for f in nested}
+        for _ in range(len(nested) + 2):
+            needs = {f: {} for f in self.fns}
+            for (ctx, what, r, call, value) in self.uses:
+                if isinstance(what, Item) or self.has_env[what]:
+                    if not self.local_to(ctx, what):
+                        needs[ctx].setdefault(id(what), what)
+            for f in reversed(nested):         # children before their parents
+                for k, it in needs[f].items():
+                    if not self.local_to(f.parent, it):
+                        needs[f.parent].setdefault(k, it)
+            new = {f: bool(needs[f]) for f in nested}
+            if new == self.has_env:
+                break
+            self.has_env = new
+        # fields in declaration order
+        self.needs = {f: dict(sorted(d.items(), key=lambda kv: self.declared_at(kv[1])))
+                      for f, d in needs.items()}
+        needs = self.needs
+        self.fields = {}
+        for f in nested:
+            names = {}
+            for k, it in needs[f].items():
+                base = it.name if isinstance(it, Item) else 'cpc_nest_' + self.lifted[it]
+                nm, i = base, 1
+                while nm in names.values():
+                    i += 1
+                    nm = '%s__%d' % (base, i)
+                names[k] = nm
+            self.fields[f] = names
+
+    def name_lifted(self):
+        self.lifted = {}
+        used = set()
+        for f in self.fns:
+            if f.parent is None:
+                continue
+            chain = []
+            p = f
+            while p is not None:
+                chain.append(p.name)
+                p = p.parent
+            if RESERVED.match(f.name):
+                chain[0] += '__nested'
+            base = '__'.join(reversed(chain))
+            nm, i = base, 1
+            while nm in used:
+                i += 1
+                nm = '%s__%d' % (base, i)
+            used.add(nm)
+            self.lifted[f] = nm
+
+    def env_var(self, f):
+        return 'cpc_nest_' + self.lifted[f]
+
+    def env_type(self, f):
+        return 'struct %s__closure' % self.lifted[f]
+
+    def pointer_in(self, ctx, it):
+        """An expression, in `ctx`, of the pointer that `it`'s field holds."""
+        if isinstance(it, Item):
+            if it.owner is ctx:
+                return '&' + it.name
+        else:
+            if it is ctx:
+                return ENV_PARAM
+            if it.parent is ctx:
+                return '&' + self.env_var(it)
+        return '%s->%s' % (ENV_PARAM, self.fields[ctx][id(it)])
+
+    def declared_at(self, it):
+        if isinstance(it, Item):
+            return it.decl_off
+        return self.env_point(it)
+
+    def env_point(self, f):
+        """Where f's environment is declared: at its `auto` declaration, at
+        the start of its block when it is used before its definition, else
+        in place of its definition."""
+        if f.forward is not None:
+            return f.forward[0]
+        if f.early_use:
+            block = self.enclosing_block(self._decls.get(f))
+            if block is not None:
+                return block + 1
+        return f.start
+
+    def enclosing_block(self, c):
+        """File offset of the `{` of the block statement holding cursor c."""
+        p = self.parent.get(c.hash) if c is not None else None
+        while p is not None and p.kind != K.COMPOUND_STMT:
+            p = self.parent.get(p.hash)
+        if p is None:
+            return None
+        o, _ = self.to_orig(p.extent.start.offset)
+        return o if o is not None and self.text[o:o + 1] == b'{' else None
+
+    def after_declaration(self, it):
+        """File offset just after the declaration statement of variable
+        `it`, or None."""
+        p = self.parent.get(it.decl.hash)
+        if p is None or p.kind != K.DECL_STMT:
+            return None
+        o, _ = self.to_orig(p.extent.end.offset)
+        return o
+
+    # -- the output --------------------------------------------------------
+    def header(self, f):
+        """`static T F__N(struct F__N__closure *cpc_nenv, params)`, without `;`."""
+        spec = self.text[f.spec[0]:f.spec[1]].decode('utf-8', 'surrogateescape')
+        spec = re.sub(r'^\s*(auto|extern)\b', '', spec).strip()
+        params = self.text[f.params[0]:f.params[1]].decode('utf-8', 'surrogateescape')
+        ps = []
+        if self.has_env[f]:
+            ps.append('%s *%s' % (self.env_type(f), ENV_PARAM))
+        if self.param_texts(f):
+            ps.append(params)
+        return 'static %s %s(%s)' % (spec, self.lifted[f], ', '.join(ps) or 'void')
+
+    def env_struct(self, f):
+        fields = []
+        for k, it in self.needs[f].items():
+            nm = self.fields[f][k]
+            if isinstance(it, Item):
+                t = self.var_type(it)
+                if ctype.is_vla(t):
+                    self.errs.append(self.diag(it.decl_off, 'nested function `%s` uses `%s`, a '
+                                               'variable-length array, which CPC cannot pass to '
+                                               'it' % (f.name, it.name)))
+                    continue
+                try:
+                    fields.append(self.field_decl(it, nm) + ';')
+                except ctype.Unnameable:
+                    self.errs.append(self.diag(it.decl_off, 'the type of `%s`, used by nested '
+                                               'function `%s`, cannot be named at file scope; '
+                                               'declare the type at file scope' % (it.name, f.name)))
+            else:
+                fields.append('%s *%s;' % (self.env_type(it), nm))
+        return '%s { %s };' % (self.env_type(f), ' '.join(fields))
+
+    def pointer_value(self, ctx, f, off, v):
+        """The text standing for `&f` (f with an environment) in `ctx`: a
+        thunk that calls f with this invocation's environment."""
+        L = self.lifted[f]
+        where = 'the address of nested function `%s`' % f.name
+        if v.escape:
+            self.errs.append(self.diag(off, '%s is %s' % (where, v.escape)))
+            return None
+        if v.returned and f.parent is ctx:
+            self.errs.append(self.diag(off, '%s is returned from `%s`: it would be called after '
+                                            '`%s` returned, when the variables it uses are gone'
+                                       % (where, ctx.name, ctx.name)))
+            return None
+        if self.is_cps(f):
+            self.errs.append(self.diag(off, '%s, a cps function that uses variables of `%s`, '
+                                            'cannot be taken; call it directly'
+                                       % (where, f.parent.name)))
+            return None
+        decl = self._decls.get(f)
+        if decl is None or decl.type.is_function_variadic() or \
+                any(p.kind == K.PARM_DECL and not p.spelling for p in fe.kids(decl)):
+            self.errs.append(self.diag(off, '%s cannot be taken: it is variadic or has unnamed '
+                                            'parameters' % where))
+            return None
+        env = self.pointer_in(ctx, f)
+        if not v.cps_context and not self.is_cps_context(f.parent, decl):
+            if f not in self.pools:
+                self.pools.append(f)
+            return '((__typeof__(&%s__thunk_0))%s__take(%s))' % (L, L, env)
+        if not v.native_arg:
+            self.errs.append(self.diag(off, '%s, which uses variables of `%s`, is taken in cps '
+                                            'context: it can only be passed to a native function '
+                                            'call there, and is valid during that call'
+                                       % (where, f.parent.name)))
+            return None
+        if f not in self.transients:
+            self.transients.append(f)
+        return '(%s__current = %s, %s__thunk)' % (L, env, L)
+
+    def is_cps(self, f):
+        return bool(re.search(rb'\bcps\b|__attribute__\s*\(\(\s*(__)?cps(__)?\s*\)\)',
+                              self.text[f.spec[0]:f.spec[1]]))
+
+    def thunks(self, f):
+        """File-scope thunks of nested function f (after its prototype)."""
+        L = self.lifted[f]
+        decl = self._decls[f]
+        params = self.text[f.params[0]:f.params[1]].decode('utf-8', 'surrogateescape')
+        if not self.param_texts(f):
+            params = 'void'
+        names = [p.spelling for p in fe.kids(decl) if p.kind == K.PARM_DECL]
+        ret = '' if ctype.is_void(decl.type.get_result()) else 'return '
+        spec = self.text[f.spec[0]:f.spec[1]].decode('utf-8', 'surrogateescape')
+        out = []
+
+        def thunk(name, env):
+            return 'static %s %s(%s) { %s%s(%s); }' % (spec, name, params, ret, L,
+                                                       ', '.join([env] + names))
+        if f in self.pools:
+            out.append('static %s *volatile %s__slots[CPC_NESTED_SLOTS];' % (self.env_type(f), L))
+            for i in range(SLOTS):
+                out.append(thunk('%s__thunk_%d' % (L, i), '%s__slots[%d]' % (L, i)))
+            out.append('static void (*const %s__thunks[CPC_NESTED_SLOTS])(void) = { %s };' % (
+                L, ', '.join('(void (*)(void))%s__thunk_%d' % (L, i) for i in range(SLOTS))))
+            out.append('static void (*%s__take(%s *e))(void) { return cpc__nested_take((void '
+                       '*volatile *)%s__slots, %s__thunks, e, "%s"); }' % (
+                           L, self.env_type(f), L, L, f.name))
+            out.append('static void %s__release(%s *e) { cpc__nested_release((void *volatile '
+                       '*)%s__slots, e); }' % (L, self.env_type(f), L))
+        if f in self.transients:
+            out.append('static __thread %s *%s__current;' % (self.env_type(f), L))
+            out.append(thunk('%s__thunk' % L, '%s__current' % L))
+        return out
+
+    def late_assignments(self):
+        """The fields of each closure that cannot be set where it is
+        declared (the variable or closure is declared later): each is set
+        right after that declaration, so a closure is complete as soon as
+        everything it points to exists.  Returns {Fn: [(offset or Fn,
+        text)]}: an offset in f's parent, or a closure whose declaration the
+        assignment follows."""
+        late = {}
+        for f in self.fns:
+            if f.parent is None or not self.has_env[f]:
+                continue
+            point = self.env_point(f)
+            v = self.env_var(f)
+            for k, it in self.needs[f].items():
+                if self.declared_at(it) < point:
+                    continue
+                assign = ' %s.%s = %s;' % (v, self.fields[f][k], self.pointer_in(f.parent, it))
+                where = it if not isinstance(it, Item) else self.after_declaration(it)
+                late.setdefault(f, []).append((where, assign))
+        return late
+
+    def definition_edits(self, f, late):
+        """Edits in f's parent replacing f's forward declaration and
+        definition by its environment's declaration and initialisation."""
+        ctx = f.parent
+        out = []
+
+        def pad(a, b, s):
+            return (a, b, s + '\n' * self.text[a:b].count(b'\n'))
+        if not self.has_env[f]:
+            if f.forward is not None:
+                out.append(pad(f.forward[0], f.forward[1], ';'))
+            out.append(pad(f.start, f.end, ';'))
+            return out
+        point = self.env_point(f)
+        early = [(self.fields[f][k], self.pointer_in(ctx, it))
+                 for k, it in self.needs[f].items() if self.declared_at(it) < point]
+        v = self.env_var(f)
+        # unused when f is never called: gcc says so of f itself
+        decl = '%s %s __attribute__((unused))' % (self.env_type(f), v)
+        if f in self.pools:
+            decl += ' __attribute__((cleanup(%s__release)))' % self.lifted[f]
+        if early:
+            decl += ' = { %s }' % ', '.join('.%s = %s' % e for e in early)
+        decl += ';'
+        # assignments that wait for this closure, or for nothing known
+        at_def = ''
+        for g, assigns in late.items():
+            for (where, text) in assigns:
+                if where is f:
+                    decl += text
+                elif g is f and where is None:
+                    at_def += text
+                elif g is f and isinstance(where, int):
+                    out.append((where, where, text))
+        if f.forward is not None:
+            out.append(pad(f.forward[0], f.forward[1], decl))
+            out.append(pad(f.start, f.end, at_def.strip() or ';'))
+        elif point != f.start:
+            out.append((point, point, ' ' + decl))
+            out.append(pad(f.start, f.end, at_def.strip() or ';'))
+        else:
+            out.append(pad(f.start, f.end, decl + at_def))
+        return out
+
+    def use_edits(self):
+        edits = {f: [] for f in self.fns}
+        self.pools = []               # nested functions with a pool of thunks
+        self.transients = []          # nested functions with a per-thread thunk
+        for (ctx, what, (a, b), call, value) in self.uses:
+            if isinstance(what, Item):
+                edits[ctx].append((a, b, '(*%s)' % self.pointer_in(ctx, what)))
+                continue
+            if call is None and self.has_env[what]:
+                t = self.pointer_value(ctx, what, a, value)
+                if t is not None:
+                    edits[ctx].append((a, b, t))
+                continue
+            edits[ctx].append((a, b, self.lifted[what]))
+            if call is None:
+                continue
+            if not self.has_env[what]:
+                continue
+            callee_end, _ = self.to_orig(fe.kids(call)[0].extent.end.offset)
+            p = rw.skip_space(self.text, callee_end)
+            if self.text[p:p + 1] != b'(':
+                self.errs.append(self.diag(a, 'cannot find the arguments of this call of '
+                                              'nested function `%s`' % what.name))
+                continue
+            nargs = len(fe.kids(call)) - 1
+            env = self.pointer_in(ctx, what)
+            edits[ctx].append((p + 1, p + 1, env + (', ' if nargs else '')))
+        late = self.late_assignments()
+        for f in self.fns:
+            if f.parent is not None:
+                edits[f.parent].extend(self.definition_edits(f, late))
+        return edits
+
+    def body_text(self, f, edits):
+        a, b = f.lbrace, f.end
+        es = sorted((e for e in edits[f] if a <= e[0] and e[1] <= b), key=lambda e: (e[0], e[1]))
+        return _apply(self.text[a:b], [(x - a, y - a, t) for (x, y, t) in es])
+
+    def run(self):
+        if not self.tops:
+            return self.text
+        for f in self.fns:
+            f.forward = None
+            f.early_use = False
+        for f in self.fns:
+            for (a, b, name_off) in f.forwards:
+                name = self.text[name_off:].split(b'(')[0].strip().decode()
+                later = [c for c in f.children if c.name == name and c.start > a]
+                if not later:
+                    self.errs.append(self.diag(a, 'nested function `%s` is declared but not '
+                                                  'defined in this block' % name))
+                    continue
+                later[0].forward = (a, b)
+        self.name_lifted()
+        self.resolve()
+        self.drop_inactive()
+        if not self.tops:
+            return self.text
+        self.compute_environments()
+        edits = self.use_edits()
+        out_edits = []
+        helpers_done = False
+        for top in self.tops:
+            nested = list(top.walk())
+            pre = ['/* functions nested in `%s`, lifted to file scope */' % top.name]
+            for f in nested:
+                if self.has_env[f]:
+                    pre.append('%s;' % self.env_type(f))
+            for f in nested:
+                if self.has_env[f]:
+                    pre.append(self.line_directive(f.start))
+                    pre.append(self.env_struct(f))
+            hdr = self.text[top.start:top.header_end].decode('utf-8', 'surrogateescape')
+            pre.append(self.line_directive(top.start))
+            pre.append(hdr + ';')
+            for f in nested:
+                pre.append(self.line_directive(f.start))
+                pre.append(self.header(f) + ';')
+            for f in nested:
+                th = self.thunks(f)
+                if th and not helpers_done and f in self.pools:
+                    pre.insert(1, POOL_HELPERS)
+                    helpers_done = True
+                if th:
+                    pre.append(self.line_directive(f.start))
+                    pre.extend(th)
+            col = top.start - (self.text.rfind(b'\n', 0, top.start) + 1)
+            pre.append(self.line_directive(top.start))
+            out_edits.append((top.start, top.start, '\n'.join(pre) + '\n' + ' ' * col))
+            out_edits.extend(e for e in edits[top] if top.lbrace <= e[0] and e[1] <= top.end)
+            # the definitions follow F, so that macros defined in F before them apply
+            post = []
+            for f in nested:
+                post.append(self.line_directive(f.start))
+                post.append(self.header(f))
+                post.append(self.line_directive(f.lbrace))
+                line_start = self.text.rfind(b'\n', 0, f.lbrace) + 1
+                post.append(' ' * (f.lbrace - line_start) +
+                            self.body_text(f, edits).decode('utf-8', 'surrogateescape'))
+            after = self.text.find(b'\n', top.end)
+            after = len(self.text) if after < 0 else after + 1
+            tail = '' if after < len(self.text) else '\n'
+            post.append(self.line_directive(after) if after < len(self.text) else '')
+            out_edits.append((after, after, tail + '\n'.join(post) + '\n'))
+        if self.errs:
+            raise fe.Diags(sorted(self.errs, key=lambda d: (d.line, d.col)))
+        return _apply(self.text, out_edits)
+
+
+NOT_DECLARATOR_NAMES = {'__attribute__', '__typeof__', 'typeof', '__typeof', '_Alignas',
+                        '__declspec', '__asm__', 'asm'}
+
+
+def as_local(param):
+    """A parameter declaration rewritten as the local it is: an array or
+    function declarator is a pointer (`int v[]` is `int (*v)`), so the
+    local is valid and its uses resolve to it."""
+    toks = [t.text.decode('utf-8', 'surrogateescape') for t in clex.tokens(param.encode(
+        'utf-8', 'surrogateescape'))]
+    for i in range(len(toks) - 1):
+        if re.match(r'[A-Za-z_$]', toks[i]) and toks[i] not in NOT_DECLARATOR_NAMES and \
+                toks[i + 1] in ('[', '('):
+            j = i + 1
+            if toks[j] == '[':
+                depth = 0
+                while j < len(toks):
+                    depth += {'[': 1, ']': -1}.get(toks[j], 0)
+                    j += 1
+                    if depth == 0:
+                        break
+            return ' '.join(toks[:i] + ['(*%s)' % toks[i]] + toks[j:])
+    return param
+
+
+def _apply(text, edits):
+    """Apply [(a, b, str)] to bytes `text`; an insertion at a replaced
+    range's start (the environment argument of `f(x)`) goes first."""
+    out, pos = [], 0
+    for (a, b, t) in sorted(set(edits), key=lambda e: (e[0], e[1])):
+        if a < pos:
+            raise ValueError('overlapping edits at %d' % a)
+        out.append(text[pos:a])
+        out.append(t.encode('utf-8', 'surrogateescape'))
+        pos = b
+    out.append(text[pos:])
+    return b''.join(out)
+
+
+CLANG_NESTED_MSG = 'function definition is not allowed here'
+# what Clang's message becomes for a nested definition left in place
+UNLIFTED_MSG = ('CPC cannot lift this nested function definition: it must be written out in '
+                'the enclosing function (not made by a macro), as '
+                '`specifiers name(parameters) { ... }`')
+
+
+def parse(text, path, args, parse_fn):
+    """parse_fn(text, path, args) (a Unit), lifting the nested functions
+    first when Clang reports some: a file without them costs nothing more."""
+    try:
+        return parse_fn(text, path, args)
+    except fe.Diags as e:
+        if not any(CLANG_NESTED_MSG in d.msg for d in e.diags):
+            raise
+    try:
+        return parse_fn(lift(text, path, args), path, args)
+    except fe.Diags as e:
+        for d in e.diags:
+            if CLANG_NESTED_MSG in d.msg:
+                d.msg = UNLIFTED_MSG
+        raise
+
+
+def stage(text, ctx):
+    """The pre-parse stage: `text` with its nested functions lifted, or
+    unchanged when Clang reports none (a file without them costs one more
+    parse, not the scan)."""
+    try:
+        fe.parse(text, ctx.path, ctx.args)
+    except fe.Diags as e:
+        if any(CLANG_NESTED_MSG in d.msg for d in e.diags):
+            return lift(text, ctx.path, ctx.args)
+    return text
+
+
+def lift(text, path, args=()):
+    """CPC text (bytes) -> CPC text without nested function definitions."""
+    return Lifter(text, path, args).run()
