@@ -217,18 +217,92 @@ def bench_compile():
         say("# the translated program prints what the native one prints: %s" % rb.stdout.strip())
 
 
+TRANSLATE = ("import sys; sys.path.insert(0, %r); from cpc import pipeline; "
+             "f = sys.argv[1]; pipeline.translate(open(f, 'rb').read(), f)"
+             % os.path.join(TOP, "translator"))
+
+
+def translate_cpu(src):
+    """CPU seconds of translating file `src` (the translator alone, in a child
+    process), or None when it failed."""
+    rc, cpu, _wall, err = child_cpu([sys.executable, "-c", TRANSLATE, src])
+    if rc != 0:
+        say("# translation of %s failed: %s" % (src, err.strip()[-500:].replace("\n", "\n# ")))
+        return None
+    return cpu
+
+
+def shape_file(shape, n):
+    import shapes
+    path = os.path.join(OUT, "%s_%d.cpc" % (shape, n))
+    with open(path, "w") as f:
+        f.write(shapes.source(shape, n))
+    return path
+
+
+def bench_scaling():
+    """(c) Translation time per 1,000 lines of cps code: gen5k's file, and one
+    function of each shape of shapes.py (deep expressions, long if chains,
+    goto-heavy code, thousands of locals, macro-expanded blocks):
+
+      BENCH translator.translate.kloc.<shape> <s> s    CPU per 1,000 lines
+
+    and the largest function of the `gotos` shape (a label, a cps call and a
+    backward goto per line) translated in 10 s of CPU (sizes doubling):
+
+      BENCH translator.translate.max_lines_10s <lines> lines"""
+    sys.path.insert(0, HERE)
+    gen = os.path.join(OUT, "gen5k.cpc")
+    p = run([sys.executable, os.path.join(HERE, "gen5k.py"), "--lines", "5000"])
+    with open(gen, "w") as f:
+        f.write(p.stdout)
+    cases = [("gen5k", gen)]
+    sizes = {"and_chain": 2000, "sum": 600, "else_if": 330, "gotos": 1000, "locals": 3000,
+             "blocks": 12}
+    if quick:
+        sizes = {k: (v if k == "blocks" else v // 2) for k, v in sizes.items()}
+        sizes["blocks"] = 10
+    for shape, n in sizes.items():
+        cases.append((shape, shape_file(shape, n)))
+    for name, path in cases:
+        cpu = translate_cpu(path)
+        if cpu is None:
+            failures.append("translation of %s" % name)
+            continue
+        with open(path) as f:
+            lines = sum(1 for _ in f)
+        if name == "blocks":          # counted as expanded: a line per block
+            lines = 2 ** sizes["blocks"]
+        say("BENCH translator.translate.kloc.%s %.3f s" % (name, cpu * 1000.0 / lines))
+        say("# %s: %d lines in %.2f s CPU" % (name, lines, cpu))
+    budget = 10.0
+    n, best = 250, 0
+    while n <= 64000:
+        path = shape_file("gotos", n)
+        cpu = translate_cpu(path)
+        if cpu is None or cpu > budget:
+            break
+        with open(path) as f:
+            best = sum(1 for _ in f)
+        say("# gotos, %d labels: %d lines in %.2f s CPU" % (n, best, cpu))
+        n *= 2
+    say("BENCH translator.translate.max_lines_10s %d lines" % best)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     if not os.access(CPCC, os.X_OK):
         say("# bench-translator: %s missing" % CPCC)
         return 1
-    what = sys.argv[1:] or ["cpscall", "O0", "compile"]
+    what = sys.argv[1:] or ["cpscall", "O0", "compile", "scaling"]
     if "cpscall" in what:
         bench_cpscall()
     if "O0" in what:
         bench_O0()
     if "compile" in what:
         bench_compile()
+    if "scaling" in what:
+        bench_scaling()
     for f in failures:
         say("# FAILED: " + f)
     return 1 if failures else 0

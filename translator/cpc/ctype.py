@@ -127,10 +127,10 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
             return _decl(pointee, '(' + star + inner + ')', keep_cps=keep_cps)
         return _decl(pointee, star + inner, keep_cps=keep_cps)
     if k == fe.TK_CONSTANTARRAY:
-        return _decl(t.element_type, '%s[%d]' % (inner, t.element_count),
+        return _decl(fe.element_type(t), '%s[%d]' % (inner, t.element_count),
                      strip_const, strip_volatile, keep_cps)
     if k == fe.TK_INCOMPLETEARRAY:
-        return _decl(t.element_type, '%s[]' % inner, strip_const, strip_volatile, keep_cps)
+        return _decl(fe.element_type(t), '%s[]' % inner, strip_const, strip_volatile, keep_cps)
     if k == fe.TK_VARIABLEARRAY:
         raise Unnameable('variable-length array')
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
@@ -183,7 +183,7 @@ def has_const_member(t, depth=0):
     c = t.get_canonical()
     k = fe.tkind(c)
     if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
-        e = c.element_type
+        e = fe.element_type(c)
         return e.get_canonical().is_const_qualified() or has_const_member(e, depth + 1)
     if k != fe.TK_RECORD:
         return False
@@ -208,7 +208,7 @@ def decay(t):
     u, _ = fe.strip_sugar(t)
     k = fe.tkind(u)
     if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY):
-        return ('ptr', u.element_type)
+        return ('ptr', fe.element_type(u))
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
         return ('ptr', t)
     return ('val', t)
@@ -246,7 +246,7 @@ def is_vla(t):
     if k == fe.TK_VARIABLEARRAY:
         return True
     if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
-        return is_vla(u.element_type)
+        return is_vla(fe.element_type(u))
     return False
 
 

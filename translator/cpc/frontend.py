@@ -39,6 +39,8 @@ def lib():
         L.clang_Type_getModifiedType.restype = ci.Type
         L.clang_Type_getValueType.argtypes = [ci.Type]
         L.clang_Type_getValueType.restype = ci.Type
+        L.clang_getElementType.argtypes = [ci.Type]
+        L.clang_getElementType.restype = ci.Type
         L.clang_getSpellingLocation.argtypes = [
             ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
             ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
@@ -255,6 +257,14 @@ def atomic_value_type(t):
     return r
 
 
+def element_type(t):
+    """The element type of array type t (the bindings' `element_type` fails
+    on an element type of a kind they do not know, such as the cps tag)."""
+    r = lib().clang_getElementType(t)
+    r._tu = t._tu
+    return r
+
+
 def strip_sugar(t):
     """Remove attributes, typedefs, elaboration, parens; keep the btf tag
     visible: returns (type, tagged)."""
@@ -385,7 +395,7 @@ def is_cps_function_type(ft):
         elif k == TK_POINTER:
             r = r.get_pointee()
         elif k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
-            r = r.element_type
+            r = element_type(r)
         else:
             return False
     return False

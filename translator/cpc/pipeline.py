@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import re
 from typing import Callable, Optional
 
+from . import depth
 from . import frontend as fe
 from . import rewrite as rw
 from . import headers
@@ -247,6 +248,31 @@ def start(text, path, args=(), dataflow='lifting', info=None):
     return parse(text, path, ctx.args), ctx
 
 
+TOO_DEEP = ('the program nests too deeply for the translator (more than %d levels of '
+            'calls and statements); split the deepest function or expression'
+            % depth.RECURSION_LIMIT)
+
+
+def depth_safe(path_arg):
+    """The function with room for deeply nested programs (depth.py); a
+    program deeper still is an error on its file (positional argument
+    `path_arg`)."""
+    def wrap(fn):
+        deep_fn = depth.deep(fn)
+
+        def run(*args, **kwargs):
+            try:
+                return deep_fn(*args, **kwargs)
+            except depth.TooDeep:
+                path = kwargs.get('path', args[path_arg] if len(args) > path_arg else None)
+                raise fe.Diags([fe.Diag(TOO_DEEP, path, 1, 1)]) from None
+        run.__doc__ = fn.__doc__
+        run.__name__ = fn.__name__
+        return run
+    return wrap
+
+
+@depth_safe(path_arg=2)
 def run_until(name, text, path, args=(), dataflow='lifting'):
     """The unit that pass `name` receives: (unit, context) after every pass
     before it (for testing one pass alone)."""
@@ -258,6 +284,7 @@ def run_until(name, text, path, args=(), dataflow='lifting'):
     return u, ctx
 
 
+@depth_safe(path_arg=1)
 def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=None,
               check_invariants=False):
     """Translate CPC `text` (bytes) of file `path`; returns C text, or the

@@ -14,6 +14,7 @@ import re
 from . import frontend as fe
 from . import analysis as an
 from . import rewrite as rw
+from . import reprint
 
 K = fe.K
 
@@ -124,7 +125,7 @@ def expand_macros(u):
         f = an.func(u, c)
         if needs_expansion(u, f):
             a, b = c.extent.start.offset, c.extent.end.offset
-            txt = unnamed_types_written(u, c, fe.pretty(c))
+            txt = unnamed_types_written(u, c, reprint.function(u, c))
             # the rendering spells the cps tag as an attribute Clang reads back
             new = '\n' + rw.line_directive(u, a) + '\n' + txt + '\n' + rw.resync(u, b)
             edits.append((a, b, new))

@@ -27,7 +27,7 @@ def shape(t, depth=0):
     if k == fe.TK_POINTER:
         return ('p', shape(t0.get_pointee(), depth + 1))
     if k in ARRAYS:
-        return ('p', shape(t0.element_type, depth + 1))
+        return ('p', shape(fe.element_type(t0), depth + 1))
     if k in FUNCS:
         params = None
         if k == fe.TK_FUNCTIONPROTO:
@@ -91,7 +91,7 @@ class Checker:
                             if f.spelling == d.spelling:
                                 idx = i
                     elif tk in ARRAYS:
-                        et = t0.element_type
+                        et = fe.element_type(t0)
                     else:
                         et = None
                     if et is not None:
@@ -99,7 +99,7 @@ class Checker:
                     idx += 1
                     continue
                 if tk in ARRAYS:
-                    self.init(t0.element_type, x, walk)
+                    self.init(fe.element_type(t0), x, walk)
                 elif tk == fe.TK_RECORD and idx < len(fields):
                     self.init(fields[idx].type, x, walk)
                 idx += 1
@@ -152,6 +152,9 @@ class Checker:
 
     def run(self):
         u = self.u
+        self.errs.extend(misplaced_cps_errors(u))
+        if self.errs:
+            raise fe.Diags(self.errs)
         for c in u.top():
             if not u.in_main_file(c):
                 continue
@@ -165,6 +168,66 @@ class Checker:
                         self.exprs(x, c)
         if self.errs:
             raise fe.Diags(self.errs)
+
+
+OBJECT_DECLS = (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL, K.TYPEDEF_DECL)
+
+
+def misplaced_cps(t):
+    """True when type t (of an object, parameter, field or typedef) carries
+    the cps tag somewhere other than on a function type's result: on the
+    object itself, on what a pointer points to, or on the elements of an
+    array.  `cps` names a calling convention; only functions have one.
+    (Tags inside a typedef are the typedef's own declaration's business.)"""
+    for _ in range(32):
+        tagged = False
+        for _ in range(64):
+            k = fe.tkind(t)
+            if k == fe.TK_BTF_TAG:
+                tagged = tagged or 'cpc_cps' in t.spelling
+                t = fe.modified_type(t)
+            elif k == fe.TK_ATTRIBUTED:
+                t = fe.modified_type(t)
+            elif k == fe.TK_ELABORATED:
+                t = t.get_named_type()
+            elif k == fe.TK_TYPEDEF:
+                t = t.get_canonical()
+            else:
+                break
+        k = fe.tkind(t)
+        if k in FUNCS:
+            return False
+        if tagged:
+            return True
+        if k == fe.TK_POINTER:
+            t = t.get_pointee()
+        elif k in ARRAYS:
+            t = fe.element_type(t)
+        elif fe.is_builtin_kind(k) or k in (fe.TK_RECORD, fe.TK_ENUM):
+            return False
+        else:
+            c = t.get_canonical()             # other sugar (a decayed array...)
+            if fe.tkind(c) == k:
+                return False
+            t = c
+    return False
+
+
+def misplaced_cps_errors(u):
+    what = {K.VAR_DECL: 'variable', K.PARM_DECL: 'parameter', K.FIELD_DECL: 'member',
+            K.TYPEDEF_DECL: 'type'}
+    errs = []
+    for top in u.top():
+        if not u.in_main_file(top):
+            continue
+        for n, _p in an.walk(top, skip_spawn=False):
+            if n.kind not in OBJECT_DECLS:
+                continue
+            t = n.underlying_typedef_type if n.kind == K.TYPEDEF_DECL else n.type
+            if misplaced_cps(t):
+                errs.append(u.diag(n, '`cps` applies to functions only, but %s `%s` has type '
+                                   '`%s`' % (what[n.kind], n.spelling, fe.type_name(t))))
+    return errs
 
 
 def ctype_void(c):

@@ -11,6 +11,8 @@ usual backward and forward data-flow facts.  Both analyses over-approximate:
 a variable reported dead is dead, a variable reported uninitialised has no
 assignment on any path.
 """
+import bisect
+import heapq
 import weakref
 
 from .. import frontend as fe
@@ -308,9 +310,14 @@ class Func:
 
     def contains_cps(self, c):
         a, b = c.extent.start.offset, c.extent.end.offset
-        for (s, e) in self._cps_ranges:
-            if s >= a and e <= b:
+        ranges = self._cps_ranges
+        # calls nest like the text: the first one starting inside c is
+        # almost always inside it, so this scans one or two ranges
+        i = bisect.bisect_left(ranges, (a, -1))
+        while i < len(ranges) and ranges[i][0] <= b:
+            if ranges[i][1] <= b:
                 return True
+            i += 1
         return False
 
 
@@ -453,10 +460,16 @@ class CallSite:
         self.var = var        # Var for 'decl'
         self.call_node = None
         self.resume_node = None
-        self.scope = None
+        self.bits = None          # the Cfg's Bits
+        self.scope_mask = 0       # the variables in scope at the call, as bits
         self.tail = False
         self.index = 0
         self.block_item = False   # the statement is an item of a compound statement
+
+    @property
+    def scope(self):
+        """The keys of the variables in scope at the call."""
+        return self.bits.keys_of(self.scope_mask)
 
 
 def normal_form(func, s):
@@ -502,7 +515,9 @@ class Cfg:
         self.exit = self.new('exit')
         for p in func.params:
             self.entry.writes.add(vkey(p))
-        self.scope = [set(vkey(p) for p in func.params)]
+        self.bits = Bits()     # the variables' bit numbers for every set of this graph
+        self.scope = [self.bits.mask(vkey(p) for p in func.params)]   # bits per open block
+        self._visible = self.scope[0]
         self.brk = []
         self.cont = []
         self.switch = []
@@ -537,11 +552,18 @@ class Cfg:
         for p in preds:
             self.edge(p, n)
 
-    def visible(self):
-        s = set()
-        for x in self.scope:
-            s |= x
-        return s
+    def declare(self, key):
+        """key is in scope until the end of the innermost open block."""
+        m = self.bits.mask((key,))
+        if not self._visible & m:
+            self.scope[-1] |= m
+            self._visible |= m
+
+    def open_scope(self):
+        self.scope.append(0)
+
+    def close_scope(self):
+        self._visible &= ~self.scope.pop()
 
     def expr(self, e, preds, kind='expr'):
         n = self.new(kind, e)
@@ -598,7 +620,8 @@ class Cfg:
             r.writes = {site.var.key}
         site.call_node, site.resume_node = c, r
         c.info = r.info = site
-        site.scope = self.visible()
+        site.bits = self.bits
+        site.scope_mask = self._visible
         self.sites.append(site)
         if site.form == 'return':
             self.edge(r, self.exit)
@@ -615,15 +638,15 @@ class Cfg:
         if site is not None:
             site.block_item = block_item
             if site.form == 'decl' and site.var is not None:
-                self.scope[-1].add(site.var.key)
+                self.declare(site.var.key)
             return self.callsite(site, preds)
         if k == K.COMPOUND_STMT:
-            self.scope.append(set())
+            self.open_scope()
             cur = preds
             for x in kids(s):
                 self._block_item = True
                 cur = self.stmt(x, cur)
-            self.scope.pop()
+            self.close_scope()
             return cur
         if k == K.DECL_STMT:
             cur = preds
@@ -632,7 +655,7 @@ class Cfg:
                     init = [x for x in kids(v) if x.kind.is_expression()]
                     key = vkey(v)
                     if is_local_var(v, f.c):
-                        self.scope[-1].add(key)
+                        self.declare(key)
                     if init:
                         n = self.expr(init[-1], cur)
                         if key in f.vars:
@@ -682,7 +705,7 @@ class Cfg:
             return [cond] + self.brk.pop()
         if k == K.FOR_STMT:
             init, cond, inc, body = for_parts(self.func.u, s)
-            self.scope.append(set())
+            self.open_scope()
             cur = preds
             if init is not None:
                 if init.kind == K.DECL_STMT:
@@ -709,7 +732,7 @@ class Cfg:
             else:
                 self.edge(inchead, head)
             self.cont.pop()
-            self.scope.pop()
+            self.close_scope()
             return exits + self.brk.pop()
         if k == K.SWITCH_STMT:
             ch = kids(s)
@@ -852,40 +875,133 @@ def assigned_anywhere(cfg):
     return w
 
 
+class Bits:
+    """Sets of variable keys as Python ints: bit i is the i-th key met.
+    The data flow over a whole function then costs a few machine words per
+    node and step instead of a copy of a set."""
+
+    def __init__(self):
+        self.index = {}
+        self.keys = []
+
+    def mask(self, keys):
+        m = 0
+        index = self.index
+        for k in keys:
+            i = index.get(k)
+            if i is None:
+                i = index[k] = len(self.keys)
+                self.keys.append(k)
+            m |= 1 << i
+        return m
+
+    def keys_of(self, m):
+        out = set()
+        keys = self.keys
+        while m:
+            low = m & -m
+            out.add(keys[low.bit_length() - 1])
+            m ^= low
+        return out
+
+
+class Facts:
+    """A data-flow result: node id -> set of keys, converted from its bit
+    set when asked (callers look at a few nodes: the call sites)."""
+
+    def __init__(self, bits, masks):
+        self.bits = bits
+        self.masks = masks
+        self._sets = {}
+
+    def __getitem__(self, node_id):
+        try:
+            return self._sets[node_id]
+        except KeyError:
+            r = self._sets[node_id] = self.bits.keys_of(self.masks[node_id])
+            return r
+
+    def __len__(self):
+        return len(self.masks)
+
+
+def postorder(cfg):
+    """The nodes in depth-first postorder from the entry (iteratively: a
+    function can be long), then those the entry does not reach."""
+    seen = [False] * len(cfg.nodes)
+    out = []
+    roots = [cfg.entry] + list(cfg.nodes)
+    for root in roots:
+        if seen[root.id]:
+            continue
+        seen[root.id] = True
+        stack = [(root, iter(root.succ))]
+        while stack:
+            n, it = stack[-1]
+            for s in it:
+                if not seen[s.id]:
+                    seen[s.id] = True
+                    stack.append((s, iter(s.succ)))
+                    break
+            else:
+                stack.pop()
+                out.append(n)
+    return out
+
+
+def _solve(order, flow_from, flow_to, gen, keep):
+    """The least fixed point of out[n] = gen[n] | (in[n] & keep[n]) with
+    in[n] = OR of out[m] for m in flow_from(n), by a worklist taken in
+    `order` (reverse postorder for a forward problem, postorder for a
+    backward one, so each node mostly sees its inputs final).  Returns
+    (in, out) as lists of ints indexed by node id."""
+    n_nodes = len(order)
+    rank = [0] * n_nodes
+    for i, n in enumerate(order):
+        rank[n.id] = i
+    inn = [0] * n_nodes
+    out = [0] * n_nodes
+    queued = [True] * n_nodes
+    heap = list(range(n_nodes))          # ranks, already a heap
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        n = order[pop(heap)]
+        i = n.id
+        queued[i] = False
+        m = 0
+        for p in flow_from(n):
+            m |= out[p.id]
+        inn[i] = m
+        o = gen[i] | (m & keep[i])
+        if o != out[i]:
+            out[i] = o
+            for s in flow_to(n):
+                if not queued[s.id]:
+                    queued[s.id] = True
+                    push(heap, rank[s.id])
+    return inn, out
+
+
 def liveness(cfg):
-    """live_in per node id (sets of var keys)."""
-    live_in = {n.id: set() for n in cfg.nodes}
-    live_out = {n.id: set() for n in cfg.nodes}
-    changed = True
-    order = list(reversed(cfg.nodes))
-    while changed:
-        changed = False
-        for n in order:
-            out = set()
-            for s in n.succ:
-                out |= live_in[s.id]
-            inn = n.uses | (out - n.defs)
-            if inn != live_in[n.id] or out != live_out[n.id]:
-                live_in[n.id] = inn
-                live_out[n.id] = out
-                changed = True
-    return live_in, live_out
+    """(live_in, live_out) per node id (sets of var keys; `.masks` holds
+    them as bits of cfg.bits)."""
+    bits = cfg.bits
+    nodes = cfg.nodes
+    uses = [bits.mask(n.uses) for n in nodes]
+    kill = [~bits.mask(n.defs) for n in nodes]
+    # backward: a node's "in" of the solver is its live_out
+    out, inn = _solve(postorder(cfg), lambda n: n.succ, lambda n: n.pred, uses, kill)
+    return Facts(bits, inn), Facts(bits, out)
 
 
 def possibly_initialised(cfg):
-    """init_in per node id: variables assigned on some path to the node."""
-    init_in = {n.id: set() for n in cfg.nodes}
-    init_out = {n.id: set() for n in cfg.nodes}
-    changed = True
-    while changed:
-        changed = False
-        for n in cfg.nodes:
-            inn = set()
-            for p in n.pred:
-                inn |= init_out[p.id]
-            out = inn | n.writes | n.defs
-            if inn != init_in[n.id] or out != init_out[n.id]:
-                init_in[n.id] = inn
-                init_out[n.id] = out
-                changed = True
-    return init_in, init_out
+    """(init_in, init_out) per node id: variables assigned on some path to
+    the node."""
+    bits = cfg.bits
+    nodes = cfg.nodes
+    gen = [bits.mask(n.writes) | bits.mask(n.defs) for n in nodes]
+    keep = [-1] * len(nodes)
+    order = postorder(cfg)
+    order.reverse()
+    inn, out = _solve(order, lambda n: n.pred, lambda n: n.succ, gen, keep)
+    return Facts(bits, inn), Facts(bits, out)

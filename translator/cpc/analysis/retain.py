@@ -140,17 +140,17 @@ def boxed_vars(u, f, names, environments=False):
     cfg = Cfg(f)
     live_in, _ = liveness(cfg)
     esc = escaping_addresses(f, names)
-    boxed = set()
+    bits = cfg.bits
+    esc = bits.mask(esc)
+    arrays = bits.mask(k for k, v in f.vars.items() if ctype.is_array(v.type))
+    boxed = 0
     for site in cfg.sites:
-        across = live_in[site.resume_node.id] - site.resume_node.defs
-        for key in site.scope:
-            v = f.vars.get(key)
-            if v is None:
-                continue
-            if key in esc or (environments and key in across):
-                boxed.add(key)
-            elif ctype.is_array(v.type) and key in across:
-                boxed.add(key)
+        scope = site.scope_mask
+        boxed |= scope & esc
+        r = site.resume_node
+        across = live_in.masks[r.id] & ~bits.mask(r.defs)
+        boxed |= scope & across if environments else scope & arrays & across
+    boxed = bits.keys_of(boxed) & f.vars.keys()
     return [f.vars[k] for k in sorted(boxed, key=lambda k: k[0])]
 
 

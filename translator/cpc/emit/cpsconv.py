@@ -19,6 +19,7 @@ Everything else is copied byte for byte; `#line` directives keep gcc's
 messages on the .cpc file.  This module decides what to generate where; the
 text of each generated item is written by codegen.py.
 """
+import bisect
 import re
 
 from .. import frontend as fe
@@ -66,18 +67,55 @@ def written(t):
     return t
 
 
+class EditList(list):
+    """The edits [(start, end, text)] of one function, appended to as it is
+    emitted, which can say which lie within a range without scanning them
+    all (a function can have tens of thousands of call sites): a part
+    sorted by start, and the edits appended since, merged into it when they
+    outnumber its square root."""
+
+    def __init__(self, edits=()):
+        super().__init__(edits)
+        self._sorted = []
+
+    def within(self, a, b):
+        n = len(self)
+        done = len(self._sorted)
+        if n < done:                      # shrunk: start again
+            self._sorted, done = [], 0
+        if (n - done) ** 2 > n:
+            self._sorted = sorted(self, key=_edit_start)
+            done = n
+        srt = self._sorted
+        i = bisect.bisect_left(srt, a, key=_edit_start)
+        out = []
+        while i < len(srt) and srt[i][0] <= b:
+            if srt[i][1] <= b:
+                out.append(srt[i])
+            i += 1
+        out += [e for e in self[done:] if a <= e[0] and e[1] <= b]
+        return out
+
+
+def _edit_start(e):
+    return e[0]
+
+
 class Emitter:
     def __init__(self, u):
         self.u = u
         self.edits = []
         self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
+        self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
         self.path = u.path
 
     def diag(self, c, msg):
         return self.u.diag(c, msg)
 
     def text(self, a, b, small):
-        return rw.rebuild(self.u, a, b, [e for e in small if a <= e[0] and e[1] <= b])
+        inside = small.within(a, b) if isinstance(small, EditList) else \
+            [e for e in small if a <= e[0] and e[1] <= b]
+        return rw.rebuild(self.u, a, b, inside)
 
     def ctext(self, c, small):
         return self.text(c.extent.start.offset, c.extent.end.offset, small)
@@ -282,8 +320,8 @@ class Emitter:
                                               self.u.src(an.callee_of(call)),
                                               fe.type_name(an.callee_of(call).type), f.name)))
             raise fe.Diags(errs)
-        small = self.need_cont_edits(
-            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL')
+        small = EditList(self.need_cont_edits(
+            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL'))
         pre = []
         frames = []
         small += self.value_edits(f.body, pre)
@@ -378,7 +416,7 @@ class Emitter:
         cfg = an.Cfg(f)
         self.check_cps_body(f)
         sites = split(f, cfg)
-        small = self.need_cont_edits(f, 'cpc_k')
+        small = EditList(self.need_cont_edits(f, 'cpc_k'))
         pre = []
         frames = []
         sig = Signature(self, f)
@@ -583,16 +621,27 @@ class Emitter:
         s = site.stmt
         return (rw.start(s), rw.full_end(self.u, s), code)
 
+    def copy_var(self, dst, src, v):
+        """ctype.copy for variable v, its type looked at once per function
+        (a large function copies each variable at hundreds of sites)."""
+        try:
+            memcpy = self._memcpy_vars[v.key]
+        except KeyError:
+            memcpy = self._memcpy_vars[v.key] = ctype.has_const_member(v.type)
+        if memcpy:
+            return ctype.copy(dst, src, v.type)
+        return '%s = %s;' % (dst, src)
+
     def call_site(self, f, site, vs, stored, frame, store_fn, small):
         """Call site `site`: store the variables `stored` (and cpc_fn when
         store_fn) in the frame, call; at the resume point restore `vs`.
         All of it on the line of the call (codegen.call_site)."""
         u = self.u
         name = f.name
-        stores = [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in stored]
+        stores = [self.copy_var('cpc_f->' + v.name, v.name, v) for v in stored]
         decls, names, fn = self.call_args(site, small,
                                           temps=None if stores or store_fn else False)
-        restores = [ctype.copy(v.name, 'cpc_f->' + v.name, v.type) for v in vs]
+        restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in vs]
         result = []
         result_temps = []
         rt = callee_result(site.call)

@@ -24,8 +24,10 @@ class Lifting:
     def frame_vars(self, site):
         r = site.resume_node
         c = site.call_node
-        live = self.live_in[r.id] - r.defs | (r.uses & self.live_in[r.id])
-        keys = live & self.init_in[c.id] & site.scope
+        bits = self.cfg.bits
+        live_after = self.live_in.masks[r.id]
+        live = live_after & ~bits.mask(r.defs) | (bits.mask(r.uses) & live_after)
+        keys = bits.keys_of(live & self.init_in.masks[c.id] & site.scope_mask)
         vs = [self.func.vars[k] for k in keys if k in self.func.vars]
         vs.sort(key=lambda v: (not v.is_param, v.cursor.location.offset))
         for v in vs:

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Generate one large cps function of a given shape, for the translator's scaling
+benchmark (`make bench-translator`, run.py `scaling`).
+
+Shapes (N is the size; every shape has about one cps call per line):
+  and_chain   return g(0) && g(1) && ... && g(N-1);
+  sum         return g(0) + g(1) + ... + g(N-1);
+  else_if     N `else if` branches, each calling g
+  gotos       N labels, a cps call after each, a conditional backward goto every line
+  locals      N locals, each initialised by a cps call
+  blocks      a macro that expands to 2**N blocks, each a cps call
+
+Usage: shapes.py SHAPE N > file.cpc
+"""
+import random
+import sys
+
+HEAD = '#include <cpc/cpc_runtime.h>\ncps int g(int x) { return x + 1; }\n'
+
+
+def and_chain(n):
+    return ['cps int f(void) {',
+            '    return ' + ' &&\n        '.join('g(%d)' % i for i in range(n)) + ';', '}']
+
+
+def sum_(n):
+    return ['cps int f(void) {',
+            '    return ' + ' +\n        '.join('g(%d)' % i for i in range(n)) + ';', '}']
+
+
+def else_if(n):
+    out = ['cps int f(int x) {', '    int r = 0;']
+    for i in range(n):
+        out.append('    %sif (x == %d) r = g(%d);' % ('else ' if i else '', i, i))
+    return out + ['    return r;', '}']
+
+
+def gotos(n):
+    r = random.Random(n)
+    out = ['cps int f(int n) {', '    int a = 0, i = 0;',
+           '    int ' + ', '.join('v%d' % k for k in range(n)) + ';']
+    for k in range(n):
+        out.append('L%d: v%d = g(a + %d); a += v%d;' % (k, k, k, k))
+        if k:
+            out.append('    if (i++ < n && (a & 3) == %d) goto L%d;' % (k % 4, r.randrange(k)))
+    return out + ['    return a + ' + ' + '.join('v%d' % k for k in range(0, n, 7)) + ';', '}']
+
+
+def locals_(n):
+    out = ['cps int f(int n) {']
+    out += ['    int v%d = g(n + %d);' % (k, k) for k in range(n)]
+    return out + ['    return ' + ' + '.join('v%d' % k for k in range(0, n, max(1, n // 50))) + ';',
+                  '}']
+
+
+def blocks(n):
+    out = ['#define B0 { x = g(x); }']
+    out += ['#define B%d B%d B%d' % (k, k - 1, k - 1) for k in range(1, n + 1)]
+    return out + ['cps int f(int x) {', '    B%d' % n, '    return x;', '}']
+
+
+SHAPES = {'and_chain': and_chain, 'sum': sum_, 'else_if': else_if, 'gotos': gotos,
+          'locals': locals_, 'blocks': blocks}
+
+
+def source(shape, n):
+    return HEAD + '\n'.join(SHAPES[shape](n)) + '\n'
+
+
+if __name__ == '__main__':
+    sys.stdout.write(source(sys.argv[1], int(sys.argv[2])))
