@@ -10,6 +10,7 @@ treats the cps tag as sugar, accepts all of these; the calling conventions
 differ, so each is an error naming both types.  `void *` and null pointer
 constants are not function types and mix freely.
 """
+import re
 from . import frontend as fe
 from . import analysis as an
 
@@ -213,6 +214,21 @@ def misplaced_cps(t):
     return False
 
 
+IMPLICIT_INT_RE = re.compile(
+    rb'^(?:\s|\*|\(|\bcps\b|\b(?:static|extern|auto|register|const|volatile|restrict|'
+    rb'_Thread_local|__thread)\b)*$')
+
+
+def implicit_int(u, n):
+    """Whether declaration n is written with `cps` in place of a type
+    specifier (`cps *p;`): C89's implicit int, which gcc accepts with a
+    warning and where `cps` is then only an attribute of the declaration."""
+    a, b = n.extent.start.offset, n.location.offset
+    if not (0 <= a < b <= len(u.text)) or not u.in_main_file(n):
+        return False
+    return IMPLICIT_INT_RE.match(u.text[a:b]) is not None
+
+
 def misplaced_cps_errors(u):
     what = {K.VAR_DECL: 'variable', K.PARM_DECL: 'parameter', K.FIELD_DECL: 'member',
             K.TYPEDEF_DECL: 'type'}
@@ -224,7 +240,7 @@ def misplaced_cps_errors(u):
             if n.kind not in OBJECT_DECLS:
                 continue
             t = n.underlying_typedef_type if n.kind == K.TYPEDEF_DECL else n.type
-            if misplaced_cps(t):
+            if misplaced_cps(t) and not implicit_int(u, n):
                 errs.append(u.diag(n, '`cps` applies to functions only, but %s `%s` has type '
                                    '`%s`' % (what[n.kind], n.spelling, fe.type_name(t))))
     return errs
