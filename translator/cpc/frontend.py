@@ -709,6 +709,9 @@ def parse(text, path, args=(), check=True):
         flags += ['-resource-dir', rd]
     flags += ['-I' + RUNTIME_INCLUDE]
     flags += list(args)
+    # always reported, whatever the user's flags: typecheck tells an
+    # implicit-int declaration (`cps *p;`) from `cps` on an object by it
+    flags += ['-Wimplicit-int', '-Wno-error=implicit-int']
     opts = (ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD |
             PARSE_INCLUDE_ATTRIBUTED_TYPES)
     try:
@@ -728,6 +731,13 @@ def parse(text, path, args=(), check=True):
         if errs:
             raise Diags(errs)
     return u
+
+
+def implicit_int_offsets(u):
+    """File offsets of the declarators that Clang reports as declared
+    with implicit int (`-Wimplicit-int` points at the declarator's name)."""
+    return {d.location.offset for d in u.tu.diagnostics
+            if d.option == '-Wimplicit-int' and d.location.file is not None}
 
 
 def children(c):

@@ -10,7 +10,6 @@ treats the cps tag as sugar, accepts all of these; the calling conventions
 differ, so each is an error naming both types.  `void *` and null pointer
 constants are not function types and mix freely.
 """
-import re
 from . import frontend as fe
 from . import analysis as an
 
@@ -214,19 +213,12 @@ def misplaced_cps(t):
     return False
 
 
-IMPLICIT_INT_RE = re.compile(
-    rb'^(?:\s|\*|\(|\bcps\b|\b(?:static|extern|auto|register|const|volatile|restrict|'
-    rb'_Thread_local|__thread)\b)*$')
-
-
 def implicit_int(u, n):
     """Whether declaration n is written with `cps` in place of a type
-    specifier (`cps *p;`): C89's implicit int, which gcc accepts with a
-    warning and where `cps` is then only an attribute of the declaration."""
-    a, b = n.extent.start.offset, n.location.offset
-    if not (0 <= a < b <= len(u.text)) or not u.in_main_file(n):
-        return False
-    return IMPLICIT_INT_RE.match(u.text[a:b]) is not None
+    specifier (`cps *p;`, also through a macro): C89's implicit int, which
+    gcc accepts with a warning and where `cps` is then only an attribute of
+    the declaration."""
+    return n.location.offset in fe.implicit_int_offsets(u)
 
 
 def misplaced_cps_errors(u):
