@@ -127,8 +127,10 @@ def test_generated_code_is_not_padded_or_pushed_right():
                      r'    case 1: goto f__resumed_1;\n' + d + r'    \}\n' + d +
                      r'    \{   /\* the frame of this invocation \*/\n' + d +
                      r'        cpc_f = CPC_PUSH_RESERVED\(cpc_k, struct f__frame\);\n' + d +
-                     r'        cpc_f->cpc_fn = f__resume_1;\n' + d + r'    \}\n' + d +
+                     r'        cpc_f->cpc_fn = f__resume_1;\n' + d + r'    \}\n'
                      r'#line 4 "t\.cpc"\n    while \(', out)
+    # a #line directive is never followed at once by another (it would map nothing)
+    assert not re.search(r'^#line [^\n]*\n#line ', out, re.M)
     # the call site is indented like the statement it replaces
     assert re.search(r'\n        \{   /\* n = g\(n\) \*/\n#line 5 "t\.cpc"\n'
                      r'            int cpc_r;\n', out)

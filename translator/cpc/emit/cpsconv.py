@@ -767,5 +767,10 @@ def comment_text(s, limit=72):
     return s if len(s) <= limit else s[:limit - 3] + '...'
 
 
+# A `#line` directive followed at once by another one maps no line: it only
+# makes the generated C harder to read.
+SHADOWED_LINE_RE = re.compile(r'^#line [^\n]*\n(?=#line )', re.M)
+
+
 def emit(u):
-    return Emitter(u).run()
+    return SHADOWED_LINE_RE.sub('', Emitter(u).run())
