@@ -233,6 +233,10 @@ struct cpc_sched {
     atomic_bool parked;           /* idle, not counted in cpc__world_busy
                                      (set by its thread, cleared by
                                      whoever queues work; inbox_lock) */
+    atomic_bool awake;            /* its thread is in its loop and will
+                                     see inbox_pending without the
+                                     eventfd: whoever queues work writes
+                                     the eventfd only when this is false */
 
     /* Driving. */
     atomic_uintptr_t driver;      /* id of the OS thread running its loop,

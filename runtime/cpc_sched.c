@@ -77,6 +77,10 @@ static pthread_mutex_t world_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cpc_sched *world_list = &cpc__sched_default;  /* world_lock */
 static unsigned world_next_id = 1;                          /* world_lock */
 static int world_running;       /* schedulers in their loop; world_lock */
+/* world_running, readable without the lock: an idle scheduler spins for
+   work only when another one runs (it is the only source of work that
+   arrives within microseconds). */
+static atomic_int world_running_hint;
 static atomic_long world_busy;  /* see cpc_internal.h */
 static _Atomic uint64_t world_epoch;
 
@@ -245,8 +249,15 @@ static void sched_inbox_append(struct cpc_sched *s, cpc_continuation *k,
     atomic_store_explicit(&s->inbox_pending, true, memory_order_relaxed);
     sched_unpark_locked(s);
     pthread_mutex_unlock(&s->inbox_lock);
-    if (was_empty)
-        sched_wakeup(s);
+    /* The eventfd costs a system call here and a wake-up there: write it
+       only when s's thread may be blocked.  Dekker with sched_sleep: we
+       store inbox_pending then read awake, it stores awake then reads
+       inbox_pending; the fences make sure one of us sees the other. */
+    if (was_empty) {
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!atomic_load_explicit(&s->awake, memory_order_relaxed))
+            sched_wakeup(s);
+    }
     if (detached != 0)
         cpc__world_busy_add(detached);
 }
@@ -496,17 +507,64 @@ static int sched_poll_timeout(struct cpc_sched *s)
     return ms > 1000000 ? 1000000 : (int)ms;
 }
 
+/* Block in epoll for timeout_ms (-1: no limit), unless the inbox has
+   work.  While blocked, s is not awake: whoever queues work writes the
+   eventfd (sched_inbox_append). */
+static void sched_sleep(struct cpc_sched *s, int timeout_ms)
+{
+    atomic_store_explicit(&s->awake, false, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!sched_inbox_maybe_pending(s))
+        cpc__io_poll(s, timeout_ms);
+    atomic_store_explicit(&s->awake, true, memory_order_relaxed);
+}
+
+/* How long an idle scheduler watches its inbox before it blocks, when
+   other schedulers run.  A wake-up through the eventfd costs tens of
+   microseconds between the cores of a virtual machine (a system call on
+   each side and an inter-processor interrupt); work passed back and forth
+   between schedulers usually comes back sooner than this. */
+#define SCHED_SPIN_NS 50000
+
+/* Spin until the inbox has work (true), the epoch ends, or the spin time
+   is over (false).  Only when another scheduler runs: alone, s could only
+   be fed by pool workers and timers, which are slower than a sleep. */
+static bool sched_spin_for_inbox(struct cpc_sched *s)
+{
+    if (atomic_load_explicit(&world_running_hint, memory_order_relaxed) < 2)
+        return false;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned i = 1;; i++) {
+        if (sched_inbox_maybe_pending(s))
+            return true;
+        if (atomic_load_explicit(&world_epoch, memory_order_relaxed) !=
+            s->run_epoch)
+            return false;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if ((i & 63) == 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t);
+            if ((t.tv_sec - t0.tv_sec) * 1000000000L +
+                (t.tv_nsec - t0.tv_nsec) >= SCHED_SPIN_NS)
+                return false;
+        }
+    }
+}
+
 /* Parked: wait until work is queued on s (true) or nothing can run
    anywhere any more (false). */
 static bool sched_wait_parked(struct cpc_sched *s)
 {
+    sched_spin_for_inbox(s);
     for (;;) {
         if (atomic_load_explicit(&world_epoch, memory_order_seq_cst) !=
             s->run_epoch)
             return false;
         if (sched_inbox_maybe_pending(s) && sched_drain_inbox(s))
             return true;        /* whoever queued it counted s busy again */
-        cpc__io_poll(s, -1);
+        sched_sleep(s, -1);
     }
 }
 
@@ -534,7 +592,7 @@ static __attribute__((noinline)) bool sched_pass_end(struct cpc_sched *s)
             return true;
         return sched_wait_parked(s);
     }
-    cpc__io_poll(s, timeout);
+    sched_sleep(s, timeout);
     return true;
 }
 
@@ -577,6 +635,7 @@ static void sched_enter(struct cpc_sched *s)
     cpc__tls_on_default = s == &cpc__sched_default;
     if (s->epfd < 0)
         cpc__io_init(s);
+    atomic_store_explicit(&s->awake, true, memory_order_relaxed);
 }
 
 /* The calling OS thread goes back to scheduler prev (or none). */
@@ -585,6 +644,12 @@ static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev)
     cpc__tls_sched = prev;
     cpc__tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
     cpc__tls_on_default = prev == &cpc__sched_default;
+    /* Work queued while s was awake, and not taken, was queued without a
+       wake-up: make its next loop (or its host's) see it. */
+    atomic_store_explicit(&s->awake, false, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (sched_inbox_maybe_pending(s))
+        sched_wakeup(s);
     atomic_store(&s->driver, 0);
 }
 
@@ -593,6 +658,8 @@ static void sched_begin(struct cpc_sched *s)
     sched_enter(s);
     pthread_mutex_lock(&world_lock);
     world_running++;
+    atomic_store_explicit(&world_running_hint, world_running,
+                          memory_order_relaxed);
     cpc__pool_init_default();
     pthread_mutex_unlock(&world_lock);
     sched_unpark(s);
@@ -608,6 +675,8 @@ static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev)
     sched_leave(s, prev);
     pthread_mutex_lock(&world_lock);
     bool last = --world_running == 0;
+    atomic_store_explicit(&world_running_hint, world_running,
+                          memory_order_relaxed);
     pthread_mutex_unlock(&world_lock);
     if (last)
         cpc__pool_shutdown_default();

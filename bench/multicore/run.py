@@ -18,8 +18,8 @@ and the cost of a wake-up across schedulers: a ball passed between two
 threads over shared condvars, both on one scheduler, then on two:
 
     BENCH multicore.pingpong.1sched 70 ns        (per pass of the ball)
-    BENCH multicore.pingpong.2sched 9000 ns
-    BENCH multicore.pingpong.cross_vs_local 128 x
+    BENCH multicore.pingpong.2sched 520 ns
+    BENCH multicore.pingpong.cross_vs_local 17 x
 
 Every run also prints a check value, which must not depend on the number
 of schedulers.  Environment: BENCH_QUICK=1 (smaller sizes, one run),
@@ -32,7 +32,7 @@ import sys
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 RUNS = 1 if QUICK else int(os.environ.get("BENCH_RUNS", "5"))
-SIZES = {"fib": "21" if QUICK else "25", "tictactoe": "1" if QUICK else "8",
+SIZES = {"fib": "21" if QUICK else "29", "tictactoe": "1" if QUICK else "32",
          "pingpong": "10000" if QUICK else "100000"}
 
 
