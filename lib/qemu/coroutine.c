@@ -86,7 +86,7 @@ static cpc_continuation *qco_start(cpc_continuation *k)
     return k;
 }
 
-Coroutine *qemu_coroutine_self(cpc_continuation *k)
+static inline Coroutine *qco_self(cpc_continuation *k)
 {
     if (k == NULL || k->length < sizeof(struct qco_base))
         return NULL;
@@ -95,40 +95,70 @@ Coroutine *qemu_coroutine_self(cpc_continuation *k)
     return b->cpc_fn == qco_end ? b->co : NULL;
 }
 
+Coroutine *qemu_coroutine_self(cpc_continuation *k)
+{
+    return qco_self(k);
+}
+
+/* coroutine_fn void qemu_coroutine_yield(void), on the continuation ABI:
+   the hottest call of the API (every enter ends in one), so it is written
+   here, where finding the coroutine is inline, rather than in CPC. */
+cpc_continuation *qemu_coroutine_yield__cps(cpc_continuation *k)
+{
+    Coroutine *self = qco_self(k);
+    if (CPC_UNLIKELY(self == NULL))
+        cpc__qemu_fatal("qemu_coroutine_yield called outside a coroutine");
+    return cpc_park__cps(k, &self->cont);
+}
+
 bool qemu_in_coroutine(cpc_continuation *k)
 {
     return qemu_coroutine_self(k) != NULL;
 }
 
-Coroutine *qemu_coroutine_create(CoroutineEntry *entry, void *opaque)
+/* Write the base frame of a coroutine about to start: at the bottom of
+   k, which has room for it (it is new, reserved for it, or a pooled
+   coroutine's, which has held one). */
+static inline void qco_set_base(cpc_continuation *k, Coroutine *co,
+                                CoroutineEntry *entry, void *opaque)
 {
-    Coroutine *co = pool_head;
-    cpc_continuation *k;
-    if (co != NULL) {
-        /* an ended coroutine: its links and counts are clear already */
-        pool_head = co->pool_next;
-        pool_len--;
-        k = co->cont;
-    } else {
-        co = malloc(sizeof *co);
-        if (co == NULL)
-            cpc__qemu_fatal("out of memory creating a coroutine");
-        co->caller = NULL;
-        co->wakeup_head = NULL;
-        co->wakeup_tail = &co->wakeup_head;
-        co->co_queue_next = NULL;
-        co->locks_held = 0;
-        k = cpc_continuation_new(sizeof(struct qco_base));
-    }
-    co->entry = entry;
-    co->entry_arg = opaque;
-    co->pool_next = NULL;
-    struct qco_base *b = CPC_PUSH(k, struct qco_base);
+    k->length = sizeof(struct qco_base);
+    struct qco_base *b = (struct qco_base *)(void *)k->c;
     b->co = co;
     b->entry = entry;
     b->opaque = opaque;
     b->cpc_fn = qco_start;
-    co->cont = k;
+}
+
+static __attribute__((noinline)) Coroutine *qco_new(void)
+{
+    Coroutine *co = malloc(sizeof *co);
+    if (co == NULL)
+        cpc__qemu_fatal("out of memory creating a coroutine");
+    co->caller = NULL;
+    co->wakeup_head = NULL;
+    co->wakeup_tail = &co->wakeup_head;
+    co->co_queue_next = NULL;
+    co->locks_held = 0;
+    co->cont = cpc_continuation_new(sizeof(struct qco_base));
+    return co;
+}
+
+Coroutine *qemu_coroutine_create(CoroutineEntry *entry, void *opaque)
+{
+    /* A pooled coroutine ended with its links and counts clear, and keeps
+       its empty continuation; the pool's path reads nothing else. */
+    Coroutine *co = pool_head;
+    if (CPC_LIKELY(co != NULL)) {
+        pool_head = co->pool_next;
+        pool_len--;
+    } else {
+        co = qco_new();
+    }
+    co->entry = entry;
+    co->entry_arg = opaque;
+    co->pool_next = NULL;
+    qco_set_base(co->cont, co, entry, opaque);
     return co;
 }
 
@@ -150,41 +180,98 @@ static void qco_delete(Coroutine *co, cpc_continuation *k)
     free(co);
 }
 
-void qemu_coroutine_enter(Coroutine *co)
+/* cpc_continuation_run(k), but a new coroutine's entry point starts here,
+   without a trip through the trampoline: a short coroutine often ends
+   before it suspends.  The budget is set and restored as the trampoline
+   does.  (The debug build takes the trampoline, whose one-shot checks
+   follow every run.) */
+static inline cpc_continuation *qco_run(cpc_continuation *k)
 {
-    /* The coroutines to run, in order: co, then those it wakes (depth
-       first: a coroutine's wake-ups run before older pending ones). */
-    Coroutine *pending = co;
-    co->co_queue_next = NULL;
+#ifndef CPC_DEBUG
+    if (cpc_top_function(k) == qco_start) {
+        int saved = cpc_budget;
+        cpc_budget = CPC_DIRECT_BUDGET;
+        k = qco_start(k);
+        cpc_budget = saved;
+        if (k == NULL || k->length == 0)
+            return k;
+    }
+#endif
+    return cpc_continuation_run(k);
+}
+
+/* Run `to` until it yields or ends; returns what cpc_continuation_run
+   returned (its empty continuation if it ended, NULL if it yielded). */
+static inline cpc_continuation *qco_run_once(Coroutine *to)
+{
+    if (CPC_UNLIKELY(to->caller != NULL))
+        cpc__qemu_fatal("coroutine %p re-entered recursively", (void *)to);
+    if (CPC_UNLIKELY(to->entry == NULL))
+        cpc__qemu_fatal("coroutine %p entered after it ended", (void *)to);
+    cpc_continuation *k = to->cont;
+    if (CPC_UNLIKELY(k == NULL))
+        cpc__qemu_fatal("coroutine %p entered while it is not suspended "
+                        "(it waits in the CPC scheduler)", (void *)to);
+    to->cont = NULL;
+    to->caller = &qco_native_caller;
+    k = qco_run(k);
+    to->caller = NULL;
+    return k;
+}
+
+/* After a run of `to`: keep or free it if it ended, check that it yielded
+   otherwise. */
+static inline void qco_settle(Coroutine *to, cpc_continuation *k)
+{
+    if (k != NULL)
+        qco_delete(to, k);
+    else if (CPC_UNLIKELY(to->cont == NULL))
+        cpc__qemu_fatal("coroutine %p suspended without yielding (a CPC "
+                        "primitive such as cpc_sleep or cpc_wait in a QEMU "
+                        "coroutine?)", (void *)to);
+}
+
+/* Take the coroutines `to` woke while it ran, in order. */
+static inline Coroutine *qco_take_wakeups(Coroutine *to)
+{
+    Coroutine *woken = to->wakeup_head;
+    to->wakeup_head = NULL;
+    to->wakeup_tail = &to->wakeup_head;
+    return woken;
+}
+
+/* Enter the coroutines of a wake-up list, in order, and those they wake
+   (depth first: a coroutine's wake-ups run before older pending ones). */
+static __attribute__((noinline)) void qco_enter_woken(Coroutine *pending)
+{
     while (pending != NULL) {
         Coroutine *to = pending;
         pending = to->co_queue_next;
         to->co_queue_next = NULL;
-        if (CPC_UNLIKELY(to->caller != NULL))
-            cpc__qemu_fatal("coroutine %p re-entered recursively", (void *)to);
-        if (CPC_UNLIKELY(to->entry == NULL))
-            cpc__qemu_fatal("coroutine %p entered after it ended", (void *)to);
-        cpc_continuation *k = to->cont;
-        if (CPC_UNLIKELY(k == NULL))
-            cpc__qemu_fatal("coroutine %p entered while it is not suspended "
-                            "(it waits in the CPC scheduler)", (void *)to);
-        to->cont = NULL;
-        to->caller = &qco_native_caller;
-        k = cpc_continuation_run(k);
-        to->caller = NULL;
+        cpc_continuation *k = qco_run_once(to);
         if (to->wakeup_head != NULL) {
-            *to->wakeup_tail = pending;
-            pending = to->wakeup_head;
-            to->wakeup_head = NULL;
-            to->wakeup_tail = &to->wakeup_head;
+            Coroutine **tail = to->wakeup_tail;
+            Coroutine *woken = qco_take_wakeups(to);
+            *tail = pending;
+            pending = woken;
         }
-        if (k != NULL)
-            qco_delete(to, k);
-        else if (CPC_UNLIKELY(to->cont == NULL))
-            cpc__qemu_fatal("coroutine %p suspended without yielding (a CPC "
-                            "primitive such as cpc_sleep or cpc_wait in a QEMU "
-                            "coroutine?)", (void *)to);
+        qco_settle(to, k);
     }
+}
+
+/* Run co, then the coroutines it woke.  The common case -- co woke
+   nobody -- stays a short function with few registers to save. */
+void qemu_coroutine_enter(Coroutine *co)
+{
+    co->co_queue_next = NULL;
+    cpc_continuation *k = qco_run_once(co);
+    if (CPC_UNLIKELY(co->wakeup_head != NULL)) {
+        Coroutine *woken = qco_take_wakeups(co);
+        qco_settle(co, k);
+        qco_enter_woken(woken);
+        return;
+    }
+    qco_settle(co, k);
 }
 
 void qemu_coroutine_enter_if_inactive(Coroutine *co)
