@@ -224,6 +224,11 @@ int cpc_threadpool_release(cpc_sched *s);
 extern int __cpc_spawn_tag;
 extern int __cpc_linked_tag(cpc_sched *);
 #define cpc_spawn if (__cpc_spawn_tag) ; else
+/* cpc_spawn_on(s) STATEMENT: a new thread that runs STATEMENT on scheduler
+   (or in pool) s.  The thread starts where cpc_spawn would start it and
+   moves to s at once with cpc_link(s), before STATEMENT; s is evaluated
+   there, with the free variables copied at the spawn like STATEMENT's. */
+#define cpc_spawn_on(s) cpc_spawn if (cpc_link(s), 0) ; else
 #define cpc_linked(s) if (__cpc_linked_tag(s)) ; else
 #define cpc_detached cpc_linked(cpc_default_threadpool)
 #define cpc_attached cpc_linked(cpc_default_sched)
