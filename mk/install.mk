@@ -107,6 +107,7 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	$(INSTALL) -m 644 $(INSTALL_MAN)/cpc.7 "$(DESTDIR)$(mandir)/man7/"
 	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/gdb" && \
 	    cp -R $(INSTALL_GDB) "$(DESTDIR)$(pkgdatadir)/gdb/")
+	$(if $(INSTALL_GDB),@$(MAKE) --no-print-directory install-gdb-autoload)
 	@if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
 	    $(LDCONFIG); fi
 
@@ -125,4 +126,26 @@ uninstall:
 	@if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
 	    $(LDCONFIG); fi
 
-.PHONY: install uninstall
+# gdb loads the extension by itself for every installed program: the
+# runtime's .debug_gdb_scripts section names the script by absolute path,
+# which in the build tree is the checkout's.  The installed libraries get a
+# copy of the section naming the installed script instead: rewritten in the
+# shared objects, and in the archives' one member that holds it (the
+# section is not loaded at run time, so its size may change).
+INSTALL_GDB_SCRIPT  = $(pkgdatadir)/gdb/cpc-gdb.py
+INSTALL_GDB_SECTION = $(INSTALL_STAGE)/debug_gdb_scripts.bin
+
+install-gdb-autoload: | $(SETUP_STAMP)
+	@set -e; mkdir -p $(INSTALL_STAGE)/ar; \
+	printf '\001%s\000' '$(INSTALL_GDB_SCRIPT)' > $(INSTALL_GDB_SECTION); \
+	for l in libcpc libcpc_debug; do \
+	    so="$(DESTDIR)$(libdir)/$$l.so.$(CPC_VERSION)"; \
+	    objcopy --update-section .debug_gdb_scripts=$(INSTALL_GDB_SECTION) "$$so"; \
+	    a="$(DESTDIR)$(libdir)/$$l.a"; \
+	    member=$$(ar t "$$a" | grep -x 'cpc_debug.o'); \
+	    (cd $(INSTALL_STAGE)/ar && rm -f "$$member" && ar x "$$a" "$$member" && \
+	     objcopy --update-section .debug_gdb_scripts=$(INSTALL_GDB_SECTION) "$$member" && \
+	     ar r "$$a" "$$member" && rm -f "$$member"); \
+	done
+
+.PHONY: install uninstall install-gdb-autoload

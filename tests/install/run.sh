@@ -232,6 +232,36 @@ for flavour in cpc cpc_debug; do
     fi
 done
 
+# gdb loads the CPC extension by itself for programs built against the
+# installed runtime, static or shared: with only the auto-load safe path
+# (which gdb requires of any script it loads), `info cpc-threads` works.
+if command -v gdb >/dev/null; then
+    G=$WORK/gdb
+    mkdir -p "$G"
+    cat > "$G/stop.cpc" <<'CPC'
+#include <cpc/cpc_runtime.h>
+cps void stop(void) { cpc_yield(); __builtin_trap(); }
+int main(void) { cpc_spawn stop(); cpc_main_loop(); return 0; }
+CPC
+    for how in static shared; do
+        if [ $how = static ]; then
+            build=(cpcc -g -O0 "$G/stop.cpc" -o "$G/stop-$how")
+        else
+            build=(sh -c "cpcc -g -O0 -c '$G/stop.cpc' -o '$G/stop.o' && cc '$G/stop.o' -o '$G/stop-$how' -lcpc")
+        fi
+        if ! "${build[@]}" >"$WORK/out" 2>&1; then
+            fail "gdb auto-load ($how)" "$(tail -3 "$WORK/out")"
+            continue
+        fi
+        gdb -q -batch -nx -iex "add-auto-load-safe-path $P" -ex run -ex "info cpc-threads" \
+            -ex "show user hook-next" "$G/stop-$how" >"$WORK/out" 2>&1
+        grep -q "#0  stop () at $G/stop.cpc:2" "$WORK/out" &&
+            grep -q "cpc-before-next" "$WORK/out" &&
+            ok "gdb auto-loads the installed extension ($how runtime)" ||
+            fail "gdb auto-loads the installed extension ($how runtime)" "$(tail -4 "$WORK/out")"
+    done
+fi
+
 # ---- uninstall -------------------------------------------------------------
 if run_make uninstall PREFIX="$P"; then
     no_files "make uninstall leaves nothing" "$P"

@@ -1232,11 +1232,27 @@ def _define_hook(name, body):
         gdb.execute('define %s\n%s\nend' % (name, body))
 
 
+def _define_hooks():
+    for kind in ('next', 'step', 'finish'):
+        _define_hook('hook-' + kind, 'cpc-before-' + kind)
+        _define_hook('hookpost-' + kind, 'cpc-after-' + kind)
+
+
+def _define_hooks_at_stop(event):
+    gdb.events.stop.disconnect(_define_hooks_at_stop)
+    _define_hooks()
+
+
 for _kind in ('next', 'step', 'finish'):
     _Hook('cpc-before-' + _kind, _before_step, _kind)
     _Hook('cpc-after-' + _kind, _after_step, _kind)
-    _define_hook('hook-' + _kind, 'cpc-before-' + _kind)
-    _define_hook('hookpost-' + _kind, 'cpc-after-' + _kind)
+# Loaded with libcpc.so, the script runs while `run` loads the program's
+# shared libraries, and a `define` there would end `run` early (the program
+# is left running): the hooks are defined at the program's first stop.
+if gdb.selected_inferior().pid:
+    gdb.events.stop.connect(_define_hooks_at_stop)
+else:
+    _define_hooks()
 gdb.events.stop.connect(_on_stop)
 
 InfoCpcThreads()
