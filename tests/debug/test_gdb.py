@@ -293,6 +293,29 @@ def test_asan_reports_a_crash_in_a_resumed_body_at_its_cpc_line():
     assert re.search(r'#0 0x[0-9a-f]+ in depth3__body \S*crash\.cpc:11\n', r.stderr), r.stderr
 
 
+def test_tsan_reports_a_race_in_detached_code_at_its_cpc_line():
+    exe = build('race', '-O0', '-fsanitize=thread')
+    r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=60)
+    assert 'WARNING: ThreadSanitizer: data race' in r.stderr, r.stderr
+    # both accesses: the body's line, under the resume function named for the
+    # function's line
+    frames = re.findall(r'#0 bump__body \S*race\.cpc:(\d+) .*\n\s+#1 bump__resume_1 '
+                        r'\S*race\.cpc:(\d+)', r.stderr)
+    assert frames[:2] == [('13', '10'), ('13', '10')], r.stderr
+
+
+def test_valgrind_reports_an_invalid_read_after_a_resume_at_its_cpc_lines():
+    exe = build('invalid', '-O0')
+    r = subprocess.run(['valgrind', '-q', exe], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    # the read (after the resume), then where the block was allocated
+    assert re.search(r'Invalid read of size 4\n.*at 0x[0-9A-F]+: past_end__body '
+                     r'\(invalid\.cpc:10\)\n', r.stderr), r.stderr
+    assert re.search(r'by 0x[0-9A-F]+: past_end__body \(invalid\.cpc:8\)\n', r.stderr), \
+        r.stderr
+
+
 # ---- several schedulers ------------------------------------------------------------
 
 # scheds.cpc: look(), on the second scheduler, while holder() keeps the
