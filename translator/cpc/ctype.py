@@ -78,6 +78,12 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
             return _decl(fe.modified_type(t), 'cps ' + inner if inner else 'cps',
                          strip_const, strip_volatile, keep_cps)
         return _decl(fe.modified_type(t), inner, strip_const, strip_volatile, keep_cps)
+    if k in (fe.TK_ELABORATED, fe.TK_UNEXPOSED) and 'typeof' in t.spelling:
+        # typeof(T) written as a type: what it names, as a declarator (its
+        # canonical spelling is not one for arrays and function pointers)
+        c = t.get_canonical()
+        if fe.tkind(c) not in (fe.TK_INVALID, fe.TK_UNEXPOSED):
+            return _decl(c, inner, strip_const, strip_volatile, keep_cps)
     if k == fe.TK_ELABORATED or k == fe.TK_TYPEDEF or k == fe.TK_RECORD \
             or k == fe.TK_ENUM or fe.is_builtin_kind(k):
         if not fe.is_builtin_kind(k):

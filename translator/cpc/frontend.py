@@ -281,7 +281,14 @@ def strip_sugar(t):
             t = t.get_declaration().underlying_typedef_type
         elif k == TK_ELABORATED:
             t = t.get_named_type()
-        elif k in (TK_INVALID, TK_UNEXPOSED):
+        elif k == TK_UNEXPOSED:
+            # typeof(...) and __typeof__(...) types: their canonical type
+            # is what they name (other unexposed types have no better one)
+            c = t.get_canonical()
+            if tkind(c) in (TK_INVALID, TK_UNEXPOSED):
+                break
+            t = c
+        elif k == TK_INVALID:
             break
         else:
             # Paren types and other sugar: canonical keeps function shape.

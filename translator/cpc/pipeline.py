@@ -25,6 +25,7 @@ from . import nested
 from . import consistency
 from . import typecheck
 from . import prepare
+from . import unevaluated
 from . import spawn
 from . import linked
 from . import cleanup
@@ -121,6 +122,9 @@ PASSES = [
     Pass('macros', 'prepare.py', unit_only(prepare.expand_macros),
          check=unit_only(prepare.check_expanded),
          doc='functions whose rewritten nodes come out of macros are macro-expanded'),
+    Pass('unevaluated', 'unevaluated.py', unit_only(unevaluated.replace_calls),
+         check=unit_only(unevaluated.check),
+         doc='cps calls in sizeof, _Alignof and typeof (never made) become values of their type'),
     Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,
          check=unit_only(spawn.check),
          doc='spawned statements are outlined into cps functions, one nesting level per round',

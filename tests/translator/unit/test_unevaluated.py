@@ -1,0 +1,35 @@
+"""unevaluated: cps calls in sizeof, _Alignof and typeof become values of
+their type (C never evaluates them, and no function has their name)."""
+from helpers import before, check, stage
+
+DECLS = ('struct s { int arr[4]; };\ncps long big(void);\ncps struct s make(void);\n'
+         'cps void nothing(void);\n')
+
+
+def test_sizeof_of_a_member_of_a_cps_call_result():
+    out = stage('unevaluated', DECLS + 'int f(void) { return sizeof(make().arr); }\n')
+    assert 'return sizeof((*(struct s *)0).arr);' in out, out
+
+
+def test_typeof_of_a_cps_call_in_a_cps_function_and_at_file_scope():
+    out = stage('unevaluated', DECLS + 'typeof(big()) g;\n'
+                'cps void f(void) { __typeof__(big()) a = 7; cpc_yield(); g = a; }\n')
+    assert 'typeof((*(long *)0)) g;' in out, out
+    assert '__typeof__((*(long *)0)) a = 7;' in out, out
+
+
+def test_alignof_and_a_void_call():
+    out = stage('unevaluated', DECLS + 'int f(void) { return _Alignof(typeof(big())) '
+                '+ sizeof(nothing()); }\n')
+    assert 'return _Alignof(typeof((*(long *)0))) + sizeof(((void)0));' in out, out
+
+
+def test_evaluated_calls_are_left_alone():
+    src = DECLS + 'cps long f(void) { long x = big(); return x + sizeof x; }\n'
+    assert stage('unevaluated', src) == src
+
+
+def test_check_finds_a_cps_call_left_in_sizeof():
+    # the unit the pass receives: the call is still there
+    u, ctx = before('unevaluated', DECLS + 'int f(void) { return sizeof big(); }\n')
+    assert check('unevaluated', u, ctx) == ['a cps call remains in an unevaluated operand']

@@ -1,0 +1,86 @@
+"""Unevaluated operands: a cps call inside `sizeof`, `_Alignof` or
+`typeof` (`__typeof__`) is never made, so it is not translated either; only
+its type matters.  But the generated C declares no function under a cps
+function's own name (only its entry points), so C would see an undeclared
+function there: an implicit `int`, a wrong size, silently.  Each such call
+is replaced by an lvalue of its type that C never reads, `(*(T *)0)`, or
+`((void)0)` for a void call: `sizeof(make().arr)` becomes
+`sizeof((*(struct s *)0).arr)`, `typeof(big())` becomes `typeof((*(long *)0))`.
+
+Invariant of the output: no cps call in an unevaluated operand (in any
+function, and at file scope).
+"""
+from . import frontend as fe
+from . import analysis as an
+from . import ctype
+
+K = fe.K
+
+TYPEOF_KEYWORDS = (b'typeof', b'__typeof__', b'__typeof')
+
+
+def _keyword_before(text, offset):
+    """The identifier that ends just before `offset` (spaces skipped)."""
+    i = offset
+    while i > 0 and text[i - 1:i] in (b' ', b'\t', b'\n', b'\r'):
+        i -= 1
+    j = i
+    while j > 0 and (text[j - 1:j].isalnum() or text[j - 1:j] == b'_'):
+        j -= 1
+    return text[j:i]
+
+
+def _unevaluated_roots(u):
+    """The operands of sizeof/_Alignof and of typeof in the main file."""
+    for top in u.top():
+        if not u.in_main_file(top):
+            continue
+        for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
+            if n.kind == K.CXX_UNARY_EXPR:
+                yield from (x for x in an.kids(n) if x.kind.is_expression())
+            elif n.kind == K.PAREN_EXPR and \
+                    _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS:
+                yield n
+
+
+def _outer_cps_calls(root):
+    """The cps calls in root that are not inside another one."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if an.is_cps_call(n):
+            yield n
+            continue
+        stack.extend(an.kids(n))
+
+
+def _stand_in(call):
+    """An expression of the call's type that is never evaluated."""
+    t = call.type
+    if ctype.is_void(t):
+        return '((void)0)'
+    return '(*(%s)0)' % ctype.declare(t, '*', keep_cps=True)
+
+
+def replace_calls(u):
+    edits, seen = [], set()
+    for root in _unevaluated_roots(u):
+        for call in _outer_cps_calls(root):
+            where = u.written(call)
+            if where is None or where in seen:
+                continue      # spelt by a macro: left to the C compiler's message
+            seen.add(where)
+            try:
+                text = _stand_in(call)
+            except ctype.Unnameable:
+                raise fe.Diags([u.diag(
+                    call, 'the type of this cps call cannot be named here; '
+                    'use a typedef for it')])
+            edits.append((where[0], where[1], text))
+    return edits
+
+
+def check(u):
+    return [u.diag(call, 'a cps call remains in an unevaluated operand')
+            for root in _unevaluated_roots(u) for call in _outer_cps_calls(root)
+            if u.written(call) is not None]
