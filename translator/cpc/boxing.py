@@ -71,17 +71,83 @@ class Literals:
             ptr, name, inner, name))
 
 
+ALIGN_KEYWORDS = (b'_Alignas', b'alignas', b'aligned', b'__aligned__')
+
+
+def _balanced(text, i):
+    """The offset after the parenthesised group that starts at text[i]
+    (spaces skipped), or None."""
+    while i < len(text) and text[i:i + 1] in (b' ', b'\t', b'\n'):
+        i += 1
+    if text[i:i + 1] != b'(':
+        return None
+    depth = 0
+    for j in range(i, len(text)):
+        ch = text[j:j + 1]
+        depth += (ch == b'(') - (ch == b')')
+        if depth == 0:
+            return j + 1
+    return None
+
+
+def alignment_specifiers(u, var):
+    """The alignment the declaration of `var` asks for (`_Alignas(64)`,
+    `__attribute__((aligned(32)))`), as text to put on the heap copy's
+    field: it belongs to the declaration, not to the type."""
+    out = []
+    for a in an.kids(var):
+        if a.kind != K.ALIGNED_ATTR:
+            continue
+        where = u.written(a)
+        if where is None:
+            raise fe.Diags([u.diag(var, 'the alignment of `%s` comes from a macro; it must go '
+                                   'to the heap (its address is used across a cps call): '
+                                   'write _Alignas in the declaration' % var.spelling)])
+        start = where[0]
+        word = next((w for w in ALIGN_KEYWORDS if u.text.startswith(w, start)), None)
+        end = _balanced(u.text, start + len(word)) if word is not None else None
+        if word is None or (end is None and word in (b'_Alignas', b'alignas')):
+            raise fe.Diags([u.diag(var, 'cannot read the alignment of `%s`' % var.spelling)])
+        arg = u.text[start + len(word):end].decode('utf-8', 'surrogateescape') \
+            if end is not None else ''
+        if word in (b'_Alignas', b'alignas'):
+            out.append('_Alignas%s' % arg)
+        else:
+            out.append('__attribute__((aligned%s))' % arg)
+    return ' '.join(out)
+
+
+# malloc's alignment on the platforms CPC runs on (glibc: 16 on x86-64).
+MALLOC_ALIGN = 16
+
+
+def _env_alloc(env, over_aligned):
+    """The allocation of a function's environment: malloc, or aligned_alloc
+    for an environment that holds an over-aligned variable (declared here,
+    compatible with <stdlib.h>'s)."""
+    if not over_aligned:
+        return 'struct %s *cpc_env = (struct %s *)__builtin_malloc(sizeof *cpc_env);' % (env, env)
+    return ('extern void *aligned_alloc(__SIZE_TYPE__, __SIZE_TYPE__); '
+            'struct %s *cpc_env = (struct %s *)(_Alignof(struct %s) > %d ? '
+            'aligned_alloc(_Alignof(struct %s), sizeof(struct %s)) : '
+            '__builtin_malloc(sizeof *cpc_env));' % (env, env, env, MALLOC_ALIGN, env, env))
+
+
 def box_function(u, f, vs, lits=()):
     keys = {v.key for v in vs}
     lits = Literals(u, lits)
     env = '%s__env' % f.name
     fields = []
+    over_aligned = False
     for v in vs:
         if ctype.is_vla(v.type):
             raise fe.Diags([u.diag(v.cursor, 'variable-length array `%s` is live across a '
                                    'cps call' % v.name)])
         try:
-            fields.append(ctype.declare_field(v.type, v.name, keep_cps=True) + ';')
+            align = alignment_specifiers(u, v.cursor)
+            fields.append((align + ' ' if align else '') +
+                          ctype.declare_field(v.type, v.name, keep_cps=True) + ';')
+            over_aligned = over_aligned or bool(align) or v.type.get_align() > MALLOC_ALIGN
         except ctype.Unnameable:
             raise fe.Diags([u.diag(v.cursor, 'the type of `%s` cannot be named at file '
                                    'scope, but it must go to the heap (its address is '
@@ -92,7 +158,7 @@ def box_function(u, f, vs, lits=()):
     edits.append((a, a, 'struct %s { %s };\n%s' % (env, ' '.join(fields), rw.resync(u, a))))
     body = f.body
     b0 = body.extent.start.offset + 1
-    init = ['struct %s *cpc_env = (struct %s *)__builtin_malloc(sizeof *cpc_env);' % (env, env)]
+    init = [_env_alloc(env, over_aligned)]
     for v in vs:
         if v.is_param:
             init.append(ctype.copy('cpc_env->' + v.name, v.name, v.type))
