@@ -303,6 +303,10 @@ def strip_sugar(t):
     return t, tagged
 
 
+# A data pointer's alignment on the target (the host: cpcc does not cross-compile).
+POINTER_ALIGN = ctypes.alignment(ctypes.c_void_p)
+
+
 class Decayed:
     """The pointer type that C gives a parameter declared with an array or
     function type (`char *argv[]` is `char **`, `va_list ap` a pointer to
@@ -345,6 +349,9 @@ class Decayed:
 
     def is_restrict_qualified(self):
         return False
+
+    def get_align(self):
+        return POINTER_ALIGN
 
     def get_declaration(self):
         return None
