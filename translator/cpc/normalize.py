@@ -13,12 +13,16 @@ cps call in a loop condition or a `for` increment moves into the body
 (`continue` then jumps to a label before the condition).  Statements without
 cps calls are kept byte for byte.
 """
+import re
+
 from . import frontend as fe
 from . import analysis as an
 from . import ctype
 from . import rewrite as rw
 
 K = fe.K
+
+ATOMIC_BUILTIN_RE = re.compile(rb'__(?:c11_)?atomic_\w+\s*\(')
 
 
 def has_side_effects(c):
@@ -99,6 +103,15 @@ class Normalizer:
 
     def diag(self, c, msg):
         raise fe.Diags([self.u.diag(c, msg)])
+
+    def is_binary_conditional(self, e, ch):
+        """e is GNU's `c ?: b`: Clang shows c three times (the common
+        expression, then as the condition and the value), then b."""
+        if len(ch) != 4 or any(x.extent.start.offset != ch[0].extent.start.offset
+                               for x in ch[1:3]):
+            return False
+        between = self.u.text[ch[0].extent.end.offset:rw.start(ch[3])]
+        return re.sub(rb'\s+', b'', between) == b'?:'
 
     def decl_tmp(self, t, name):
         try:
@@ -364,6 +377,17 @@ class Normalizer:
                         '{ %s %s %s = %s; }' % (' '.join(body), ' '.join(sl), t, tl)], t
             body.append(self.stmt(last) if self.needs(last) else self.raw(last))
             return ['{ %s }' % ' '.join(body)], None
+        if k == K.UNEXPOSED_EXPR and self.is_binary_conditional(e, ch):
+            # GNU `c ?: b`: c once, b only when c is zero
+            sc, tc = self.lin(ch[0])
+            sb, tb = self.lin(ch[-1])
+            t = self.tmp()
+            return sc + ['%s = %s; if (!%s) { %s %s = %s; }' % (
+                self.decl_tmp(e.type, t), tc, t, ' '.join(sb), t, tb)], t
+        if k == K.UNEXPOSED_EXPR and ATOMIC_BUILTIN_RE.match(self.u.text, rw.start(e)):
+            # __c11_atomic_* / __atomic_* (<stdatomic.h>): every operand is
+            # evaluated, in an unspecified order
+            return self.lin_children(e)
         if k in (K.UNEXPOSED_EXPR,) and len(ch) != 1 and not (
                 ch and all(not self.cps(x) for x in ch[:-1]) and
                 self.u.text[rw.start(e):rw.start(e) + 1] in (b'.', b'[')):

@@ -10,11 +10,75 @@ written.  Items are matched to the rendering in order, each to the next
 line indented as deep as the item is nested; an item the rendering does not
 show where expected keeps the line numbering of what precedes it.
 """
+import re
+
 from . import frontend as fe
 from . import rewrite as rw
 
 K = fe.K
 INDENT = 4
+
+# <stdatomic.h>'s generic functions as Clang's header expands them, and the
+# same operations as gcc's builtins (what gcc's header expands them to): the
+# re-printed text is compiled by gcc.  Each maps the argument list.
+C11_ATOMIC_RE = re.compile(r'\b__c11_atomic_(\w+)\s*\(')
+GCC_ATOMICS = {
+    'init': lambda a: '__atomic_store_n(%s, %s, __ATOMIC_RELAXED)' % (a[0], a[1]),
+    'load': lambda a: '__atomic_load_n(%s)' % ', '.join(a),
+    'store': lambda a: '__atomic_store_n(%s)' % ', '.join(a),
+    'exchange': lambda a: '__atomic_exchange_n(%s)' % ', '.join(a),
+    'compare_exchange_strong': lambda a: '__atomic_compare_exchange_n(%s, %s, %s, 0, %s, %s)'
+    % tuple(a),
+    'compare_exchange_weak': lambda a: '__atomic_compare_exchange_n(%s, %s, %s, 1, %s, %s)'
+    % tuple(a),
+    'thread_fence': lambda a: '__atomic_thread_fence(%s)' % a[0],
+    'signal_fence': lambda a: '__atomic_signal_fence(%s)' % a[0],
+    'is_lock_free': lambda a: '__atomic_is_lock_free(%s, 0)' % a[0],
+}
+for _op in ('add', 'sub', 'and', 'or', 'xor', 'nand', 'max', 'min'):
+    GCC_ATOMICS['fetch_' + _op] = (lambda op: lambda a: '__atomic_fetch_%s(%s)' % (
+        op, ', '.join(a)))(_op)
+
+
+NO_OBJECT = ('thread_fence', 'signal_fence', 'is_lock_free')
+
+
+def _call_args(text, i):
+    """The arguments of the call whose `(` is at text[i-1], and the offset
+    after its `)`."""
+    args, depth, start = [], 0, i
+    for j in range(i, len(text)):
+        ch = text[j]
+        if ch in '([{':
+            depth += 1
+        elif ch in ')]}':
+            if depth == 0:
+                args.append(text[start:j].strip())
+                return args, j + 1
+            depth -= 1
+        elif ch == ',' and depth == 0:
+            args.append(text[start:j].strip())
+            start = j + 1
+    raise ValueError('unbalanced call')
+
+
+def gcc_atomics(text):
+    """Clang's __c11_atomic_* builtins in `text` spelt as gcc's."""
+    out, pos = [], 0
+    while True:
+        m = C11_ATOMIC_RE.search(text, pos)
+        if m is None:
+            return ''.join(out) + text[pos:]
+        args, end = _call_args(text, m.end())
+        args = [gcc_atomics(a) for a in args]
+        conv = GCC_ATOMICS.get(m.group(1))
+        if conv is not None and m.group(1) not in NO_OBJECT:
+            # gcc's builtins (and Clang's, which reads the text again) take
+            # a pointer to the plain type, as gcc's header passes it
+            args[0] = '(__typeof__((void)0, *(%s)) *)(%s)' % (args[0], args[0])
+        out.append(text[pos:m.start()])
+        out.append(conv(args) if conv is not None else text[m.start():end])
+        pos = end
 
 
 def block_items(body):
@@ -37,7 +101,7 @@ def block_items(body):
 def function(u, c):
     """The macro-expanded text of function definition c, with `#line`
     directives before its block items (see the module's doc)."""
-    text = fe.pretty(c)
+    text = gcc_atomics(fe.pretty(c))
     body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
     if not body:
         return text

@@ -35,3 +35,16 @@ def test_declarators_split():
 def test_check_finds_a_nested_cps_call_before_normalisation():
     u, ctx = before('normalize', G + 'cps int f(int a) {\n  return g(g(a)) + 1;\n}\n')
     assert check('normalize', u, ctx) == ['cps call to `g` is not in normal form'] * 2
+
+
+def test_gnu_binary_conditional_evaluates_its_condition_once():
+    out = stage('normalize', G + 'cps int f(void) { return g(0) ?: g(1); }\n')
+    assert out == G + ('cps int f(void) { { int cpc_t1 = g(0); int cpc_t3 = cpc_t1; '
+                       'if (!cpc_t3) { int cpc_t2 = g(1); cpc_t3 = cpc_t2; } '
+                       'return cpc_t3; } }\n'), out
+
+
+def test_atomic_builtin_operands_are_hoisted():
+    out = stage('normalize', G + 'cps void f(int *p) { __atomic_fetch_add(p, g(1), 5); }\n')
+    assert out == G + ('cps void f(int *p) { { int cpc_t1 = g(1); '
+                       '(void)(__atomic_fetch_add(p, cpc_t1, 5)); } }\n'), out

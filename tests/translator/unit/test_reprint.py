@@ -1,0 +1,25 @@
+"""reprint: functions re-printed from their macro-expanded form."""
+from cpc import reprint
+
+
+def test_clang_atomics_become_gcc_builtins_on_the_plain_type():
+    assert reprint.gcc_atomics('x = __c11_atomic_fetch_add(&a, 3, 5);') == \
+        'x = __atomic_fetch_add((__typeof__((void)0, *(&a)) *)(&a), 3, 5);'
+
+
+def test_compare_exchange_gets_gcc_weak_flag():
+    assert reprint.gcc_atomics('__c11_atomic_compare_exchange_weak(p, &e, f(1, 2), 5, 2)') == \
+        '__atomic_compare_exchange_n((__typeof__((void)0, *(p)) *)(p), &e, f(1, 2), 1, 5, 2)'
+
+
+def test_nested_atomics_and_fences():
+    assert reprint.gcc_atomics('__c11_atomic_store(p, __c11_atomic_load(q, 2), 3); '
+                               '__c11_atomic_thread_fence(5);') == \
+        ('__atomic_store_n((__typeof__((void)0, *(p)) *)(p), '
+         '__atomic_load_n((__typeof__((void)0, *(q)) *)(q), 2), 3); '
+         '__atomic_thread_fence(5);')
+
+
+def test_text_without_atomics_is_unchanged():
+    text = 'int f(void) {\n    return g(__c11_atomic_x);\n}'
+    assert reprint.gcc_atomics(text) == text
