@@ -117,18 +117,55 @@ def unnamed_types_written(u, c, txt):
     return UNNAMED_RE.sub(written, txt)
 
 
+CPS_ATTRIBUTE_RE = re.compile(r'\s*__attribute__\(\(btf_type_tag\("cpc_cps"\)\)\)\s*')
+
+
+def cps_values_in_macros(u, c):
+    """A declaration at file scope that uses a cps function as a value where
+    a macro spells it (`{ [OP_add] = op_add }` out of an X-macro): the
+    emitter must rewrite that name, so the declaration is re-printed."""
+    for n, p in an.walk(c, skip_spawn=False):
+        if n.kind == K.DECL_REF_EXPR:
+            d = n.referenced
+            if d is not None and d.kind == K.FUNCTION_DECL and \
+                    fe.is_cps_function_type(d.type) and u.written(n) is None:
+                return True
+    return False
+
+
 def expand_macros(u):
     """Return [(a, b, text)] edits replacing functions that need it by
-    their macro-expanded rendering."""
-    edits = []
+    their macro-expanded rendering.  One macro invocation may define
+    several functions (X-macros): then everything it declares is re-printed
+    together, in order, in one edit of its text."""
+    ranges = []
     for c in u.function_defs():
         f = an.func(u, c)
         if needs_expansion(u, f):
-            a, b = c.extent.start.offset, c.extent.end.offset
-            txt = unnamed_types_written(u, c, reprint.function(u, c))
-            # the rendering spells the cps tag as an attribute Clang reads back
-            new = '\n' + rw.line_directive(u, a) + '\n' + txt + '\n' + rw.resync(u, b)
-            edits.append((a, b, new))
+            r = (c.extent.start.offset, c.extent.end.offset)
+            if r not in ranges:
+                ranges.append(r)
+    for c in u.top():
+        if c.kind == K.VAR_DECL and u.in_main_file(c) and cps_values_in_macros(u, c):
+            r = (c.extent.start.offset, c.extent.end.offset)
+            if r not in ranges:
+                ranges.append(r)
+    edits = []
+    for a, b in sorted(ranges):
+        parts = []
+        for c in u.top():
+            if (c.extent.start.offset, c.extent.end.offset) != (a, b) or \
+                    not u.in_main_file(c):
+                continue
+            if c.kind == K.FUNCTION_DECL and c.is_definition():
+                parts.append(unnamed_types_written(u, c, reprint.function(u, c)))
+            else:
+                # (kept as written by the emitter: the cps tag spelt `cps`)
+                parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', unnamed_types_written(
+                    u, c, fe.pretty(c))) + ';')
+        # the rendering spells the cps tag as an attribute Clang reads back
+        new = '\n' + rw.line_directive(u, a) + '\n' + '\n'.join(parts) + '\n' + rw.resync(u, b)
+        edits.append((a, b, new))
     return edits
 
 
