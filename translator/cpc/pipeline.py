@@ -23,6 +23,7 @@ from . import rewrite as rw
 from . import headers
 from . import nested
 from . import consistency
+from . import reserved
 from . import typecheck
 from . import prepare
 from . import unevaluated
@@ -117,6 +118,8 @@ PASSES = [
          too_deep='headers defining cps functions include each other too deeply to be inlined'),
     Pass('consistency', 'consistency.py', diagnostics_only(consistency.check_consistency),
          doc='every declaration of a function agrees on cps-ness'),
+    Pass('reserved', 'reserved.py', unit_only(reserved.rename), check=unit_only(reserved.check),
+         doc='names of the program spelt like generated ones (F__frame, ...) are renamed'),
     Pass('typecheck', 'typecheck.py', diagnostics_only(typecheck.check),
          doc='cps and native function types do not mix'),
     Pass('macros', 'prepare.py', unit_only(prepare.expand_macros),

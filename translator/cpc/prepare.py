@@ -169,6 +169,13 @@ def expand_macros(u):
     return edits
 
 
+# The names of the translation's own locals and parameters in a cps
+# function (the continuation cpc_k, the frame cpc_f, temporaries cpc_t1,
+# ...): a user's local spelt like one is renamed too.
+GENERATED_LOCAL_RE = re.compile(r'cpc_\w+$')
+RENAMED_RE = re.compile(r'__\d+$')
+
+
 def rename_shadows(u):
     edits = []
     for c in u.function_defs():
@@ -179,11 +186,12 @@ def rename_shadows(u):
         renames = {}
         counter = {}
         for p in f.params:
-            seen[p.spelling] = 1
+            if not GENERATED_LOCAL_RE.match(p.spelling):
+                seen[p.spelling] = 1
         for v in sorted(f.vars.values(), key=lambda v: v.cursor.location.offset):
-            if v.is_param:
+            if v.is_param and not GENERATED_LOCAL_RE.match(v.name):
                 continue
-            if v.name in seen:
+            if v.name in seen or GENERATED_LOCAL_RE.match(v.name):
                 n = counter.get(v.name, 1) + 1
                 new = '%s__%d' % (v.name, n)
                 while new in seen:
@@ -224,7 +232,8 @@ def check_expanded(u):
 
 def check_renamed(u):
     """The invariant of rename_shadows on its output: in a cps function no
-    two locals (parameters included) share a name."""
+    two locals (parameters included) share a name, and none is spelt like
+    the translation's own (`cpc_...`, unless renamed: `cpc_k__2`)."""
     out = []
     for c in u.function_defs():
         f = an.func(u, c)
@@ -235,5 +244,8 @@ def check_renamed(u):
             if v.name in seen:
                 out.append(u.diag(v.cursor, 'two locals of cps function `%s` are named `%s`'
                                   % (f.name, v.name)))
+            elif GENERATED_LOCAL_RE.match(v.name) and not RENAMED_RE.search(v.name):
+                out.append(u.diag(v.cursor, 'a local of cps function `%s` is named `%s`, '
+                                  'like the translation\'s own' % (f.name, v.name)))
             seen.add(v.name)
     return out
