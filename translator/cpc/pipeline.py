@@ -27,6 +27,7 @@ from . import reserved
 from . import typecheck
 from . import prepare
 from . import unevaluated
+from . import hoist_types
 from . import spawn
 from . import linked
 from . import cleanup
@@ -128,6 +129,8 @@ PASSES = [
     Pass('unevaluated', 'unevaluated.py', unit_only(unevaluated.replace_calls),
          check=unit_only(unevaluated.check),
          doc='cps calls in sizeof, _Alignof and typeof (never made) become values of their type'),
+    Pass('types', 'hoist_types.py', unit_only(hoist_types.hoist), check=unit_only(hoist_types.check),
+         doc='struct and union types defined in cps functions (and spawning ones) move to file scope'),
     Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,
          check=unit_only(spawn.check),
          doc='spawned statements are outlined into cps functions, one nesting level per round',

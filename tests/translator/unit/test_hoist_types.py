@@ -1,0 +1,32 @@
+"""types: struct and union types defined in cps functions move to file scope."""
+from helpers import before, check, stage
+
+
+def test_a_local_struct_moves_before_its_function_under_a_name_of_its_own():
+    out = stage('types', 'cps int f(void) { struct pt { int x; struct pt *next; } p = {1, 0}; '
+                'struct pt *q = &p; cpc_yield(); return q->x; }\n')
+    assert out.startswith('struct f__tag_1_pt { int x; struct f__tag_1_pt *next; };\n'), out
+    assert ('cps int f(void) { struct f__tag_1_pt p = {1, 0}; '
+            'struct f__tag_1_pt *q = &p; cpc_yield(); return q->x; }\n') in out, out
+
+
+def test_two_blocks_defining_the_same_tag_get_two_names():
+    out = stage('types', 'cps void f(void) { { struct s { int a; } x = {1}; cpc_yield(); } '
+                '{ union s { long b; } y = {2}; cpc_yield(); } }\n')
+    assert out.startswith('struct f__tag_1_s { int a; }; union f__tag_2_s { long b; };\n'), out
+
+
+def test_a_type_that_uses_a_local_typedef_stays():
+    src = 'cps void f(void) { typedef int T; struct v { T a; } *p = 0; (void)p; cpc_yield(); }\n'
+    assert stage('types', src) == src
+
+
+def test_native_functions_without_spawns_keep_their_types():
+    src = 'int f(void) { struct pt { int x; } p = {1}; return p.x; }\n'
+    assert stage('types', src) == src
+
+
+def test_check_finds_a_struct_left_in_a_cps_function():
+    u, ctx = before('types', 'cps void f(void) { struct pt { int x; } p = {1}; cpc_yield(); '
+                    '(void)p; }\n')
+    assert check('types', u, ctx) == ['`struct pt` is still defined inside `f`']

@@ -1,0 +1,128 @@
+"""Block-scope struct and union types of cps functions move to file scope.
+
+A cps function's locals may live in its frame, its environment or a
+spawned thread's arguments, structs declared at file scope: a local whose
+type is a struct defined inside the function could not be declared there.
+So every struct or union defined (with a tag) in the body of a cps function,
+or of a function that spawns, moves to file scope, just before the function,
+under a name of its own, `F__tag_N_name` (another block may define another
+`struct name`); the definition in the body becomes `struct F__tag_N_name`, and
+every use of the tag in the function follows.  A type that depends on
+something of the function (a variable-length array bound, a local typedef or
+enumeration) stays where it is: a variable of it that must leave the
+function's stack is an error, as before.
+
+Invariant of the output: no struct or union with a tag is defined in such a
+function, unless it depends on the function's own declarations.
+"""
+from . import frontend as fe
+from . import analysis as an
+from . import rewrite as rw
+
+K = fe.K
+RECORDS = (K.STRUCT_DECL, K.UNION_DECL)
+
+
+def _inside(d, f):
+    """d is declared in function f (its body or parameters)."""
+    p = d.semantic_parent if d is not None else None
+    for _ in range(64):
+        if p is None or p.kind == K.TRANSLATION_UNIT:
+            return False
+        if p == f.c:
+            return True
+        p = p.semantic_parent
+    return False
+
+
+def _movable_records(u, f):
+    out, seen = [], set()
+    for n, _ in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+        if n.kind not in RECORDS or not n.is_definition() or not n.spelling or \
+                n.is_anonymous() or u.written(n) is None or n.canonical.hash in seen:
+            continue
+        seen.add(n.canonical.hash)
+        out.append(n)
+    return out
+
+
+def _depends_on_function(r, f, moving):
+    for n, parent in an.walk(r, skip_spawn=False, into_sizeof=True):
+        if parent is None:
+            continue        # r itself
+        d = n.referenced if n.kind in (K.DECL_REF_EXPR, K.TYPE_REF) else None
+        if d is not None and _inside(d, f) and d.canonical.hash not in moving:
+            return True
+    return False
+
+
+def _tag_refs(u, root, names):
+    """Edits renaming the tag in every reference under root to a record of
+    `names` (canonical hash -> (old, new))."""
+    edits = []
+    for n, _ in an.walk(root, skip_spawn=False, into_sizeof=True):
+        if n.kind != K.TYPE_REF or n.referenced is None:
+            continue
+        h = n.referenced.canonical.hash
+        if h not in names:
+            continue
+        old, new = names[h]
+        r = u.written(n)
+        if r is None:
+            raise fe.Diags([u.diag(n, 'cannot rename `%s` here (it comes out of a macro '
+                                   'expansion)' % old)])
+        at = u.text.rfind(old.encode(), r[0], r[1])
+        if at >= 0:
+            edits.append((at, at + len(old), new))
+    return edits
+
+
+def hoist(u):
+    edits = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if f.body is None or not (f.is_cps or f.spawns):
+            continue
+        records = _movable_records(u, f)
+        names, moving = {}, set()
+        for i, r in enumerate(records, 1):
+            names[r.canonical.hash] = (r.spelling, '%s__tag_%d_%s' % (f.name, i, r.spelling))
+            moving.add(r.canonical.hash)
+        records = [r for r in records if not _depends_on_function(r, f, moving)]
+        keep = {r.canonical.hash for r in records}
+        names = {h: v for h, v in names.items() if h in keep}
+        if not records:
+            continue
+        hoisted = []
+        inner = set()
+        for r in records:
+            a, b = rw.start(r), r.extent.end.offset
+            # the definition's text from its body on, references renamed
+            body_at = u.text.index(b'{', r.location.offset)
+            subs = [(x, y, t) for (x, y, t) in _tag_refs(u, r, names) if x >= body_at]
+            text = rw.rebuild(u, body_at, b, [(x, y, t) for (x, y, t) in subs])
+            kw = 'union' if r.kind == K.UNION_DECL else 'struct'
+            hoisted.append('%s %s %s;' % (kw, names[r.canonical.hash][1], text))
+            inner.add((a, b))
+            edits.append((a, b, '%s %s' % (kw, names[r.canonical.hash][1])))
+        for (x, y, t) in _tag_refs(u, f.body, names):
+            if not any(a <= x and y <= b for (a, b) in inner):
+                edits.append((x, y, t))
+        at = c.extent.start.offset
+        edits.append((at, at, ' '.join(hoisted) + '\n' + rw.resync(u, at)))
+    return sorted(set(edits))
+
+
+def check(u):
+    out = []
+    for c in u.function_defs():
+        f = an.func(u, c)
+        if f.body is None or not (f.is_cps or f.spawns):
+            continue
+        records = _movable_records(u, f)
+        moving = {r.canonical.hash for r in records}
+        for r in records:
+            if not _depends_on_function(r, f, moving):
+                out.append(u.diag(r, '`%s %s` is still defined inside `%s`' % (
+                    'union' if r.kind == K.UNION_DECL else 'struct', r.spelling, f.name)))
+    return out
