@@ -77,12 +77,18 @@ def _tag_refs(u, root, names):
     return edits
 
 
-def hoist(u):
-    edits = []
+def _functions(u):
+    """The functions whose locals may leave their stack: cps functions and
+    functions that spawn."""
     for c in u.function_defs():
         f = an.func(u, c)
-        if f.body is None or not (f.is_cps or f.spawns):
-            continue
+        if f.body is not None and (f.is_cps or f.spawns):
+            yield c, f
+
+
+def hoist(u):
+    edits = []
+    for c, f in _functions(u):
         records = _movable_records(u, f)
         names, moving = {}, set()
         for i, r in enumerate(records, 1):
@@ -115,10 +121,7 @@ def hoist(u):
 
 def check(u):
     out = []
-    for c in u.function_defs():
-        f = an.func(u, c)
-        if f.body is None or not (f.is_cps or f.spawns):
-            continue
+    for c, f in _functions(u):
         records = _movable_records(u, f)
         moving = {r.canonical.hash for r in records}
         for r in records:

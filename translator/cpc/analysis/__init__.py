@@ -176,11 +176,6 @@ def linked_sched(c):
     return keyword_statement(c, K.CALL_EXPR, '__cpc_linked_tag')
 
 
-def is_sizeof_like(c):
-    return c.kind == K.CXX_UNARY_EXPR or (
-        c.kind == K.UNEXPOSED_EXPR and False)
-
-
 _SIZEOF_ID = K.CXX_UNARY_EXPR.value
 _IF_ID = K.IF_STMT.value
 
