@@ -50,6 +50,13 @@ def foreign_cps_definitions(u):
     return out
 
 
+def check(u):
+    """The invariant: every cps function is defined in the main file's text
+    (one message per definition still in a header)."""
+    return [u.diag(c, 'cps function `%s` is still defined in a header' % c.spelling)
+            for c in foreign_cps_definitions(u)]
+
+
 def header_text(path):
     with open(path, 'rb') as fh:
         text = fh.read()

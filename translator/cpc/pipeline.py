@@ -66,7 +66,9 @@ class Pass:
     run: Callable                      # (Unit, Context) -> [(a, b, text)]
     doc: str
     fixed_point: bool = False
-    check: Optional[Callable] = None   # (Unit, Context) -> [Diag]: its invariant on its output
+    # (Unit, Context) -> [Diag]: its invariant on its output; None for a pass that
+    # only diagnoses (its output is its input, and its diagnosis is its check)
+    check: Optional[Callable] = None
     too_deep: str = ''                 # the error when a fixed point takes more than MAX_ROUNDS
 
 
@@ -114,7 +116,7 @@ PRE_PARSE = [
 ]
 
 PASSES = [
-    Pass('headers', 'headers.py', inline_headers, fixed_point=True,
+    Pass('headers', 'headers.py', inline_headers, fixed_point=True, check=unit_only(headers.check),
          doc='inline the headers that define cps functions, one level per round',
          too_deep='headers defining cps functions include each other too deeply to be inlined'),
     Pass('consistency', 'consistency.py', diagnostics_only(consistency.check_consistency),
@@ -180,7 +182,8 @@ def describe():
         n += 1
         lines.append('| %d | `%s` | %s | %s | %s | %s |' % (
             n, p.name, p.module, p.doc, 'yes' if p.fixed_point else '',
-            'on its input' if p is EMIT else ('yes' if p.check else '')))
+            'on its input' if p is EMIT else ('yes' if p.check else
+                                              'diagnoses only: changes nothing')))
     return '\n'.join(lines) + '\n'
 
 

@@ -9,7 +9,8 @@ status must be equal.  A variant of a program is
     {plain|yield}-O{0|2}-{lifting|environments}-{packed|aligned}
 
 where `yield` first inserts `cpc_yield();` at the start of every cps function (yieldify.py), so
-every cps call suspends and resumes through the scheduler.
+every cps call suspends and resumes through the scheduler.  Every translation checks each
+pass's invariant (--cpc-check-invariants), so a miscompilation names the pass that made it.
 
 Directives in a program's comments:
     corpus-flags: ...    extra flags for both builds (e.g. -Wall -Werror)
@@ -165,6 +166,8 @@ class Program:
 def classify_build(rc, log):
     if rc is None:
         return 'translator-timeout'
+    if 'broke its invariant' in log or 'lacks what it requires' in log:
+        return 'translator-invariant'
     if 'Traceback (most recent call last)' in log or 'internal error' in log or rc < 0:
         return 'translator-crash'
     if re.search(r'undefined reference|ld returned|collect2', log):
@@ -188,7 +191,8 @@ def run_variant(p, variant):
     with open(src, 'wb') as fh:
         fh.write(text)
     exe = os.path.join(vd, 'prog')
-    cmd = [CPCC, '-' + o, '--dataflow=' + d, '--frames=' + f, '-std=gnu11', '-DCORPUS_CPC',
+    cmd = [CPCC, '--cpc-check-invariants', '-' + o, '--dataflow=' + d, '--frames=' + f,
+           '-std=gnu11', '-DCORPUS_CPC',
            '-I', HERE, '--save-temps', '-o', exe, src, '-lm'] + p.flags
     rc, out, err = sh(cmd, cwd=vd, timeout=COMPILE_TIMEOUT)
     log = (out + err).decode('utf-8', 'replace')

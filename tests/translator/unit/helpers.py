@@ -1,4 +1,5 @@
 """Running one pass of the pipeline alone, on a small CPC source."""
+import os
 import re
 
 from cpc import analysis as an
@@ -53,3 +54,36 @@ def funcs(src):
 
 def without_line_directives(text):
     return re.sub(r'#line.*\n', '', text)
+
+
+# --------------------------------------------------------------------------
+# Expected files: expected/PASS/NAME.cpc is a pass's input (after HDR), and
+# expected/PASS/NAME.out its exact output: the CPC text after the pass (run
+# with `stage`), or for the emitter the generated C.  Set
+# CPC_UPDATE_EXPECTED=1 to write the .out files from today's translator;
+# read the diff before committing it.
+
+EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'expected')
+
+
+def expected_cases(name):
+    d = os.path.join(EXPECTED, name)
+    return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith('.cpc'))
+
+
+def case_id(path):
+    return os.path.basename(path)[:-len('.cpc')]
+
+
+def assert_expected(name, case):
+    """The output of pass `name` on input file `case` equals its .out file."""
+    with open(case) as fh:
+        src = fh.read()
+    out = emit(src) if name == 'emit' else stage(name, src)
+    want_path = case[:-len('.cpc')] + '.out'
+    if os.environ.get('CPC_UPDATE_EXPECTED'):
+        with open(want_path, 'w') as fh:
+            fh.write(out)
+    with open(want_path) as fh:
+        want = fh.read()
+    assert out == want, 'output of %s on %s differs from %s' % (name, case, want_path)

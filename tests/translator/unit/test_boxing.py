@@ -1,6 +1,8 @@
 """boxing: variables whose address may be retained move to the heap
 environment."""
-from helpers import before, check, stage
+import pytest
+
+from helpers import assert_expected, before, case_id, check, expected_cases, stage
 
 
 def test_address_taken_across_call_is_boxed():
@@ -43,3 +45,8 @@ def test_check_finds_a_retained_address_before_boxing():
     assert check('boxing', u, ctx) == [
         '`x` of cps function `f` is in scope at a cps call but its address may be retained '
         '(or it is an array live across the call)']
+
+
+@pytest.mark.parametrize('case', expected_cases('boxing'), ids=case_id)
+def test_output_is_the_expected_file(case):
+    assert_expected('boxing', case)

@@ -1,5 +1,7 @@
 """cleanup: cleanup attributes in scope at a cps call become explicit calls."""
-from helpers import before, check, stage
+import pytest
+
+from helpers import assert_expected, before, case_id, check, expected_cases, stage
 
 DONE = 'void done(int *p);\n'
 
@@ -33,3 +35,8 @@ def test_check_finds_a_cleanup_variable_in_scope_at_a_cps_call():
                     '  int a __attribute__((cleanup(done))) = n;\n  cpc_yield();\n}\n')
     assert check('cleanup', u, ctx) == [
         'the cleanup variable `a` of cps function `f` is in scope at a cps call']
+
+
+@pytest.mark.parametrize('case', expected_cases('cleanup'), ids=case_id)
+def test_output_is_the_expected_file(case):
+    assert_expected('cleanup', case)

@@ -6,7 +6,7 @@ import pytest
 
 from cpc import frontend as fe
 from cpc import pipeline
-from helpers import HDR, emit
+from helpers import HDR, assert_expected, case_id, emit, expected_cases
 
 
 def test_native_file_is_copied_byte_for_byte():
@@ -244,3 +244,8 @@ def test_every_way_out_pops_the_frame():
             'return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }') in out
     assert '{ CPC_DROP(cpc_k, struct f__frame); return g__cps(cpc_k, n); }' in out
     assert out.count('CPC_DROP(cpc_k, struct f__frame); return') == 4
+
+
+@pytest.mark.parametrize('case', expected_cases('emit'), ids=case_id)
+def test_output_is_the_expected_file(case):
+    assert_expected('emit', case)

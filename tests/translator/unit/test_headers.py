@@ -2,7 +2,8 @@
 import pytest
 
 from cpc import frontend as fe
-from helpers import HDR, stage, emit
+from cpc import pipeline
+from helpers import HDR, apply, before, check, stage, emit
 
 
 def test_header_cps_definition_inlined_in_place_of_include(tmp_path):
@@ -27,3 +28,13 @@ def test_header_cps_definition_from_command_line_is_an_error(tmp_path):
               args=['-include', str(tmp_path / 'h.h')])
     msg = e.value.diags[0].format()
     assert 'helper' in msg and 'h.h' in msg and 'command line' in msg
+
+
+def test_check_names_a_cps_definition_left_in_a_header(tmp_path):
+    (tmp_path / 'h.h').write_text('static cps void helper(void) { cpc_yield(); }\n')
+    u, ctx = before('headers', '#include "h.h"\ncps void f(void) { helper(); }\n',
+                    path=str(tmp_path / 't.cpc'))
+    msgs = [d.format() for d in pipeline.find('headers').check(u, ctx)]
+    assert len(msgs) == 1 and '`helper` is still defined in a header' in msgs[0]
+    assert msgs[0].startswith('%s:1:' % (tmp_path / 'h.h'))
+    assert check('headers', apply('headers', u, ctx), ctx) == []

@@ -1,5 +1,7 @@
 """types: struct and union types defined in cps functions move to file scope."""
-from helpers import before, check, stage
+import pytest
+
+from helpers import assert_expected, before, case_id, check, expected_cases, stage
 
 
 def test_a_local_struct_moves_before_its_function_under_a_name_of_its_own():
@@ -30,3 +32,8 @@ def test_check_finds_a_struct_left_in_a_cps_function():
     u, ctx = before('types', 'cps void f(void) { struct pt { int x; } p = {1}; cpc_yield(); '
                     '(void)p; }\n')
     assert check('types', u, ctx) == ['`struct pt` is still defined inside `f`']
+
+
+@pytest.mark.parametrize('case', expected_cases('types'), ids=case_id)
+def test_output_is_the_expected_file(case):
+    assert_expected('types', case)

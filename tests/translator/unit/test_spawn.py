@@ -1,5 +1,7 @@
 """spawn: spawned statements are outlined into cps functions."""
-from helpers import before, check, stage, without_line_directives
+import pytest
+
+from helpers import (assert_expected, before, case_id, check, expected_cases, stage, without_line_directives)
 
 
 def test_spawn_of_block_is_outlined_with_free_locals_as_parameters():
@@ -40,3 +42,8 @@ def test_check_finds_a_spawned_block_before_outlining():
                     '  cpc_spawn { g(x); }\n  return 0;\n}\n')
     assert check('spawn', u, ctx) == [
         'a spawned statement of `main` is not a call of a cps function with spawn-pure arguments']
+
+
+@pytest.mark.parametrize('case', expected_cases('spawn'), ids=case_id)
+def test_output_is_the_expected_file(case):
+    assert_expected('spawn', case)
