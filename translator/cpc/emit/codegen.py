@@ -80,10 +80,19 @@ def body_params(bdecls):
 
 def pin(directive, lines):
     """Generated lines joined so that all of them are attributed to one
-    source line, the line the first is written on: `directive` (a #line
-    naming it) before each of the others.  Debuggers then see one line for
-    the whole construct (a call site, a spawn, a helper function)."""
-    return ('\n' + directive + '\n').join(lines)
+    source line, the line the first is written on: as one physical line,
+    which debuggers see as one line for the whole construct (a call site,
+    a spawn, a helper function).  Where a piece cannot be followed on its
+    line (it ends a `//` comment of the program's text, or the next piece
+    is a preprocessor directive), the next goes on a new line after
+    `directive` (a #line naming the first line)."""
+    out = lines[0]
+    for prev, line in zip(lines, lines[1:]):
+        if '//' in prev or '\n' in prev or line.lstrip().startswith('#'):
+            out += '\n' + directive + '\n' + line
+        elif line.strip():
+            out += ' ' + line.strip()
+    return out
 
 
 def call(fn, args):
@@ -183,7 +192,7 @@ def body_opening(name, indexes, push, frame_ptr):
     dispatch = '    struct %s *cpc_f;\n' % frame_name(name) if frame_ptr else ''
     dispatch += '    switch (cpc_resume) {\n%s    }\n' % ''.join(
         '    case %d: goto %s__resumed_%d;\n' % (i, name, i) for i in indexes)
-    dispatch += '    {   /* the frame of this invocation */\n%s    }\n' % ''.join(
+    dispatch += '    { /* the frame of this invocation */\n%s    }\n' % ''.join(
         '        %s\n' % x for x in push)
     return dispatch
 
@@ -265,7 +274,7 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     after = restores + result
     if after:
         after = [frame_top(name)] + after
-    lines = ['{   /* %s */' % comment]
+    lines = ['{ /* %s */' % comment]
     lines += ['    ' + t for t in result_temps + call_stmts]
     lines.append('%s__resumed_%d:' % (name, index))
     lines += ['    ' + x for x in after] if after else ['    ;']
@@ -315,7 +324,7 @@ def spawn_site(name, comment, st, assigns):
     """The lines replacing `cpc_spawn g(...)`: a new continuation with the
     arguments (`assigns`: statements filling cpc_a), handed to the
     scheduler."""
-    body = ['{   /* %s */' % comment,
+    body = ['{ /* %s */' % comment,
             '    cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct %s));' % st,
             '    struct %s *cpc_a = CPC_PUSH(cpc_sk, struct %s);' % (st, st)]
     body += ['    ' + x for x in assigns]

@@ -462,7 +462,8 @@ class Emitter:
             head = cg.entry_prototype(f.name, sig.pdecls, sig.static) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
-        newbody = cg.pin(rw.line_directive(self.u, a), (head + '{\n' + opening).split('\n')) + \
+        newbody = cg.pin(rw.line_directive(self.u, a),
+                         (head + '{\n' + opening).rstrip('\n').split('\n')) + '\n' + \
             rw.resync(self.u, start) + bodytext + end
         define, undef = cg.function_name_macros(user_function_name(f))
         txt = define + self.generated_prelude(a, frames, pre)
