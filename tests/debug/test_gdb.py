@@ -428,3 +428,16 @@ def test_bt_and_cpc_bt_show_the_cps_callers_on_a_second_scheduler():
            '#1  inspector (pass=2) at scheds.cpc:61\n--thread--\n' in got, got
     assert '* CPC thread 14 (0xADDR): running (thread T, LWP N), spawned at scheds.cpc:75\n' + \
         frames in got, got
+
+
+def test_breakpoint_on_a_spawned_statement_has_one_location_and_stops_once_per_spawn():
+    # line 9 (`cpc_spawn {`) runs in main, twice; line 10 runs in each
+    # spawned thread; the outlined function's entry is not on either line
+    out = gdb(build('spawns', '-O0'), script=''.join(
+        'break spawns.cpc:%d\ncommands\nsilent\ncontinue\nend\n' % n for n in (9, 10)) +
+        'run\ninfo breakpoints\n')
+    assert re.search(r'Breakpoint 1 at 0x[0-9a-f]+: file .*spawns\.cpc, line 9\.\n', out), out
+    assert re.search(r'Breakpoint 2 at 0x[0-9a-f]+: file .*spawns\.cpc, line 10\.\n', out), out
+    hits = [int(x) for x in re.findall(r'breakpoint already hit (\d+) time', out)]
+    assert hits == [2, 2], out
+    assert 'j=6\nj=7\n' in out, out

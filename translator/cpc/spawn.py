@@ -195,7 +195,11 @@ class Outliner:
         text = rw.rebuild(u, a0, b0, subs)
         fn = '\n'.join(types) + ('\n' if types else '')
         fn += '/* the statement spawned at %s:%d */\n' % (u.path, u.loc_of(sp)[1])
-        fn += rw.line_directive(u, rw.start(sp)) + '\n'
+        # the function's head (and with it the entry, defer and bounce
+        # helpers the emitter writes on its line) on the enclosing function's
+        # line, as its spawn thunks: a breakpoint on the spawn's line is then
+        # at the spawn site and on the spawned code only
+        fn += rw.line_directive(u, f.c.extent.start.offset) + '\n'
         fn += 'static cps void %s(%s)\n{\n' % (name, ', '.join(params) or 'void')
         if prologue:
             fn += '\n'.join(prologue) + '\n'
