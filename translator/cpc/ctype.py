@@ -90,7 +90,7 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
             d = t.get_declaration()
             sp = d.semantic_parent if d is not None and d.kind != fe.K.NO_DECL_FOUND else None
             if sp is not None and sp.kind == fe.K.FUNCTION_DECL:
-                raise Unnameable('%s, declared inside `%s`' % (t.spelling, sp.spelling))
+                return _local_type(t, d, sp, inner, strip_const, strip_volatile, keep_cps)
         s = leaf_spelling(t)
         if strip_const or strip_volatile:
             drop = [q for q, on in (('const', strip_const), ('volatile', strip_volatile)) if on]
@@ -154,6 +154,26 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
     if fe.tkind(c) == k:
         raise Unnameable(t.spelling)
     return _decl(c, inner, strip_const, strip_volatile, keep_cps)
+
+
+def _local_type(t, d, func, inner, strip_const, strip_volatile, keep_cps):
+    """A type declared inside function `func` (declaration d), spelled at
+    file scope by what it stands for: a typedef by its type (the function's
+    records are at file scope after hoist_types.py), an enumeration by its
+    integer type (C makes the two compatible)."""
+    if d.kind == fe.K.TYPEDEF_DECL:
+        under = d.underlying_typedef_type
+        if all(not on or _canon_qual(under, q) for q, on in (
+                ('const', t.is_const_qualified() and not strip_const),
+                ('volatile', t.is_volatile_qualified() and not strip_volatile))):
+            return _decl(under, inner, strip_const, strip_volatile, keep_cps)
+        # a qualifier on the typedef's name: the canonical type carries it
+        return _decl(t.get_canonical(), inner, strip_const, strip_volatile, keep_cps)
+    if d.kind == fe.K.ENUM_DECL:
+        q = [x for x in _quals(t) if not (strip_const and x == 'const') and
+             not (strip_volatile and x == 'volatile')]
+        return ' '.join(q + [leaf_spelling(d.enum_type)]) + (' ' + inner if inner else '')
+    raise Unnameable('%s, declared inside `%s`' % (t.spelling, func.spelling))
 
 
 def typedef_of(t):

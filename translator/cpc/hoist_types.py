@@ -3,17 +3,22 @@
 A cps function's locals may live in its frame, its environment or a
 spawned thread's arguments, structs declared at file scope: a local whose
 type is a struct defined inside the function could not be declared there.
-So every struct or union defined (with a tag) in the body of a cps function,
-or of a function that spawns, moves to file scope, just before the function,
-under a name of its own, `F__tag_N_name` (another block may define another
-`struct name`); the definition in the body becomes `struct F__tag_N_name`, and
-every use of the tag in the function follows.  A type that depends on
+So every struct or union defined in the body of a cps function, or of a
+function that spawns, moves to file scope, just before the function, under a
+name of its own, `F__tag_N_name` (another block may define another `struct
+name`), or `F__tag_N_` for one without a tag (`struct { ... } v;`); the
+definition in the body becomes `struct F__tag_N_name`, and every use of the
+tag in the function follows.  A record nested in another moves with it (an
+anonymous member stays a member).  A local enumeration or typedef needs no
+move: ctype.py spells a variable of such a type with the type it stands for
+(the enumeration's integer type, compatible with it in C).  A type that depends on
 something of the function (a variable-length array bound, a local typedef or
 enumeration) stays where it is: a variable of it that must leave the
 function's stack is an error, as before.
 
-Invariant of the output: no struct or union with a tag is defined in such a
-function, unless it depends on the function's own declarations.
+Invariant of the output: no struct or union is defined in such a function
+(outside another record), unless it depends on the function's own
+declarations.
 """
 from . import frontend as fe
 from . import analysis as an
@@ -35,15 +40,31 @@ def _inside(d, f):
     return False
 
 
+def _unnamed(r):
+    """r has no tag: `struct { ... } v;` (Clang spells it `struct (unnamed
+    at ...)`)."""
+    return r.is_anonymous() and '(' in r.spelling
+
+
 def _movable_records(u, f):
+    """The records defined in f's body, outside other records (a record
+    nested in another moves with it, and an anonymous member stays in its
+    record), each once."""
     out, seen = [], set()
-    for n, _ in an.walk(f.body, skip_spawn=False, into_sizeof=True):
-        if n.kind not in RECORDS or not n.is_definition() or not n.spelling or \
-                n.is_anonymous() or u.written(n) is None or n.canonical.hash in seen:
+    for n, parent in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+        if n.kind not in RECORDS or not n.is_definition() or n.canonical.hash in seen:
             continue
         seen.add(n.canonical.hash)
+        if parent is not None and parent.kind in RECORDS + (K.FIELD_DECL,):
+            continue
+        if not n.spelling or u.written(n) is None:
+            continue
         out.append(n)
     return out
+
+
+def _hoisted_name(f, i, r):
+    return '%s__tag_%d_%s' % (f.name, i, '' if _unnamed(r) else r.spelling)
 
 
 def _depends_on_function(r, f, moving):
@@ -92,7 +113,7 @@ def hoist(u):
         records = _movable_records(u, f)
         names, moving = {}, set()
         for i, r in enumerate(records, 1):
-            names[r.canonical.hash] = (r.spelling, '%s__tag_%d_%s' % (f.name, i, r.spelling))
+            names[r.canonical.hash] = (r.spelling, _hoisted_name(f, i, r))
             moving.add(r.canonical.hash)
         records = [r for r in records if not _depends_on_function(r, f, moving)]
         keep = {r.canonical.hash for r in records}
@@ -126,6 +147,8 @@ def check(u):
         moving = {r.canonical.hash for r in records}
         for r in records:
             if not _depends_on_function(r, f, moving):
-                out.append(u.diag(r, '`%s %s` is still defined inside `%s`' % (
-                    'union' if r.kind == K.UNION_DECL else 'struct', r.spelling, f.name)))
+                out.append(u.diag(r, '`%s` is still defined inside `%s`' % (
+                    r.type.spelling if _unnamed(r) else '%s %s' % (
+                        'union' if r.kind == K.UNION_DECL else 'struct', r.spelling),
+                    f.name)))
     return out

@@ -246,6 +246,19 @@ def test_every_way_out_pops_the_frame():
     assert out.count('CPC_DROP(cpc_k, struct f__frame); return') == 4
 
 
+def test_locals_of_a_local_enum_or_typedef_live_in_the_frame_as_what_they_stand_for():
+    out = emit('cps int f(void) { enum colour { RED, GREEN = 5 } c = GREEN; '
+               'typedef unsigned long word; const word w = 7; cpc_yield(); return c + (int)w; }\n')
+    assert frame_fields(out, 'f') == ['c', 'w', 'cpc_fn'], out
+    assert re.search(r'struct f__frame \{ unsigned int c; unsigned long w; ', out), out
+
+
+def test_a_boxed_local_enum_lives_in_the_environment_as_its_integer_type():
+    out = emit('cps void g(int *);\ncps int f(void) { enum e { A = -1, B } v = A; '
+               'g((int *)&v); return v; }\n', dataflow='environments')
+    assert re.search(r'struct f__env \{ int v; \}', out), out
+
+
 @pytest.mark.parametrize('case', expected_cases('emit'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('emit', case)

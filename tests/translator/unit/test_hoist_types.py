@@ -34,6 +34,34 @@ def test_check_finds_a_struct_left_in_a_cps_function():
     assert check('types', u, ctx) == ['`struct pt` is still defined inside `f`']
 
 
+def test_a_struct_without_a_tag_moves_under_a_generated_tag():
+    out = stage('types', 'cps int f(void) { struct { int a; char s[4]; } v = {1, "hi"}; '
+                'cpc_yield(); return v.a; }\n')
+    assert out.startswith('struct f__tag_1_ { int a; char s[4]; };\n'), out
+    assert 'cps int f(void) { struct f__tag_1_ v = {1, "hi"}; cpc_yield(); return v.a; }' in out
+
+
+def test_a_typedef_of_a_struct_without_a_tag_names_the_moved_struct():
+    out = stage('types', 'cps long f(void) { typedef struct { long n; } box; box v = {12}; '
+                'cpc_yield(); return v.n; }\n')
+    assert out.startswith('struct f__tag_1_box { long n; };\n'), out
+    assert 'typedef struct f__tag_1_box box; box v = {12};' in out, out
+
+
+def test_nested_records_move_with_the_outer_one_and_anonymous_members_stay():
+    out = stage('types', 'cps int f(void) { struct o { union { int x; float y; }; '
+                'struct { int z; } in; } v = {{1}, {2}}; cpc_yield(); return v.x + v.in.z; }\n')
+    assert out.startswith('struct f__tag_1_o { union { int x; float y; }; '
+                          'struct { int z; } in; };\n'), out
+    assert 'struct f__tag_1_o v = {{1}, {2}};' in out, out
+
+
+def test_check_finds_a_struct_without_a_tag_left_in_a_cps_function():
+    u, ctx = before('types', 'cps void f(void) { struct { int x; } p = {1}; cpc_yield(); '
+                    '(void)p; }\n')
+    assert check('types', u, ctx) == ['`struct (unnamed at t.cpc:2:20)` is still defined inside `f`']
+
+
 @pytest.mark.parametrize('case', expected_cases('types'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('types', case)
