@@ -42,6 +42,15 @@ for _op in ('add', 'sub', 'and', 'or', 'xor', 'nand', 'max', 'min'):
 
 NO_OBJECT = ('thread_fence', 'signal_fence', 'is_lock_free')
 
+# Clang's atomic_flag is `struct { atomic_bool _Value; }` and its header
+# reaches the member (`&(obj)->_Value`); gcc's flag has no such member, and
+# gcc's header passes the flag itself to its flag builtins.
+FLAG_MEMBER_RE = re.compile(r'^&\s*(.*?)\s*->\s*_Value$', re.S)
+GCC_FLAG_OPS = {
+    'exchange': lambda flag, a: '__atomic_test_and_set(%s, %s)' % (flag, a[2]),
+    'store': lambda flag, a: '__atomic_clear(%s, %s)' % (flag, a[2]),
+}
+
 
 def _call_args(text, i):
     """The arguments of the call whose `(` is at text[i-1], and the offset
@@ -72,6 +81,12 @@ def gcc_atomics(text):
         args, end = _call_args(text, m.end())
         args = [gcc_atomics(a) for a in args]
         conv = GCC_ATOMICS.get(m.group(1))
+        flag = FLAG_MEMBER_RE.match(args[0]) if args else None
+        if flag is not None and m.group(1) in GCC_FLAG_OPS and len(args) == 3:
+            out.append(text[pos:m.start()])
+            out.append(GCC_FLAG_OPS[m.group(1)](flag.group(1), args))
+            pos = end
+            continue
         if conv is not None and m.group(1) not in NO_OBJECT:
             # gcc's builtins (and Clang's, which reads the text again) take
             # a pointer to the plain type, as gcc's header passes it

@@ -23,3 +23,12 @@ def test_nested_atomics_and_fences():
 def test_text_without_atomics_is_unchanged():
     text = 'int f(void) {\n    return g(__c11_atomic_x);\n}'
     assert reprint.gcc_atomics(text) == text
+
+
+def test_clang_atomic_flag_operations_become_gcc_flag_builtins():
+    # Clang's atomic_flag is a struct with an atomic_bool `_Value`; gcc's
+    # has no such member and takes the flag itself
+    assert reprint.gcc_atomics('int was = __c11_atomic_exchange(&(&fl)->_Value, 1, 5);') == \
+        'int was = __atomic_test_and_set((&fl), 5);'
+    assert reprint.gcc_atomics('__c11_atomic_store(&(p)->_Value, 0, 3);') == \
+        '__atomic_clear((p), 3);'
