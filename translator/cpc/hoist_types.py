@@ -8,8 +8,9 @@ function that spawns, moves to file scope, just before the function, under a
 name of its own, `F__tag_N_name` (another block may define another `struct
 name`), or `F__tag_N_` for one without a tag (`struct { ... } v;`); the
 definition in the body becomes `struct F__tag_N_name`, and every use of the
-tag in the function follows.  A record nested in another moves with it (an
-anonymous member stays a member).  A local enumeration or typedef needs no
+tag in the function follows.  Only records that declarations define move
+(the types variables may have), when written outside macros; a record
+nested in another moves with it (an anonymous member stays a member).  A local enumeration or typedef needs no
 move: ctype.py spells a variable of such a type with the type it stands for
 (the enumeration's integer type, compatible with it in C).  A type that depends on
 something of the function (a variable-length array bound, a local typedef or
@@ -26,6 +27,7 @@ from . import rewrite as rw
 
 K = fe.K
 RECORDS = (K.STRUCT_DECL, K.UNION_DECL)
+DECLARATIONS = (K.DECL_STMT, K.VAR_DECL, K.TYPEDEF_DECL)
 
 
 def _inside(d, f):
@@ -47,17 +49,19 @@ def _unnamed(r):
 
 
 def _movable_records(u, f):
-    """The records defined in f's body, outside other records (a record
-    nested in another moves with it, and an anonymous member stays in its
-    record), each once."""
+    """The records defined by declarations in f's body (the types that
+    variables may have), each once, written in the file outside macros.  A
+    record nested in another moves with it (an anonymous member stays in
+    its record); one defined elsewhere (in a sizeof, a cast) is no
+    variable's type and stays."""
     out, seen = [], set()
     for n, parent in an.walk(f.body, skip_spawn=False, into_sizeof=True):
         if n.kind not in RECORDS or not n.is_definition() or n.canonical.hash in seen:
             continue
         seen.add(n.canonical.hash)
-        if parent is not None and parent.kind in RECORDS + (K.FIELD_DECL,):
+        if parent is None or parent.kind not in DECLARATIONS:
             continue
-        if not n.spelling or u.written(n) is None:
+        if not n.spelling or u.written(n) != (n.extent.start.offset, n.extent.end.offset):
             continue
         out.append(n)
     return out

@@ -65,3 +65,10 @@ def test_check_finds_a_struct_without_a_tag_left_in_a_cps_function():
 @pytest.mark.parametrize('case', expected_cases('types'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('types', case)
+
+
+def test_records_in_sizeof_and_in_macro_arguments_stay():
+    src = ('#define SIZE(e) ((int)(e))\n'
+           'cps int f(void) { int n = SIZE(sizeof(struct { char a; char b; })); cpc_yield(); '
+           'return n + (int)sizeof(struct { long x; }); }\n')
+    assert stage('types', src) == src
