@@ -12,7 +12,8 @@ tag in the function follows.  Only records that declarations define move
 (the types variables may have), when written outside macros; a record
 nested in another moves with it (an anonymous member stays a member).  A local enumeration or typedef needs no
 move: ctype.py spells a variable of such a type with the type it stands for
-(the enumeration's integer type, compatible with it in C).  A type that depends on
+(the enumeration's integer type, compatible with it in C); local typedefs
+are marked unused, since their uses may all leave the function.  A type that depends on
 something of the function (a variable-length array bound, a local typedef or
 enumeration) stays where it is: a variable of it that must leave the
 function's stack is an error, as before.
@@ -27,7 +28,7 @@ from . import rewrite as rw
 
 K = fe.K
 RECORDS = (K.STRUCT_DECL, K.UNION_DECL)
-DECLARATIONS = (K.DECL_STMT, K.VAR_DECL, K.TYPEDEF_DECL)
+OBJECT_TYPES = (K.DECL_STMT, K.VAR_DECL, K.TYPEDEF_DECL, K.COMPOUND_LITERAL_EXPR)
 
 
 def _inside(d, f):
@@ -59,7 +60,7 @@ def _movable_records(u, f):
         if n.kind not in RECORDS or not n.is_definition() or n.canonical.hash in seen:
             continue
         seen.add(n.canonical.hash)
-        if parent is None or parent.kind not in DECLARATIONS:
+        if parent is None or parent.kind not in OBJECT_TYPES:
             continue
         if not n.spelling or u.written(n) != (n.extent.start.offset, n.extent.end.offset):
             continue
@@ -111,9 +112,25 @@ def _functions(u):
             yield c, f
 
 
+def _unused_typedefs(u, f):
+    """Edits marking f's local typedefs `__attribute__((unused))`: their
+    uses may all move out of f (a variable boxed in the environment is
+    declared with the type the typedef names, a spawned statement becomes a
+    function of its own), and gcc's -Wunused-local-typedefs would then
+    warn."""
+    edits = []
+    for n, _ in an.walk(f.body, skip_spawn=False):
+        if n.kind == K.TYPEDEF_DECL:
+            r = u.written(n)
+            if r is not None and r == (n.extent.start.offset, n.extent.end.offset):
+                edits.append((r[1], r[1], ' __attribute__((unused))'))
+    return edits
+
+
 def hoist(u):
     edits = []
     for c, f in _functions(u):
+        edits += _unused_typedefs(u, f)
         records = _movable_records(u, f)
         names, moving = {}, set()
         for i, r in enumerate(records, 1):
@@ -135,7 +152,10 @@ def hoist(u):
             kw = 'union' if r.kind == K.UNION_DECL else 'struct'
             hoisted.append('%s %s %s;' % (kw, names[r.canonical.hash][1], text))
             inner.add((a, b))
-            edits.append((a, b, '%s %s' % (kw, names[r.canonical.hash][1])))
+            # `struct s { ... };` alone: nothing stays (`struct t;` in a
+            # block would declare another, incomplete, type)
+            alone = u.text[b:b + 200].lstrip().startswith(b';')
+            edits.append((a, b, '' if alone else '%s %s' % (kw, names[r.canonical.hash][1])))
         for (x, y, t) in _tag_refs(u, f.body, names):
             if not any(a <= x and y <= b for (a, b) in inner):
                 edits.append((x, y, t))

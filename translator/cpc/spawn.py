@@ -13,7 +13,8 @@ generated function, inserted before F,
     static cps void F__spawn_n(T1 x1, ..., Tk xk) { S }
 
 whose parameters are the free local variables of S, copied by value at spawn
-time (SPEC 1.2: the spawned statement behaves like a call to an anonymous cps
+time, and which declares again the typedefs and enumerations of F that S uses
+(a typedef as the type it names, an enumeration as written) (SPEC 1.2: the spawned statement behaves like a call to an anonymous cps
 function): a variable whose address is taken inside S is then a parameter of
 the new function, with its own box if it needs one.  A free local array is
 copied through a wrapper struct `struct F__spawn_n__x { T v[N]; }`; a free
@@ -157,6 +158,9 @@ class Outliner:
                                                 'cannot be rewritten' % d.spelling))
                         return
                     subs.append((r[0], r[1], '(*cpc_ref_%s)' % d.spelling))
+        local_decls = self.local_types(f, body, a0, b0)
+        if local_decls is None:
+            return
         # `return e;` ends the thread
         for n, p in an.walk(body):
             if n.kind == K.RETURN_STMT:
@@ -201,6 +205,7 @@ class Outliner:
         # at the spawn site and on the spawned code only
         fn += rw.line_directive(u, f.c.extent.start.offset) + '\n'
         fn += 'static cps void %s(%s)\n{\n' % (name, ', '.join(params) or 'void')
+        prologue = local_decls + prologue
         if prologue:
             fn += '\n'.join(prologue) + '\n'
         fn += rw.line_directive(u, a0) + '\n' + ' ' * rw.col_of(u, a0) + text + '\n}'
@@ -208,6 +213,45 @@ class Outliner:
         s0 = rw.start(sp)
         call = 'cpc_spawn %s(%s);' % (name, ', '.join(args))
         self.edits.append((s0, b0, rw.fix_lines(u, s0, b0, call)))
+
+
+    def local_types(self, f, body, a0, b0):
+        """Declarations, for the outlined function, of the typedefs and
+        enumerations of f declared outside the spawned statement that it
+        uses (they are not visible at file scope): a typedef as the type it
+        stands for, an enumeration as written.  None after an error."""
+        u = self.u
+        found = {}
+        for n, _ in an.walk(body, skip_spawn=False, into_sizeof=True):
+            d = n.referenced if n.kind in (K.TYPE_REF, K.DECL_REF_EXPR) else None
+            if d is None:
+                continue
+            if d.kind == K.ENUM_CONSTANT_DECL:
+                d = d.semantic_parent
+            if d is None or d.kind not in (K.TYPEDEF_DECL, K.ENUM_DECL) or \
+                    d.semantic_parent != f.c or a0 <= d.location.offset < b0:
+                continue
+            found.setdefault(d.canonical.hash, d)
+        out = []
+        for d in sorted(found.values(), key=lambda d: d.location.offset):
+            if d.kind == K.TYPEDEF_DECL:
+                try:
+                    # unused when only a nested spawn uses it (outlined next round)
+                    out.append('typedef %s __attribute__((unused));' % ctype.declare(
+                        d.underlying_typedef_type, d.spelling, keep_cps=True))
+                    continue
+                except ctype.Unnameable:
+                    pass
+            else:
+                r = u.written(d)
+                if r is not None:
+                    out.append(u.text[r[0]:r[1]].decode('utf-8', 'surrogateescape') + ';')
+                    continue
+            self.errs.append(u.diag(d, '`%s`, used in the spawned statement at line %d, '
+                                    'cannot be declared again in its thread; declare it at '
+                                    'file scope' % (d.spelling, u.loc_of(body)[1])))
+            return None
+        return out
 
 
 def outline(u):

@@ -47,6 +47,18 @@ def test_check_finds_a_retained_address_before_boxing():
         '(or it is an array live across the call)']
 
 
+def test_compound_literal_whose_member_address_is_kept_is_boxed():
+    out = stage('boxing', 'struct q { int a, b; };\n'
+                'cps int f(void) { int *p = &(struct q){ 7, 8 }.b; cpc_yield(); return *p; }\n')
+    assert 'struct f__env' in out and 'cpc_env->' in out, out
+
+
+def test_compound_literal_member_read_at_once_is_not_boxed():
+    out = stage('boxing', 'struct q { int a, b; };\n'
+                'cps int f(void) { int v = (struct q){ 7, 8 }.b; cpc_yield(); return v; }\n')
+    assert 'f__env' not in out, out
+
+
 @pytest.mark.parametrize('case', expected_cases('boxing'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('boxing', case)

@@ -1,7 +1,8 @@
 """spawn: spawned statements are outlined into cps functions."""
 import pytest
 
-from helpers import (assert_expected, before, case_id, check, expected_cases, stage, without_line_directives)
+from helpers import (assert_expected, before, case_id, check, expected_cases, stage,
+                     without_line_directives)
 
 
 def test_spawn_of_block_is_outlined_with_free_locals_as_parameters():
@@ -42,6 +43,13 @@ def test_check_finds_a_spawned_block_before_outlining():
                     '  cpc_spawn { g(x); }\n  return 0;\n}\n')
     assert check('spawn', u, ctx) == [
         'a spawned statement of `main` is not a call of a cps function with spawn-pure arguments']
+
+
+def test_spawned_statement_declares_again_the_local_typedefs_and_enums_it_uses():
+    out = stage('spawn', 'int main(void) { typedef long T; enum { A = 4 }; '
+                'cpc_spawn { T x = A; (void)x; } return 0; }\n')
+    assert ('static cps void main__spawn_1(void)\n{\n'
+            'typedef long T __attribute__((unused));\nenum { A = 4 };\n') in out, out
 
 
 @pytest.mark.parametrize('case', expected_cases('spawn'), ids=case_id)

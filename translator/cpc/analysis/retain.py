@@ -174,6 +174,27 @@ def _copied_by_memcpy(lit, parent):
     return d is not None and d.spelling == '__builtin_memcpy' and len(ch) > 2 and ch[2] is n
 
 
+def _lvalue_within(lit, parent):
+    """The largest lvalue inside compound literal `lit`'s storage that
+    contains lit: through parentheses, `.member` and subscripts of its
+    arrays (`(struct P){...}.v[1]`), so that taking its address (or an
+    array decaying) retains the literal."""
+    cur = lit
+    while True:
+        p = parent(cur)
+        if p is None:
+            return cur
+        if p.kind == K.PAREN_EXPR or (p.kind == K.MEMBER_REF_EXPR and kids(p)[0] is cur):
+            cur = p
+            continue
+        if p.kind == K.UNEXPOSED_EXPR and len(kids(p)) == 1 and ctype.is_array(cur.type):
+            gp = parent(p)
+            if gp is not None and gp.kind == K.ARRAY_SUBSCRIPT_EXPR and kids(gp)[0] is p:
+                cur = gp
+                continue
+        return cur
+
+
 def boxed_literals(u, f):
     """The compound literals of cps function f that must live in its
     environment: C gives a compound literal the lifetime of its enclosing
@@ -197,12 +218,10 @@ def boxed_literals(u, f):
     for lit in lits:
         if _copied_by_memcpy(lit, parent):
             continue
-        addressed = ctype.is_array(lit.type)
-        p = parent(lit)
-        while p is not None and p.kind == K.PAREN_EXPR:
-            p = parent(p)
-        if p is not None and p.kind == K.UNARY_OPERATOR and fe.unop(p) == fe.UO['AddrOf']:
-            addressed = True
+        cur = _lvalue_within(lit, parent)
+        p = parent(cur)
+        addressed = ctype.is_array(cur.type) or (
+            p is not None and p.kind == K.UNARY_OPERATOR and fe.unop(p) == fe.UO['AddrOf'])
         if not addressed:
             continue
         block = None
