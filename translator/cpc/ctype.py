@@ -163,6 +163,11 @@ def _local_type(t, d, func, inner, strip_const, strip_volatile, keep_cps):
     integer type (C makes the two compatible)."""
     if d.kind == fe.K.TYPEDEF_DECL:
         under = d.underlying_typedef_type
+        if inner.startswith('*') and fe.tkind(_without_attributes(under)) in (
+                fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY,
+                fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
+            # `F *p` with F a function or array type: `int (*p)(int)`
+            inner = '(' + inner + ')'
         if all(not on or _canon_qual(under, q) for q, on in (
                 ('const', t.is_const_qualified() and not strip_const),
                 ('volatile', t.is_volatile_qualified() and not strip_volatile))):
@@ -174,6 +179,13 @@ def _local_type(t, d, func, inner, strip_const, strip_volatile, keep_cps):
              not (strip_volatile and x == 'volatile')]
         return ' '.join(q + [leaf_spelling(d.enum_type)]) + (' ' + inner if inner else '')
     raise Unnameable('%s, declared inside `%s`' % (t.spelling, func.spelling))
+
+
+def _without_attributes(t):
+    """t without its attributes and btf tags (the cps tag included)."""
+    while fe.tkind(t) in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
+        t = fe.modified_type(t)
+    return t
 
 
 def typedef_of(t):
