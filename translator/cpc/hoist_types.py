@@ -9,14 +9,14 @@ name of its own, `F__tag_N_name` (another block may define another `struct
 name`), or `F__tag_N_` for one without a tag (`struct { ... } v;`); the
 definition in the body becomes `struct F__tag_N_name`, and every use of the
 tag in the function follows.  Only records that declarations define move
-(the types variables may have), when written outside macros; a record
-nested in another moves with it (an anonymous member stays a member).  A local enumeration or typedef needs no
-move: ctype.py spells a variable of such a type with the type it stands for
-(the enumeration's integer type, compatible with it in C); local typedefs
-are marked unused, since their uses may all leave the function.  A type that depends on
-something of the function (a variable-length array bound, a local typedef or
-enumeration) stays where it is: a variable of it that must leave the
-function's stack is an error, as before.
+(the types variables may have), when written outside macros; a record nested
+in another moves with it (an anonymous member stays a member).  A local
+enumeration or typedef needs no move: ctype.py spells a variable of such a
+type with the type it stands for (the enumeration's integer type, compatible
+with it in C); local typedefs are marked unused, since their uses may all
+leave the function.  A record that depends on something of the function (a
+variable-length array bound, a local typedef or enumeration) stays where it
+is: a variable of it that must leave the function's stack is an error.
 
 Invariant of the output: no struct or union is defined in such a function
 (outside another record), unless it depends on the function's own
