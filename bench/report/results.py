@@ -194,9 +194,10 @@ def section_machine(md, mach, quick):
         md.append("**This is a quick (smoke) run**: small counts, one repetition, short "
                   "points. Its figures show the shape, not the values.\n")
     if loads and max(loads) > 1.0:
-        md.append("**Measured on a loaded machine**: the 1-minute load average was %s "
-                  "(start, end) on %s cores shared with other engineers compiling and "
-                  "testing; the benchmark itself keeps one to two cores busy. Absolute "
+        md.append("**Measured on a busy machine**: the 1-minute load average was %s "
+                  "(start, end; the end counts the benchmark's own servers and load "
+                  "generator) on %s cores; the benchmark itself keeps one to two cores busy. "
+                  "Absolute "
                   "figures are noisy (server points moved up to 30%% between runs before); "
                   "compare systems within this run, whose repetitions are interleaved.\n"
                   % (" / ".join("%.2f" % x for x in loads), mach.get("cores", "?")))
