@@ -193,7 +193,9 @@ def section_machine(md, mach, quick):
     if quick:
         md.append("**This is a quick (smoke) run**: small counts, one repetition, short "
                   "points. Its figures show the shape, not the values.\n")
-    if loads and max(loads) > 1.0:
+    # the load at the end counts the benchmark's own servers and load
+    # generator: only the start tells whether something else ran
+    if loads and loads[0] > 1.0:
         md.append("**Measured on a busy machine**: the 1-minute load average was %s "
                   "(start, end; the end counts the benchmark's own servers and load "
                   "generator) on %s cores; the benchmark itself keeps one to two cores busy. "
@@ -202,7 +204,8 @@ def section_machine(md, mach, quick):
                   "compare systems within this run, whose repetitions are interleaved.\n"
                   % (" / ".join("%.2f" % x for x in loads), mach.get("cores", "?")))
     else:
-        md.append("Load average %s (start / end). Compare systems within this run, "
+        md.append("Load average %s (start / end; the end counts the benchmark's own servers "
+                  "and load generator). Compare systems within this run, "
                   "whose repetitions are interleaved; absolute figures drift between "
                   "sessions.\n" % " / ".join("%.2f" % x for x in loads))
 
