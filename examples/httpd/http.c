@@ -234,7 +234,7 @@ int http_target_to_path(const struct http_request *req, char *out,
                         size_t outsz, int *trailing_slash)
 {
     const char *s = req->target, *e = req->query_cut;
-    char *dec, *d, *seg;
+    char *dec, *d, *seg, *save = NULL;
     size_t olen = 0;
 
     /* absolute-form "http://authority/path" (RFC 9112 section 3.2.2) */
@@ -281,7 +281,8 @@ int http_target_to_path(const struct http_request *req, char *out,
     /* Normalise: drop empty and "." segments, resolve "..", and refuse a
        ".." that would climb above the root. */
     out[0] = '\0';
-    for (seg = strtok(dec, "/"); seg != NULL; seg = strtok(NULL, "/")) {
+    /* strtok_r: with -j N, schedulers on other OS threads parse at once */
+    for (seg = strtok_r(dec, "/", &save); seg != NULL; seg = strtok_r(NULL, "/", &save)) {
         if (strcmp(seg, ".") == 0)
             continue;
         if (strcmp(seg, "..") == 0) {
@@ -454,11 +455,12 @@ static void http_date(time_t t, char *out, size_t sz)
     strftime(out, sz, "%a, %d %b %Y %H:%M:%S GMT", &tm);
 }
 
-/* The Date header changes once a second: format it at most that often. */
+/* The Date header changes once a second: format it at most that often
+   (per OS thread: with -j N each scheduler's thread keeps its own). */
 static const char *date_now(void)
 {
-    static time_t cached = -1;
-    static char buf[64];
+    static __thread time_t cached = -1;
+    static __thread char buf[64];
     time_t now = time(NULL);
     if (now != cached) {
         http_date(now, buf, sizeof buf);

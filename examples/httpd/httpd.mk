@@ -28,7 +28,7 @@ $(HTTPD_DEBUG): $(HTTPD_DEPS) $(RUNTIME_LIB_DEBUG) $(LIB_OBJS_DEBUG) | $(SETUP_S
 
 $(HTTPD_UNIT): $(HTTPD_DIR)/test_http_unit.c $(HTTPD_DIR)/http.c $(HTTPD_DIR)/http.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined -o $@ \
+	$(CC) $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined -pthread -o $@ \
 	    $(HTTPD_DIR)/test_http_unit.c $(HTTPD_DIR)/http.c
 
 httpd: $(HTTPD_BIN) $(HTTPD_DEBUG)

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,40 @@ static void expect(const char *text, int status, const char *path)
               text, out, path);
 }
 
+/* httpd -j N: schedulers on several OS threads turn targets into paths
+   at once (strtok's hidden state once mixed up their segments). */
+struct paths_job {
+    const char *text, *path;
+    int wrong;
+};
+
+static void *paths_thread(void *arg)
+{
+    struct paths_job *j = arg;
+    for (int i = 0; i < 20000; i++) {
+        char out[PATH_MAX] = "";
+        if (run(j->text, out, sizeof out) != 0 || strcmp(out, j->path) != 0)
+            j->wrong++;
+    }
+    return NULL;
+}
+
+static void expect_paths_in_parallel(void)
+{
+    struct paths_job jobs[2] = {
+        { "GET /a/b/./c/d/e.txt HTTP/1.1\r\nHost: x\r\n\r\n", "a/b/c/d/e.txt", 0 },
+        { "GET /x/y/../z/w/v/u HTTP/1.1\r\nHost: x\r\n\r\n", "x/z/w/v/u", 0 },
+    };
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, paths_thread, &jobs[i]);
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(jobs[i].wrong == 0, "%s: %d of 20000 wrong paths from two threads",
+              jobs[i].path, jobs[i].wrong);
+    }
+}
+
 int main(void)
 {
     char tmpl[] = "/tmp/httpd-unit-XXXXXX";
@@ -57,6 +92,8 @@ int main(void)
     int rootfd, fd, st;
     struct stat sb;
     struct http_request req;
+
+    expect_paths_in_parallel();
 
     /* heads */
     expect("GET / HTTP/1.1\r\nHost: x\r\n\r\n", 0, "");
