@@ -49,12 +49,15 @@ def _unnamed(r):
     return r.is_anonymous() and '(' in r.spelling
 
 
-def _movable_records(u, f):
+def _movable_records(u, f, standalone=None):
     """The records defined by declarations in f's body (the types that
     variables may have), each once, written in the file outside macros.  A
     record nested in another moves with it (an anonymous member stays in
     its record); one defined elsewhere (in a sizeof, a cast) is no
-    variable's type and stays."""
+    variable's type and stays.  `standalone` (a set) receives the records
+    declared alone (`struct s { ... };`, no declarator)."""
+    if standalone is None:
+        standalone = set()
     out, seen = [], set()
     for n, parent in an.walk(f.body, skip_spawn=False, into_sizeof=True):
         if n.kind not in RECORDS or not n.is_definition() or n.canonical.hash in seen:
@@ -62,10 +65,16 @@ def _movable_records(u, f):
         seen.add(n.canonical.hash)
         if parent is None or parent.kind not in OBJECT_TYPES:
             continue
-        if not n.spelling or u.written(n) != (n.extent.start.offset, n.extent.end.offset):
-            continue
-        out.append(n)
+        if n.spelling and _written_as_is(u, n):
+            out.append(n)
+            if parent.kind == K.DECL_STMT and len(an.kids(parent)) == 1:
+                standalone.add(n.canonical.hash)
     return out
+
+
+def _written_as_is(u, n):
+    """n is written in the main file as it is, outside any macro."""
+    return u.written(n) == (n.extent.start.offset, n.extent.end.offset)
 
 
 def _hoisted_name(f, i, r):
@@ -120,10 +129,9 @@ def _unused_typedefs(u, f):
     warn."""
     edits = []
     for n, _ in an.walk(f.body, skip_spawn=False):
-        if n.kind == K.TYPEDEF_DECL:
-            r = u.written(n)
-            if r is not None and r == (n.extent.start.offset, n.extent.end.offset):
-                edits.append((r[1], r[1], ' __attribute__((unused))'))
+        if n.kind == K.TYPEDEF_DECL and _written_as_is(u, n):
+            e = n.extent.end.offset
+            edits.append((e, e, ' __attribute__((unused))'))
     return edits
 
 
@@ -131,7 +139,8 @@ def hoist(u):
     edits = []
     for c, f in _functions(u):
         edits += _unused_typedefs(u, f)
-        records = _movable_records(u, f)
+        standalone = set()
+        records = _movable_records(u, f, standalone)
         names, moving = {}, set()
         for i, r in enumerate(records, 1):
             names[r.canonical.hash] = (r.spelling, _hoisted_name(f, i, r))
@@ -148,13 +157,13 @@ def hoist(u):
             # the definition's text from its body on, references renamed
             body_at = u.text.index(b'{', r.location.offset)
             subs = [(x, y, t) for (x, y, t) in _tag_refs(u, r, names) if x >= body_at]
-            text = rw.rebuild(u, body_at, b, [(x, y, t) for (x, y, t) in subs])
+            text = rw.rebuild(u, body_at, b, subs)
             kw = 'union' if r.kind == K.UNION_DECL else 'struct'
             hoisted.append('%s %s %s;' % (kw, names[r.canonical.hash][1], text))
             inner.add((a, b))
             # `struct s { ... };` alone: nothing stays (`struct t;` in a
             # block would declare another, incomplete, type)
-            alone = u.text[b:b + 200].lstrip().startswith(b';')
+            alone = r.canonical.hash in standalone
             edits.append((a, b, '' if alone else '%s %s' % (kw, names[r.canonical.hash][1])))
         for (x, y, t) in _tag_refs(u, f.body, names):
             if not any(a <= x and y <= b for (a, b) in inner):
