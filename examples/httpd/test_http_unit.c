@@ -176,6 +176,10 @@ int main(void)
     snprintf(p, sizeof p, "%s/www/abs", root);   symlink("/etc/passwd", p);
     snprintf(p, sizeof p, "%s/www/in", root);    symlink("a.txt", p);
     snprintf(p, sizeof p, "%s/www/fifo", root);  mkfifo(p, 0644);
+    snprintf(p, sizeof p, "%s/www/dirindex", root);  mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/www/dirindex/index.html", root);  mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/www/leak", root);  mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/www/leak/index.html", root);  symlink("../../secret", p);
     snprintf(p, sizeof p, "%s/www", root);
     CHECK(realpath(p, real) != NULL, "realpath");
     rootfd = open(real, O_PATH | O_DIRECTORY);
@@ -203,6 +207,15 @@ int main(void)
     if (st == 0) close(fd);
     st = http_open_below(rootfd, real, "noindex", 1, &fd, &sb);
     CHECK(st == 403, "dir without index: %d", st);
+    st = http_open_below(rootfd, real, "dirindex", 1, &fd, &sb);
+    CHECK(st == 403, "index that is a directory: %d", st);
+    st = http_open_below(rootfd, real, "leak", 1, &fd, &sb);
+    CHECK(st == 403, "index that links out of the root: %d", st);
+    st = http_open_below(rootfd, real, "", 1, &fd, &sb);
+    CHECK(st == 403, "root without index: %d", st);
+    st = http_open_below(rootfd, real, "a.txt", 1, &fd, &sb);
+    CHECK(st == 0 && sb.st_size == 3, "file with a trailing slash: %d", st);
+    if (st == 0) close(fd);
 
     /* response heads */
     {
@@ -216,6 +229,35 @@ int main(void)
         CHECK(n > 0 && strncmp(out, "HTTP/1.1 404 Not Found\r\n", 24) == 0 &&
               strstr(out, "Connection: close\r\n") &&
               strstr(out, "\r\n\r\n404 Not Found\n"), "error: %s", out);
+        /* every line, in order; the Date line is checked by its shape */
+        n = http_format_head(out, sizeof out, 200, 0, "text/html", 1234567890123LL,
+                             784111777, 1, NULL);
+        CHECK(n == (int)strlen(out) && strncmp(out, "HTTP/1.1 200 OK\r\n"
+              "Server: cpc-httpd\r\nDate: ", 42) == 0 &&
+              strlen(out) > 73 && memcmp(out + 67, " GMT\r\n", 6) == 0 &&
+              out[45] == ',' && strcmp(out + 73, "Content-Type: text/html\r\n"
+              "Content-Length: 1234567890123\r\n"
+              "Last-Modified: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+              "Connection: keep-alive\r\n\r\n") == 0, "full head: %s", out);
+        n = http_format_head(out, sizeof out, 301, 1, NULL, -1, 951782400, 1, NULL);
+        CHECK(n > 0 && strstr(out, "HTTP/1.1 301 Moved Permanently\r\n") &&
+              strstr(out, "\r\nLast-Modified: Tue, 29 Feb 2000 00:00:00 GMT\r\n\r\n") &&
+              !strstr(out, "Content-Length") && !strstr(out, "Content-Type"),
+              "head without a body: %s", out);
+        {
+            /* too small a buffer: -1, never a cut head */
+            char small[200];
+            int full = http_format_head(small, sizeof small, 200, 1, "text/plain", 3,
+                                        0, 1, "X-A: b\r\n");
+            int fits = 1;
+            for (size_t sz = 1; sz <= (size_t)full; sz++)
+                fits &= http_format_head(small, sz, 200, 1, "text/plain", 3, 0, 1,
+                                         "X-A: b\r\n") == -1;
+            CHECK(full > 0 && fits &&
+                  http_format_head(small, (size_t)full + 1, 200, 1, "text/plain",
+                                   3, 0, 1, "X-A: b\r\n") == full,
+                  "head in a buffer one byte short: %d", full);
+        }
         CHECK(strcmp(http_mime_type("x/a.HTML"), "text/html; charset=utf-8") == 0,
               "mime html");
         CHECK(strcmp(http_mime_type("x.d/file"), "application/octet-stream") == 0,
