@@ -23,7 +23,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 SERVERS = [
-    ("naive-cpc", "naive CPC"), ("naive-st", "naive State Threads"),
+    ("naive-cpc", "naive CPC"), ("naive-cpc-nopoll", "naive CPC, no poll before sleeping"),
+    ("naive-st", "naive State Threads"),
     ("naive-pth", "naive GNU Pth"), ("naive-nptl", "naive nptl"),
     ("naive-fork", "naive fork"), ("httpd-ka", "httpd keep-alive"),
     ("nginx-ka", "nginx keep-alive"), ("httpd-close", "httpd close"),
@@ -267,7 +268,10 @@ def section_servers(md, bench, plots):
     md.append("\nServer CPU time per request (user + system of the server process over the "
               "point, divided by the requests wrk completed; not for the fork server, whose "
               "children are not counted) depends far less on what else runs on the machine "
-              "than requests/s does.\n")
+              "than requests/s does. It includes the time CPC's schedulers spend polling "
+              "their descriptors before they sleep (docs/multicore.md, section 4a): the row "
+              "*no poll before sleeping* is the same naive CPC server with "
+              "`CPC_POLL_SPIN_US=0`.\n")
     errs = []
     for key, name in SERVERS:
         for c in conns:

@@ -5,6 +5,7 @@
 
 BINDIR holds naive-cpc, naive-st, naive-pth, naive-nptl, naive-fork (one
 thread or process per connection, canned page, Connection: close);
+naive-cpc-nopoll is naive-cpc run with CPC_POLL_SPIN_US=0;
 HTTPD is examples/httpd's binary.  nginx (1 worker, the same page from a
 file, access log off) runs from a configuration written into a temporary
 directory.  httpd and nginx run twice: with keep-alive and with every
@@ -61,8 +62,12 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 # (naive_common.h), httpd and nginx read it from this file.
 PAGE = b"<html><body>Hello from a naive server.</body></html>\n"
 
-SERVERS = ["naive-cpc", "naive-st", "naive-pth", "naive-nptl", "naive-fork",
-           "httpd-ka", "httpd-close", "nginx-ka", "nginx-close"]
+SERVERS = ["naive-cpc", "naive-cpc-nopoll", "naive-st", "naive-pth", "naive-nptl",
+           "naive-fork", "httpd-ka", "httpd-close", "nginx-ka", "nginx-close"]
+# Variants: the same binary with another environment.  naive-cpc-nopoll
+# turns off the runtime's polling before sleeping (docs/multicore.md), to
+# show what it buys and what CPU it costs.
+VARIANTS = {"naive-cpc-nopoll": ("naive-cpc", {"CPC_POLL_SPIN_US": "0"})}
 
 NGINX_CONF = """daemon off;
 master_process off;
@@ -120,7 +125,8 @@ class Server:
     def command(self):
         kind = self.name.split("-")[0]
         if kind == "naive":
-            return [os.path.join(self.bindir, self.name), str(self.port)]
+            binary = VARIANTS.get(self.name, (self.name, {}))[0]
+            return [os.path.join(self.bindir, binary), str(self.port)]
         if kind == "httpd":
             return [self.httpd, "-p", str(self.port), "-d", self.work.root, "-t", "60"]
         conf = os.path.join(self.work.dir, "nginx-%d.conf" % self.port)
@@ -134,7 +140,8 @@ class Server:
         for _ in range(3):
             self.port = free_port()
             cmd = ["taskset", "-c", SERVER_CPU] + self.command()
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+            env = dict(os.environ, **VARIANTS.get(self.name, (None, {}))[1])
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env,
                                          stderr=subprocess.PIPE, start_new_session=True)
             if wait_listening(self.port, self.proc):
                 return True
