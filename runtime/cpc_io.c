@@ -12,7 +12,8 @@
  * re-armed only if waiters remain.  So there is one epoll_ctl per wait
  * cycle, an fd nobody waits for is never reported again, and an fd closed
  * and reused with the same number is re-added transparently (MOD fails with
- * ENOENT, we ADD).  A bad fd is reported by epoll_ctl at wait time:
+ * ENOENT, we ADD; each fd number remembers which of ADD and MOD worked
+ * last, so that either pattern costs one call).  A bad fd is reported by epoll_ctl at wait time:
  * cpc_io_wait then returns -1 with errno EBADF.  Regular files, which
  * epoll refuses (EPERM), are always ready, as with poll(2).
  *
@@ -38,7 +39,11 @@ struct cpc__io_fd {
     cpc_continuation *head, *tail;
     uint32_t armed;             /* CPC_IO_* directions armed in epoll */
     uint32_t nin, nout;         /* waiters per direction */
-    bool in_epoll;              /* fd is in the interest list */
+    bool in_epoll;              /* fd is in the interest list, as far as
+                                   we know (the kernel drops it silently
+                                   when the fd is closed) */
+    bool add_first;             /* the last arm found the fd closed and
+                                   reused: arm with ADD first */
 };
 
 #define IO_EVENTS 256
@@ -112,12 +117,22 @@ static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
         ev.events |= EPOLLIN | EPOLLRDHUP;
     if (dirs & CPC_IO_OUT)
         ev.events |= EPOLLOUT;
-    int op = r->in_epoll ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    /* Which operation works depends on whether the fd was closed since
+       it was last armed, which only the kernel knows.  Each fd number
+       follows its own history: a server closing every connection after
+       one wait keeps finding its fd numbers reused (ADD works), one
+       keeping connections open keeps finding them registered (MOD
+       works); guessing from the last outcome costs one system call per
+       arm in both, two only when the pattern changes. */
+    int op = r->in_epoll && !r->add_first ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
     int rc = epoll_ctl(s->epfd, op, fd, &ev);
-    if (rc < 0 && op == EPOLL_CTL_MOD && errno == ENOENT)
+    if (rc < 0 && op == EPOLL_CTL_MOD && errno == ENOENT) {
         rc = epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev);  /* closed, reused */
-    else if (rc < 0 && op == EPOLL_CTL_ADD && errno == EEXIST)
-        rc = epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev);
+        r->add_first = true;
+    } else if (rc < 0 && op == EPOLL_CTL_ADD && errno == EEXIST) {
+        rc = epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev);  /* still there */
+        r->add_first = false;
+    }
     if (rc < 0) {
         r->in_epoll = false;
         r->armed = 0;
