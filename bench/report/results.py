@@ -256,7 +256,8 @@ def section_servers(md, bench, plots):
             rows.append(row)
     md.append(table(head, rows))
     for metric, title in (("mean", "mean latency, ms"), ("p99", "p99 latency, ms"),
-                          ("cpu", "server CPU time per request, us")):
+                          ("cpu", "server CPU time per request, us"),
+                          ("wrk_busy", "wrk busy, % of its core")):
         md.append("")
         rows = []
         for key, name in SERVERS:
@@ -271,7 +272,9 @@ def section_servers(md, bench, plots):
               "than requests/s does. It includes the time CPC's schedulers spend polling "
               "their descriptors before they sleep (docs/multicore.md, section 4a): the row "
               "*no poll before sleeping* is the same naive CPC server with "
-              "`CPC_POLL_SPIN_US=0`.\n")
+              "`CPC_POLL_SPIN_US=0`. *wrk busy* is the load generator's CPU time over the "
+              "point's wall time: near 100 %, wrk's one core is the bottleneck, and the point "
+              "compares the servers by what they cost wrk as much as by their own speed.\n")
     errs = []
     for key, name in SERVERS:
         for c in conns:

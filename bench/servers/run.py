@@ -23,6 +23,8 @@ servers in an order rotated from round to round.  Prints per pair
     BENCH servers.<server>.c<conns>.errors <total> n     (socket errors + non-2xx)
     BENCH servers.<server>.c<conns>.cpu <median> us      (server CPU time per request,
                                                           user + system; not for fork)
+    BENCH servers.<server>.c<conns>.wrk_busy <median> %  (wrk's CPU time / wall time:
+                                                          near 100, wrk is the bottleneck)
 
 then the memory of idle keep-alive connections, for httpd and nginx:
 CONNS connections each make one request and stay open; the server's RSS
@@ -199,13 +201,21 @@ def wrk(port, conns, close):
     if close:
         cmd += ["-H", "Connection: close"]
     cmd.append("http://127.0.0.1:%d/index.html" % port)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=DURATION + 60)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = p.stdout
     r = {}
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
     if not m:
         return None, (p.stderr or out).strip()[-300:]
     r["rps"] = float(m.group(1))
+    # How busy the load generator was: near 100 %, the point measures wrk
+    # as much as the server.
+    r["wrk_busy"] = 100.0 * (after.ru_utime + after.ru_stime - before.ru_utime
+                             - before.ru_stime) / wall
     m = re.search(r"(\d+) requests in", out)
     r["requests"] = int(m.group(1)) if m else 0
     m = re.search(r"^\s+Latency\s+(\S+)", out, re.M)
@@ -314,6 +324,7 @@ def main(argv):
             v = [x["cpu"] for x in xs if x.get("cpu") is not None]
             if v:
                 say("%s.cpu %.2f us" % (key, statistics.median(v)))
+            say("%s.wrk_busy %.0f %%" % (key, statistics.median(x["wrk_busy"] for x in xs)))
             say("%s.errors %d n" % (key, sum(x["errors"] for x in xs)))
     for name in ("httpd-ka", "nginx-ka"):
         if name not in servers:
