@@ -76,49 +76,69 @@ _CursorKinds = ci.CursorKind._kinds
 _CONTINUE = 1                       # CXChildVisit_Continue
 
 
+class _Once:
+    """A property computed once per cursor object: the value is stored in
+    the object's __dict__ under the property's name, which (this being a
+    non-data descriptor) later lookups find first, with no call."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        v = obj.__dict__[self.name] = self.fn(obj)
+        return v
+
+
 class Location(ci.SourceLocation):
     """A source location whose expansion offset is computed once."""
 
-    @property
+    @_Once
     def offset(self):
-        o = self.__dict__.get('cached_offset')
-        if o is None:
-            d = self._data
-            if d is not None:
-                o = d[3]
-            else:
-                off = ctypes.c_uint()
-                ci.conf.lib.clang_getInstantiationLocation(self, None, None, None,
-                                                           ctypes.byref(off))
-                o = off.value
-            self.cached_offset = o
-        return o
+        d = self._data
+        if d is not None:
+            return d[3]
+        off = ctypes.c_uint()
+        ci.conf.lib.clang_getInstantiationLocation(self, None, None, None,
+                                                   ctypes.byref(off))
+        return off.value
 
 
 class Range(ci.SourceRange):
     """A source range whose ends are computed once."""
 
-    @property
+    @_Once
     def start(self):
-        r = self.__dict__.get('cached_start')
-        if r is None:
-            r = self.cached_start = ci.conf.lib.clang_getRangeStart(self)
-            r.__class__ = Location
+        r = ci.conf.lib.clang_getRangeStart(self)
+        r.__class__ = Location
         return r
 
-    @property
+    @_Once
     def end(self):
-        r = self.__dict__.get('cached_end')
-        if r is None:
-            r = self.cached_end = ci.conf.lib.clang_getRangeEnd(self)
-            r.__class__ = Location
+        r = ci.conf.lib.clang_getRangeEnd(self)
+        r.__class__ = Location
         return r
+
+
+def _visit_child(child, parent, out):
+    # one callback object for every enumeration of children (making a ctypes
+    # callback per node cost as much as the enumeration itself); `out` is
+    # the list being filled, passed as the client data
+    child.__class__ = Cursor
+    out.append(child)
+    return _CONTINUE
+
+
+_visit_child_cb = ci.callbacks['cursor_visit'](_visit_child)
 
 
 class Cursor(ci.Cursor):
     """A cursor of one parse.  `children` is the cached list of its
     children (do not modify it); `memo` holds facts the analyses compute
-    once per node (analysis.py names them)."""
+    once per node (analysis.py names them).  Its kind, extent and location
+    are computed once per object too (a parse never changes)."""
 
     @property
     def children(self):
@@ -127,14 +147,10 @@ class Cursor(ci.Cursor):
         except KeyError:
             pass
         out = []
+        ci.conf.lib.clang_visitChildren(self, _visit_child_cb, out)
         tu = self._tu
-
-        def visitor(child, parent, _):
-            child.__class__ = Cursor
-            child._tu = tu
-            out.append(child)
-            return _CONTINUE
-        ci.conf.lib.clang_visitChildren(self, ci.callbacks['cursor_visit'](visitor), out)
+        for c in out:
+            c._tu = tu
         self.cached_children = out
         return out
 
@@ -149,20 +165,20 @@ class Cursor(ci.Cursor):
             m = self.cached_memo = {}
             return m
 
-    @property
+    @_Once
     def kind(self):
         i = self._kind_id
         k = _CursorKinds[i] if i < len(_CursorKinds) else None
         return k if k is not None else ci.CursorKind.from_id(i)
 
-    @property
+    @_Once
     def extent(self):
         r = ci.Cursor.extent.fget(self)
         if r.__class__ is not Range:
             r.__class__ = Range
         return r
 
-    @property
+    @_Once
     def location(self):
         r = ci.Cursor.location.fget(self)
         if r.__class__ is not Location:

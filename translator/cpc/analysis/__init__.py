@@ -183,7 +183,54 @@ _IF_ID = K.IF_STMT.value
 def walk(c, skip_spawn=True, into_sizeof=False):
     """Preorder walk yielding (cursor, parent), not entering sizeof/alignof
     operands (unless into_sizeof: for renaming references), and (when
-    skip_spawn) not entering spawned statements."""
+    skip_spawn) not entering spawned statements.  The passes walk the same
+    subtrees (a function's body above all) again and again within one
+    parse, so the order is kept on the subtree's root (a parse never
+    changes): the whole subtree once, and each way of walking it taken from
+    that.  (Nodes and parents are kept in two lists, not as pairs: fewer
+    objects for the collector.)"""
+    memo = fe.adopt(c).memo
+    key = _WALK_KEYS[skip_spawn, into_sizeof]
+    order = memo.get(key)
+    if order is not None:
+        return zip(*order)
+    whole = memo.get(_WALK_WHOLE)
+    if whole is None and c._kind_id in _EXPR_IDS:
+        # most expressions are walked once: kept from their second walk on
+        memo[_WALK_WHOLE] = False
+        return _walk(c, skip_spawn, into_sizeof)
+    if not whole:
+        whole = memo[_WALK_WHOLE] = _preorder(c)
+    nodes, parents, depths, closed = whole
+    if closed:
+        # leave out what this way of walking does not enter
+        ns, ps = [], []
+        within = -1
+        for n, p, d in zip(nodes, parents, depths):
+            if within >= 0:
+                if d > within:
+                    continue
+                within = -1
+            ns.append(n)
+            ps.append(p)
+            skip = closed.get(id(n))
+            if skip is not None and ((skip == _SIZEOF_ID and not into_sizeof) or
+                                     (skip == _IF_ID and skip_spawn)):
+                within = d
+        order = (ns, ps)
+    else:
+        order = (nodes, parents)
+    memo[key] = order
+    return zip(*order)
+
+
+_WALK_KEYS = {(s, z): ('walk', s, z) for s in (False, True) for z in (False, True)}
+_WALK_WHOLE = 'walk-whole'
+_EXPR_IDS = frozenset(k.value for k in fe.ci.CursorKind.get_all_kinds() if k.is_expression())
+
+
+def _walk(c, skip_spawn, into_sizeof):
+    """walk, stepping the tree (for a subtree walked once)."""
     stack = [(c, None)]
     pop = stack.pop
     push = stack.append
@@ -195,20 +242,62 @@ def walk(c, skip_spawn=True, into_sizeof=False):
             continue
         if kid == _IF_ID and skip_spawn and spawn_body(n) is not None:
             continue
-        ch = kids(n)
-        for x in reversed(ch):
+        for x in reversed(kids(n)):
             push((x, n))
+
+
+def _preorder(c):
+    """(nodes, parents, depths, closed): the whole subtree of c in
+    preorder, the parent and depth of each node, and the nodes that a walk
+    may not enter ({id(cursor): _SIZEOF_ID or _IF_ID}: a sizeof/alignof, a
+    spawned statement)."""
+    nodes, parents, depths = [], [], []
+    closed = {}
+    stack = [(c, None, 0)]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        n, p, d = pop()
+        nodes.append(n)
+        parents.append(p)
+        depths.append(d)
+        kid = n._kind_id
+        if kid == _SIZEOF_ID:
+            closed[id(n)] = _SIZEOF_ID
+        elif kid == _IF_ID and spawn_body(n) is not None:
+            closed[id(n)] = _IF_ID
+        d += 1
+        for y in reversed(kids(n)):
+            push((y, n, d))
+    return nodes, parents, depths, closed
+
+
+def _decl_key(d):
+    """What identifies a declaration's cursor, as clang_equalCursors
+    compares them (kind and node, not the declaration-group flag)."""
+    dd = d.data
+    return (d._kind_id, dd[0], dd[2])
+
+
+def _local_owner(d):
+    """The key (_decl_key) of the function of which VAR_DECL or PARM_DECL d
+    is a local variable or parameter, or None."""
+    if d.kind == K.VAR_DECL:
+        sc = d.storage_class
+        if sc in (fe.ci.StorageClass.STATIC, fe.ci.StorageClass.EXTERN):
+            return None
+    sp = d.semantic_parent
+    if sp is None or sp.kind != K.FUNCTION_DECL:
+        return None
+    return _decl_key(sp)
 
 
 def is_local_var(d, func_cursor):
     if d is None or d.kind not in (K.VAR_DECL, K.PARM_DECL):
         return False
-    if d.kind == K.VAR_DECL:
-        sc = d.storage_class
-        if sc in (fe.ci.StorageClass.STATIC, fe.ci.StorageClass.EXTERN):
-            return False
-    sp = d.semantic_parent
-    return sp is not None and sp.kind == K.FUNCTION_DECL and sp == func_cursor
+    owner = decl_fact(d, 'local_owner', _local_owner)
+    return owner is not None and func_cursor.kind == K.FUNCTION_DECL and \
+        owner == _decl_key(func_cursor)
 
 
 def vkey(d):
@@ -259,6 +348,9 @@ def func(u, cursor):
         return f
 
 
+_VAR_OF = 'var_of'
+
+
 class Func:
     def __init__(self, unit, cursor):
         self.u = unit
@@ -297,11 +389,19 @@ class Func:
                                   for c in self.cps_calls)
 
     def var_of(self, ref):
-        """The local Var a DECL_REF_EXPR designates, or None."""
+        """The local Var a DECL_REF_EXPR designates, or None (once per
+        reference: the analyses ask again for the same ones)."""
+        memo = fe.adopt(ref).memo
+        r = memo.get(_VAR_OF)
+        if r is not None and r[0] is self:
+            return r[1]
         d = ref.referenced
         if d is None or not is_local_var(d, self.c):
-            return None
-        return self.vars.get(vkey(d))
+            v = None
+        else:
+            v = self.vars.get(vkey(d))
+        memo[_VAR_OF] = (self, v)
+        return v
 
     def contains_cps(self, c):
         a, b = c.extent.start.offset, c.extent.end.offset
