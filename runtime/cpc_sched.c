@@ -569,7 +569,7 @@ static bool sched_spin_for_inbox(struct cpc_sched *s)
    The spin adapts to the gaps between bursts of work: after an idle
    period at most poll_spin_max_ns long, the next spin may last that long
    (a spin would have caught the work); after a longer one, it halves,
-   down to nothing.  A server with sparse traffic so spins for at most
+   down to nothing.  A server with sparse traffic thus spins for at most
    about twice the maximum per burst, then sleeps at once, while one under
    steady load never sleeps.  The maximum is CPC_POLL_SPIN_US (default
    SCHED_POLL_SPIN_DEFAULT_US; 0 turns spinning off) or
