@@ -59,6 +59,11 @@ def lib():
         L.clang_PrintingPolicy_dispose.restype = None
         L.clang_getCursorPrettyPrinted.argtypes = [ci.Cursor, ctypes.c_void_p]
         L.clang_getCursorPrettyPrinted.restype = ci._CXString
+        # (no errcheck: Cursor.referenced and semantic_parent below do it)
+        L.clang_getCursorReferenced.argtypes = [ci.Cursor]
+        L.clang_getCursorReferenced.restype = Cursor
+        L.clang_getCursorSemanticParent.argtypes = [ci.Cursor]
+        L.clang_getCursorSemanticParent.restype = Cursor
         _lib = L
     return _lib
 
@@ -73,6 +78,7 @@ def lib():
 # are, for any other user of them in the process (tools/cpc_check.py).
 
 _CursorKinds = ci.CursorKind._kinds
+_N_KINDS = len(_CursorKinds)
 _CONTINUE = 1                       # CXChildVisit_Continue
 
 
@@ -125,13 +131,26 @@ class Range(ci.SourceRange):
 def _visit_child(child, parent, out):
     # one callback object for every enumeration of children (making a ctypes
     # callback per node cost as much as the enumeration itself); `out` is
-    # the list being filled, passed as the client data
+    # the list being filled, passed as the client data.  Every node's kind
+    # is read: it is stored here (see Cursor.kind).
     child.__class__ = Cursor
+    i = child._kind_id
+    k = _CursorKinds[i] if i < _N_KINDS else None
+    if k is not None:
+        child.__dict__['kind'] = k
     out.append(child)
     return _CONTINUE
 
 
 _visit_child_cb = ci.callbacks['cursor_visit'](_visit_child)
+
+# Kinds that never have children in C, not asked (a third of the nodes of a
+# function): literals are leaves of Clang's AST, and libclang visits under
+# a reference to a declaration only its C++ qualifier and template arguments.
+_LEAF_KINDS = frozenset(k.value for k in (
+    ci.CursorKind.DECL_REF_EXPR, ci.CursorKind.INTEGER_LITERAL,
+    ci.CursorKind.FLOATING_LITERAL, ci.CursorKind.CHARACTER_LITERAL,
+    ci.CursorKind.STRING_LITERAL))
 
 
 class Cursor(ci.Cursor):
@@ -147,6 +166,9 @@ class Cursor(ci.Cursor):
         except KeyError:
             pass
         out = []
+        if self._kind_id in _LEAF_KINDS:
+            self.cached_children = out
+            return out
         ci.conf.lib.clang_visitChildren(self, _visit_child_cb, out)
         tu = self._tu
         for c in out:
@@ -179,11 +201,39 @@ class Cursor(ci.Cursor):
         return r
 
     @_Once
+    def spelling(self):
+        return ci.Cursor.spelling.fget(self)
+
+    @_Once
     def location(self):
         r = ci.Cursor.location.fget(self)
         if r.__class__ is not Location:
             r.__class__ = Location
         return r
+
+    # The bindings' versions of these two compare the result with a null
+    # cursor they fetch from libclang, two more calls each time.
+    @_Once
+    def referenced(self):
+        return _cursor_result(lib().clang_getCursorReferenced(self), self)
+
+    @_Once
+    def semantic_parent(self):
+        return _cursor_result(lib().clang_getCursorSemanticParent(self), self)
+
+
+_NULL_KIND = ci.CursorKind.INVALID_FILE.value       # clang_getNullCursor()'s kind
+
+
+def _cursor_result(r, of):
+    """r, a cursor libclang returned about cursor `of`, or None for the null
+    cursor (what clang_equalCursors(r, clang_getNullCursor()) tells)."""
+    if r._kind_id == _NULL_KIND:
+        d = r.data
+        if d[0] is None and d[1] is None and d[2] is None:
+            return None
+    r._tu = of._tu
+    return r
 
 
 def adopt(c):
@@ -249,11 +299,21 @@ def is_builtin_kind(k):
 
 
 def binop(c):
-    return lib().clang_getCursorBinaryOperatorKind(c)
+    d = c.__dict__          # once per cursor object (the passes ask often)
+    try:
+        return d['binop']
+    except KeyError:
+        r = d['binop'] = lib().clang_getCursorBinaryOperatorKind(c)
+        return r
 
 
 def unop(c):
-    return lib().clang_getCursorUnaryOperatorKind(c)
+    d = c.__dict__
+    try:
+        return d['unop']
+    except KeyError:
+        r = d['unop'] = lib().clang_getCursorUnaryOperatorKind(c)
+        return r
 
 
 def tkind(t):
@@ -584,8 +644,14 @@ class Unit:
         return self.text[e.start.offset:e.end.offset].decode('utf-8', 'surrogateescape')
 
     def in_main_file(self, cursor):
+        d = cursor.__dict__      # once per cursor object (a cursor has one parse)
+        try:
+            return d['in_main_file']
+        except KeyError:
+            pass
         loc = cursor.location
-        return loc.file is not None and loc.file.name == self.path
+        r = d['in_main_file'] = loc.file is not None and loc.file.name == self.path
+        return r
 
     def main_file(self):
         """libclang's handle of the main file (to compare spelling locations)."""

@@ -927,13 +927,15 @@ def parse(text, path, args, parse_fn):
 
 def stage(text, ctx):
     """The pre-parse stage: `text` with its nested functions lifted, or
-    unchanged when Clang reports none (a file without them costs one more
-    parse, not the scan)."""
+    unchanged when Clang reports none (then its parse is the pipeline's
+    first, `ctx.parsed`: a file without them costs nothing more)."""
     try:
-        fe.parse(text, ctx.path, ctx.args)
+        u = fe.parse(text, ctx.path, ctx.args)
     except fe.Diags as e:
         if any(CLANG_NESTED_MSG in d.msg for d in e.diags):
             return lift(text, ctx.path, ctx.args)
+        return text
+    ctx.parsed = (text, u)
     return text
 
 

@@ -49,6 +49,10 @@ class Context:
     dataflow: str = 'lifting'          # 'lifting' or 'environments'
     info: Optional[dict] = None        # receives 'headers': the inlined headers
     state: dict = field(default_factory=dict)   # a pass's own state across rounds
+    # (text, unit): a text stage that parsed the text it returns leaves the
+    # unit here, and the first parse is that unit (parsing again would
+    # give the same)
+    parsed: Optional[tuple] = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,14 @@ def parse(text, path, args):
         raise
 
 
+def first_parse(text, ctx):
+    """The unit of `text` after the text stages."""
+    parsed, ctx.parsed = ctx.parsed, None
+    if parsed is not None and parsed[0] is text:
+        return parsed[1]
+    return parse(text, ctx.path, ctx.args)
+
+
 def step(u, edits, args):
     if not edits:
         return u
@@ -282,7 +294,7 @@ def start(text, path, args=(), dataflow='lifting', info=None):
         text = text.encode('utf-8', 'surrogateescape')
     for s in PRE_PARSE:
         text = s.run(text, ctx)
-    return parse(text, path, ctx.args), ctx
+    return first_parse(text, ctx), ctx
 
 
 TOO_DEEP = ('the program nests too deeply for the translator (more than %d levels of '
@@ -342,7 +354,7 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
         if stop_after == s.name:
             return text.decode('utf-8', 'surrogateescape')
     with collected_per_parse():
-        u = parse(text, path, ctx.args)
+        u = first_parse(text, ctx)
         for p in PASSES:
             before = u
             u = run_pass(p, u, ctx)

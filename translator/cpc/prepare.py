@@ -9,6 +9,7 @@ and in a cps function no two local variables or parameters share a name
 (later ones are renamed `name__N`), so that a variable can be restored by
 name wherever a resume point lies.
 """
+import bisect
 import re
 
 from . import frontend as fe
@@ -75,7 +76,9 @@ def cut(u, n):
     a, b = n.extent.start.offset, n.extent.end.offset
     if b <= a:
         return True
-    return any(s == b for (s, t) in u.macro_ranges())
+    ranges = u.macro_ranges()          # sorted: the first starting at b or after
+    i = bisect.bisect_left(ranges, (b,))
+    return i < len(ranges) and ranges[i][0] == b
 
 
 def copied_text_is_cut(u, f):

@@ -30,15 +30,37 @@ def strip(c):
     """Skip parentheses and implicit casts (UNEXPOSED_EXPR with one child
     spanning the same text)."""
     while True:
-        if c.kind == K.PAREN_EXPR:
+        kid = c._kind_id
+        if kid == _PAREN_ID:
             c = kids(c)[0]
             continue
-        if c.kind == K.UNEXPOSED_EXPR:
-            ch = kids(c)
-            if len(ch) == 1 and ch[0].extent == c.extent:
-                c = ch[0]
+        if kid == _UNEXPOSED_ID:
+            inner = _implicit_operand(c)
+            if inner is not None:
+                c = inner
                 continue
         return c
+
+
+_PAREN_ID = K.PAREN_EXPR.value
+_UNEXPOSED_ID = K.UNEXPOSED_EXPR.value
+
+
+def _implicit_operand(c):
+    """The one child of UNEXPOSED_EXPR c spanning the same text, or None
+    (once per node: the comparison of extents is a call into libclang)."""
+    memo = fe.adopt(c).memo
+    try:
+        return memo[_IMPLICIT]
+    except KeyError:
+        pass
+    ch = kids(c)
+    r = ch[0] if len(ch) == 1 and ch[0].extent == c.extent else None
+    memo[_IMPLICIT] = r
+    return r
+
+
+_IMPLICIT = 'implicit operand'
 
 
 def strip_casts(c):
@@ -186,7 +208,7 @@ def walk(c, skip_spawn=True, into_sizeof=False):
     skip_spawn) not entering spawned statements.  The passes walk the same
     subtrees (a function's body above all) again and again within one
     parse, so the order is kept on the subtree's root (a parse never
-    changes): the whole subtree once, and each way of walking it taken from
+    changes): the whole subtree once, and each way of walking it cut from
     that.  (Nodes and parents are kept in two lists, not as pairs: fewer
     objects for the collector.)"""
     memo = fe.adopt(c).memo
@@ -201,22 +223,21 @@ def walk(c, skip_spawn=True, into_sizeof=False):
         return _walk(c, skip_spawn, into_sizeof)
     if not whole:
         whole = memo[_WALK_WHOLE] = _preorder(c)
-    nodes, parents, depths, closed = whole
-    if closed:
-        # leave out what this way of walking does not enter
+    nodes, parents, closed = whole
+    # leave out the subtrees this way of walking does not enter
+    cuts = [(i, e) for (i, e, kid) in closed
+            if (kid == _SIZEOF_ID and not into_sizeof) or (kid == _IF_ID and skip_spawn)]
+    if cuts:
         ns, ps = [], []
-        within = -1
-        for n, p, d in zip(nodes, parents, depths):
-            if within >= 0:
-                if d > within:
-                    continue
-                within = -1
-            ns.append(n)
-            ps.append(p)
-            skip = closed.get(id(n))
-            if skip is not None and ((skip == _SIZEOF_ID and not into_sizeof) or
-                                     (skip == _IF_ID and skip_spawn)):
-                within = d
+        at = 0
+        for i, e in cuts:
+            if i < at:
+                continue            # inside a subtree left out already
+            ns += nodes[at:i + 1]
+            ps += parents[at:i + 1]
+            at = e
+        ns += nodes[at:]
+        ps += parents[at:]
         order = (ns, ps)
     else:
         order = (nodes, parents)
@@ -247,29 +268,36 @@ def _walk(c, skip_spawn, into_sizeof):
 
 
 def _preorder(c):
-    """(nodes, parents, depths, closed): the whole subtree of c in
-    preorder, the parent and depth of each node, and the nodes that a walk
-    may not enter ({id(cursor): _SIZEOF_ID or _IF_ID}: a sizeof/alignof, a
-    spawned statement)."""
+    """(nodes, parents, closed): the whole subtree of c in preorder, the
+    parent of each node, and the nodes that a walk may not enter, in
+    order: [(index, end of its subtree, _SIZEOF_ID or _IF_ID)] for a
+    sizeof/alignof or a spawned statement."""
     nodes, parents, depths = [], [], []
-    closed = {}
+    closed = []
     stack = [(c, None, 0)]
     pop = stack.pop
     push = stack.append
     while stack:
         n, p, d = pop()
+        kid = n._kind_id
+        if kid == _SIZEOF_ID or (kid == _IF_ID and spawn_body(n) is not None):
+            closed.append((len(nodes), d, kid))
         nodes.append(n)
         parents.append(p)
         depths.append(d)
-        kid = n._kind_id
-        if kid == _SIZEOF_ID:
-            closed[id(n)] = _SIZEOF_ID
-        elif kid == _IF_ID and spawn_body(n) is not None:
-            closed[id(n)] = _IF_ID
         d += 1
         for y in reversed(kids(n)):
             push((y, n, d))
-    return nodes, parents, depths, closed
+    if closed:
+        ends = []
+        last = len(nodes)
+        for i, d, kid in closed:
+            e = i + 1
+            while e < last and depths[e] > d:
+                e += 1
+            ends.append((i, e, kid))
+        closed = ends
+    return nodes, parents, closed
 
 
 def _decl_key(d):
@@ -332,6 +360,14 @@ class Var:
         self.type = cursor.type if type is None else type
         self.is_param = is_param
         self.key = vkey(cursor)
+        self._is_array = None
+
+    @property
+    def is_array(self):
+        """ctype.is_array(self.type), computed once."""
+        if self._is_array is None:
+            self._is_array = ctype.is_array(self.type)
+        return self._is_array
 
     def __repr__(self):
         return 'Var(%s)' % self.name
@@ -454,21 +490,21 @@ def expr_refs(func, e):
 
     def visit(c):
         for n, parent in walk(c, skip_spawn=False):
-            k = n.kind
-            if k == K.DECL_REF_EXPR:
+            k = n._kind_id
+            if k == _DECL_REF_ID:
                 v = func.var_of(n)
                 if v is not None:
                     uses.add(v.key)
-                    if ctype.is_array(v.type):
+                    if v.is_array:
                         writes.add(v.key)
                         addr.add(v.key)
-            elif k == K.BINARY_OPERATOR or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            elif k == _BINOP_ID or k == _COMPOUND_ASSIGN_ID:
                 op = fe.binop(n)
                 if op in fe.ASSIGN_OPS:
                     v = lval_base(kids(n)[0])
                     if v is not None:
                         writes.add(v.key)
-            elif k == K.UNARY_OPERATOR:
+            elif k == _UNOP_ID:
                 op = fe.unop(n)
                 if op in fe.INC_DEC_OPS or op == fe.UO['AddrOf']:
                     v = lval_base(kids(n)[0])
@@ -484,6 +520,12 @@ def expr_refs(func, e):
         if v is not None:
             kills.add(v.key)
     return uses, writes, kills, addr
+
+
+_DECL_REF_ID = K.DECL_REF_EXPR.value
+_BINOP_ID = K.BINARY_OPERATOR.value
+_COMPOUND_ASSIGN_ID = K.COMPOUND_ASSIGNMENT_OPERATOR.value
+_UNOP_ID = K.UNARY_OPERATOR.value
 
 
 def always_assigned(e):
