@@ -49,14 +49,13 @@ _UNEXPOSED_ID = K.UNEXPOSED_EXPR.value
 def _implicit_operand(c):
     """The one child of UNEXPOSED_EXPR c spanning the same text, or None
     (once per node: the comparison of extents is a call into libclang)."""
-    memo = fe.adopt(c).memo
+    d = c.__dict__
     try:
-        return memo[_IMPLICIT]
+        return d[_IMPLICIT]
     except KeyError:
         pass
     ch = kids(c)
-    r = ch[0] if len(ch) == 1 and ch[0].extent == c.extent else None
-    memo[_IMPLICIT] = r
+    r = d[_IMPLICIT] = ch[0] if len(ch) == 1 and ch[0].extent == c.extent else None
     return r
 
 
@@ -489,6 +488,9 @@ def expr_refs(func, e):
             return None
 
     def visit(c):
+        """Whether c holds an assignment `=` (what always_assigned looks for,
+        in a part of what this walk sees)."""
+        assigns = False
         for n, parent in walk(c, skip_spawn=False):
             k = n._kind_id
             if k == _DECL_REF_ID:
@@ -501,6 +503,8 @@ def expr_refs(func, e):
             elif k == _BINOP_ID or k == _COMPOUND_ASSIGN_ID:
                 op = fe.binop(n)
                 if op in fe.ASSIGN_OPS:
+                    if op == _ASSIGN:
+                        assigns = True
                     v = lval_base(kids(n)[0])
                     if v is not None:
                         writes.add(v.key)
@@ -512,14 +516,18 @@ def expr_refs(func, e):
                         writes.add(v.key)
                         if op == fe.UO['AddrOf']:
                             addr.add(v.key)
+        return assigns
 
-    visit(e)
-    # kills: `x = e` wherever it is always evaluated
-    for l in always_assigned(e):
-        v = func.var_of(l)
-        if v is not None:
-            kills.add(v.key)
+    if visit(e):
+        # kills: `x = e` wherever it is always evaluated
+        for l in always_assigned(e):
+            v = func.var_of(l)
+            if v is not None:
+                kills.add(v.key)
     return uses, writes, kills, addr
+
+
+_ASSIGN = fe.BO['Assign']
 
 
 _DECL_REF_ID = K.DECL_REF_EXPR.value
