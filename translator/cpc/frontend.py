@@ -64,6 +64,8 @@ def lib():
         L.clang_getCursorReferenced.restype = Cursor
         L.clang_getCursorSemanticParent.argtypes = [ci.Cursor]
         L.clang_getCursorSemanticParent.restype = Cursor
+        L.clang_getCursorType.argtypes = [ci.Cursor]
+        L.clang_getCursorType.restype = ci.Type
         _lib = L
     return _lib
 
@@ -220,6 +222,14 @@ class Cursor(ci.Cursor):
     @_Once
     def semantic_parent(self):
         return _cursor_result(lib().clang_getCursorSemanticParent(self), self)
+
+    @_Once
+    def type(self):
+        # what the bindings' errcheck (Type.from_result) does, without its
+        # search of the arguments for the translation unit
+        t = lib().clang_getCursorType(self)
+        t._tu = self._tu
+        return t
 
 
 _NULL_KIND = ci.CursorKind.INVALID_FILE.value       # clang_getNullCursor()'s kind
