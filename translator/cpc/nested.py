@@ -889,9 +889,12 @@ def as_local(param):
 
 def _apply(text, edits):
     """Apply [(a, b, str)] to bytes `text`; an insertion at a replaced
-    range's start (the environment argument of `f(x)`) goes first."""
+    range's start (the environment argument of `f(x)`) goes first, and
+    insertions at one place keep the order they were made in (duplicates
+    are dropped by dict.fromkeys, which keeps the first: a set would order
+    them by string hashes, different in every process)."""
     out, pos = [], 0
-    for (a, b, t) in sorted(set(edits), key=lambda e: (e[0], e[1])):
+    for (a, b, t) in sorted(dict.fromkeys(edits), key=lambda e: (e[0], e[1])):
         if a < pos:
             raise ValueError('overlapping edits at %d' % a)
         out.append(text[pos:a])
