@@ -225,10 +225,6 @@ struct cpc_sched {
     struct cpc__io_fd *io_fds;    /* indexed by fd */
     size_t io_nfds;               /* entries in io_fds */
     size_t io_waiters;            /* threads waiting for an fd */
-    _Atomic int64_t poll_spin_max_ns; /* longest poll before sleeping
-                                     (cpc_scheduler_set_poll_spin), -1:
-                                     the process default */
-    int64_t poll_spin_ns;         /* the next poll's length (adaptive) */
 
     /* The inbox: threads handed over by other OS threads (spawns,
        migrations, cross-scheduler wake-ups, threads leaving a pool). */
@@ -252,6 +248,13 @@ struct cpc_sched {
     unsigned id;                  /* 0 for the default, then 1, 2, ... */
     struct cpc_sched *next;       /* every scheduler: world_list, under
                                      world_lock (cpc_sched.c) */
+
+    /* Polling before sleeping (cpc_sched.c), last: only the idle path
+       reads them, and the hot fields above keep their cache lines. */
+    _Atomic int64_t poll_spin_max_ns; /* longest poll before sleeping
+                                     (cpc_scheduler_set_poll_spin), -1:
+                                     the process default */
+    int64_t poll_spin_ns;         /* the next poll's length (adaptive) */
 };
 
 extern struct cpc_sched cpc__sched_default;

@@ -184,38 +184,37 @@ int main(void)
     CHECK(realpath(p, real) != NULL, "realpath");
     rootfd = open(real, O_PATH | O_DIRECTORY);
 
-    st = http_open_below(rootfd, real, "a.txt", 0, &fd, &sb);
-    CHECK(st == 0 && sb.st_size == 3, "a.txt: %d", st);
-    if (st == 0) close(fd);
-    st = http_open_below(rootfd, real, "in", 0, &fd, &sb);
-    CHECK(st == 0 && sb.st_size == 3, "symlink inside: %d", st);
-    if (st == 0) close(fd);
-    st = http_open_below(rootfd, real, "out", 0, &fd, &sb);
-    CHECK(st == 403, "symlink to ../secret: %d", st);
-    st = http_open_below(rootfd, real, "abs", 0, &fd, &sb);
-    CHECK(st == 403, "symlink to /etc/passwd: %d", st);
-    st = http_open_below(rootfd, real, "fifo", 0, &fd, &sb);
-    CHECK(st == 403, "fifo: %d", st);
-    st = http_open_below(rootfd, real, "nope", 0, &fd, &sb);
-    CHECK(st == 404, "missing: %d", st);
-    st = http_open_below(rootfd, real, "a.txt/x", 0, &fd, &sb);
-    CHECK(st == 404, "through a file: %d", st);
-    st = http_open_below(rootfd, real, "sub", 0, &fd, &sb);
-    CHECK(st == 301, "dir without slash: %d", st);
-    st = http_open_below(rootfd, real, "sub", 1, &fd, &sb);
-    CHECK(st == 0 && sb.st_size == 3, "dir index: %d", st);
-    if (st == 0) close(fd);
-    st = http_open_below(rootfd, real, "noindex", 1, &fd, &sb);
-    CHECK(st == 403, "dir without index: %d", st);
-    st = http_open_below(rootfd, real, "dirindex", 1, &fd, &sb);
-    CHECK(st == 403, "index that is a directory: %d", st);
-    st = http_open_below(rootfd, real, "leak", 1, &fd, &sb);
-    CHECK(st == 403, "index that links out of the root: %d", st);
-    st = http_open_below(rootfd, real, "", 1, &fd, &sb);
-    CHECK(st == 403, "root without index: %d", st);
-    st = http_open_below(rootfd, real, "a.txt", 1, &fd, &sb);
-    CHECK(st == 0 && sb.st_size == 3, "file with a trailing slash: %d", st);
-    if (st == 0) close(fd);
+    {
+        /* every served file of the tree above is 3 bytes long */
+        static const struct {
+            const char *rel;
+            int trailing_slash, status;
+            const char *what;
+        } cases[] = {
+            { "a.txt", 0, 0, "a.txt" },
+            { "in", 0, 0, "symlink inside" },
+            { "out", 0, 403, "symlink to ../secret" },
+            { "abs", 0, 403, "symlink to /etc/passwd" },
+            { "fifo", 0, 403, "fifo" },
+            { "nope", 0, 404, "missing" },
+            { "a.txt/x", 0, 404, "through a file" },
+            { "sub", 0, 301, "dir without slash" },
+            { "sub", 1, 0, "dir index" },
+            { "noindex", 1, 403, "dir without index" },
+            { "dirindex", 1, 403, "index that is a directory" },
+            { "leak", 1, 403, "index that links out of the root" },
+            { "", 1, 403, "root without index" },
+            { "a.txt", 1, 0, "file with a trailing slash" },
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            st = http_open_below(rootfd, real, cases[i].rel, cases[i].trailing_slash,
+                                 &fd, &sb);
+            CHECK(st == cases[i].status && (st != 0 || sb.st_size == 3),
+                  "%s: %d", cases[i].what, st);
+            if (st == 0)
+                close(fd);
+        }
+    }
 
     /* response heads */
     {

@@ -308,22 +308,23 @@ def is_builtin_kind(k):
     return k <= TK_LAST_BUILTIN
 
 
-def binop(c):
-    d = c.__dict__          # once per cursor object (the passes ask often)
+def once_per_cursor(c, key, compute):
+    """compute(c), computed once per cursor object and kept in it under
+    `key` (a parse never changes; the passes ask the same nodes often)."""
+    d = c.__dict__
     try:
-        return d['binop']
+        return d[key]
     except KeyError:
-        r = d['binop'] = lib().clang_getCursorBinaryOperatorKind(c)
+        r = d[key] = compute(c)
         return r
+
+
+def binop(c):
+    return once_per_cursor(c, 'binop', lib().clang_getCursorBinaryOperatorKind)
 
 
 def unop(c):
-    d = c.__dict__
-    try:
-        return d['unop']
-    except KeyError:
-        r = d['unop'] = lib().clang_getCursorUnaryOperatorKind(c)
-        return r
+    return once_per_cursor(c, 'unop', lib().clang_getCursorUnaryOperatorKind)
 
 
 def tkind(t):
@@ -654,14 +655,11 @@ class Unit:
         return self.text[e.start.offset:e.end.offset].decode('utf-8', 'surrogateescape')
 
     def in_main_file(self, cursor):
-        d = cursor.__dict__      # once per cursor object (a cursor has one parse)
-        try:
-            return d['in_main_file']
-        except KeyError:
-            pass
+        return once_per_cursor(cursor, 'in_main_file', self._in_main_file)
+
+    def _in_main_file(self, cursor):
         loc = cursor.location
-        r = d['in_main_file'] = loc.file is not None and loc.file.name == self.path
-        return r
+        return loc.file is not None and loc.file.name == self.path
 
     def main_file(self):
         """libclang's handle of the main file (to compare spelling locations)."""

@@ -12,6 +12,7 @@ a variable reported dead is dead, a variable reported uninitialised has no
 assignment on any path.
 """
 import bisect
+import functools
 import heapq
 import weakref
 
@@ -49,17 +50,12 @@ _UNEXPOSED_ID = K.UNEXPOSED_EXPR.value
 def _implicit_operand(c):
     """The one child of UNEXPOSED_EXPR c spanning the same text, or None
     (once per node: the comparison of extents is a call into libclang)."""
-    d = c.__dict__
-    try:
-        return d[_IMPLICIT]
-    except KeyError:
-        pass
+    return fe.once_per_cursor(c, 'implicit operand', _implicit_operand_of)
+
+
+def _implicit_operand_of(c):
     ch = kids(c)
-    r = d[_IMPLICIT] = ch[0] if len(ch) == 1 and ch[0].extent == c.extent else None
-    return r
-
-
-_IMPLICIT = 'implicit operand'
+    return ch[0] if len(ch) == 1 and ch[0].extent == c.extent else None
 
 
 def strip_casts(c):
@@ -359,14 +355,10 @@ class Var:
         self.type = cursor.type if type is None else type
         self.is_param = is_param
         self.key = vkey(cursor)
-        self._is_array = None
 
-    @property
+    @functools.cached_property
     def is_array(self):
-        """ctype.is_array(self.type), computed once."""
-        if self._is_array is None:
-            self._is_array = ctype.is_array(self.type)
-        return self._is_array
+        return ctype.is_array(self.type)
 
     def __repr__(self):
         return 'Var(%s)' % self.name
