@@ -303,13 +303,21 @@ def append_compile_command(o, path, kind, out):
         die('%s: %s' % (o.mj, e.strerror))
 
 
-def cc_base(o):
-    base = [o.cc, '-I' + RUNTIME_INC]
+def implied_defines(o):
+    """The macros cpcc's own options define.  The C compiler and the
+    front-end both get them: a function the translator reprints from the
+    front-end's parse keeps only the branches of its conditionals that the
+    front-end took."""
+    defines = []
     if o.frames == 'packed':
-        base.append('-DCPC_PACKED_FRAMES')
+        defines.append('-DCPC_PACKED_FRAMES')
     if o.debug:
-        base.append('-DCPC_DEBUG')
-    return base
+        defines.append('-DCPC_DEBUG')
+    return defines
+
+
+def cc_base(o):
+    return [o.cc, '-I' + RUNTIME_INC] + implied_defines(o)
 
 
 def run(cmd, o):
@@ -326,9 +334,7 @@ def translate_file(path, o, info=None):
             text = f.read()
     except OSError as e:
         die('%s: %s' % (path, e.strerror))
-    fe_args = list(o.fe_flags)
-    if o.frames == 'packed':
-        fe_args.append('-DCPC_PACKED_FRAMES')
+    fe_args = list(o.fe_flags) + implied_defines(o)
     try:
         return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info,
                                    stop_after=o.stop_after,

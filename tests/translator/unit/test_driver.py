@@ -87,6 +87,23 @@ def test_separate_undefine_removes_an_earlier_define(tmp_path):
     assert build_and_run(tmp_path, ['-D', 'W=5', '-U', 'W', 'p.cpc']) == '2\n'
 
 
+@pytest.mark.parametrize('flag, macro', [('--cpc-debug', 'CPC_DEBUG'),
+                                         ('--frames=packed', 'CPC_PACKED_FRAMES')])
+def test_macro_cpcc_defines_for_cc_reaches_front_end(tmp_path, flag, macro):
+    # A macro whose argument makes a cps call has the function reprinted
+    # from the front-end's parse: its conditionals must see the macros the
+    # C compiler will see.
+    write(tmp_path / 'p.cpc', (
+        '#include <stdio.h>\n#include <cpc/cpc_runtime.h>\n'
+        '#define SHOW(x) printf("%%d\\n", x)\n'
+        'cps int one(void) { cpc_yield(); return 1; }\n'
+        'cps void f(void) {\n    SHOW(one());\n'
+        '#ifdef %s\n    puts("on");\n#else\n    puts("off");\n#endif\n}\n'
+        'int main(void) { cpc_spawn f(); cpc_main_loop(); return 0; }\n') % macro)
+    assert build_and_run(tmp_path, [flag, 'p.cpc']) == '1\non\n'
+    assert build_and_run(tmp_path, ['p.cpc']) == '1\noff\n'
+
+
 def test_separate_include_file_is_included_first(tmp_path):
     write(tmp_path / 'pre.h', '#define VALUE 13\n')
     write(tmp_path / 'p.cpc', CPS_PROG)
