@@ -17,6 +17,22 @@
  * cpc_io_wait then returns -1 with errno EBADF.  Regular files, which
  * epoll refuses (EPERM), are always ready, as with poll(2).
  *
+ * Kept fds (cpc_io_keep) skip the re-arming.  The program promised to call
+ * cpc_io_forget before it closes one, so while that has not happened the
+ * runtime may trust that the number still names the file it registered: a
+ * kept fd is registered once per scheduler, edge-triggered for every
+ * direction, and a wait on it makes no system call.  An edge that finds
+ * no waiter for its direction is remembered (`ready`), and the next wait
+ * in that direction returns at once: no edge is missed, but the fd may
+ * have been drained meanwhile -- the edge-triggered contract, which
+ * programs reading until EAGAIN meet (checking with poll(2) instead would
+ * cost the system call a kept fd saves, and under load edges mostly
+ * arrive before the next wait).  The promise is process-wide
+ * (keep_gen below): a scheduler notices that a number was forgotten, and
+ * maybe kept again for a new file, by a generation that changed.  The
+ * debug runtime checks the promise at every wait and aborts, naming the fd,
+ * when a kept number was closed without cpc_io_forget.
+ *
  * A waiter that also waits on a condvar is on both lists; whichever event
  * comes first unlinks it from the other in O(1).
  *
@@ -29,22 +45,32 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+/* One entry per fd number, 32 bytes: a server's table grows with its
+   connections. */
 struct cpc__io_fd {
     cpc_continuation *head, *tail;
-    uint32_t armed;             /* CPC_IO_* directions armed in epoll */
     uint32_t nin, nout;         /* waiters per direction */
+    uint32_t kept_gen;          /* keep_gen[fd] when this scheduler
+                                   registered the fd edge-triggered (kept),
+                                   0 when its registration is one-shot */
+    uint8_t armed;              /* CPC_IO_* directions armed in epoll */
+    uint8_t ready;              /* kept: directions an edge reported while
+                                   nobody waited for them */
     bool in_epoll;              /* fd is in the interest list, as far as
                                    we know (the kernel drops it silently
                                    when the fd is closed) */
     bool add_first;             /* the last arm found the fd closed and
                                    reused: arm with ADD first */
 };
+_Static_assert(sizeof(struct cpc__io_fd) <= 32, "the fd table's entries grew");
 
 #define IO_EVENTS 256
 
@@ -87,6 +113,83 @@ void cpc__io_close(struct cpc_sched *s)
     s->epfd = -1;
 }
 
+/* ---- kept fds -------------------------------------------------------------- */
+
+/* keep_gen[fd] counts cpc_io_keep and cpc_io_forget calls on fd: odd while
+   the fd is kept.  Process-wide, since the schedulers' tables are each
+   owned by their thread and a kept fd may be forgotten from any of them.
+   The table is sized once, from the descriptor limit at the first keep,
+   and never moves, so readers need no lock. */
+static size_t keep_n;
+static _Atomic(_Atomic uint32_t *) keep_gen;    /* set after keep_n */
+static pthread_once_t keep_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t keep_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define KEEP_MAX_FDS ((size_t)1 << 22)
+
+static void keep_table_init(void)
+{
+    struct rlimit rl;
+    size_t n = 1024;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rlim_t lim = rl.rlim_max != RLIM_INFINITY ? rl.rlim_max : rl.rlim_cur;
+        if (lim != RLIM_INFINITY && lim > n)
+            n = lim < KEEP_MAX_FDS ? (size_t)lim : KEEP_MAX_FDS;
+    }
+    _Atomic uint32_t *t = calloc(n, sizeof *t);
+    if (t == NULL)
+        cpc__fatal("out of memory for the table of kept fds");
+    keep_n = n;
+    atomic_store_explicit(&keep_gen, t, memory_order_release);
+}
+
+/* Make keep_gen[fd] odd (keep) or even (forget). */
+static int keep_set(int fd, bool keep)
+{
+    if (fd < 0) {
+        errno = EBADF;
+        return -1;
+    }
+    pthread_once(&keep_once, keep_table_init);
+    if ((size_t)fd >= keep_n) {
+        if (!keep)
+            return 0;               /* never kept */
+        errno = ERANGE;
+        return -1;
+    }
+    _Atomic uint32_t *t = atomic_load_explicit(&keep_gen, memory_order_relaxed);
+    pthread_mutex_lock(&keep_lock);
+    uint32_t g = atomic_load_explicit(&t[fd], memory_order_relaxed);
+    if ((g & 1) != keep) {
+        g++;
+        if (g == 0)
+            g = 2;                  /* 0 means "not kept" in the tables */
+        atomic_store_explicit(&t[fd], g, memory_order_release);
+    }
+    pthread_mutex_unlock(&keep_lock);
+    return 0;
+}
+
+int cpc_io_keep(int fd)
+{
+    return keep_set(fd, true);
+}
+
+int cpc_io_forget(int fd)
+{
+    return keep_set(fd, false);
+}
+
+/* The generation under which fd is kept now, 0 if it is not kept. */
+static uint32_t keep_current(int fd)
+{
+    _Atomic uint32_t *t = atomic_load_explicit(&keep_gen, memory_order_acquire);
+    if (t == NULL || (size_t)fd >= keep_n)
+        return 0;
+    uint32_t g = atomic_load_explicit(&t[fd], memory_order_acquire);
+    return (g & 1) ? g : 0;
+}
+
 static struct cpc__io_fd *io_fd_get(struct cpc_sched *s, int fd)
 {
     if ((size_t)fd >= s->io_nfds) {
@@ -108,15 +211,12 @@ static uint32_t io_dirs_wanted(const struct cpc__io_fd *r)
     return (r->nin ? CPC_IO_IN : 0) | (r->nout ? CPC_IO_OUT : 0);
 }
 
-/* Arm fd for `dirs` (one-shot).  Returns 0 or -1 with errno set. */
-static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
-                  uint32_t dirs)
+/* Register fd in s's epoll set for `events`, with ADD or MOD.  Returns 0
+   or -1 with errno set. */
+static int io_ctl(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
+                  uint32_t events)
 {
-    struct epoll_event ev = { .events = EPOLLONESHOT, .data.fd = fd };
-    if (dirs & CPC_IO_IN)
-        ev.events |= EPOLLIN | EPOLLRDHUP;
-    if (dirs & CPC_IO_OUT)
-        ev.events |= EPOLLOUT;
+    struct epoll_event ev = { .events = events, .data.fd = fd };
     /* Which operation works depends on whether the fd was closed since
        it was last armed, which only the kernel knows.  Each fd number
        follows its own history: a server closing every connection after
@@ -133,15 +233,59 @@ static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
         rc = epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev);  /* still there */
         r->add_first = false;
     }
-    if (rc < 0) {
-        r->in_epoll = false;
-        r->armed = 0;
-        return -1;
-    }
-    r->in_epoll = true;
-    r->armed = dirs;
-    return 0;
+    r->in_epoll = rc == 0;
+    return rc;
 }
+
+/* Arm fd for `dirs` (one-shot).  Returns 0 or -1 with errno set. */
+static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
+                  uint32_t dirs)
+{
+    uint32_t events = EPOLLONESHOT;
+    if (dirs & CPC_IO_IN)
+        events |= EPOLLIN | EPOLLRDHUP;
+    if (dirs & CPC_IO_OUT)
+        events |= EPOLLOUT;
+    r->kept_gen = 0;
+    r->ready = 0;
+    int rc = io_ctl(s, fd, r, events);
+    r->armed = rc == 0 ? dirs : 0;
+    return rc;
+}
+
+/* The registration of a kept fd: every direction, edge-triggered, once. */
+#define IO_KEPT_EVENTS (EPOLLET | EPOLLIN | EPOLLRDHUP | EPOLLOUT)
+
+/* Register a kept fd for generation gen.  The kernel reports at once the
+   directions already ready, so no earlier edge is lost. */
+static int io_keep_register(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
+                            uint32_t gen)
+{
+    r->kept_gen = 0;
+    r->ready = 0;
+    int rc = io_ctl(s, fd, r, IO_KEPT_EVENTS);
+    if (rc == 0)
+        r->kept_gen = gen;
+    r->armed = rc == 0 ? CPC_IO_IN | CPC_IO_OUT : 0;
+    return rc;
+}
+
+#ifdef CPC_DEBUG
+/* The debug runtime checks the promise of cpc_io_keep at every wait on a
+   kept fd: re-registering succeeds only if the number still names the
+   file registered. */
+static void io_dbg_check_kept(struct cpc_sched *s, int fd)
+{
+    struct epoll_event ev = { .events = IO_KEPT_EVENTS, .data.fd = fd };
+    if (epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0)
+        cpc__fatal("cpc_io_wait: fd %d is kept (cpc_io_keep) but was closed "
+                   "without cpc_io_forget (%s)", fd,
+                   errno == ENOENT ? "its number names another file now"
+                                   : strerror(errno));
+}
+#else
+#define io_dbg_check_kept(s, fd) ((void)0)
+#endif
 
 static void io_list_remove(struct cpc_sched *s, struct cpc__io_fd *r,
                            cpc_continuation *k)
@@ -212,7 +356,6 @@ void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
         if ((size_t)fd >= s->io_nfds)
             continue;
         struct cpc__io_fd *r = &s->io_fds[fd];
-        r->armed = 0;                       /* one-shot fired */
         uint32_t ready = 0;
         /* Errors and hang-ups wake both directions: the next read or
            write reports them. */
@@ -220,6 +363,14 @@ void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
             ready |= CPC_IO_IN;
         if (e & (EPOLLOUT | EPOLLHUP | EPOLLERR))
             ready |= CPC_IO_OUT;
+        if (r->kept_gen != 0) {
+            /* Edge-triggered and still registered: remember the edges
+               nobody was waiting for. */
+            r->ready |= ready & ~io_dirs_wanted(r);
+            io_wake(s, r, ready, false);
+            continue;
+        }
+        r->armed = 0;                       /* one-shot fired */
         io_wake(s, r, ready, false);
         if (r->head != NULL) {
             uint32_t want = io_dirs_wanted(r);
@@ -234,7 +385,9 @@ void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
 
 /* ---- primitives ------------------------------------------------------------ */
 
-static int io_wait_blocking(int fd, int direction)
+/* The directions of `direction` in which fd is ready, waiting at most
+   timeout_ms (-1: until one is): poll(2).  -1 with errno on error. */
+static int io_poll_fd(int fd, int direction, int timeout_ms)
 {
     struct pollfd p = { .fd = fd, .events = 0 };
     if (direction & CPC_IO_IN)
@@ -242,7 +395,7 @@ static int io_wait_blocking(int fd, int direction)
     if (direction & CPC_IO_OUT)
         p.events |= POLLOUT;
     for (;;) {
-        int rc = poll(&p, 1, -1);
+        int rc = poll(&p, 1, timeout_ms);
         if (rc < 0 && errno == EINTR)
             continue;
         if (rc < 0)
@@ -281,16 +434,33 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     if (s == NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_io_wait with a condvar");
-        return io_return(k, io_wait_blocking(fd, direction));
+        return io_return(k, io_poll_fd(fd, direction, -1));
     }
     struct cpc__io_fd *r = io_fd_get(s, fd);
-    uint32_t want = (uint32_t)direction | io_dirs_wanted(r);
-    /* `armed` is trusted only while other threads wait on the fd: once the
-       last waiter left early (condvar, cpc_signal_fd), the fd may have been
-       closed and its number reused, and the kernel forgot it.  Arming costs
-       the one syscall a wait cycle costs anyway. */
-    if ((r->head == NULL || (want & ~r->armed) != 0) &&
-        io_arm(s, fd, r, want) < 0) {
+    uint32_t gen = keep_current(fd);
+    int rc = 0;
+    if (gen != 0 && r->kept_gen == gen) {
+        /* Kept and registered here: no system call.  An edge that came
+           while nobody waited is this wait's. */
+        io_dbg_check_kept(s, fd);
+        uint32_t seen = r->ready & (uint32_t)direction;
+        if (seen != 0) {
+            r->ready &= ~seen;
+            return io_return(k, (int)seen);
+        }
+    } else if (gen != 0) {
+        rc = io_keep_register(s, fd, r, gen);
+    } else {
+        uint32_t want = (uint32_t)direction | io_dirs_wanted(r);
+        /* `armed` is trusted only while other threads wait on the fd: once
+           the last waiter left early (condvar, cpc_signal_fd), the fd may
+           have been closed and its number reused, and the kernel forgot
+           it.  Arming costs the one syscall a wait cycle costs anyway.  A
+           registration left by a forgotten keep is always replaced. */
+        if (r->head == NULL || (want & ~r->armed) != 0 || r->kept_gen != 0)
+            rc = io_arm(s, fd, r, want);
+    }
+    if (rc < 0) {
         if (errno == EPERM)             /* regular file: always ready */
             return io_return(k, direction);
         return io_return(k, -1);

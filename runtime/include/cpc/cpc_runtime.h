@@ -205,6 +205,26 @@ cpc_condvar *cpc_condvar_get_shared(void);
    meets `direction`, in wait order; their cpc_io_wait returns 0 (neither a
    direction nor CPC_CONDVAR: "woken by cpc_signal_fd"). */
 void cpc_signal_fd(int fd, int direction);
+/* Keep fd registered with the schedulers' epoll sets from one cpc_io_wait
+   to the next, edge-triggered: a wait on a kept fd makes no system call,
+   where a wait on another fd arms it again (one epoll_ctl).  For a
+   connection waited on many times.  Two conditions:
+    - edge-triggered semantics: a wait also returns for input (or room)
+      that arrived since the previous wait, even if the program has
+      consumed it meanwhile; read or write until EAGAIN, with fd
+      non-blocking (cpc_setup_descriptor);
+    - a promise: call cpc_io_forget(fd) before closing fd -- the runtime
+      cannot see close(2), and would not watch another file given the same
+      number.  The debug runtime checks it at every wait and aborts naming
+      the fd.
+   Any OS thread; 0, or -1 with errno EBADF (fd < 0) or ERANGE (fd beyond
+   the descriptor limit the process had at its first keep: the fd is then
+   waited on as any other). */
+int cpc_io_keep(int fd);
+/* End cpc_io_keep(fd), before closing it: later waits arm it again each
+   time.  Threads waiting on fd meanwhile are still woken.  0, or -1 with
+   errno EBADF (fd < 0). */
+int cpc_io_forget(int fd);
 
 /* A pool of at most max_threads pthreads, created as threads arrive. */
 cpc_sched *cpc_threadpool_get(int max_threads);
