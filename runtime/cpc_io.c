@@ -27,11 +27,14 @@
  * have been drained meanwhile -- the edge-triggered contract, which
  * programs reading until EAGAIN meet (checking with poll(2) instead would
  * cost the system call a kept fd saves, and under load edges mostly
- * arrive before the next wait).  The promise is process-wide
+ * arrive before the next wait).  A hang-up or an error is remembered for
+ * good: it may come in the same edge as input that the program reads
+ * without reaching the end of file.  The promise is process-wide
  * (keep_gen below): a scheduler notices that a number was forgotten, and
  * maybe kept again for a new file, by a generation that changed.  The
  * debug runtime checks the promise at every wait and aborts, naming the fd,
- * when a kept number was closed without cpc_io_forget.
+ * when a kept number was closed without cpc_io_forget; it also returns
+ * early from every other wait on a kept fd, to exercise the contract.
  *
  * A waiter that also waits on a condvar is on both lists; whichever event
  * comes first unlinks it from the other in O(1).
@@ -63,7 +66,9 @@ struct cpc__io_fd {
                                    0 when its registration is one-shot */
     uint8_t armed;              /* CPC_IO_* directions armed in epoll */
     uint8_t ready;              /* kept: directions an edge reported while
-                                   nobody waited for them */
+                                   nobody waited for them; shifted by
+                                   IO_HUP_SHIFT, directions a hang-up or
+                                   error made ready for good */
     bool in_epoll;              /* fd is in the interest list, as far as
                                    we know (the kernel drops it silently
                                    when the fd is closed) */
@@ -253,6 +258,9 @@ static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
     return rc;
 }
 
+/* Where struct cpc__io_fd's `ready` keeps the directions ready for good. */
+#define IO_HUP_SHIFT 2
+
 /* The registration of a kept fd: every direction, edge-triggered, once. */
 #define IO_KEPT_EVENTS (EPOLLET | EPOLLIN | EPOLLRDHUP | EPOLLOUT)
 
@@ -283,8 +291,19 @@ static void io_dbg_check_kept(struct cpc_sched *s, int fd)
                    errno == ENOENT ? "its number names another file now"
                                    : strerror(errno));
 }
+
+/* ... and exercises the edge-triggered contract: every other wait on a
+   kept fd returns at once, as one woken by an edge for input the program
+   had already drained, so that a program not ready for it fails in its
+   tests rather than under load. */
+static bool io_dbg_early_return(void)
+{
+    static _Thread_local unsigned waits;
+    return (++waits & 1) == 0;
+}
 #else
 #define io_dbg_check_kept(s, fd) ((void)0)
+#define io_dbg_early_return() false
 #endif
 
 static void io_list_remove(struct cpc_sched *s, struct cpc__io_fd *r,
@@ -365,8 +384,14 @@ void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
             ready |= CPC_IO_OUT;
         if (r->kept_gen != 0) {
             /* Edge-triggered and still registered: remember the edges
-               nobody was waiting for. */
+               nobody was waiting for.  A hang-up or an error stays: its
+               edge may have come with input the program reads without
+               reaching the end of file, and no other edge will follow. */
             r->ready |= ready & ~io_dirs_wanted(r);
+            if (e & (EPOLLHUP | EPOLLERR))
+                r->ready |= (CPC_IO_IN | CPC_IO_OUT) << IO_HUP_SHIFT;
+            else if (e & EPOLLRDHUP)
+                r->ready |= CPC_IO_IN << IO_HUP_SHIFT;  /* end of file */
             io_wake(s, r, ready, false);
             continue;
         }
@@ -443,7 +468,9 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
         /* Kept and registered here: no system call.  An edge that came
            while nobody waited is this wait's. */
         io_dbg_check_kept(s, fd);
-        uint32_t seen = r->ready & (uint32_t)direction;
+        if (io_dbg_early_return())
+            return io_return(k, direction);
+        uint32_t seen = (r->ready | r->ready >> IO_HUP_SHIFT) & (uint32_t)direction;
         if (seen != 0) {
             r->ready &= ~seen;
             return io_return(k, (int)seen);

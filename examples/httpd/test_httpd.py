@@ -557,6 +557,26 @@ def test_two_schedulers_serve_and_count(tree):
         s.stop()
 
 
+def test_pipelined_requests_filling_the_buffer_exactly_then_more(server, tree):
+    # The server reads at most HTTP_HEAD_MAX (8192) bytes at a time.  Here
+    # a read fills the buffer with whole requests, and the next request
+    # waits in the socket: the connection's descriptor is kept
+    # (edge-triggered), so no new edge announces it once the buffer is
+    # consumed -- the server must read it without waiting.
+    head_max = 8192
+    n = 8
+    base = len(get("/hello.txt", "X-Pad: \r\n"))
+    pads = [(head_max // n) - base] * n
+    pads[-1] += head_max - n * (head_max // n)
+    burst = b"".join(get("/hello.txt", "X-Pad: %s\r\n" % ("p" * k)) for k in pads)
+    assert len(burst) == head_max
+    with connect(server.port) as s:
+        s.sendall(burst + get("/index.html"))
+        r = Reader(s)
+        bodies = [r.response()[2] for _ in range(n + 1)]
+    assert bodies == [tree[1]["hello.txt"]] * n + [tree[1]["index.html"]]
+
+
 def test_half_closed_client_gets_its_answer(server, tree):
     with connect(server.port) as s:
         s.sendall(get("/hello.txt"))
