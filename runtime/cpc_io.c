@@ -23,7 +23,7 @@
  * kept fd is registered once per scheduler, edge-triggered for every
  * direction, and a wait on it makes no system call.  An edge that finds
  * no waiter for its direction is remembered (`ready`), and the next wait
- * in that direction returns at once: no edge is missed, but the fd may
+ * in that direction is woken at once (queued): no edge is missed, but the fd may
  * have been drained meanwhile -- the edge-triggered contract, which
  * programs reading until EAGAIN meet (checking with poll(2) instead would
  * cost the system call a kept fd saves, and under load edges mostly
@@ -466,14 +466,20 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     int rc = 0;
     if (gen != 0 && r->kept_gen == gen) {
         /* Kept and registered here: no system call.  An edge that came
-           while nobody waited is this wait's. */
+           while nobody waited is this wait's: the thread is woken at once,
+           at the end of the run queue, after the threads woken before
+           it -- going on at once instead lets a busy connection overtake
+           the others, which lengthens the latency tail. */
         io_dbg_check_kept(s, fd);
-        if (io_dbg_early_return())
-            return io_return(k, direction);
         uint32_t seen = (r->ready | r->ready >> IO_HUP_SHIFT) & (uint32_t)direction;
+        if (io_dbg_early_return())
+            seen = (uint32_t)direction;
         if (seen != 0) {
             r->ready &= ~seen;
-            return io_return(k, (int)seen);
+            k = cpc_reserve(k, sizeof(int));
+            cpc__dbg_suspend(k, false);
+            sched_wake(s, k, (int)seen);
+            return NULL;
         }
     } else if (gen != 0) {
         rc = io_keep_register(s, fd, r, gen);
