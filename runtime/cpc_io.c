@@ -23,8 +23,8 @@
  * kept fd is registered once per scheduler, edge-triggered for every
  * direction, and a wait on it makes no system call.  An edge that finds
  * no waiter for its direction is remembered (`ready`), and the next wait
- * in that direction is woken at once (queued): no edge is missed, but the fd may
- * have been drained meanwhile -- the edge-triggered contract, which
+ * in that direction is woken at once (queued): no edge is missed, but the
+ * fd may have been drained meanwhile -- the edge-triggered contract, which
  * programs reading until EAGAIN meet (checking with poll(2) instead would
  * cost the system call a kept fd saves, and under load edges mostly
  * arrive before the next wait).  A hang-up or an error is remembered for
@@ -33,8 +33,8 @@
  * (keep_gen below): a scheduler notices that a number was forgotten, and
  * maybe kept again for a new file, by a generation that changed.  The
  * debug runtime checks the promise at every wait and aborts, naming the fd,
- * when a kept number was closed without cpc_io_forget; it also returns
- * early from every other wait on a kept fd, to exercise the contract.
+ * when a kept number was closed without cpc_io_forget; it also wakes every
+ * other wait on a kept fd at once, to exercise the contract.
  *
  * A waiter that also waits on a condvar is on both lists; whichever event
  * comes first unlinks it from the other in O(1).
@@ -293,7 +293,7 @@ static void io_dbg_check_kept(struct cpc_sched *s, int fd)
 }
 
 /* ... and exercises the edge-triggered contract: every other wait on a
-   kept fd returns at once, as one woken by an edge for input the program
+   kept fd is woken at once, as one woken by an edge for input the program
    had already drained, so that a program not ready for it fails in its
    tests rather than under load. */
 static bool io_dbg_early_return(void)
@@ -410,9 +410,7 @@ void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
 
 /* ---- primitives ------------------------------------------------------------ */
 
-/* The directions of `direction` in which fd is ready, waiting at most
-   timeout_ms (-1: until one is): poll(2).  -1 with errno on error. */
-static int io_poll_fd(int fd, int direction, int timeout_ms)
+static int io_wait_blocking(int fd, int direction)
 {
     struct pollfd p = { .fd = fd, .events = 0 };
     if (direction & CPC_IO_IN)
@@ -420,7 +418,7 @@ static int io_poll_fd(int fd, int direction, int timeout_ms)
     if (direction & CPC_IO_OUT)
         p.events |= POLLOUT;
     for (;;) {
-        int rc = poll(&p, 1, timeout_ms);
+        int rc = poll(&p, 1, -1);
         if (rc < 0 && errno == EINTR)
             continue;
         if (rc < 0)
@@ -459,7 +457,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     if (s == NULL) {
         if (c != NULL)
             cpc_require_attached("cpc_io_wait with a condvar");
-        return io_return(k, io_poll_fd(fd, direction, -1));
+        return io_return(k, io_wait_blocking(fd, direction));
     }
     struct cpc__io_fd *r = io_fd_get(s, fd);
     uint32_t gen = keep_current(fd);

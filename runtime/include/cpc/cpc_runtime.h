@@ -212,8 +212,8 @@ void cpc_signal_fd(int fd, int direction);
     - edge-triggered semantics: a wait also returns for input (or room)
       that arrived since the previous wait, even if the program has
       consumed it meanwhile; read or write until EAGAIN, with fd
-      non-blocking (cpc_setup_descriptor).  The debug runtime returns so
-      from every other wait on a kept fd, to exercise this;
+      non-blocking (cpc_setup_descriptor).  The debug runtime wakes every
+      other wait on a kept fd that way, to exercise this;
     - a promise: call cpc_io_forget(fd) before closing fd -- the runtime
       cannot see close(2), and would not watch another file given the same
       number.  The debug runtime checks it at every wait and aborts naming
