@@ -322,16 +322,21 @@ void cpc__sched_run(cpc_continuation *k);
 /* A thread ended (outermost function returned, or cpc_done): free it and,
    when it was detached, account for it. */
 void cpc__sched_thread_end(cpc_continuation *k);
-/* Monotonic time in nanoseconds, cached per pass of s (time_valid holds
-   which clocks are fresh; the main loop clears it with one store). */
+/* Monotonic time in nanoseconds: now, and cached per pass of s
+   (time_valid holds which clocks are fresh; the main loop clears it with
+   one store). */
 #define CPC__MONO_VALID 1u
 #define CPC__REAL_VALID 2u
+static inline int64_t cpc__mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 static inline int64_t cpc__sched_now(struct cpc_sched *s)
 {
     if (!(s->time_valid & CPC__MONO_VALID)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        s->mono_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+        s->mono_ns = cpc__mono_ns();
         s->time_valid |= CPC__MONO_VALID;
     }
     return s->mono_ns;

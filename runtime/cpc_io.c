@@ -64,7 +64,7 @@ struct cpc__io_fd {
     uint32_t kept_gen;          /* keep_gen[fd] when this scheduler
                                    registered the fd edge-triggered (kept),
                                    0 when its registration is one-shot */
-    uint8_t armed;              /* CPC_IO_* directions armed in epoll */
+    uint8_t armed;              /* CPC_IO_* directions armed one-shot */
     uint8_t ready;              /* kept: directions an edge reported while
                                    nobody waited for them; shifted by
                                    IO_HUP_SHIFT, directions a hang-up or
@@ -269,12 +269,10 @@ static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
 static int io_keep_register(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
                             uint32_t gen)
 {
-    r->kept_gen = 0;
+    r->armed = 0;                   /* `armed` is for one-shot waits */
     r->ready = 0;
     int rc = io_ctl(s, fd, r, IO_KEPT_EVENTS);
-    if (rc == 0)
-        r->kept_gen = gen;
-    r->armed = rc == 0 ? CPC_IO_IN | CPC_IO_OUT : 0;
+    r->kept_gen = rc == 0 ? gen : 0;
     return rc;
 }
 

@@ -535,8 +535,7 @@ static bool sched_spin_for_inbox(struct cpc_sched *s)
 {
     if (atomic_load_explicit(&world_running_hint, memory_order_relaxed) < 2)
         return false;
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int64_t t0 = cpc__mono_ns();
     for (unsigned i = 1;; i++) {
         if (sched_inbox_maybe_pending(s))
             return true;
@@ -546,12 +545,8 @@ static bool sched_spin_for_inbox(struct cpc_sched *s)
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
-        if ((i & 63) == 0) {
-            clock_gettime(CLOCK_MONOTONIC, &t);
-            if ((t.tv_sec - t0.tv_sec) * 1000000000L +
-                (t.tv_nsec - t0.tv_nsec) >= SCHED_SPIN_NS)
-                return false;
-        }
+        if ((i & 63) == 0 && cpc__mono_ns() - t0 >= SCHED_SPIN_NS)
+            return false;
     }
 }
 
@@ -576,13 +571,6 @@ static bool sched_spin_for_inbox(struct cpc_sched *s)
    cpc_scheduler_set_poll_spin. */
 #define SCHED_POLL_SPIN_DEFAULT_US 50
 #define SCHED_POLL_SPIN_MAX_US 1000000
-
-static int64_t sched_clock_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
 
 /* The process-wide default maximum, from the environment (read once). */
 static int64_t sched_poll_spin_default_ns(void)
@@ -634,7 +622,7 @@ static bool sched_poll_spin(struct cpc_sched *s, int64_t t0)
         cpc__io_poll(s, 0);
         if (s->runq.head != NULL || sched_inbox_maybe_pending(s))
             return true;
-        if (sched_clock_ns() >= end)
+        if (cpc__mono_ns() >= end)
             return false;
     }
 }
@@ -651,7 +639,7 @@ static void sched_idle(struct cpc_sched *s, int timeout_ms)
         sched_sleep(s, timeout_ms);
         return;
     }
-    int64_t t0 = sched_clock_ns();
+    int64_t t0 = cpc__mono_ns();
     if (s->poll_spin_ns > max)
         s->poll_spin_ns = max;
     if (s->poll_spin_ns > 0 && sched_poll_spin(s, t0)) {
@@ -660,7 +648,7 @@ static void sched_idle(struct cpc_sched *s, int timeout_ms)
     }
     s->time_valid = 0;
     sched_sleep(s, sched_poll_timeout(s));
-    if (sched_clock_ns() - t0 <= max)
+    if (cpc__mono_ns() - t0 <= max)
         s->poll_spin_ns = max;
     else
         s->poll_spin_ns = s->poll_spin_ns / 2 < 1000 ? 0 : s->poll_spin_ns / 2;

@@ -481,6 +481,15 @@ const char *http_reason(int status)
    and month names follow the locale and which costs a few percent of a
    keep-alive request. */
 #define HTTP_DATE_LEN 29
+
+/* v (0..99) as two digits at p; returns the end. */
+static char *put_two_digits(char *p, int v)
+{
+    p[0] = (char)('0' + v / 10);
+    p[1] = (char)('0' + v % 10);
+    return p + 2;
+}
+
 static void http_date(time_t t, char out[HTTP_DATE_LEN + 1])
 {
     static const char days[] = "SunMonTueWedThuFriSat";
@@ -494,25 +503,19 @@ static void http_date(time_t t, char out[HTTP_DATE_LEN + 1])
     p += 3;
     *p++ = ',';
     *p++ = ' ';
-    *p++ = (char)('0' + tm.tm_mday / 10);
-    *p++ = (char)('0' + tm.tm_mday % 10);
+    p = put_two_digits(p, tm.tm_mday);
     *p++ = ' ';
     memcpy(p, months + 3 * tm.tm_mon, 3);
     p += 3;
     *p++ = ' ';
-    *p++ = (char)('0' + year / 1000);
-    *p++ = (char)('0' + year / 100 % 10);
-    *p++ = (char)('0' + year / 10 % 10);
-    *p++ = (char)('0' + year % 10);
+    p = put_two_digits(p, year / 100);
+    p = put_two_digits(p, year % 100);
     *p++ = ' ';
-    *p++ = (char)('0' + tm.tm_hour / 10);
-    *p++ = (char)('0' + tm.tm_hour % 10);
+    p = put_two_digits(p, tm.tm_hour);
     *p++ = ':';
-    *p++ = (char)('0' + tm.tm_min / 10);
-    *p++ = (char)('0' + tm.tm_min % 10);
+    p = put_two_digits(p, tm.tm_min);
     *p++ = ':';
-    *p++ = (char)('0' + tm.tm_sec / 10);
-    *p++ = (char)('0' + tm.tm_sec % 10);
+    p = put_two_digits(p, tm.tm_sec);
     memcpy(p, " GMT", 5);
 }
 

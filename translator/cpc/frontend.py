@@ -85,9 +85,10 @@ _CONTINUE = 1                       # CXChildVisit_Continue
 
 
 class _Once:
-    """A property computed once per cursor object: the value is stored in
-    the object's __dict__ under the property's name, which (this being a
-    non-data descriptor) later lookups find first, with no call."""
+    """A property computed once per cursor object (once_per_cursor): the
+    value is stored in the object's __dict__ under the property's name,
+    which (this being a non-data descriptor) later lookups find first, with
+    no call."""
 
     def __init__(self, fn):
         self.fn = fn
@@ -96,8 +97,7 @@ class _Once:
     def __get__(self, obj, cls=None):
         if obj is None:
             return self
-        v = obj.__dict__[self.name] = self.fn(obj)
-        return v
+        return once_per_cursor(obj, self.name, self.fn)
 
 
 class Location(ci.SourceLocation):
@@ -310,7 +310,8 @@ def is_builtin_kind(k):
 
 def once_per_cursor(c, key, compute):
     """compute(c), computed once per cursor object and kept in it under
-    `key` (a parse never changes; the passes ask the same nodes often)."""
+    `key` (a parse never changes; the passes ask the same nodes often).
+    `_Once` is the same for a property."""
     d = c.__dict__
     try:
         return d[key]
