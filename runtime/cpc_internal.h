@@ -322,6 +322,9 @@ void cpc__sched_run(cpc_continuation *k);
 /* A thread ended (outermost function returned, or cpc_done): free it and,
    when it was detached, account for it. */
 void cpc__sched_thread_end(cpc_continuation *k);
+/* cpc_continuation_free of a k known not to be NULL (the end of every
+   thread). */
+void cpc__cont_free(cpc_continuation *k);
 /* Monotonic time in nanoseconds: now, and cached per pass of s
    (time_valid holds which clocks are fresh; the main loop clears it with
    one store). */

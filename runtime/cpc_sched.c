@@ -168,7 +168,7 @@ cpc_sched *cpc_get_sched(cpc_continuation *k)
 void cpc__sched_thread_end(cpc_continuation *k)
 {
     struct cpc__pool *pool = cpc__tls_pool;
-    cpc_continuation_free(k);
+    cpc__cont_free(k);
     if (pool != NULL) {
         cpc__pool_leave(pool);
         cpc__world_busy_add(-1);
@@ -319,12 +319,17 @@ static bool sched_park(struct cpc_sched *s)
 
 /* ---- spawning ------------------------------------------------------------- */
 
-static void sched_check_spawn(cpc_continuation *k, const char *what)
+CPC_NORETURN static CPC_COLD void sched_bad_spawn(cpc_continuation *k,
+                                                  const char *what)
+{
+    cpc__fatal("%s: %s (push the frame that starts the thread first)",
+               what, k == NULL ? "NULL continuation" : "empty continuation");
+}
+
+static inline void sched_check_spawn(cpc_continuation *k, const char *what)
 {
     if (CPC_UNLIKELY(k == NULL || k->length == 0))
-        cpc__fatal("%s: %s (push the frame that starts the thread first)",
-                   what, k == NULL ? "NULL continuation"
-                                   : "empty continuation");
+        sched_bad_spawn(k, what);
 }
 
 /* Spawn onto the run queue of s, which this OS thread drives.  Native

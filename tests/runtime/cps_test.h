@@ -12,9 +12,9 @@
  * the ABI) and reserve nothing at entry.  Only the spawn boilerplate,
  * which the translator generates identically for every
  * `cpc_spawn f(args);`, is factored into macros here; they expand to
- * cpcc's shape: cpc_continuation_new for the spawn frame, a checked
- * CPC_PUSH into it, cpc_spawn_continuation, and a start thunk popping the
- * arguments and calling f__cps.
+ * cpcc's shape: cpc_continuation_new for the spawn frame, an unchecked
+ * CPC_PUSH_RESERVED into it, cpc_spawn_continuation, and a start thunk
+ * popping the arguments and calling f__cps.
  */
 #ifndef CPS_TEST_H
 #define CPS_TEST_H
@@ -64,7 +64,7 @@ static inline double ct_now(void)
     {                                                                        \
         cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH(cpc_sk, struct f##__spawn);      \
+        struct f##__spawn *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct f##__spawn);      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
         cpc_spawn_continuation(cpc_sk);                                      \
     }
@@ -83,7 +83,7 @@ static inline double ct_now(void)
     {                                                                        \
         cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH(cpc_sk, struct f##__spawn);      \
+        struct f##__spawn *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
         cpc_spawn_continuation(cpc_sk);                                      \
@@ -103,7 +103,7 @@ static inline double ct_now(void)
     {                                                                        \
         cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH(cpc_sk, struct f##__spawn);      \
+        struct f##__spawn *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->a1 = a1;                                                      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
@@ -124,7 +124,7 @@ static inline double ct_now(void)
     {                                                                        \
         cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH(cpc_sk, struct f##__spawn);      \
+        struct f##__spawn *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->a1 = a1;                                                      \
         cpc_a->a2 = a2;                                                      \

@@ -437,6 +437,9 @@ static inline cpc_continuation *cpc_reserve(cpc_continuation *k, size_t need)
     return k;
 }
 
+/* Push a frame of struct type T into room reserved by cpc_enter or
+   cpc_reserve, or made by cpc_continuation_new(sizeof(T)) (a spawn's
+   arguments): no check, no move. */
 #define CPC_PUSH_RESERVED(k, T) ((T *)cpc_push_reserved((k), sizeof(T)))
 
 static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)

@@ -323,10 +323,11 @@ def spawn_start(name, st, pops_args, fn, cargs):
 def spawn_site(name, comment, st, assigns):
     """The lines replacing `cpc_spawn g(...)`: a new continuation with the
     arguments (`assigns`: statements filling cpc_a), handed to the
-    scheduler."""
+    scheduler.  The continuation is made with room for the arguments, so
+    pushing them needs no check."""
     body = ['{ /* %s */' % comment,
             '    cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct %s));' % st,
-            '    struct %s *cpc_a = CPC_PUSH(cpc_sk, struct %s);' % (st, st)]
+            '    struct %s *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct %s);' % (st, st)]
     body += ['    ' + x for x in assigns]
     body += ['    cpc_a->cpc_fn = %s__start;' % name,
              '    cpc_spawn_continuation(cpc_sk);',

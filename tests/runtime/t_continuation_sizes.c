@@ -1,0 +1,63 @@
+/* cpc_continuation_new(size) for every size around the allocator's size
+   classes, on the scheduler's thread (the inline slab path) and on another
+   OS thread (the general path): the room is at least `size` bytes, usable
+   to its end (valgrind and the debug runtime see an overrun), the header
+   is that of an empty continuation, and continuations alive together are
+   distinct.  A spawn's arguments are pushed into exactly that room without
+   a check (CPC_PUSH_RESERVED), so a class one size too small would corrupt
+   the next slot. */
+#include "cps_test.h"
+#include <pthread.h>
+#include <string.h>
+
+#define MAX_SIZE 300
+#define ALIVE 3
+
+static int check_sizes(const char *where)
+{
+    int bad = 0;
+    for (size_t size = 0; size <= MAX_SIZE; size++) {
+        cpc_continuation *k[ALIVE];
+        for (int j = 0; j < ALIVE; j++) {
+            k[j] = cpc_continuation_new(size);
+            if (k[j]->size < size || k[j]->length != 0 || k[j]->cpc_next != NULL) {
+                printf("%s: size %zu: room %u, length %u, next %p\n", where,
+                       size, k[j]->size, k[j]->length, (void *)k[j]->cpc_next);
+                bad++;
+            }
+            memset(k[j]->c, 0xa0 + j, k[j]->size);
+        }
+        for (int j = 0; j < ALIVE; j++) {
+            for (uint32_t b = 0; b < k[j]->size; b++)
+                if (k[j]->c[b] != (unsigned char)(0xa0 + j)) {
+                    printf("%s: size %zu: byte %u of continuation %d overwritten\n",
+                           where, size, b, j);
+                    bad++;
+                    break;
+                }
+        }
+        for (int j = 0; j < ALIVE; j++)
+            cpc_continuation_free(k[j]);
+    }
+    return bad;
+}
+
+static void *other_thread(void *arg)
+{
+    *(int *)arg = check_sizes("other OS thread");
+    return NULL;
+}
+
+int main(void)
+{
+    int bad_here = check_sizes("scheduler's thread"), bad_there = -1;
+    pthread_t t;
+    if (pthread_create(&t, NULL, other_thread, &bad_there) != 0)
+        return 1;
+    pthread_join(t, NULL);
+    /* the slots the other thread freed come back to this one */
+    bad_here += check_sizes("scheduler's thread, again");
+    printf("sizes 0..%d: %d bad here, %d bad on another OS thread\n",
+           MAX_SIZE, bad_here, bad_there);
+    return 0;
+}
