@@ -247,16 +247,24 @@ take:;
     return p;
 }
 
+/* A freed slot of s, or NULL. */
+static inline void *slab_take_freed(struct slab *s)
+{
+    void *p = s->free;
+    if (CPC_LIKELY(p != NULL)) {
+        s->free = *(void **)p;
+        s->live++;
+    }
+    return p;
+}
+
 static inline void *slab_alloc(unsigned cls)
 {
     struct slab *s = slab_cur[cls];
     if (CPC_LIKELY(s != NULL)) {
-        void *p = s->free;
-        if (CPC_LIKELY(p != NULL)) {
-            s->free = *(void **)p;
-            s->live++;
+        void *p = slab_take_freed(s);
+        if (CPC_LIKELY(p != NULL))
             return p;
-        }
         if (s->bump < s->end) {
             p = s->bump;
             s->bump += s->slot;
@@ -441,10 +449,8 @@ cpc_continuation *cpc_continuation_new(size_t size)
                    cpc__tls_on_default)) {
         unsigned cls = (unsigned)((size - 1) / 16);
         struct slab *s = slab_cur[cls];
-        if (CPC_LIKELY(s != NULL && s->free != NULL)) {
-            cpc_continuation *k = s->free;
-            s->free = *(void **)(void *)k;
-            s->live++;
+        cpc_continuation *k = s != NULL ? slab_take_freed(s) : NULL;
+        if (CPC_LIKELY(k != NULL)) {
             k->cpc_next = NULL;
             k->length = 0;
             k->size = 16 * (cls + 1);

@@ -2,14 +2,17 @@
 # programs (see docs/testing.md).
 #
 #   make test-csmith      the 200 fixed seeds of tests/csmith/seeds.txt (every seed at -O1,
-#                         one in ten also at -O0, one in ten at -O2) and every regression
-#                         program in tests/csmith/regressions/; fails on any mismatch.
+#                         one in ten also at -O0, one in ten at -O2, one in five each with
+#                         ASan, a yield at every cps entry and the environments data-flow
+#                         scheme) and every regression program in tests/csmith/regressions/;
+#                         fails on any mismatch.
 #   make fuzz             a long campaign: FUZZ_SEEDS seeds (default 2000) from FUZZ_FIRST
 #                         (default 100000); failures are reduced (creduce, installed by setup-fuzz) into
 #                         tests/csmith/regressions/ -- at most FUZZ_REDUCE_MAX of them, one
 #                         per failure signature.
 #   make test-csmith-harness   checks the transformation alone (no cpcc needed).
-#   (test-csmith first runs the transformation's unit tests, test_cpcsmith.py.)
+#   (test-csmith first runs the unit tests of the transformation and of the driver,
+#   test_cpcsmith.py and test_run.py.)
 #
 # CSMITH_JOBS (default 2) programs run in parallel.  Work files go to build/csmith/; the
 # files of failing seeds are kept there, with summary-*.json.
@@ -22,7 +25,8 @@ FUZZ_FIRST    ?= 100000
 FUZZ_REDUCE_MAX ?= 6
 
 test-csmith: setup runtime translator
-	@$(PYTHON) -m pytest -q -p no:cacheprovider $(CSMITH_DIR)/test_cpcsmith.py
+	@$(PYTHON) -m pytest -q -p no:cacheprovider $(CSMITH_DIR)/test_cpcsmith.py \
+	    $(CSMITH_DIR)/test_run.py
 	@$(CSMITH_RUN) test --seed-file $(CSMITH_DIR)/seeds.txt -j $(CSMITH_JOBS) \
 	    --workdir $(BUILD)/csmith
 

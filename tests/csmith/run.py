@@ -5,9 +5,10 @@ For each seed: generate a Csmith program, build it natively (`cc -O1`), turn it 
 program in which every function that can be is cps (cpcsmith.py), build that with
 `bin/cpcc -O<L>`, run both under a timeout and compare stdout and exit status.  Every seed
 runs at -O1; one seed in ten also at -O0, one in ten at -O2, one in five at
--O1 with AddressSanitizer (-O1+asan), and one in five at -O1 with `cpc_yield();` at the start
+-O1 with AddressSanitizer (-O1+asan), one in five at -O1 with `cpc_yield();` at the start
 of every cps function (-O1+yield, tests/translator/corpus/yieldify.py), so that every cps call
-suspends and resumes through the scheduler.
+suspends and resumes through the scheduler, and one in five at -O1 with the other data-flow
+scheme, `--dataflow=environments` (-O1+env).
 
 Failures are classified:
   translator-crash       cpcc died with a Python traceback or a signal
@@ -77,9 +78,11 @@ CLASSES = ["translator-crash", "translator-invariant", "translator-diagnostic", 
 
 
 def opt_levels(seed):
-    """A level is `-O<n>` or `-O<n>+asan` (built with -fsanitize=address and run with
+    """A level is `-O<n>`, `-O<n>+asan` (built with -fsanitize=address and run with
     detect_stack_use_after_return, which catches a variable left on the C stack of a body
-    that returned to the trampoline, even when the output happens to be right)."""
+    that returned to the trampoline, even when the output happens to be right),
+    `-O<n>+yield` (a yield at the entry of every cps function) or `-O<n>+env` (the
+    environments data-flow scheme)."""
     levels = ["-O1"]
     if seed % 10 == 0:
         levels.append("-O0")
@@ -89,14 +92,26 @@ def opt_levels(seed):
         levels.append("-O1+asan")
     if seed % 10 == 3 or seed % 10 == 8:
         levels.append("-O1+yield")
+    if seed % 10 == 4 or seed % 10 == 9:
+        levels.append("-O1+env")
     return levels
 
 
 def level_flags(level):
+    """The C compiler's flags of a level."""
     opt, _, variant = level.partition("+")
     flags = [opt]
     if variant == "asan":
         flags += ["-g", "-fsanitize=address", "-fno-omit-frame-pointer"]
+    return flags
+
+
+def cpcc_flags(level):
+    """cpcc's flags of a level: the C compiler's, and the data-flow scheme (`+env`:
+    environments; lifting, the default, otherwise)."""
+    flags = level_flags(level)
+    if level.partition("+")[2] == "env":
+        flags.append("--dataflow=environments")
     return flags
 
 
@@ -171,7 +186,7 @@ def build_cpc(src, level, d, extra=()):
         with open(src, "wb") as f:
             f.write(yielding)
     before = set(os.listdir(d))
-    rc, out, err, secs = sh([CPCC] + level_flags(level) + ["-w", "--save-temps",
+    rc, out, err, secs = sh([CPCC] + cpcc_flags(level) + ["-w", "--save-temps",
                                                            "--cpc-check-invariants", "-o", exe, src]
                             + list(extra), cwd=d, timeout=COMPILE_TIMEOUT,
                             limit_memory="+asan" not in level)
