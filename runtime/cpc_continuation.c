@@ -406,16 +406,34 @@ void cpc__cont_cache_flush(void)
 #endif
 }
 
+#ifdef CPC_SLABS
+/* Whether a continuation with room for `size` bytes of frames comes from a
+   slab, and from which class, with how much room.  Size 0 wraps around to
+   malloc: the class is then one subtraction and one shift. */
+static inline bool slab_sized(size_t size)
+{
+    return size - 1 < SLAB_MAX_TOTAL - CPC_HEADER_SIZE;
+}
+static inline unsigned slab_class(size_t size)
+{
+    return (unsigned)((size - 1) / 16);
+}
+static inline uint32_t slab_room(unsigned cls)
+{
+    return 16 * (cls + 1);
+}
+#endif
+
 /* A continuation with room for at least `size` bytes of frames; sets
    size, nothing else. */
 static inline cpc_continuation *cont_alloc(size_t size)
 {
     cpc_continuation *k;
 #ifdef CPC_SLABS
-    if (size <= SLAB_MAX_TOTAL - CPC_HEADER_SIZE && CPC_LIKELY(cpc__tls_on_default)) {
-        unsigned cls = size <= 16 ? 0 : (unsigned)((size - 1) / 16);
+    if (slab_sized(size) && CPC_LIKELY(cpc__tls_on_default)) {
+        unsigned cls = slab_class(size);
         k = slab_alloc(cls);
-        k->size = 16 * (cls + 1);
+        k->size = slab_room(cls);
         return k;
     }
 #endif
@@ -444,16 +462,14 @@ static __attribute__((noinline)) cpc_continuation *cont_new_slow(size_t size)
 cpc_continuation *cpc_continuation_new(size_t size)
 {
 #ifdef CPC_SLABS
-    /* size 0 wraps around to the slow path */
-    if (CPC_LIKELY(size - 1 < SLAB_MAX_TOTAL - CPC_HEADER_SIZE &&
-                   cpc__tls_on_default)) {
-        unsigned cls = (unsigned)((size - 1) / 16);
+    if (CPC_LIKELY(slab_sized(size) && cpc__tls_on_default)) {
+        unsigned cls = slab_class(size);
         struct slab *s = slab_cur[cls];
         cpc_continuation *k = s != NULL ? slab_take_freed(s) : NULL;
         if (CPC_LIKELY(k != NULL)) {
             k->cpc_next = NULL;
             k->length = 0;
-            k->size = 16 * (cls + 1);
+            k->size = slab_room(cls);
             return k;
         }
     }
