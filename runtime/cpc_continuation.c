@@ -81,7 +81,10 @@ CPC_NORETURN static void cont_oom(size_t total)
 struct slab {
     void *free;                 /* freed slots, linked through word 0 */
     char *bump, *end;           /* never-used slots */
-    uint32_t live;              /* slots in use */
+    /* Slots in use; 1 while the slab is full and on no list (!listed),
+       so that a free tests one count for both reasons to take the slow
+       path: the slab empties, or it was full. */
+    uint32_t live;
     uint16_t slot;              /* slot size */
     bool listed;                /* current or on the partial list */
     struct slab *next, *prev;   /* partial (or empty) list */
@@ -176,11 +179,26 @@ static void slab_release(struct slab *s)
     }
 }
 
+/* Slots a slab holds. */
+static uint32_t slab_capacity(const struct slab *s)
+{
+    return (uint32_t)((s->end - ((char *)s + SLAB_HDR)) / s->slot);
+}
+
+/* s is full: it leaves every list until a slot is freed. */
+static void slab_unlist(struct slab *s)
+{
+    s->listed = false;
+    s->live = 1;
+}
+
 static void slab_free_slow(struct slab *s)
 {
     unsigned cls = s->slot / 16 - 2;
-    if (!s->listed)
-        slab_partial_push(cls, s);      /* it was full */
+    if (!s->listed) {                   /* it was full */
+        s->live = slab_capacity(s) - 1;
+        slab_partial_push(cls, s);
+    }
     if (s->live == 0 && s != slab_cur[cls]) {
         slab_list_remove(&slab_partial[cls], s);
         slab_release(s);
@@ -192,7 +210,7 @@ static inline void slab_free(cpc_continuation *k)
     struct slab *s = slab_of(k);
     *(void **)(void *)k = s->free;
     s->free = k;
-    if (CPC_UNLIKELY(--s->live == 0 || !s->listed))
+    if (CPC_UNLIKELY(--s->live == 0))
         slab_free_slow(s);
 }
 
@@ -228,7 +246,7 @@ CPC_COLD static void *slab_alloc_slow(unsigned cls)
     if (s != NULL && (s->free != NULL || s->bump < s->end))
         goto take;
     if (s != NULL)
-        s->listed = false;              /* full: on no list */
+        slab_unlist(s);
     s = slab_partial[cls];
     if (s != NULL)
         slab_list_remove(&slab_partial[cls], s);
@@ -299,7 +317,7 @@ static void slab_flush(void)
             if (s->free != NULL || s->bump < s->end)
                 slab_partial_push(cls, s);
             else
-                s->listed = false;
+                slab_unlist(s);
         }
     }
     while (slab_empty != NULL) {
@@ -361,11 +379,16 @@ static cpc_continuation *cont_malloc(size_t total)
     return k;
 }
 
-static void cont_release(cpc_continuation *k)
+/* Free k; `on_default`: the calling OS thread drives the default
+   scheduler (cpc__tls_on_default, or known by the caller), whose thread
+   owns the slabs and the cache. */
+static inline __attribute__((always_inline)) void
+cont_release_on(cpc_continuation *k, bool on_default)
 {
+    (void)on_default;           /* no slabs, no cache: malloc'd only */
 #ifdef CPC_SLABS
     if (cont_is_slot(k)) {
-        if (CPC_LIKELY(cpc__tls_on_default))
+        if (CPC_LIKELY(on_default))
             slab_free(k);
         else
             slab_free_remote(k);
@@ -373,7 +396,7 @@ static void cont_release(cpc_continuation *k)
     }
 #endif
 #ifndef CPC_NO_CACHE
-    if (CPC_LIKELY(cpc__tls_on_default)) {
+    if (CPC_LIKELY(on_default)) {
         size_t total = CPC_HEADER_SIZE + k->size;
         struct cont_class *cl = cont_class_of(total);
         if (cl != NULL && cl->bytes + total <= CACHE_CLASS_BYTES) {
@@ -385,6 +408,11 @@ static void cont_release(cpc_continuation *k)
     }
 #endif
     free(k);
+}
+
+static void cont_release(cpc_continuation *k)
+{
+    cont_release_on(k, cpc__tls_on_default);
 }
 
 void cpc__cont_cache_flush(void)
@@ -502,7 +530,13 @@ cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need)
 void cpc__cont_free(cpc_continuation *k)
 {
     if (!cpc__dbg_free(k))
-        cont_release(k);
+        cont_release_on(k, cpc__tls_on_default);
+}
+
+void cpc__cont_free_default(cpc_continuation *k)
+{
+    if (!cpc__dbg_free(k))
+        cont_release_on(k, true);
 }
 
 void cpc_continuation_free(cpc_continuation *k)

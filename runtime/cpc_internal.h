@@ -325,6 +325,8 @@ void cpc__sched_thread_end(cpc_continuation *k);
 /* cpc_continuation_free of a k known not to be NULL (the end of every
    thread). */
 void cpc__cont_free(cpc_continuation *k);
+/* The same, called on the default scheduler's own thread. */
+void cpc__cont_free_default(cpc_continuation *k);
 /* Monotonic time in nanoseconds: now, and cached per pass of s
    (time_valid holds which clocks are fresh; the main loop clears it with
    one store). */

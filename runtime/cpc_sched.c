@@ -185,14 +185,22 @@ void cpc__sched_thread_end(cpc_continuation *k)
    bounce brings the stack back here, not before every call: a thread that
    suspends leaves the rest of the budget to the next one, whose stack
    starts from here too, so the bound holds and the common path (run,
-   suspend, next thread) stores nothing. */
+   suspend, next thread) stores nothing.  `s` is the scheduler whose loop
+   runs k, NULL on a pool worker; constant in each copy, it says how an
+   ended thread is freed without asking at run time (a scheduler's thread
+   is never a pool worker: sched_enter). */
 static inline __attribute__((always_inline)) void
-sched_trampoline(cpc_continuation *k)
+sched_trampoline(cpc_continuation *k, struct cpc_sched *s)
 {
     cpc__dbg_resume(k);
     for (;;) {
         if (CPC_UNLIKELY(k->length == 0)) {
-            cpc__sched_thread_end(k);
+            if (s == NULL)
+                cpc__sched_thread_end(k);
+            else if (s == &cpc__sched_default)
+                cpc__cont_free_default(k);
+            else
+                cpc__cont_free(k);
             return;
         }
         cpc__dbg_check_running(k);
@@ -205,7 +213,7 @@ sched_trampoline(cpc_continuation *k)
 
 void cpc__sched_run(cpc_continuation *k)
 {
-    sched_trampoline(k);
+    sched_trampoline(k, NULL);
 }
 
 void cpc__sched_push_other(struct cpc_sched *s, cpc_continuation *k)
@@ -715,7 +723,7 @@ sched_loop(struct cpc_sched *s)
             s->time_valid = 0;
             do {
                 cpc_continuation *next = k->cpc_next;
-                sched_trampoline(k);
+                sched_trampoline(k, s);
                 k = next;
             } while (k != NULL);
             if (CPC_UNLIKELY((s->blocked | sched_inbox_maybe_pending(s)) != 0))
@@ -887,7 +895,7 @@ int cpc_scheduler_run_once(cpc_sched *h)
             s->time_valid = 0;
             do {
                 cpc_continuation *next = k->cpc_next;
-                sched_trampoline(k);
+                sched_trampoline(k, s);
                 k = next;
                 budget--;
             } while (k != NULL);

@@ -451,7 +451,7 @@ static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int c
             cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct spawner__spawn_1));
             struct spawner__spawn_1 *cpc_a =
-                CPC_PUSH_RESERVED(cpc_sk, struct spawner__spawn_1);
+                CPC_PUSH_FIRST(cpc_sk, struct spawner__spawn_1);
             cpc_a->a0 = (int)i;
             cpc_a->cpc_fn = spawner__spawn_1__start;
             cpc_spawn_continuation(cpc_sk);
@@ -590,7 +590,7 @@ int main(int argc, char **argv)
         for (i = 0; i < 2; i++) {   /* cpc_spawn yielder(i, n); */
             cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_1));
-            struct main__spawn_1 *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct main__spawn_1);
+            struct main__spawn_1 *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct main__spawn_1);
             cpc_a->a0 = (int)i;
             cpc_a->a1 = n;
             cpc_a->cpc_fn = main__spawn_1__start;
@@ -605,7 +605,7 @@ int main(int argc, char **argv)
         {   /* cpc_spawn pong(n); */
             cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_2));
-            struct main__spawn_2 *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct main__spawn_2);
+            struct main__spawn_2 *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct main__spawn_2);
             cpc_a->a0 = n;
             cpc_a->cpc_fn = main__spawn_2__start;
             cpc_spawn_continuation(cpc_sk);
@@ -613,7 +613,7 @@ int main(int argc, char **argv)
         {   /* cpc_spawn ping(n); */
             cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_3));
-            struct main__spawn_3 *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct main__spawn_3);
+            struct main__spawn_3 *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct main__spawn_3);
             cpc_a->a0 = n;
             cpc_a->cpc_fn = main__spawn_3__start;
             cpc_spawn_continuation(cpc_sk);
@@ -628,7 +628,7 @@ int main(int argc, char **argv)
         {   /* cpc_spawn spawner(n); */
             cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_4));
-            struct main__spawn_4 *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct main__spawn_4);
+            struct main__spawn_4 *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct main__spawn_4);
             cpc_a->a0 = n;
             cpc_a->cpc_fn = main__spawn_4__start;
             cpc_spawn_continuation(cpc_sk);
@@ -645,7 +645,7 @@ int main(int argc, char **argv)
         for (i = 0; i < n; i++) {   /* cpc_spawn waiter(i); */
             cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_5));
-            struct main__spawn_5 *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct main__spawn_5);
+            struct main__spawn_5 *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct main__spawn_5);
             cpc_a->a0 = (int)i;
             cpc_a->cpc_fn = main__spawn_5__start;
             cpc_spawn_continuation(cpc_sk);
@@ -653,7 +653,7 @@ int main(int argc, char **argv)
         {   /* cpc_spawn checker(); */
             cpc_continuation *cpc_sk =
                 cpc_continuation_new(sizeof(struct main__spawn_6));
-            struct main__spawn_6 *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct main__spawn_6);
+            struct main__spawn_6 *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct main__spawn_6);
             cpc_a->cpc_fn = main__spawn_6__start;
             cpc_spawn_continuation(cpc_sk);
         }

@@ -64,7 +64,7 @@ static inline double ct_now(void)
     {                                                                        \
         cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct f##__spawn);      \
+        struct f##__spawn *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct f##__spawn);      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
         cpc_spawn_continuation(cpc_sk);                                      \
     }
@@ -83,7 +83,7 @@ static inline double ct_now(void)
     {                                                                        \
         cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct f##__spawn);      \
+        struct f##__spawn *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
         cpc_spawn_continuation(cpc_sk);                                      \
@@ -103,7 +103,7 @@ static inline double ct_now(void)
     {                                                                        \
         cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct f##__spawn);      \
+        struct f##__spawn *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->a1 = a1;                                                      \
         cpc_a->cpc_fn = f##__spawn_start;                                    \
@@ -124,7 +124,7 @@ static inline double ct_now(void)
     {                                                                        \
         cpc_continuation *cpc_sk =                                           \
             cpc_continuation_new(sizeof(struct f##__spawn));                 \
-        struct f##__spawn *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct f##__spawn);      \
+        struct f##__spawn *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct f##__spawn);      \
         cpc_a->a0 = a0;                                                      \
         cpc_a->a1 = a1;                                                      \
         cpc_a->a2 = a2;                                                      \

@@ -159,7 +159,7 @@ int main(void)
 {
     {
         cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct main__spawn_1__start_args));
-        struct main__spawn_1__start_args *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct main__spawn_1__start_args);
+        struct main__spawn_1__start_args *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct main__spawn_1__start_args);
         cpc_a->a0 = 5;
         cpc_a->cpc_fn = main__spawn_1__start;
         cpc_spawn_continuation(cpc_sk);

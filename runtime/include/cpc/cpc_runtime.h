@@ -438,8 +438,7 @@ static inline cpc_continuation *cpc_reserve(cpc_continuation *k, size_t need)
 }
 
 /* Push a frame of struct type T into room reserved by cpc_enter or
-   cpc_reserve, or made by cpc_continuation_new(sizeof(T)) (a spawn's
-   arguments): no check, no move. */
+   cpc_reserve: no check, no move. */
 #define CPC_PUSH_RESERVED(k, T) ((T *)cpc_push_reserved((k), sizeof(T)))
 
 static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
@@ -457,6 +456,25 @@ static inline cpc_continuation *cpc_return_reserved(cpc_continuation *k,
     CPC_CHECK_RESERVED(k, n);
     memcpy(k->c + k->length, v, n);
     return k;
+}
+
+/* Push the first frame, of struct type T, into a continuation fresh from
+   cpc_continuation_new(sizeof(T)) (a spawn's arguments): its length is 0,
+   so the frame is at c[0] without reading it. */
+#define CPC_PUSH_FIRST(k, T) ((T *)cpc_push_first((k), sizeof(T)))
+
+#ifdef CPC_DEBUG
+#define CPC_CHECK_FIRST(k, n) \
+    ((k)->length != 0 || (k)->size < (n) ? cpc_reservation_violated((k), (n)) : (void)0)
+#else
+#define CPC_CHECK_FIRST(k, n) ((void)0)
+#endif
+
+static inline void *cpc_push_first(cpc_continuation *k, size_t n)
+{
+    CPC_CHECK_FIRST(k, n);
+    k->length = (uint32_t)n;
+    return k->c;
 }
 
 /* The function of the top frame. */
