@@ -91,7 +91,13 @@ struct slab {
 };
 _Static_assert(sizeof(struct slab) <= SLAB_HDR, "slab header too large");
 
-static struct slab *slab_cur[SLAB_CLASSES];     /* allocating from */
+/* A class's current slab before its first, and after cpc_main_loop's
+   end: no free slot, no room, so the fast paths need no NULL test. */
+static struct slab slab_none;
+static struct slab *slab_cur[SLAB_CLASSES] = {   /* allocating from */
+    &slab_none, &slab_none, &slab_none,
+};
+_Static_assert(SLAB_CLASSES == 3, "slab_cur's initialiser");
 static struct slab *slab_partial[SLAB_CLASSES]; /* free slots, not current */
 static struct slab *slab_empty;                 /* cached empty slabs */
 static size_t slab_nempty;
@@ -243,9 +249,9 @@ CPC_COLD static void *slab_alloc_slow(unsigned cls)
 {
     struct slab *s = slab_cur[cls];
     slab_drain_remote();
-    if (s != NULL && (s->free != NULL || s->bump < s->end))
+    if (s->free != NULL || s->bump < s->end)
         goto take;
-    if (s != NULL)
+    if (s != &slab_none)
         slab_unlist(s);
     s = slab_partial[cls];
     if (s != NULL)
@@ -279,16 +285,14 @@ static inline void *slab_take_freed(struct slab *s)
 static inline void *slab_alloc(unsigned cls)
 {
     struct slab *s = slab_cur[cls];
-    if (CPC_LIKELY(s != NULL)) {
-        void *p = slab_take_freed(s);
-        if (CPC_LIKELY(p != NULL))
-            return p;
-        if (s->bump < s->end) {
-            p = s->bump;
-            s->bump += s->slot;
-            s->live++;
-            return p;
-        }
+    void *p = slab_take_freed(s);
+    if (CPC_LIKELY(p != NULL))
+        return p;
+    if (s->bump < s->end) {
+        p = s->bump;
+        s->bump += s->slot;
+        s->live++;
+        return p;
     }
     return slab_alloc_slow(cls);
 }
@@ -307,13 +311,14 @@ static void slab_flush(void)
             s = next;
         }
         s = slab_cur[cls];
-        if (s != NULL && s->live == 0) {
+        if (s == &slab_none)
+            continue;
+        slab_cur[cls] = &slab_none;
+        if (s->live == 0) {
             munmap(s, SLAB_SIZE);
-            slab_cur[cls] = NULL;
-        } else if (s != NULL) {
+        } else {
             /* Still holds threads (stranded waiters): it joins the partial
                list, so the next allocation does not assume it is full. */
-            slab_cur[cls] = NULL;
             if (s->free != NULL || s->bump < s->end)
                 slab_partial_push(cls, s);
             else
@@ -442,11 +447,11 @@ static inline bool slab_sized(size_t size)
 {
     return size - 1 < SLAB_MAX_TOTAL - CPC_HEADER_SIZE;
 }
-static inline unsigned slab_class(size_t size)
+static inline size_t slab_class(size_t size)
 {
-    return (unsigned)((size - 1) / 16);
+    return (size - 1) / 16;
 }
-static inline uint32_t slab_room(unsigned cls)
+static inline uint32_t slab_room(size_t cls)
 {
     return 16 * (cls + 1);
 }
@@ -491,9 +496,8 @@ cpc_continuation *cpc_continuation_new(size_t size)
 {
 #ifdef CPC_SLABS
     if (CPC_LIKELY(slab_sized(size) && cpc__tls_on_default)) {
-        unsigned cls = slab_class(size);
-        struct slab *s = slab_cur[cls];
-        cpc_continuation *k = s != NULL ? slab_take_freed(s) : NULL;
+        size_t cls = slab_class(size);
+        cpc_continuation *k = slab_take_freed(slab_cur[cls]);
         if (CPC_LIKELY(k != NULL)) {
             k->cpc_next = NULL;
             k->length = 0;
