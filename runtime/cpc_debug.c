@@ -176,6 +176,13 @@ void cpc_reservation_violated(const cpc_continuation *k, size_t n)
                dbg_top_name(k, name, sizeof name));
 }
 
+void cpc_first_frame_violated(const cpc_continuation *k, size_t n)
+{
+    cpc__fatal("continuation %p: a thread's start frame of %zu bytes taken at "
+               "c[0], but the continuation holds %u bytes of frames (size %u)",
+               (const void *)k, n, k->length, k->size);
+}
+
 #ifdef CPC_DEBUG
 /* ---- one-shot checks ------------------------------------------------------------ */
 

@@ -153,7 +153,7 @@ static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int c
 
 static CPC_CPS_FN cpc_continuation *main__spawn_1__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_1 *cpc_a = CPC_POP(cpc_k, struct main__spawn_1);
+    struct main__spawn_1 *cpc_a = CPC_POP_FIRST(cpc_k, struct main__spawn_1);
     return yielder__cps(cpc_k, cpc_a->a0, cpc_a->a1);
 }
 
@@ -313,13 +313,13 @@ static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_
 
 static CPC_CPS_FN cpc_continuation *main__spawn_2__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_2 *cpc_a = CPC_POP(cpc_k, struct main__spawn_2);
+    struct main__spawn_2 *cpc_a = CPC_POP_FIRST(cpc_k, struct main__spawn_2);
     return pong__cps(cpc_k, cpc_a->a0);
 }
 
 static CPC_CPS_FN cpc_continuation *main__spawn_3__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_3 *cpc_a = CPC_POP(cpc_k, struct main__spawn_3);
+    struct main__spawn_3 *cpc_a = CPC_POP_FIRST(cpc_k, struct main__spawn_3);
     return ping__cps(cpc_k, cpc_a->a0);
 }
 
@@ -426,7 +426,7 @@ CPC_CPS_FN cpc_continuation *spawner__cps(cpc_continuation *cpc_k, long n)
 
 static CPC_CPS_FN cpc_continuation *spawner__spawn_1__start(cpc_continuation *cpc_k)
 {
-    struct spawner__spawn_1 *cpc_a = CPC_POP(cpc_k, struct spawner__spawn_1);
+    struct spawner__spawn_1 *cpc_a = CPC_POP_FIRST(cpc_k, struct spawner__spawn_1);
     return child__cps(cpc_k, cpc_a->a0);
 }
 
@@ -485,7 +485,7 @@ static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int c
 
 static CPC_CPS_FN cpc_continuation *main__spawn_4__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_4 *cpc_a = CPC_POP(cpc_k, struct main__spawn_4);
+    struct main__spawn_4 *cpc_a = CPC_POP_FIRST(cpc_k, struct main__spawn_4);
     return spawner__cps(cpc_k, cpc_a->a0);
 }
 
@@ -568,13 +568,13 @@ CPC_CPS_FN cpc_continuation *checker__cps(cpc_continuation *cpc_k)
 
 static CPC_CPS_FN cpc_continuation *main__spawn_5__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_5 *cpc_a = CPC_POP(cpc_k, struct main__spawn_5);
+    struct main__spawn_5 *cpc_a = CPC_POP_FIRST(cpc_k, struct main__spawn_5);
     return waiter__cps(cpc_k, cpc_a->a0);
 }
 
 static CPC_CPS_FN cpc_continuation *main__spawn_6__start(cpc_continuation *cpc_k)
 {
-    (void)CPC_POP(cpc_k, struct main__spawn_6);
+    (void)CPC_POP_FIRST(cpc_k, struct main__spawn_6);
     return checker__cps(cpc_k);
 }
 

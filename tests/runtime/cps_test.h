@@ -57,7 +57,7 @@ static inline double ct_now(void)
     CPC_FRAMES_END                                                           \
     static cpc_continuation *f##__spawn_start(cpc_continuation *k)           \
     {                                                                        \
-        (void)CPC_POP(k, struct f##__spawn);                                 \
+        (void)CPC_POP_FIRST(k, struct f##__spawn);                           \
         return f##__cps(k);                                                  \
     }                                                                        \
     static void f##__spawn(void)                                             \
@@ -76,7 +76,7 @@ static inline double ct_now(void)
     CPC_FRAMES_END                                                           \
     static cpc_continuation *f##__spawn_start(cpc_continuation *k)           \
     {                                                                        \
-        struct f##__spawn *cpc_a = CPC_POP(k, struct f##__spawn);            \
+        struct f##__spawn *cpc_a = CPC_POP_FIRST(k, struct f##__spawn);      \
         return f##__cps(k, cpc_a->a0);                                       \
     }                                                                        \
     static void f##__spawn(T0 a0)                                            \
@@ -96,7 +96,7 @@ static inline double ct_now(void)
     CPC_FRAMES_END                                                           \
     static cpc_continuation *f##__spawn_start(cpc_continuation *k)           \
     {                                                                        \
-        struct f##__spawn *cpc_a = CPC_POP(k, struct f##__spawn);            \
+        struct f##__spawn *cpc_a = CPC_POP_FIRST(k, struct f##__spawn);      \
         return f##__cps(k, cpc_a->a0, cpc_a->a1);                            \
     }                                                                        \
     static void f##__spawn(T0 a0, T1 a1)                                     \
@@ -117,7 +117,7 @@ static inline double ct_now(void)
     CPC_FRAMES_END                                                           \
     static cpc_continuation *f##__spawn_start(cpc_continuation *k)           \
     {                                                                        \
-        struct f##__spawn *cpc_a = CPC_POP(k, struct f##__spawn);            \
+        struct f##__spawn *cpc_a = CPC_POP_FIRST(k, struct f##__spawn);      \
         return f##__cps(k, cpc_a->a0, cpc_a->a1, cpc_a->a2);                 \
     }                                                                        \
     static void f##__spawn(T0 a0, T1 a1, T2 a2)                              \

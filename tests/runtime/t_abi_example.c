@@ -85,7 +85,7 @@ static cpc_continuation *count__body(cpc_continuation *cpc_k, int cpc_resume, in
 /* Thread start of the spawn in main. */
 static cpc_continuation *main__spawn_1__start(cpc_continuation *cpc_k)
 {
-    struct main__spawn_1__start_args *cpc_a = CPC_POP(cpc_k, struct main__spawn_1__start_args);
+    struct main__spawn_1__start_args *cpc_a = CPC_POP_FIRST(cpc_k, struct main__spawn_1__start_args);
     return count__cps(cpc_k, cpc_a->a0);
 }
 

@@ -416,6 +416,9 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
 #define CPC_COLD __attribute__((cold, noinline))
 
 void cpc_reservation_violated(const cpc_continuation *k, size_t n);
+/* CPC_PUSH_FIRST into a continuation that is not empty, or CPC_POP_FIRST
+   from one holding more than its start frame (debug build). */
+void cpc_first_frame_violated(const cpc_continuation *k, size_t n);
 #ifdef CPC_DEBUG
 #define CPC_CHECK_RESERVED(k, n) \
     ((k)->size - (k)->length < (n) ? cpc_reservation_violated((k), (n)) : (void)0)
@@ -465,7 +468,7 @@ static inline cpc_continuation *cpc_return_reserved(cpc_continuation *k,
 
 #ifdef CPC_DEBUG
 #define CPC_CHECK_FIRST(k, n) \
-    ((k)->length != 0 || (k)->size < (n) ? cpc_reservation_violated((k), (n)) : (void)0)
+    ((k)->length != 0 ? cpc_first_frame_violated((k), (n)) : CPC_CHECK_RESERVED((k), (n)))
 #else
 #define CPC_CHECK_FIRST(k, n) ((void)0)
 #endif
@@ -474,6 +477,24 @@ static inline void *cpc_push_first(cpc_continuation *k, size_t n)
 {
     CPC_CHECK_FIRST(k, n);
     k->length = (uint32_t)n;
+    return k->c;
+}
+
+/* Pop the only frame of k, of struct type T: a thread's start frame,
+   pushed by CPC_PUSH_FIRST.  It is at c[0], and k is empty after. */
+#define CPC_POP_FIRST(k, T) ((T *)cpc_pop_first((k), sizeof(T)))
+
+#ifdef CPC_DEBUG
+#define CPC_CHECK_ONLY(k, n) \
+    ((k)->length != (n) ? cpc_first_frame_violated((k), (n)) : (void)0)
+#else
+#define CPC_CHECK_ONLY(k, n) ((void)(n))
+#endif
+
+static inline void *cpc_pop_first(cpc_continuation *k, size_t n)
+{
+    CPC_CHECK_ONLY(k, n);
+    k->length = 0;
     return k->c;
 }
 
