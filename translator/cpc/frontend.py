@@ -95,9 +95,11 @@ class _Once:
         self.name = fn.__name__
 
     def __get__(self, obj, cls=None):
+        # (called only while the object's __dict__ lacks the name)
         if obj is None:
             return self
-        return once_per_cursor(obj, self.name, self.fn)
+        r = obj.__dict__[self.name] = self.fn(obj)
+        return r
 
 
 class Location(ci.SourceLocation):
@@ -146,6 +148,66 @@ def _visit_child(child, parent, out):
 
 _visit_child_cb = ci.callbacks['cursor_visit'](_visit_child)
 
+_RECURSE = 2                        # CXChildVisit_Recurse
+
+
+class Subtree:
+    """The subtree of a cursor as one visit of libclang listed it: `nodes`
+    in preorder (the root first), the `parents` of each (None for the
+    root) and the `ends` of their subtrees (node i's subtree is
+    nodes[i:ends[i]]); `memo` holds what the analyses derive from it.
+    Each node's `place` is (the Subtree, its index)."""
+    __slots__ = ('nodes', 'parents', 'ends', 'memo')
+
+    def __init__(self, root):
+        self.nodes = [root]
+        self.parents = [None]
+        self.ends = [0]
+        self.memo = {}
+
+
+def _visit_subtree(child, parent, state):
+    # the callback of `_children`: libclang visits the subtree in preorder
+    # and passes each node's parent, the cursor it passed before (the same
+    # bytes); `state` is [stack of (parent's bytes, its children list, its
+    # cursor, its index), translation unit, Subtree].  The stack is cut
+    # back to the node's parent (the subtrees left end here), the node
+    # joins its parent's list and the preorder and, unless it is a leaf,
+    # is entered with a list of its own.
+    stack = state[0]
+    key = bytes(parent)
+    top = stack[-1]
+    sub = state[2]
+    nodes = sub.nodes
+    j = len(nodes)
+    if top[0] != key:
+        ends = sub.ends
+        while top[0] != key:
+            stack.pop()
+            ends[top[3]] = j
+            top = stack[-1]
+    child.__class__ = Cursor
+    i = child._kind_id
+    d = child.__dict__
+    k = _CursorKinds[i] if i < _N_KINDS else None
+    if k is not None:
+        d['kind'] = k
+    child._tu = state[1]
+    top[1].append(child)
+    nodes.append(child)
+    sub.parents.append(top[2])
+    d['place'] = (sub, j)
+    out = d['children'] = []
+    if i in _LEAF_KINDS:
+        sub.ends.append(j + 1)
+        return _CONTINUE
+    sub.ends.append(0)
+    stack.append((bytes(child), out, child, j))
+    return _RECURSE
+
+
+_visit_subtree_cb = ci.callbacks['cursor_visit'](_visit_subtree)
+
 # Kinds that never have children in C, not asked (a third of the nodes of a
 # function): literals are leaves of Clang's AST, and libclang visits under
 # a reference to a declaration only its C++ qualifier and template arguments.
@@ -154,6 +216,70 @@ _LEAF_KINDS = frozenset(k.value for k in (
     ci.CursorKind.FLOATING_LITERAL, ci.CursorKind.CHARACTER_LITERAL,
     ci.CursorKind.STRING_LITERAL))
 
+_TU_KIND = ci.CursorKind.TRANSLATION_UNIT.value
+
+
+def _children(c):
+    """The children of cursor c, stored in its __dict__ as `children`.
+    Below a declaration or statement, the passes walk the whole subtree:
+    one visit of libclang lists the children of every node in it (one
+    call into libclang instead of one per node), and its preorder (see
+    `Subtree`, `place`).  The translation unit's
+    children (every declaration of every header) are listed one level."""
+    out = []
+    i = c._kind_id
+    if i in _LEAF_KINDS:
+        pass
+    elif i == _TU_KIND:
+        ci.conf.lib.clang_visitChildren(c, _visit_child_cb, out)
+        tu = c._tu
+        for x in out:
+            x._tu = tu
+    else:
+        sub = Subtree(c)
+        stack = [(bytes(c), out, c, 0)]
+        ci.conf.lib.clang_visitChildren(c, _visit_subtree_cb, [stack, c._tu, sub])
+        n = len(sub.nodes)
+        for x in stack:
+            sub.ends[x[3]] = n
+        c.__dict__['place'] = (sub, 0)
+        _subtrees(c._tu).append(sub)
+    c.__dict__['children'] = out
+    return out
+
+
+def _subtrees(tu):
+    """The Subtrees listed in translation unit tu (for Unit.release)."""
+    try:
+        return tu.cpc_subtrees
+    except AttributeError:
+        r = tu.cpc_subtrees = []
+        return r
+
+
+def place(c):
+    """(Subtree, index) of cursor c in the subtree listed with its
+    children, or None for a cursor listed alone (the translation unit, a
+    leaf asked first)."""
+    d = c.__dict__
+    try:
+        return d['place']
+    except KeyError:
+        pass
+    kids(c)
+    return d.get('place')
+
+
+class _Children:
+    """Cursor.children: computed by `_children` once per cursor object (a
+    non-data descriptor, like `_Once`: later lookups find the list in the
+    object's __dict__ with no call)."""
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        return _children(obj)
+
 
 class Cursor(ci.Cursor):
     """A cursor of one parse.  `children` is the cached list of its
@@ -161,33 +287,14 @@ class Cursor(ci.Cursor):
     once per node (analysis.py names them).  Its kind, extent and location
     are computed once per object too (a parse never changes)."""
 
-    @property
-    def children(self):
-        try:
-            return self.__dict__['cached_children']
-        except KeyError:
-            pass
-        out = []
-        if self._kind_id in _LEAF_KINDS:
-            self.cached_children = out
-            return out
-        ci.conf.lib.clang_visitChildren(self, _visit_child_cb, out)
-        tu = self._tu
-        for c in out:
-            c._tu = tu
-        self.cached_children = out
-        return out
+    children = _Children()
 
     def get_children(self):
         return iter(self.children)
 
-    @property
+    @_Once
     def memo(self):
-        try:
-            return self.__dict__['cached_memo']
-        except KeyError:
-            m = self.cached_memo = {}
-            return m
+        return {}
 
     @_Once
     def kind(self):
@@ -627,6 +734,23 @@ class Unit:
         self._top = None
         self._defs = None
 
+    def release(self):
+        """Drop what this parse's cursors hold (children, preorders, the
+        analyses' memos): the unit is done with.  Those facts and the
+        cursors refer to each other (a cursor's memo holds the Func that
+        holds the cursor, a node's place holds the preorder that holds the
+        node), so without this only the garbage collector would free them,
+        going through each of them again; emptied, they go as soon as the
+        last reference does.  Nothing of the unit may be used afterwards."""
+        subs = _subtrees(self.tu)
+        self.tu.cpc_subtrees = []
+        for sub in subs:
+            for n in sub.nodes:
+                n.__dict__.clear()
+            sub.nodes = sub.parents = sub.ends = None
+            sub.memo = None
+        self._top = self._defs = None
+
     def top(self):
         """The translation unit's top-level cursors (one list per parse)."""
         if self._top is None:
@@ -852,6 +976,6 @@ def children(c):
 def kids(c):
     """c's children: the cached list itself (do not modify it)."""
     try:
-        return c.__dict__['cached_children']
+        return c.__dict__['children']
     except KeyError:
         return adopt(c).children

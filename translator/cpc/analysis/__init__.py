@@ -193,60 +193,76 @@ def linked_sched(c):
     return keyword_statement(c, K.CALL_EXPR, '__cpc_linked_tag')
 
 
-_SIZEOF_ID = K.CXX_UNARY_EXPR.value
-_IF_ID = K.IF_STMT.value
-
-
 def walk(c, skip_spawn=True, into_sizeof=False):
     """Preorder walk yielding (cursor, parent), not entering sizeof/alignof
     operands (unless into_sizeof: for renaming references), and (when
     skip_spawn) not entering spawned statements.  The passes walk the same
-    subtrees (a function's body above all) again and again within one
-    parse, so the order is kept on the subtree's root (a parse never
-    changes): the whole subtree once, and each way of walking it cut from
-    that.  (Nodes and parents are kept in two lists, not as pairs: fewer
-    objects for the collector.)"""
-    memo = fe.adopt(c).memo
-    key = _WALK_KEYS[skip_spawn, into_sizeof]
-    order = memo.get(key)
-    if order is not None:
-        return zip(*order)
-    whole = memo.get(_WALK_WHOLE)
-    if whole is None and c._kind_id in _EXPR_IDS:
-        # most expressions are walked once: kept from their second walk on
-        memo[_WALK_WHOLE] = False
+    subtrees (a function's body above all, and each of its expressions)
+    again and again within one parse, so every walk is cut from the
+    preorder that listing the children made once (frontend.Subtree): the
+    slice of the walk's root, less the subtrees this way of walking does
+    not enter.  (Nodes and parents come from two lists, not as pairs:
+    fewer objects for the collector.)"""
+    place = fe.place(c)
+    if place is None:
         return _walk(c, skip_spawn, into_sizeof)
-    if not whole:
-        whole = memo[_WALK_WHOLE] = _preorder(c)
-    nodes, parents, closed = whole
-    # leave out the subtrees this way of walking does not enter
-    cuts = [(i, e) for (i, e, kid) in closed
-            if (kid == _SIZEOF_ID and not into_sizeof) or (kid == _IF_ID and skip_spawn)]
-    if cuts:
-        ns, ps = [], []
-        at = 0
-        for i, e in cuts:
-            if i < at:
-                continue            # inside a subtree left out already
-            ns += nodes[at:i + 1]
-            ps += parents[at:i + 1]
-            at = e
-        ns += nodes[at:]
-        ps += parents[at:]
-        order = (ns, ps)
+    sub, i = place
+    nodes, parents = sub.nodes, sub.parents
+    e = sub.ends[i]
+    starts, closed = _closed(sub)
+    k = bisect.bisect_left(starts, i)
+    at = i
+    ns = ps = None
+    while k < len(starts):
+        j, f, kid = closed[k]
+        if j >= e:
+            break
+        k += 1
+        if j < at:
+            continue                # inside a subtree left out already
+        if (kid == _SIZEOF_ID and not into_sizeof) or (kid == _IF_ID and skip_spawn):
+            if ns is None:
+                ns, ps = nodes[at:j + 1], parents[at:j + 1]
+            else:
+                ns += nodes[at:j + 1]
+                ps += parents[at:j + 1]
+            at = f
+    if ns is None:
+        if i == 0:
+            return zip(nodes, parents)      # the whole subtree (the root's parent: None)
+        ns, ps = nodes[i:e], parents[i:e]
     else:
-        order = (nodes, parents)
-    memo[key] = order
-    return zip(*order)
+        ns += nodes[at:e]
+        ps += parents[at:e]
+    ps[0] = None
+    return zip(ns, ps)
 
 
-_WALK_KEYS = {(s, z): ('walk', s, z) for s in (False, True) for z in (False, True)}
-_WALK_WHOLE = 'walk-whole'
-_EXPR_IDS = frozenset(k.value for k in fe.ci.CursorKind.get_all_kinds() if k.is_expression())
+_SUBTREE_CLOSED = 'closed'
+
+
+def _closed(sub):
+    """(starts, closed): the nodes of Subtree sub that a walk may not
+    enter, in preorder: closed is [(index, end of its subtree, _SIZEOF_ID
+    or _IF_ID)] for a sizeof/alignof or a spawned statement, starts their
+    indices."""
+    memo = sub.memo
+    r = memo.get(_SUBTREE_CLOSED)
+    if r is None:
+        ends = sub.ends
+        closed = [(j, ends[j], n._kind_id) for j, n in enumerate(sub.nodes)
+                  if n._kind_id == _SIZEOF_ID or
+                  (n._kind_id == _IF_ID and spawn_body(n) is not None)]
+        r = memo[_SUBTREE_CLOSED] = ([x[0] for x in closed], closed)
+    return r
+
+
+_SIZEOF_ID = K.CXX_UNARY_EXPR.value
+_IF_ID = K.IF_STMT.value
 
 
 def _walk(c, skip_spawn, into_sizeof):
-    """walk, stepping the tree (for a subtree walked once)."""
+    """walk, stepping the tree (for a cursor listed alone)."""
     stack = [(c, None)]
     pop = stack.pop
     push = stack.append
@@ -260,39 +276,6 @@ def _walk(c, skip_spawn, into_sizeof):
             continue
         for x in reversed(kids(n)):
             push((x, n))
-
-
-def _preorder(c):
-    """(nodes, parents, closed): the whole subtree of c in preorder, the
-    parent of each node, and the nodes that a walk may not enter, in
-    order: [(index, end of its subtree, _SIZEOF_ID or _IF_ID)] for a
-    sizeof/alignof or a spawned statement."""
-    nodes, parents, depths = [], [], []
-    closed = []
-    stack = [(c, None, 0)]
-    pop = stack.pop
-    push = stack.append
-    while stack:
-        n, p, d = pop()
-        kid = n._kind_id
-        if kid == _SIZEOF_ID or (kid == _IF_ID and spawn_body(n) is not None):
-            closed.append((len(nodes), d, kid))
-        nodes.append(n)
-        parents.append(p)
-        depths.append(d)
-        d += 1
-        for y in reversed(kids(n)):
-            push((y, n, d))
-    if closed:
-        ends = []
-        last = len(nodes)
-        for i, d, kid in closed:
-            e = i + 1
-            while e < last and depths[e] > d:
-                e += 1
-            ends.append((i, e, kid))
-        closed = ends
-    return nodes, parents, closed
 
 
 def _decl_key(d):
