@@ -185,40 +185,29 @@ void cpc__sched_thread_end(cpc_continuation *k)
    bounce brings the stack back here, not before every call: a thread that
    suspends leaves the rest of the budget to the next one, whose stack
    starts from here too, so the bound holds and the common path (run,
-   suspend, next thread) stores nothing; nor does a thread's end, which
-   leaves the stack here too.  `s` is the scheduler whose loop runs k,
-   NULL on a pool worker; constant in each copy, it says how an ended
-   thread is freed without asking at run time (a scheduler's thread is
-   never a pool worker: sched_enter). */
-static inline __attribute__((always_inline)) void
-sched_thread_over(cpc_continuation *k, struct cpc_sched *s)
-{
-    if (s == NULL)
-        cpc__sched_thread_end(k);
-    else if (s == &cpc__sched_default)
-        cpc__cont_free_default(k);
-    else
-        cpc__cont_free(k);
-}
-
+   suspend, next thread) stores nothing.  `s` is the scheduler whose loop
+   runs k, NULL on a pool worker; constant in each copy, it says how an
+   ended thread is freed without asking at run time (a scheduler's thread
+   is never a pool worker: sched_enter). */
 static inline __attribute__((always_inline)) void
 sched_trampoline(cpc_continuation *k, struct cpc_sched *s)
 {
     cpc__dbg_resume(k);
-    if (CPC_UNLIKELY(k->length == 0)) {
-        sched_thread_over(k, s);
-        return;
-    }
     for (;;) {
+        if (CPC_UNLIKELY(k->length == 0)) {
+            if (s == NULL)
+                cpc__sched_thread_end(k);
+            else if (s == &cpc__sched_default)
+                cpc__cont_free_default(k);
+            else
+                cpc__cont_free(k);
+            return;
+        }
         cpc__dbg_check_running(k);
         k = cpc_top_function(k)(k);
         if (CPC_LIKELY(k == NULL))      /* suspended: the common case */
             return;
-        if (k->length == 0) {           /* the thread's last frame returned */
-            sched_thread_over(k, s);
-            return;
-        }
-        cpc_budget = CPC_DIRECT_BUDGET; /* a bounce */
+        cpc_budget = CPC_DIRECT_BUDGET;
     }
 }
 
