@@ -66,6 +66,15 @@ def lib():
         L.clang_getCursorSemanticParent.restype = Cursor
         L.clang_getCursorType.argtypes = [ci.Cursor]
         L.clang_getCursorType.restype = ci.Type
+        # extents and locations made as this module's classes at once
+        L.clang_getCursorExtent.argtypes = [ci.Cursor]
+        L.clang_getCursorExtent.restype = Range
+        L.clang_getCursorLocation.argtypes = [ci.Cursor]
+        L.clang_getCursorLocation.restype = Location
+        L.clang_getRangeStart.argtypes = [ci.SourceRange]
+        L.clang_getRangeStart.restype = Location
+        L.clang_getRangeEnd.argtypes = [ci.SourceRange]
+        L.clang_getRangeEnd.restype = Location
         _lib = L
     return _lib
 
@@ -121,15 +130,11 @@ class Range(ci.SourceRange):
 
     @_Once
     def start(self):
-        r = ci.conf.lib.clang_getRangeStart(self)
-        r.__class__ = Location
-        return r
+        return lib().clang_getRangeStart(self)
 
     @_Once
     def end(self):
-        r = ci.conf.lib.clang_getRangeEnd(self)
-        r.__class__ = Location
-        return r
+        return lib().clang_getRangeEnd(self)
 
 
 def _visit_child(child, parent, out):
@@ -170,18 +175,17 @@ def _visit_subtree(child, parent, state):
     # the callback of `_children`: libclang visits the subtree in preorder
     # and passes each node's parent, the cursor it passed before (the same
     # bytes); `state` is [stack of (parent's bytes, its children list, its
-    # cursor, its index), translation unit, Subtree].  The stack is cut
-    # back to the node's parent (the subtrees left end here), the node
-    # joins its parent's list and the preorder and, unless it is a leaf,
-    # is entered with a list of its own.
+    # cursor, its index), translation unit, Subtree, its nodes, its
+    # parents, its ends].  The stack is cut back to the node's parent (the
+    # subtrees left end here), the node joins its parent's list and the
+    # preorder and, unless it is a leaf, is entered with a list of its own.
     stack = state[0]
     key = bytes(parent)
     top = stack[-1]
-    sub = state[2]
-    nodes = sub.nodes
+    nodes = state[3]
     j = len(nodes)
     if top[0] != key:
-        ends = sub.ends
+        ends = state[5]
         while top[0] != key:
             stack.pop()
             ends[top[3]] = j
@@ -189,19 +193,20 @@ def _visit_subtree(child, parent, state):
     child.__class__ = Cursor
     i = child._kind_id
     d = child.__dict__
-    k = _CursorKinds[i] if i < _N_KINDS else None
-    if k is not None:
-        d['kind'] = k
-    child._tu = state[1]
+    if i < _N_KINDS:
+        k = _CursorKinds[i]
+        if k is not None:
+            d['kind'] = k
+    d['_tu'] = state[1]
     top[1].append(child)
     nodes.append(child)
-    sub.parents.append(top[2])
-    d['place'] = (sub, j)
+    state[4].append(top[2])
+    d['place'] = (state[2], j)
     out = d['children'] = []
     if i in _LEAF_KINDS:
-        sub.ends.append(j + 1)
+        state[5].append(j + 1)
         return _CONTINUE
-    sub.ends.append(0)
+    state[5].append(0)
     stack.append((bytes(child), out, child, j))
     return _RECURSE
 
@@ -238,7 +243,8 @@ def _children(c):
     else:
         sub = Subtree(c)
         stack = [(bytes(c), out, c, 0)]
-        ci.conf.lib.clang_visitChildren(c, _visit_subtree_cb, [stack, c._tu, sub])
+        ci.conf.lib.clang_visitChildren(c, _visit_subtree_cb,
+                                        [stack, c._tu, sub, sub.nodes, sub.parents, sub.ends])
         n = len(sub.nodes)
         for x in stack:
             sub.ends[x[3]] = n
@@ -290,7 +296,19 @@ class Cursor(ci.Cursor):
     children = _Children()
 
     def get_children(self):
-        return iter(self.children)
+        # the bindings' interface, for a look at a declaration's attributes
+        # (analysis.has_annotation): a cursor not listed yet is listed one
+        # level, not kept (it may be a whole function's definition)
+        try:
+            return iter(self.__dict__['children'])
+        except KeyError:
+            pass
+        out = []
+        ci.conf.lib.clang_visitChildren(self, _visit_child_cb, out)
+        tu = self._tu
+        for x in out:
+            x._tu = tu
+        return iter(out)
 
     @_Once
     def memo(self):
@@ -304,21 +322,15 @@ class Cursor(ci.Cursor):
 
     @_Once
     def extent(self):
-        r = ci.Cursor.extent.fget(self)
-        if r.__class__ is not Range:
-            r.__class__ = Range
-        return r
+        return lib().clang_getCursorExtent(self)
 
     @_Once
     def spelling(self):
-        return ci.Cursor.spelling.fget(self)
+        return ci.conf.lib.clang_getCursorSpelling(self)
 
     @_Once
     def location(self):
-        r = ci.Cursor.location.fget(self)
-        if r.__class__ is not Location:
-            r.__class__ = Location
-        return r
+        return lib().clang_getCursorLocation(self)
 
     # The bindings' versions of these two compare the result with a null
     # cursor they fetch from libclang, two more calls each time.
@@ -639,11 +651,9 @@ def type_name(t):
 
 
 def spelling_offset(loc):
-    L = lib()
     f = ctypes.c_void_p()
-    line, col, off = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-    L.clang_getSpellingLocation(loc, ctypes.byref(f), ctypes.byref(line),
-                                ctypes.byref(col), ctypes.byref(off))
+    off = ctypes.c_uint()
+    lib().clang_getSpellingLocation(loc, ctypes.byref(f), None, None, ctypes.byref(off))
     return f.value, off.value
 
 

@@ -14,7 +14,6 @@ assignment on any path.
 import bisect
 import functools
 import heapq
-import weakref
 
 from .. import frontend as fe
 from .. import ctype
@@ -100,25 +99,25 @@ def callee_decl(call):
     return r
 
 
-_per_parse = weakref.WeakKeyDictionary()    # TranslationUnit -> {key: fact}
-
-
 def parse_cache(tu):
     """Facts about the declarations of one parse, keyed by the cursor's
-    identity (any cursor object that designates the declaration)."""
+    identity (any cursor object that designates the declaration); kept on
+    the translation unit's object, so they live as long as the parse."""
     try:
-        return _per_parse[tu]
-    except KeyError:
-        c = _per_parse[tu] = {}
+        return tu.cpc_facts
+    except AttributeError:
+        c = tu.cpc_facts = {}
         return c
 
 
 def decl_fact(d, what, compute):
     """compute(d), once per declaration and parse (whatever cursor object
-    designates it)."""
-    cache = parse_cache(d._tu)
-    dd = d.data
-    key = (what, d._kind_id, d.xdata, dd[0], dd[1], dd[2])
+    designates it: the key is the cursor's bytes, kind and data)."""
+    try:
+        cache = d._tu.cpc_facts
+    except AttributeError:
+        cache = parse_cache(d._tu)
+    key = (what, bytes(d))
     try:
         return cache[key]
     except KeyError:
@@ -303,14 +302,16 @@ def is_local_var(d, func_cursor):
         return False
     owner = decl_fact(d, 'local_owner', _local_owner)
     return owner is not None and func_cursor.kind == K.FUNCTION_DECL and \
-        owner == _decl_key(func_cursor)
+        owner == fe.once_per_cursor(func_cursor, 'decl_key', _decl_key)
 
 
 def vkey(d):
     """The key of a variable declaration within one parse: (offset, name)."""
-    cache = parse_cache(d._tu)
-    dd = d.data
-    h = ('vkey', d._kind_id, d.xdata, dd[0], dd[1], dd[2])   # the cursor's identity
+    try:
+        cache = d._tu.cpc_facts
+    except AttributeError:
+        cache = parse_cache(d._tu)
+    h = ('vkey', bytes(d))          # the cursor's identity
     k = cache.get(h)
     if k is None:
         k = cache[h] = (d.location.offset, d.spelling)

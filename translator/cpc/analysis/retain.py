@@ -137,9 +137,12 @@ def escaping_addresses(f, names):
 def boxed_vars(u, f, names, environments=False):
     if f.body is None or not f.cps_calls:
         return []
+    esc = escaping_addresses(f, names)
+    if not environments and not esc and \
+            not any(ctype.is_array(v.type) for v in f.vars.values()):
+        return []       # (lifting boxes only what escapes, and arrays live across a call)
     cfg = Cfg(f)
     live_in, _ = liveness(cfg)
-    esc = escaping_addresses(f, names)
     bits = cfg.bits
     esc = bits.mask(esc)
     arrays = bits.mask(k for k, v in f.vars.items() if ctype.is_array(v.type))
