@@ -24,7 +24,7 @@ K = fe.K
 def box(u, environments=False):
     names = retain.pragma_no_retain(u.text)
     edits = []
-    for c in u.function_defs():
+    for c in an.cps_function_defs(u):
         f = an.func(u, c)
         if not f.is_cps or f.body is None:
             continue
@@ -287,7 +287,7 @@ def check(u):
     live across one (what lifting by copy relies on)."""
     names = retain.pragma_no_retain(u.text)
     out = []
-    for c in u.function_defs():
+    for c in an.cps_function_defs(u):
         f = an.func(u, c)
         if not f.is_cps or f.body is None:
             continue

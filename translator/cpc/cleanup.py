@@ -117,7 +117,7 @@ def _exited(n, target, vs, parents, label_at=None):
 
 def lower(u):
     edits = []
-    for c in u.function_defs():
+    for c in an.cps_function_defs(u):
         f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
@@ -199,7 +199,7 @@ def check(u):
     """The invariant: no cleanup variable of a cps function is in scope at
     a cps call."""
     out = []
-    for c in u.function_defs():
+    for c in an.cps_function_defs(u):
         f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue

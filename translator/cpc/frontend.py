@@ -202,10 +202,10 @@ def _visit_subtree(child, parent, state):
     nodes.append(child)
     state[4].append(top[2])
     d['place'] = (state[2], j)
-    out = d['children'] = []
     if i in _LEAF_KINDS:
-        state[5].append(j + 1)
+        state[5].append(j + 1)      # (its empty list made if asked: seldom)
         return _CONTINUE
+    out = d['children'] = []
     state[5].append(0)
     stack.append((bytes(child), out, child, j))
     return _RECURSE

@@ -427,7 +427,7 @@ class Normalizer:
 def normalize(u):
     """Edits normalising every cps function of unit u."""
     edits = []
-    for c in u.function_defs():
+    for c in an.cps_function_defs(u):
         f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
@@ -447,7 +447,7 @@ def check(u):
     `x = g(a);`, `T x = g(a);`, `return g(a);`) that the control flow graph
     reaches as a call site."""
     out = []
-    for c in u.function_defs():
+    for c in an.cps_function_defs(u):
         f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue

@@ -46,3 +46,72 @@ print('ok')
     r = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
                        env=dict(os.environ, PYTHONPATH=os.path.join(top, 'translator')))
     assert r.stdout.strip() == 'ok', r.stderr
+
+
+WALK_SRC = '''
+struct s { int a[4]; };
+cps int g(int);
+int h(int x) { return x * 2; }
+cps int f(int n) {
+    struct s v = { { 1, 2, 3, 4 } };
+    int k = sizeof(g(n)) + (int)_Alignof(struct s);
+    cpc_spawn { int m = g(k); h(m + v.a[1]); cpc_spawn h(m); }
+    for (int i = 0; i < n; i++)
+        k += h(i) ? g(i) : v.a[i & 3];
+    return g(k) + (n > 1 ? h(n) : 0);
+}
+'''
+
+
+def _naive_walk(c, skip_spawn, into_sizeof):
+    """The walk as its documentation says, by recursion over the children."""
+    from cpc import analysis as an
+    out = []
+
+    def rec(n, p):
+        out.append((n, p))
+        if n.kind == an.K.CXX_UNARY_EXPR and not into_sizeof:
+            return
+        if skip_spawn and an.spawn_body(n) is not None:
+            return
+        for x in an.kids(n):
+            rec(x, n)
+    rec(c, None)
+    return out
+
+
+def test_walk_is_the_preorder_of_every_subtree():
+    """Every walk, from any node and in every way of walking, is the
+    preorder of its subtree with its parents (the root's parent None),
+    leaving out sizeof operands and spawned statements as asked: the
+    walks are cut from the preorder listed with the children."""
+    from cpc import analysis as an
+    u, fs = funcs(WALK_SRC)
+    f = fs['f']
+    nodes = [n for n, _ in an.walk(f.c, skip_spawn=False, into_sizeof=True)]
+    assert len(nodes) > 60
+    for root in nodes:
+        for skip_spawn in (False, True):
+            for into_sizeof in (False, True):
+                got = list(an.walk(root, skip_spawn, into_sizeof))
+                want = _naive_walk(root, skip_spawn, into_sizeof)
+                assert [(n is a, p is b) for (n, p), (a, b) in zip(got, want)] == \
+                    [(True, True)] * len(want) and len(got) == len(want)
+
+
+def test_release_empties_the_cursors():
+    """A released unit's cursors hold nothing of the analyses (they are
+    freed without the garbage collector)."""
+    from cpc import analysis as an
+    u, fs = funcs(WALK_SRC)
+    body = fs['f'].body
+    nodes = [n for n, _ in an.walk(body, skip_spawn=False)]
+    an.func(u, fs['f'].c)
+    u.release()
+    assert all(not n.__dict__ for n in nodes)
+
+
+def test_cps_function_defs():
+    from cpc import analysis as an
+    u, fs = funcs(WALK_SRC)
+    assert [c.spelling for c in an.cps_function_defs(u)] == ['f']

@@ -54,7 +54,8 @@ def _implicit_operand(c):
 
 def _implicit_operand_of(c):
     ch = kids(c)
-    return ch[0] if len(ch) == 1 and ch[0].extent == c.extent else None
+    # (equal ranges are equal bytes: what clang_equalRanges compares)
+    return ch[0] if len(ch) == 1 and bytes(ch[0].extent) == bytes(c.extent) else None
 
 
 def strip_casts(c):
@@ -133,7 +134,7 @@ def is_cps_call(c):
         return False
     d = callee_decl(c)
     if d is not None:
-        return decl_fact(d, 'cps', lambda d: fe.is_cps_function_type(d.type))
+        return decl_fact(d, 'cps', _cps_function)
     return fe.is_cps_type(ch[0].type)
 
 
@@ -346,6 +347,16 @@ class Var:
 
     def __repr__(self):
         return 'Var(%s)' % self.name
+
+
+def cps_function_defs(u):
+    """The definitions of cps functions written in the main file, in
+    order (told by their type: the other functions are not analysed)."""
+    return [c for c in u.function_defs() if decl_fact(c, 'cps', _cps_function)]
+
+
+def _cps_function(d):
+    return fe.is_cps_function_type(d.type)
 
 
 def func(u, cursor):

@@ -77,7 +77,7 @@ def escaping_addresses(f, names):
         v = f.var_of(n)
         if v is None:
             continue
-        arr = ctype.is_array(v.type)
+        arr = v.is_array
         # climb the lvalue: . members, subscripts of arrays, parens
         cur = n
         par = parent(cur)
@@ -139,13 +139,13 @@ def boxed_vars(u, f, names, environments=False):
         return []
     esc = escaping_addresses(f, names)
     if not environments and not esc and \
-            not any(ctype.is_array(v.type) for v in f.vars.values()):
+            not any(v.is_array for v in f.vars.values()):
         return []       # (lifting boxes only what escapes, and arrays live across a call)
     cfg = Cfg(f)
     live_in, _ = liveness(cfg)
     bits = cfg.bits
     esc = bits.mask(esc)
-    arrays = bits.mask(k for k, v in f.vars.items() if ctype.is_array(v.type))
+    arrays = bits.mask(k for k, v in f.vars.items() if v.is_array)
     boxed = 0
     for site in cfg.sites:
         scope = site.scope_mask
