@@ -154,6 +154,7 @@ def _visit_child(child, parent, out):
 _visit_child_cb = ci.callbacks['cursor_visit'](_visit_child)
 
 _RECURSE = 2                        # CXChildVisit_Recurse
+_BREAK = 0                          # CXChildVisit_Break
 
 
 class Subtree:
@@ -174,11 +175,13 @@ class Subtree:
 def _visit_subtree(child, parent, state):
     # the callback of `_children`: libclang visits the subtree in preorder
     # and passes each node's parent, the cursor it passed before (the same
-    # bytes); `state` is [stack of (parent's bytes, its children list, its
+    # bytes; the root's own, which may differ, is taken from its first
+    # child); `state` is [stack of (parent's bytes, its children list, its
     # cursor, its index), translation unit, Subtree, its nodes, its
-    # parents, its ends].  The stack is cut back to the node's parent (the
-    # subtrees left end here), the node joins its parent's list and the
-    # preorder and, unless it is a leaf, is entered with a list of its own.
+    # parents, its ends, whether the listing was given up].  The stack is
+    # cut back to the node's parent (the subtrees left end here), the node
+    # joins its parent's list and the preorder and, unless it is a leaf, is
+    # entered with a list of its own.
     stack = state[0]
     key = bytes(parent)
     top = stack[-1]
@@ -187,6 +190,14 @@ def _visit_subtree(child, parent, state):
     if top[0] != key:
         ends = state[5]
         while top[0] != key:
+            if len(stack) == 1:
+                if top[0] is None:
+                    # the root's first child: libclang passes the root as it
+                    # makes it again (a statement without its declaration)
+                    top = stack[0] = (key, top[1], top[2], 0)
+                    break
+                state[6] = True     # a parent not met before: given up
+                return _BREAK
             stack.pop()
             ends[top[3]] = j
             top = stack[-1]
@@ -242,14 +253,23 @@ def _children(c):
             x._tu = tu
     else:
         sub = Subtree(c)
-        stack = [(bytes(c), out, c, 0)]
-        ci.conf.lib.clang_visitChildren(c, _visit_subtree_cb,
-                                        [stack, c._tu, sub, sub.nodes, sub.parents, sub.ends])
-        n = len(sub.nodes)
-        for x in stack:
-            sub.ends[x[3]] = n
-        c.__dict__['place'] = (sub, 0)
-        _subtrees(c._tu).append(sub)
+        stack = [(None, out, c, 0)]
+        state = [stack, c._tu, sub, sub.nodes, sub.parents, sub.ends, False]
+        ci.conf.lib.clang_visitChildren(c, _visit_subtree_cb, state)
+        if not state[6]:
+            n = len(sub.nodes)
+            for x in stack:
+                sub.ends[x[3]] = n
+            c.__dict__['place'] = (sub, 0)
+            _subtrees(c._tu).append(sub)
+        else:
+            # a parent that the visit did not pass before (never seen): c's
+            # children listed one level, each listing its own in turn
+            out = []
+            ci.conf.lib.clang_visitChildren(c, _visit_child_cb, out)
+            tu = c._tu
+            for x in out:
+                x._tu = tu
     c.__dict__['children'] = out
     return out
 

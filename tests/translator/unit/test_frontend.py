@@ -115,3 +115,30 @@ def test_cps_function_defs():
     from cpc import analysis as an
     u, fs = funcs(WALK_SRC)
     assert [c.spelling for c in an.cps_function_defs(u)] == ['f']
+
+
+def test_children_listed_with_the_subtree_are_libclangs():
+    """The children listed in one visit of a subtree, from any root (a
+    declaration, or a statement or expression obtained alone), are those
+    that libclang lists one level at a time, in order."""
+    import clang.cindex as ci
+    from cpc import analysis as an
+    from cpc import frontend as fe
+    u, fs = funcs(WALK_SRC)
+
+    def one_level(c):
+        return [(x.kind, x.spelling) for x in ci.Cursor.get_children(c)]
+
+    def all_nodes(c, out):
+        out.append(c)
+        for x in ci.Cursor.get_children(c):
+            all_nodes(x, out)
+        return out
+
+    for root in all_nodes(fs['f'].c, []):
+        alone = fe.adopt(ci.Cursor.from_buffer_copy(root))    # listed by nobody yet
+        alone._tu = root._tu
+        walked = [n for n, _ in an.walk(alone, skip_spawn=False, into_sizeof=True)]
+        assert len(walked) == len(all_nodes(alone, []))
+        for n in walked:
+            assert [(x.kind, x.spelling) for x in fe.kids(n)] == one_level(n)
