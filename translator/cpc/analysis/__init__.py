@@ -85,7 +85,7 @@ def args_of(call):
 
 def callee_decl(call):
     """The FUNCTION_DECL a call names directly, or None."""
-    memo = fe.adopt(call).memo
+    memo = fe.adopt(call).__dict__        # (kept on the cursor itself)
     try:
         return memo['callee_decl']
     except KeyError:
@@ -413,7 +413,7 @@ class Func:
     def var_of(self, ref):
         """The local Var a DECL_REF_EXPR designates, or None (once per
         reference: the analyses ask again for the same ones)."""
-        memo = fe.adopt(ref).memo
+        memo = fe.adopt(ref).__dict__         # (kept on the cursor itself)
         r = memo.get(_VAR_OF)
         if r is not None and r[0] is self:
             return r[1]
