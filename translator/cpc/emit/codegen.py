@@ -312,9 +312,10 @@ def spawn_args_struct(st, fields):
 
 def spawn_start(name, st, pops_args, fn, cargs):
     """The thunk `F__spawn_N__start` the new thread starts with: pops
-    `struct st` and calls the spawned function."""
-    pop = ('    struct %s *cpc_a = CPC_POP(cpc_k, struct %s);\n' % (st, st) if pops_args
-           else '    (void)CPC_POP(cpc_k, struct %s);\n' % st)
+    `struct st`, the continuation's only frame, and calls the spawned
+    function."""
+    pop = ('    struct %s *cpc_a = CPC_POP_FIRST(cpc_k, struct %s);\n' % (st, st)
+           if pops_args else '    (void)CPC_POP_FIRST(cpc_k, struct %s);\n' % st)
     return ('static CPC_CPS_FN cpc_continuation *%s__start(cpc_continuation *cpc_k)\n{\n'
             '%s'
             '    return %s;\n}' % (name, pop, call(fn, cargs)))
@@ -323,11 +324,11 @@ def spawn_start(name, st, pops_args, fn, cargs):
 def spawn_site(name, comment, st, assigns):
     """The lines replacing `cpc_spawn g(...)`: a new continuation with the
     arguments (`assigns`: statements filling cpc_a), handed to the
-    scheduler.  The continuation is made with room for the arguments, so
-    pushing them needs no check."""
+    scheduler.  The continuation is made empty with room for the
+    arguments, so pushing them needs no check and no look at its length."""
     body = ['{ /* %s */' % comment,
             '    cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct %s));' % st,
-            '    struct %s *cpc_a = CPC_PUSH_RESERVED(cpc_sk, struct %s);' % (st, st)]
+            '    struct %s *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct %s);' % (st, st)]
     body += ['    ' + x for x in assigns]
     body += ['    cpc_a->cpc_fn = %s__start;' % name,
              '    cpc_spawn_continuation(cpc_sk);',
