@@ -50,6 +50,21 @@ static inline double ct_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Resident set size of the process, in bytes (VmRSS). */
+static inline long ct_rss_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    CT_CHECK(f != NULL, "/proc/self/status: %s", strerror(errno));
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kb = strtol(line + 6, NULL, 10);
+    fclose(f);
+    CT_CHECK(kb > 0, "no VmRSS in /proc/self/status");
+    return kb * 1024;
+}
+
 /* `cpc_spawn f();` -- f a cps function with no argument. */
 #define CT_DEFINE_SPAWN0(f)                                                  \
     CPC_FRAMES_BEGIN                                                         \

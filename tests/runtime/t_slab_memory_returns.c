@@ -6,43 +6,26 @@
    every slot, in allocation order and in reverse: the resident set must
    come back each time, or a slab's count is wrong and its memory stays. */
 #include "cps_test.h"
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define N 300000            /* 32-byte slots: about 150 slabs of 64 KiB */
 #define ROUNDS 3
 
-static long rss_bytes(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    CT_CHECK(f != NULL, "/proc/self/status: %s", strerror(errno));
-    while (fgets(line, sizeof line, f) != NULL)
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            kb = strtol(line + 6, NULL, 10);
-    fclose(f);
-    CT_CHECK(kb > 0, "no VmRSS in /proc/self/status");
-    return kb * 1024;
-}
-
 int main(void)
 {
     static cpc_continuation *k[N];
-    long before = rss_bytes(), worst = 0;
+    long before = ct_rss_bytes(), worst = 0;
     for (int round = 0; round < ROUNDS; round++) {
         size_t size = (size_t)16 * (round + 1);    /* each slab class */
         for (int i = 0; i < N; i++) {
             k[i] = cpc_continuation_new(size);
             memset(k[i]->c, 0x5a, k[i]->size);
         }
-        long full = rss_bytes() - before;
+        long full = ct_rss_bytes() - before;
         CT_CHECK(full > (long)N * 32, "round %d: %ld bytes resident for %d "
                  "continuations: not from slabs?", round, full, N);
         for (int i = 0; i < N; i++)
             cpc_continuation_free(k[round % 2 ? N - 1 - i : i]);
-        long left = rss_bytes() - before;
+        long left = ct_rss_bytes() - before;
         if (left > worst)
             worst = left;
     }

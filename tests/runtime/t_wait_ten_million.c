@@ -42,32 +42,17 @@ static cpc_continuation *checker__cps(cpc_continuation *k, int id)
 }
 CT_DEFINE_SPAWN1(checker, int)
 
-/* Resident set size of the process, in bytes (VmRSS). */
-static long rss_bytes(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kb = -1;
-    CT_CHECK(f != NULL, "/proc/self/status: %s", strerror(errno));
-    while (fgets(line, sizeof line, f) != NULL)
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            kb = strtol(line + 6, NULL, 10);
-    fclose(f);
-    CT_CHECK(kb > 0, "no VmRSS in /proc/self/status");
-    return kb * 1024;
-}
-
 int main(int argc, char **argv)
 {
     int n = argc > 1 ? atoi(argv[1]) : 10000000;
     cv = cpc_condvar_get();
 
-    long before = rss_bytes();
+    long before = ct_rss_bytes();
     double t = ct_now();
     for (int i = 0; i < n; i++)
         waiter__spawn(i);
     cpc_main_loop();    /* returns: only condvar waiters are left */
-    double per = (double)(rss_bytes() - before) / n;
+    double per = (double)(ct_rss_bytes() - before) / n;
     fprintf(stderr, "%d idle threads: %.1f bytes each (resident set "
             "growth); spawn+wait %.0f ns/thread\n", n, per,
             (ct_now() - t) * 1e9 / n);

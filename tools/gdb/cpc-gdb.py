@@ -112,6 +112,17 @@ def _function_block(addr):
     return found
 
 
+def _owns(fb, pc):
+    """Whether pc is code of fb's function.  A function that gcc splits
+    into a hot and a cold part (f and f.cold) has one block spanning both,
+    and whatever functions lie between them: its start and end alone do
+    not say whose code an address is."""
+    if not fb.start <= pc < fb.end:
+        return False
+    b = _function_block(pc)
+    return b is not None and b.start == fb.start and b.function.name == fb.function.name
+
+
 def _type(name, sym):
     """struct `name` as seen from the compilation unit of sym."""
     block = None
@@ -228,7 +239,7 @@ def _labels(body_name, near):
     if fb is not None:
         blocks = {(fb.start, fb.end): fb}
         for e in body.symtab.linetable():
-            if fb.start <= e.pc < fb.end:
+            if _owns(fb, e.pc):
                 b = gdb.block_for_pc(e.pc)
                 while b is not None and (b.start, b.end) not in blocks:
                     blocks[(b.start, b.end)] = b
@@ -261,7 +272,7 @@ def _inlined_resume_loc(stub):
         return None
     own = fb.function.line
     for e in sorted(fb.function.symtab.linetable(), key=lambda e: e.pc):
-        if fb.start <= e.pc < fb.end and e.line not in (0, own):
+        if e.line not in (0, own) and _owns(fb, e.pc):
             return (fb.function.symtab.filename, e.line)
     return None
 
@@ -415,7 +426,7 @@ def _at_edge(f):
     try:
         line = f.find_sal().line
         fb = _function_block(f.pc())
-        ls = [e for e in f.find_sal().symtab.linetable() if fb.start <= e.pc < fb.end]
+        ls = [e for e in f.find_sal().symtab.linetable() if _owns(fb, e.pc)]
         return line in (fb.function.line, max(ls, key=lambda e: e.pc).line)
     except (gdb.error, RuntimeError, ValueError, AttributeError):
         return False
@@ -1000,7 +1011,7 @@ class _MoveTracker:
             fb = _function_block(start)
             arch = gdb.selected_inferior().architecture()
             rets = [i['addr'] for i in arch.disassemble(fb.start, fb.end - 1)
-                    if i['asm'].split()[0].startswith('ret')]
+                    if i['asm'].split()[0].startswith('ret') and _owns(fb, i['addr'])]
         except (gdb.error, RuntimeError, AttributeError):
             return
         self.bps.append(_Probe(start, self.on_entry))
@@ -1186,7 +1197,7 @@ def _left_normally(start):
             return False
         fb = _function_block(f.pc())
         last = max((e for e in f.find_sal().symtab.linetable()
-                    if fb.start <= e.pc < fb.end), key=lambda e: e.pc)
+                    if _owns(fb, e.pc)), key=lambda e: e.pc)
         return f.find_sal().line != last.line
     except (gdb.error, RuntimeError, ValueError, AttributeError):
         return False
