@@ -50,6 +50,26 @@ static inline double ct_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A fresh continuation holding one start frame (CPC_PUSH_FIRST), room
+   for two: what the debug tests of the first-frame macros misuse. */
+CPC_FRAMES_BEGIN
+struct ct_start_args { int a0; cpc_function *cpc_fn; };
+CPC_FRAMES_END
+
+static inline cpc_continuation *ct_start_nothing(cpc_continuation *k)
+{
+    return k;
+}
+
+static inline cpc_continuation *ct_with_start_frame(void)
+{
+    cpc_continuation *k = cpc_continuation_new(2 * sizeof(struct ct_start_args));
+    struct ct_start_args *a = CPC_PUSH_FIRST(k, struct ct_start_args);
+    a->a0 = 1;
+    a->cpc_fn = ct_start_nothing;
+    return k;
+}
+
 /* Resident set size of the process, in bytes (VmRSS). */
 static inline long ct_rss_bytes(void)
 {

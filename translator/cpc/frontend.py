@@ -235,6 +235,16 @@ _LEAF_KINDS = frozenset(k.value for k in (
 _TU_KIND = ci.CursorKind.TRANSLATION_UNIT.value
 
 
+def _one_level(c):
+    """c's children as libclang lists them, one level, in a new list."""
+    out = []
+    ci.conf.lib.clang_visitChildren(c, _visit_child_cb, out)
+    tu = c._tu
+    for x in out:
+        x._tu = tu
+    return out
+
+
 def _children(c):
     """The children of cursor c, stored in its __dict__ as `children`.
     Below a declaration or statement, the passes walk the whole subtree:
@@ -247,10 +257,7 @@ def _children(c):
     if i in _LEAF_KINDS:
         pass
     elif i == _TU_KIND:
-        ci.conf.lib.clang_visitChildren(c, _visit_child_cb, out)
-        tu = c._tu
-        for x in out:
-            x._tu = tu
+        out = _one_level(c)
     else:
         sub = Subtree(c)
         stack = [(None, out, c, 0)]
@@ -265,11 +272,7 @@ def _children(c):
         else:
             # a parent that the visit did not pass before (never seen): c's
             # children listed one level, each listing its own in turn
-            out = []
-            ci.conf.lib.clang_visitChildren(c, _visit_child_cb, out)
-            tu = c._tu
-            for x in out:
-                x._tu = tu
+            out = _one_level(c)
     c.__dict__['children'] = out
     return out
 
@@ -322,13 +325,7 @@ class Cursor(ci.Cursor):
         try:
             return iter(self.__dict__['children'])
         except KeyError:
-            pass
-        out = []
-        ci.conf.lib.clang_visitChildren(self, _visit_child_cb, out)
-        tu = self._tu
-        for x in out:
-            x._tu = tu
-        return iter(out)
+            return iter(_one_level(self))
 
     @_Once
     def memo(self):

@@ -114,10 +114,7 @@ def parse_cache(tu):
 def decl_fact(d, what, compute):
     """compute(d), once per declaration and parse (whatever cursor object
     designates it: the key is the cursor's bytes, kind and data)."""
-    try:
-        cache = d._tu.cpc_facts
-    except AttributeError:
-        cache = parse_cache(d._tu)
+    cache = parse_cache(d._tu)
     key = (what, bytes(d))
     try:
         return cache[key]
@@ -308,10 +305,7 @@ def is_local_var(d, func_cursor):
 
 def vkey(d):
     """The key of a variable declaration within one parse: (offset, name)."""
-    try:
-        cache = d._tu.cpc_facts
-    except AttributeError:
-        cache = parse_cache(d._tu)
+    cache = parse_cache(d._tu)
     h = ('vkey', bytes(d))          # the cursor's identity
     k = cache.get(h)
     if k is None:
