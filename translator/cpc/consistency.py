@@ -32,6 +32,14 @@ def cps_spelling_re(u):
     return re.compile(rb'\b(' + alts + rb')\b')
 
 
+def _implicitly_declared(c):
+    """c's first declaration is the implicit `int f()` that a call to an
+    undeclared function makes (C89; an extension since C99): Clang gives it
+    the call's location and no extent."""
+    first = c.canonical
+    return first != c and first.extent.start.file is None
+
+
 def check_consistency(u):
     """Every declaration of a function agrees on cps-ness (Clang keeps the
     first declaration's type, so the spelling is checked)."""
@@ -56,6 +64,13 @@ def check_consistency(u):
         prev = seen.get(c.spelling)
         if prev is None:
             seen[c.spelling] = (spelled, c)
+            if spelled and _implicitly_declared(c):
+                # A call before any declaration declared it `int f()`, not
+                # cps, and was compiled as a call of a native function.
+                ff, fl, fc = u.loc_of(c.canonical)
+                errs.append(u.diag(c, '`%s` is declared cps here, but its call at %s:%d:%d '
+                                   'declared it implicitly, not cps; declare it cps '
+                                   'before that call' % (c.spelling, ff, fl, fc)))
         elif prev[0] != spelled:
             first = prev[1]
             ff, fl, fc = u.loc_of(first)

@@ -794,8 +794,11 @@ class Unit:
 
     def loc_of(self, cursor):
         """(file, line, col) presumed location of a cursor (its expansion
-        point for macros)."""
-        f, line, col = presumed(cursor.extent.start if cursor.extent else cursor.location)
+        point for macros; its location when it has no extent, as an
+        implicit declaration)."""
+        start = cursor.extent.start if cursor.extent else None
+        f, line, col = presumed(start if start is not None and start.file is not None
+                                else cursor.location)
         return f or self.path, line, col
 
     def diag(self, cursor, msg, notes=()):

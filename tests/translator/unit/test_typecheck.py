@@ -15,3 +15,16 @@ def test_conflicting_declarations_are_an_error():
     with pytest.raises(fe.Diags) as e:
         stage('consistency', 'cps int f(int x);\nint f(int x);\n')
     assert e.value.diags[0].msg.startswith('conflicting declarations of `f`: declared not cps here')
+
+
+def test_cps_definition_after_an_implicit_declaration_is_an_error():
+    with pytest.raises(fe.Diags) as e:
+        stage('consistency', 'cps void g(void) { f(1); }\ncps int f(int x) { return x; }\n')
+    d = e.value.diags[0]   # lines count the header's (HDR)
+    assert (d.line, d.msg) == (3, '`f` is declared cps here, but its call at t.cpc:2:20 '
+                                  'declared it implicitly, not cps; declare it cps before '
+                                  'that call')
+
+
+def test_native_definition_after_an_implicit_declaration_is_accepted():
+    stage('consistency', 'cps void g(void) { f(1); }\nint f(int x) { return x; }\n')
