@@ -3,11 +3,12 @@
 Invariant: `frame_vars(func, cfg, site)` is the list of local variables
 (parameters included) that are live after the call of `site` (read on some
 path before being overwritten), possibly initialised at the call (assigned
-on some path from the entry), and in scope at the call; in declaration
-order.  Only these are copied into the frame and restored at the resume
-point: a dead or never-initialised variable is never lifted.  Lifting by
-copy is correct because boxing left no variable whose address is retained
-in scope at a cps call (seed 000, section 6).
+on some path from the entry, the call's own arguments included: they are
+evaluated before it), and in scope at the call; in declaration order.
+Only these are copied into the frame and restored at the resume point: a
+dead or never-initialised variable is never lifted.  Lifting by copy is
+correct because boxing left no variable whose address is retained in scope
+at a cps call (seed 000, section 6).
 """
 from .. import frontend as fe
 from .. import analysis as an
@@ -19,7 +20,7 @@ class Lifting:
         self.func = func
         self.cfg = cfg
         self.live_in, self.live_out = an.liveness(cfg)
-        self.init_in, _ = an.possibly_initialised(cfg)
+        _, self.init_out = an.possibly_initialised(cfg)
 
     def frame_vars(self, site):
         r = site.resume_node
@@ -27,7 +28,9 @@ class Lifting:
         bits = self.cfg.bits
         live_after = self.live_in.masks[r.id]
         live = live_after & ~bits.mask(r.defs) | (bits.mask(r.uses) & live_after)
-        keys = bits.keys_of(live & self.init_in.masks[c.id] & site.scope_mask)
+        # after the call node: what its arguments assign is set when the
+        # call suspends (`f(i = 1); return i;` keeps i)
+        keys = bits.keys_of(live & self.init_out.masks[c.id] & site.scope_mask)
         vs = [self.func.vars[k] for k in keys if k in self.func.vars]
         vs.sort(key=lambda v: (not v.is_param, v.cursor.location.offset))
         for v in vs:
