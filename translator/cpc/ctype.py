@@ -288,6 +288,20 @@ def is_vla(t):
     return False
 
 
+def is_variably_modified(t):
+    """A variable-length array, or a type derived from one: a pointer to
+    it, an array of such pointers (C11 6.7.6p3)."""
+    u, _ = fe.strip_sugar(t)
+    k = fe.tkind(u)
+    if k == fe.TK_VARIABLEARRAY:
+        return True
+    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
+        return is_variably_modified(fe.element_type(u))
+    if k == fe.TK_POINTER:
+        return is_variably_modified(u.get_pointee())
+    return False
+
+
 def is_scalar(t):
     u, _ = fe.strip_sugar(t)
     k = fe.tkind(u)

@@ -54,7 +54,7 @@ cps int g(int);
 int h(int x) { return x * 2; }
 cps int f(int n) {
     struct s v = { { 1, 2, 3, 4 } };
-    int k = sizeof(g(n)) + (int)_Alignof(struct s);
+    int k = sizeof(g(n)) + (int)_Alignof(struct s) + sizeof(int[n]);
     cpc_spawn { int m = g(k); h(m + v.a[1]); cpc_spawn h(m); }
     for (int i = 0; i < n; i++)
         k += h(i) ? g(i) : v.a[i & 3];
@@ -70,7 +70,7 @@ def _naive_walk(c, skip_spawn, into_sizeof):
 
     def rec(n, p):
         out.append((n, p))
-        if n.kind == an.K.CXX_UNARY_EXPR and not into_sizeof:
+        if n.kind == an.K.CXX_UNARY_EXPR and not into_sizeof and not an.sizeof_evaluated(n):
             return
         if skip_spawn and an.spawn_body(n) is not None:
             return
@@ -78,6 +78,32 @@ def _naive_walk(c, skip_spawn, into_sizeof):
             rec(x, n)
     rec(c, None)
     return out
+
+
+SIZEOF_SRC = '''
+typedef int row[4];
+int f(int n, int m) {
+    int v[n], a[3], (*p)[n] = 0;
+    typedef int vrow[m];
+    return sizeof v + sizeof a + sizeof *p + sizeof(int[n]) + sizeof(char[2][m])
+        + sizeof(row) + sizeof(vrow) + sizeof(n) + _Alignof(struct { int x; })
+        + sizeof(int[3]) + sizeof(a[n]);
+}
+'''
+
+
+def test_sizeof_operand_is_evaluated_when_it_is_a_variable_length_array():
+    """C11 6.5.3.4p2: a VLA operand, expression or type name, is evaluated
+    (its bounds are read); other operands are not."""
+    from cpc import analysis as an
+    u, fs = funcs(SIZEOF_SRC)
+    got = [(u.src(n), an.sizeof_evaluated(n)) for n, _ in an.walk(fs['f'].c, into_sizeof=True)
+           if n.kind == an.K.CXX_UNARY_EXPR]
+    assert got == [('sizeof v', True), ('sizeof a', False), ('sizeof *p', True),
+                   ('sizeof(int[n])', True), ('sizeof(char[2][m])', True),
+                   ('sizeof(row)', False), ('sizeof(vrow)', False), ('sizeof(n)', False),
+                   ('_Alignof(struct { int x; })', False), ('sizeof(int[3])', True),
+                   ('sizeof(a[n])', False)]
 
 
 def test_walk_is_the_preorder_of_every_subtree():

@@ -192,7 +192,8 @@ def linked_sched(c):
 
 def walk(c, skip_spawn=True, into_sizeof=False):
     """Preorder walk yielding (cursor, parent), not entering sizeof/alignof
-    operands (unless into_sizeof: for renaming references), and (when
+    operands that are not evaluated (sizeof_evaluated; unless into_sizeof:
+    for renaming references), and (when
     skip_spawn) not entering spawned statements.  The passes walk the same
     subtrees (a function's body above all, and each of its expressions)
     again and again within one parse, so every walk is cut from the
@@ -248,13 +249,35 @@ def _closed(sub):
     if r is None:
         ends = sub.ends
         closed = [(j, ends[j], n._kind_id) for j, n in enumerate(sub.nodes)
-                  if n._kind_id == _SIZEOF_ID or
+                  if (n._kind_id == _SIZEOF_ID and not sizeof_evaluated(n)) or
                   (n._kind_id == _IF_ID and spawn_body(n) is not None)]
         r = memo[_SUBTREE_CLOSED] = ([x[0] for x in closed], closed)
     return r
 
 
 _SIZEOF_ID = K.CXX_UNARY_EXPR.value
+
+
+def sizeof_evaluated(n):
+    """Whether the operand of sizeof/alignof n is evaluated (C11 6.5.3.4):
+    when its type is a variable-length array, as in `sizeof v` for a VLA v,
+    `sizeof *p` for a pointer to one, or `sizeof(int[n])`, whose bounds are
+    read.  Of an operand that is a type name, the array bounds are the
+    expression children; they are taken as evaluated whatever the type (a
+    constant bound reads no variable)."""
+    ch = kids(n)
+    if not ch:
+        return False
+    toks = n.get_tokens()
+    next(toks, None)                    # the keyword
+    operand = next(toks, None)
+    first = ch[0]
+    if operand is not None and first.extent.start.offset == operand.extent.start.offset \
+            and first.kind.is_expression():
+        return ctype.is_vla(first.type)     # an expression
+    return any(x.kind.is_expression() for x in ch)      # a type name
+
+
 _IF_ID = K.IF_STMT.value
 
 
@@ -267,7 +290,7 @@ def _walk(c, skip_spawn, into_sizeof):
         n, p = pop()
         yield n, p
         kid = n._kind_id
-        if kid == _SIZEOF_ID and not into_sizeof:
+        if kid == _SIZEOF_ID and not into_sizeof and not sizeof_evaluated(n):
             continue
         if kid == _IF_ID and skip_spawn and spawn_body(n) is not None:
             continue
@@ -311,6 +334,25 @@ def vkey(d):
     if k is None:
         k = cache[h] = (d.location.offset, d.spelling)
     return k
+
+
+def variably_modified_scopes(body):
+    """[(declaration, end offset of its scope)] for each variable and
+    typedef of a variably modified type declared in a function body."""
+    out = []
+    for n, p in walk(body, skip_spawn=False):
+        if n.kind != K.DECL_STMT or p is None:
+            continue
+        for d in kids(n):
+            if d.kind == K.VAR_DECL:
+                t = d.type
+            elif d.kind == K.TYPEDEF_DECL:
+                t = d.underlying_typedef_type
+            else:
+                continue
+            if ctype.is_variably_modified(t):
+                out.append((d, p.extent.end.offset))
+    return out
 
 
 def var_init(u, v):
@@ -777,17 +819,24 @@ class Cfg:
         if k == K.DECL_STMT:
             cur = preds
             for v in kids(s):
-                if v.kind == K.VAR_DECL:
-                    init = [x for x in kids(v) if x.kind.is_expression()]
+                if v.kind not in (K.VAR_DECL, K.TYPEDEF_DECL):
+                    continue
+                init = var_init(f.u, v) if v.kind == K.VAR_DECL else None
+                if v.kind == K.VAR_DECL and is_local_var(v, f.c):
+                    self.declare(vkey(v))
+                # the array bounds of a variably modified type (`int v[n]`,
+                # `int (*p)[n]`, `typedef int t[n]`) are read at the
+                # declaration, before the initialiser
+                for b in kids(v):
+                    if b.kind.is_expression() and (init is None or b != init):
+                        cur = [self.expr(b, cur)]
+                if init is not None:
                     key = vkey(v)
-                    if is_local_var(v, f.c):
-                        self.declare(key)
-                    if init:
-                        n = self.expr(init[-1], cur)
-                        if key in f.vars:
-                            n.defs.add(key)
-                            n.writes.add(key)
-                        cur = [n]
+                    n = self.expr(init, cur)
+                    if key in f.vars:
+                        n.defs.add(key)
+                        n.writes.add(key)
+                    cur = [n]
             return cur
         if spawn_body(s) is not None:
             n = self.new('expr', s)

@@ -416,6 +416,7 @@ class Emitter:
         cfg = an.Cfg(f)
         self.check_cps_body(f)
         sites = split(f, cfg)
+        self.check_variably_modified_scopes(f, sites)
         small = EditList(self.need_cont_edits(f, 'cpc_k'))
         pre = []
         frames = []
@@ -567,6 +568,25 @@ class Emitter:
                 if s in ('alloca', '__builtin_alloca') and f.cps_calls:
                     raise fe.Diags([self.diag(n, '`alloca` in cps function `%s`: the memory '
                                               'would not survive a cps call' % f.name)])
+
+    def check_variably_modified_scopes(self, f, sites):
+        """A resume point is a label that the body's dispatch jumps to, and
+        C forbids jumping into the scope of an identifier of variably
+        modified type (C11 6.8.6.1): none may be in scope at a cps call
+        that resumes."""
+        if not sites:
+            return
+        scopes = an.variably_modified_scopes(f.body)
+        errs = []
+        for site in sites:
+            at = site.call.extent.start.offset
+            errs += [self.diag(site.call, '`%s` has a variably modified type and is in scope '
+                               'at this cps call: a thread cannot resume inside the scope of '
+                               'a variable-length array or of a type derived from one; end '
+                               'the scope (a block) before the call' % d.spelling)
+                     for d, end in scopes if d.extent.end.offset <= at < end]
+        if errs:
+            raise fe.Diags(errs)
 
     def call_args(self, site, small, temps=True):
         """(temporary declarations, C argument list after k, callee C name).
