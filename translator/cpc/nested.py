@@ -888,20 +888,11 @@ def as_local(param):
 
 
 def _apply(text, edits):
-    """Apply [(a, b, str)] to bytes `text`; an insertion at a replaced
-    range's start (the environment argument of `f(x)`) goes first, and
-    insertions at one place keep the order they were made in (duplicates
-    are dropped by dict.fromkeys, which keeps the first: a set would order
-    them by string hashes, different in every process)."""
-    out, pos = [], 0
-    for (a, b, t) in sorted(dict.fromkeys(edits), key=lambda e: (e[0], e[1])):
-        if a < pos:
-            raise ValueError('overlapping edits at %d' % a)
-        out.append(text[pos:a])
-        out.append(t.encode('utf-8', 'surrogateescape'))
-        pos = b
-    out.append(text[pos:])
-    return b''.join(out)
+    """rw.apply (an insertion at a replaced range's start, such as the
+    environment argument of `f(x)`, goes first) without duplicates, dropped
+    by dict.fromkeys, which keeps the first: a set would order them by
+    string hashes, different in every process."""
+    return rw.apply(text, list(dict.fromkeys(edits)))
 
 
 CLANG_NESTED_MSG = 'function definition is not allowed here'

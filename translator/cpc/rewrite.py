@@ -122,8 +122,11 @@ def col_of(u, off):
 
 
 def apply(text, edits):
-    """Apply [(a, b, str)] to bytes `text`, return bytes."""
-    edits = sorted(edits, key=lambda x: (x[0], -x[1]))
+    """Apply [(a, b, str)] to bytes `text`, return bytes.  An insertion at
+    the start of a replaced range goes before it (boxing's environment
+    allocation right after `{`, and a declaration replaced at `{char b[9];`);
+    insertions at one place keep the order they were made in."""
+    edits = sorted(edits, key=lambda x: (x[0], x[1]))
     out = []
     pos = 0
     for (a, b, t) in edits:
