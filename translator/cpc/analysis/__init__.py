@@ -237,6 +237,13 @@ def walk(c, skip_spawn=True, into_sizeof=False):
 
 
 _SUBTREE_CLOSED = 'closed'
+_PART_OPS = (fe.UO['Real'], fe.UO['Imag'], fe.UO['Extension'])
+
+
+def is_part_of(c):
+    """`__real__ e`, `__imag__ e` or `__extension__ e`: an lvalue in e's
+    storage when e is one."""
+    return c._kind_id == _UNOP_ID and fe.unop(c) in _PART_OPS
 
 
 def _closed(sub):
@@ -486,9 +493,13 @@ def expr_refs(func, e):
 
     def lval_base(c):
         """The variable an lvalue expression designates storage of (through
-        parens, `.` member access, subscripts of arrays)."""
+        parens, `.` member access, subscripts of arrays, GNU's `__real__`
+        and `__imag__` parts and `__extension__`)."""
         c = strip(c)
         while True:
+            if is_part_of(c):
+                c = strip(kids(c)[0])
+                continue
             if c.kind == K.MEMBER_REF_EXPR:
                 ch = kids(c)
                 if not ch:

@@ -9,7 +9,7 @@ import re
 
 from .. import frontend as fe
 from .. import ctype
-from . import Cfg, liveness, walk, kids, has_annotation, is_cps_call, callee_decl
+from . import Cfg, liveness, walk, kids, has_annotation, is_cps_call, callee_decl, is_part_of
 
 K = fe.K
 
@@ -78,11 +78,12 @@ def escaping_addresses(f, names):
         if v is None:
             continue
         arr = v.is_array
-        # climb the lvalue: . members, subscripts of arrays, parens
+        # climb the lvalue: . members, subscripts of arrays, parens, the
+        # parts of a complex number (GNU's __real__ and __imag__)
         cur = n
         par = parent(cur)
         while par is not None:
-            if par.kind == K.PAREN_EXPR:
+            if par.kind == K.PAREN_EXPR or is_part_of(par):
                 pass
             elif par.kind == K.MEMBER_REF_EXPR and kids(par)[0] == cur and \
                     fe.tkind(fe.strip_sugar(cur.type)[0]) != fe.TK_POINTER:
@@ -187,7 +188,8 @@ def _lvalue_within(lit, parent):
         p = parent(cur)
         if p is None:
             return cur
-        if p.kind == K.PAREN_EXPR or (p.kind == K.MEMBER_REF_EXPR and kids(p)[0] is cur):
+        if p.kind == K.PAREN_EXPR or is_part_of(p) or \
+                (p.kind == K.MEMBER_REF_EXPR and kids(p)[0] is cur):
             cur = p
             continue
         if p.kind == K.UNEXPOSED_EXPR and len(kids(p)) == 1 and ctype.is_array(cur.type):
