@@ -164,7 +164,12 @@ def hoist(u):
             # `struct s { ... };` alone: nothing stays (`struct t;` in a
             # block would declare another, incomplete, type)
             alone = r.canonical.hash in standalone
-            edits.append((a, b, '' if alone else '%s %s' % (kw, names[r.canonical.hash][1])))
+            # (a blank after the name when the declarator follows at once,
+            # as in `}v;`; the lines that follow stay on their own when the
+            # definition took several)
+            gap = ' ' if u.text[b:b + 1].isalnum() or u.text[b:b + 1] == b'_' else ''
+            edits.append((a, b, rw.fix_lines(u, a, b, '' if alone else '%s %s%s' % (
+                kw, names[r.canonical.hash][1], gap))))
         for (x, y, t) in _tag_refs(u, f.body, names):
             if not any(a <= x and y <= b for (a, b) in inner):
                 edits.append((x, y, t))
