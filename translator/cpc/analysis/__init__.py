@@ -484,42 +484,43 @@ class Func:
 # --------------------------------------------------------------------------
 # Variable references of an expression
 
+def lvalue_base(func, c):
+    """The local variable of func whose storage lvalue expression c
+    designates (through parens, `.` member access, subscripts of arrays,
+    GNU's `__real__` and `__imag__` parts and `__extension__`), or None."""
+    c = strip(c)
+    while True:
+        if is_part_of(c):
+            c = strip(kids(c)[0])
+            continue
+        if c.kind == K.MEMBER_REF_EXPR:
+            ch = kids(c)
+            if not ch:
+                return None
+            b = ch[0]
+            bt, _ = fe.strip_sugar(b.type)
+            if fe.tkind(bt) == fe.TK_POINTER:
+                return None
+            c = strip(b)
+            continue
+        if c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+            ch = kids(c)
+            b = strip(ch[0])
+            if b.kind == K.DECL_REF_EXPR and ctype.is_array(b.type):
+                c = b
+                continue
+            return None
+        if c.kind == K.DECL_REF_EXPR:
+            return func.var_of(c)
+        return None
+
+
 def expr_refs(func, e):
     """(uses, writes, kills, addr) of expression `e`: sets of var keys.
     uses: read (or possibly read); writes: possibly assigned; kills: surely
     assigned before any read at the top level of `e`; addr: address taken
     (or an array decayed)."""
     uses, writes, kills, addr = set(), set(), set(), set()
-
-    def lval_base(c):
-        """The variable an lvalue expression designates storage of (through
-        parens, `.` member access, subscripts of arrays, GNU's `__real__`
-        and `__imag__` parts and `__extension__`)."""
-        c = strip(c)
-        while True:
-            if is_part_of(c):
-                c = strip(kids(c)[0])
-                continue
-            if c.kind == K.MEMBER_REF_EXPR:
-                ch = kids(c)
-                if not ch:
-                    return None
-                b = ch[0]
-                bt, _ = fe.strip_sugar(b.type)
-                if fe.tkind(bt) == fe.TK_POINTER:
-                    return None
-                c = strip(b)
-                continue
-            if c.kind == K.ARRAY_SUBSCRIPT_EXPR:
-                ch = kids(c)
-                b = strip(ch[0])
-                if b.kind == K.DECL_REF_EXPR and ctype.is_array(b.type):
-                    c = b
-                    continue
-                return None
-            if c.kind == K.DECL_REF_EXPR:
-                return func.var_of(c)
-            return None
 
     def visit(c):
         """Whether c holds an assignment `=` (what always_assigned looks for,
@@ -539,13 +540,13 @@ def expr_refs(func, e):
                 if op in fe.ASSIGN_OPS:
                     if op == _ASSIGN:
                         assigns = True
-                    v = lval_base(kids(n)[0])
+                    v = lvalue_base(func, kids(n)[0])
                     if v is not None:
                         writes.add(v.key)
             elif k == _UNOP_ID:
                 op = fe.unop(n)
                 if op in fe.INC_DEC_OPS or op == fe.UO['AddrOf']:
-                    v = lval_base(kids(n)[0])
+                    v = lvalue_base(func, kids(n)[0])
                     if v is not None:
                         writes.add(v.key)
                         if op == fe.UO['AddrOf']:
@@ -792,8 +793,10 @@ class Cfg:
                 r.defs = {f.var_of(ds).key}
                 r.writes = set(r.defs)
             else:
+                # `s.m = f()`, `a[i] = f()`: a part of s or a is written
+                base = lvalue_base(f, site.dest)
                 r.uses = uu
-                r.writes = ww
+                r.writes = ww | ({base.key} if base is not None else set())
         elif site.form == 'decl' and site.var is not None:
             r.defs = {site.var.key}
             r.writes = {site.var.key}
