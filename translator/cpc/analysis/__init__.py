@@ -551,6 +551,12 @@ def expr_refs(func, e):
                         writes.add(v.key)
                         if op == fe.UO['AddrOf']:
                             addr.add(v.key)
+            elif k == _ASM_ID:
+                # any variable an asm statement names may be an output
+                for r, _ in walk(n, skip_spawn=False):
+                    v = func.var_of(r) if r._kind_id == _DECL_REF_ID else None
+                    if v is not None:
+                        writes.add(v.key)
         return assigns
 
     if visit(e):
@@ -566,6 +572,7 @@ _ASSIGN = fe.BO['Assign']
 
 
 _DECL_REF_ID = K.DECL_REF_EXPR.value
+_ASM_ID = K.ASM_STMT.value
 _BINOP_ID = K.BINARY_OPERATOR.value
 _COMPOUND_ASSIGN_ID = K.COMPOUND_ASSIGNMENT_OPERATOR.value
 _UNOP_ID = K.UNARY_OPERATOR.value
@@ -1045,22 +1052,12 @@ def for_parts(u, s):
 
 def assigned_anywhere(cfg):
     """Keys of the variables the body of cfg's function may write after its
-    entry: assignments, increments, address taken (the CFG nodes' writes),
-    and any variable named in an asm statement (its operands may be
-    outputs).  A parameter outside this set keeps its entry value."""
+    entry: assignments, increments, address taken, asm operands (the CFG
+    nodes' writes).  A parameter outside this set keeps its entry value."""
     w = set()
     for n in cfg.nodes:
         if n is not cfg.entry:
             w |= n.writes
-    f = cfg.func
-    if f.body is not None:
-        for n, p in walk(f.body, skip_spawn=False):
-            if n.kind == K.ASM_STMT:
-                for r, q in walk(n, skip_spawn=False):
-                    if r.kind == K.DECL_REF_EXPR:
-                        v = f.var_of(r)
-                        if v is not None:
-                            w.add(v.key)
     return w
 
 
