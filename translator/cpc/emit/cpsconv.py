@@ -562,9 +562,14 @@ class Emitter:
                     continue
                 s = d.spelling
                 if s in ('setjmp', '_setjmp', 'sigsetjmp', '__sigsetjmp', 'longjmp',
-                         '_longjmp', 'siglongjmp') and f.cps_calls:
+                         '_longjmp', 'siglongjmp', '__builtin_setjmp',
+                         '__builtin_longjmp') and f.cps_calls:
                     raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: setjmp/longjmp '
                                               'cannot cross a cps call' % (s, f.name))])
+                if s in ('__builtin_apply_args', '__builtin_apply', '__builtin_return'):
+                    raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: the arguments '
+                                              'of a cps function are not where the C '
+                                              'calling convention puts them' % (s, f.name))])
                 if s in ('alloca', '__builtin_alloca') and f.cps_calls:
                     raise fe.Diags([self.diag(n, '`alloca` in cps function `%s`: the memory '
                                               'would not survive a cps call' % f.name)])
