@@ -157,7 +157,9 @@ def box_function(u, f, vs, lits=()):
     a = f.c.extent.start.offset
     edits.append((a, a, 'struct %s { %s };\n%s' % (env, ' '.join(fields), rw.resync(u, a))))
     body = f.body
-    b0 = body.extent.start.offset + 1
+    # after the body's `{`, and its GNU local label declarations
+    labels = an.leading_label_declarations(u, body)
+    b0 = rw.full_end(u, labels[-1]) if labels else body.extent.start.offset + 1
     init = [_env_alloc(env, over_aligned)]
     for v in vs:
         if v.is_param:

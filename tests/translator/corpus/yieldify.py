@@ -32,7 +32,9 @@ def _parse_args(include_dirs):
 
 
 def body_offsets(text, filename='prog.c', include_dirs=(HERE,)):
-    """Byte offsets of the `{` of each cps function body in text (bytes)."""
+    """Byte offsets after which each cps function body's statements start
+    in text (bytes): its `{`, or the `;` of the local label declarations
+    (`__label__ a;`) that open it."""
     import clang.cindex as ci
     index = ci.Index.create()
     tu = index.parse(filename, args=_parse_args(include_dirs),
@@ -55,7 +57,14 @@ def body_offsets(text, filename='prog.c', include_dirs=(HERE,)):
         head = declaration_head(code, start, lbrace)
         returns_function_pointer = re.search(rb'\(\s*\*\s*%s\s*\(' % c.spelling.encode(), head)
         if CPS_WORD.search(head) and not returns_function_pointer:
-            out.append(lbrace)
+            # after the GNU local label declarations that open the body
+            at = lbrace
+            for st in body[-1].get_children():
+                if st.kind != K.DECL_STMT or \
+                        not text.startswith(b'__label__', st.extent.start.offset):
+                    break
+                at = text.index(b';', st.extent.end.offset - 1)
+            out.append(at)
     return out
 
 

@@ -24,6 +24,13 @@ def test_yieldify_finds_the_body_of_an_old_style_definition():
     assert b'int a;\n{ cpc_yield();\n' in out
 
 
+def test_yieldify_puts_the_yield_after_the_local_label_declarations():
+    src = (b'#include "corpus.h"\nCPS int f(int x) { __label__ a; __label__ b, c; '
+           b'goto a; a: return x; }\n')
+    out = yieldify.yieldify(src, 'prog.c', (CORPUS,))
+    assert b'{ __label__ a; __label__ b, c; cpc_yield(); goto a;' in out
+
+
 def test_yieldify_leaves_prototypes_alone():
     src = b'#include "corpus.h"\nCPS int f(int);\nCPS int f(int x) { return x; }\n'
     assert yieldify.yieldify(src, 'prog.c', (CORPUS,)).count(b'cpc_yield') == 1

@@ -343,6 +343,18 @@ def vkey(d):
     return k
 
 
+def leading_label_declarations(u, body):
+    """The `__label__ a, b;` statements (GNU local labels) that open a
+    compound statement: GCC wants them before anything else in it, so code
+    generated at the start of a body goes after them."""
+    out = []
+    for s in kids(body):
+        if s.kind != K.DECL_STMT or not u.text.startswith(b'__label__', s.extent.start.offset):
+            break
+        out.append(s)
+    return out
+
+
 def variably_modified_scopes(body):
     """[(declaration, end offset of its scope)] for each variable and
     typedef of a variably modified type declared in a function body."""

@@ -449,6 +449,11 @@ class Emitter:
             frames.append(union)
         pre.append(cg.defer(f.name, sig.pdecls, need,
                             [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params]))
+        # GNU local labels are declared first in the block, before the
+        # generated opening
+        labels = an.leading_label_declarations(self.u, f.body)
+        for d in labels:
+            small.append((rw.start(d), rw.full_end(self.u, d), ''))
         start, bodytext, end = self.user_body(f, small, frame)
         if sites:
             pre.append(cg.entry_calling_body(f.name, sig.pdecls, sig.static, need, sig.pnames))
@@ -463,6 +468,8 @@ class Emitter:
             head = cg.entry_prototype(f.name, sig.pdecls, sig.static) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
+        opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
+                          for d in labels) + opening
         newbody = cg.pin(rw.line_directive(self.u, a),
                          (head + '{\n' + opening).rstrip('\n').split('\n')) + '\n' + \
             rw.resync(self.u, start) + bodytext + end
