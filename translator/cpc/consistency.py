@@ -62,6 +62,14 @@ def check_consistency(u):
         else:
             spelled = fe.is_cps_function_type(c.type)
         prev = seen.get(c.spelling)
+        if prev is None and spelled and not fe.is_cps_function_type(c.type) and \
+                'cpc_cps' not in c.type.spelling:
+            # the first declaration, yet Clang gave it the type of the
+            # library function it knows by that name (`long labs(long)`),
+            # which has no tag
+            errs.append(u.diag(c, '`%s` is a C library function the compiler knows '
+                               '(a builtin): a cps function cannot take its name' % c.spelling))
+            continue
         if prev is None:
             seen[c.spelling] = (spelled, c)
             if spelled and _implicitly_declared(c):
