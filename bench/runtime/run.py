@@ -25,7 +25,8 @@ then a side-by-side table (report.py).
 
 Environment:
     BENCH_QUICK=1      smoke run: small counts, one run
-    BENCH_RUNS=N       runs per pair (default 5; 1 when quick)
+    BENCH_RUNS=N       runs per pair (default 7; 1 when quick): the medians of
+                       five runs moved by up to 20% between make bench runs
     BENCH_CPU=N        core to pin to (default 0)
     BENCH_SYSTEMS=...  subset of systems, e.g. "cpc baseline"
     BENCH_TESTS=...    subset of benchmarks, e.g. "switch cond"
@@ -105,7 +106,7 @@ def main(argv):
         return 2
     bindir = argv[1]
     quick = os.environ.get("BENCH_QUICK", "") not in ("", "0")
-    runs = int(os.environ.get("BENCH_RUNS", "1" if quick else "5"))
+    runs = int(os.environ.get("BENCH_RUNS", "1" if quick else "7"))
     cpu = int(os.environ.get("BENCH_CPU", "0"))
     systems = env_list("BENCH_SYSTEMS", SYSTEMS)
     tests = env_list("BENCH_TESTS", TESTS)
