@@ -8,6 +8,7 @@ TEST_SUITES :=
 -include examples/examples-tests.mk
 -include examples/httpd/httpd.mk
 -include tests/csmith/csmith.mk
+-include tests/foreign/foreign.mk
 -include tests/tools/tools-tests.mk
 -include tests/debug/debug-tests.mk
 -include embed/embed.mk

@@ -117,11 +117,12 @@ def _cindex():
     return ci
 
 
-def analyse(text, filename="prog.c"):
+def analyse(text, filename="prog.c", extra_args=()):
     """Return (funcs, refs): funcs maps name -> {'decls': [(start, tokens...)], 'defined',
-    'calls': set, 'addr_taken'}; offsets are in `text`."""
+    'calls': set, 'addr_taken'}; offsets are in `text` (bytes, or a str of one-byte
+    characters); `extra_args` go to the parser after the usual ones."""
     ci = _cindex()
-    args = ["-x", "c", "-std=gnu11", "-w", "-DCPC_NATIVE"]
+    args = ["-x", "c", "-std=gnu11", "-w", "-DCPC_NATIVE"] + list(extra_args)
     rd = resource_dir()
     if rd:
         args += ["-resource-dir", rd]

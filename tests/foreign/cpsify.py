@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""cpsify: turn a C program written elsewhere into a CPC program in which every function that
+can be cps is cps (differential testing of cpcc on other people's programs: gcc's torture
+tests, c-testsuite, llvm-test-suite's single-source programs).
+
+Invariant: the CPC program computes what the C program computes, as far as C defines it:
+  * `cps` is added to the definition and every prototype of each function the program defines
+    that can be cps (tests/csmith/cpcsmith.py's choice): not variadic ones, not those whose
+    address is taken, and, transitively, not those a native function calls; functions the
+    program only declares (the C library's) stay native;
+  * `main` becomes `static cps int cpsify_main(...)`, with its parameters, run by a thread that
+    a new `main` spawns; the new `main` returns its status, and reaching the end of the old
+    one returns 0, as it does in `main` (C11 5.1.2.2.3);
+  * the program's text is otherwise untouched: the edits only insert, at offsets libclang
+    gives, and the file is read and written as bytes.
+
+Old C is accepted as gcc 12 accepts it (implicit int, implicit declarations).  A program that
+uses the name `main` otherwise than for its definition, or whose functions come out of macros,
+is refused (CpsifyError), as is one that libclang cannot parse.
+
+Usage: cpsify.py IN.c OUT.cpc
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'csmith'))
+import cpcsmith  # noqa: E402
+
+# what gcc 12 accepts with a warning and Clang refuses by default
+LENIENT = ['-Wno-error=implicit-int', '-Wno-error=implicit-function-declaration',
+           '-Wno-error=int-conversion', '-Wno-error=incompatible-pointer-types',
+           '-Wno-error=incompatible-function-pointer-types', '-Wno-error=return-type']
+
+PROLOGUE = b'#include <cpc/cpc_runtime.h>\n'
+
+DRIVER = b'''
+static int cpsify_status;
+static cps void cpsify_run(void) { cpsify_status = cpsify_main(); }
+int main(void) { cpc_spawn cpsify_run(); cpc_main_loop(); return cpsify_status; }
+'''
+
+DRIVER_ARGS = b'''
+static int cpsify_status, cpsify_argc;
+static char **cpsify_argv;
+static cps void cpsify_run(void) { cpsify_status = cpsify_main(cpsify_argc, cpsify_argv); }
+int main(int argc, char **argv)
+{
+    cpsify_argc = argc;
+    cpsify_argv = argv;
+    cpc_spawn cpsify_run();
+    cpc_main_loop();
+    return cpsify_status;
+}
+'''
+
+
+class CpsifyError(Exception):
+    pass
+
+
+def transform(text):
+    """C program (bytes) -> CPC program (bytes)."""
+    try:
+        funcs = cpcsmith.analyse(text, 'prog.c', LENIENT)
+    except RuntimeError as e:
+        raise CpsifyError(str(e))
+    if 'main' not in funcs or not funcs['main']['defined']:
+        raise CpsifyError('no main')
+    if funcs['main']['addr_taken'] or any('main' in f['calls'] for f in funcs.values()):
+        raise CpsifyError("main is used otherwise than as the program's entry")
+    for f in funcs.values():
+        variadic = any('...' in [t.spelling for t in toks] for toks in f['decls'])
+        if variadic or not f['defined']:
+            f['addr_taken'] = True         # stays native, and so do its callees
+    cps = cpcsmith.choose_cps(funcs, False, set())
+
+    edits = []                             # (offset, text): insertions only
+    for name, f in funcs.items():
+        if name != 'main' and name not in cps:
+            continue
+        for toks in f['decls']:
+            if not toks:
+                continue
+            i = 0
+            while i < len(toks) and toks[i].spelling in cpcsmith.STORAGE:
+                i += 1
+            if name != 'main':
+                edits.append((toks[i].extent.start.offset, b'cps '))
+                continue
+            name_tok = next(t for t in toks if t.spelling == 'main')
+            if name_tok is toks[0]:                 # `main()`: implicit int
+                edits.append((name_tok.extent.start.offset, b'static cps int cpsify_'))
+            else:
+                edits.append((toks[0].extent.start.offset, b'static cps '))
+                edits.append((name_tok.extent.start.offset, b'cpsify_'))
+    # falling off the end of main returns 0: say so in the function that replaces it
+    a, b = funcs['main']['extents'][-1]
+    edits.append((text.rindex(b'}', a, b), b' return 0; '))
+    for off, ins in sorted(edits, key=lambda e: e[0], reverse=True):
+        text = text[:off] + ins + text[off:]
+    spelled = [t.spelling for t in funcs['main']['decls'][-1]]
+    after = spelled[spelled.index('main') + 1:spelled.index('main') + 3]
+    with_args = after not in (['(', ')'], ['(', 'void'])
+    return PROLOGUE + text + (DRIVER_ARGS if with_args else DRIVER)
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write(__doc__)
+        return 2
+    with open(argv[1], 'rb') as f:
+        text = f.read()
+    try:
+        out = transform(text)
+    except CpsifyError as e:
+        print('cpsify: %s: %s' % (argv[1], e), file=sys.stderr)
+        return 1
+    with open(argv[2], 'wb') as f:
+        f.write(out)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

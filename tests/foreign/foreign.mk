@@ -1,0 +1,21 @@
+# tests/foreign/foreign.mk -- cpcc on C programs written elsewhere (docs/testing.md,
+# "Programs written elsewhere").
+#
+#   make test-foreign                     the unit tests of the transformation (cpsify.py)
+#   make foreign FOREIGN='DIR/*.c'        a campaign on programs you fetched: each built
+#                                         natively and as CPC at four levels, outputs compared
+#
+# FOREIGN_JOBS (default 2) programs run in parallel; work files go to build/foreign/.
+
+FOREIGN_DIR  := $(TOP)/tests/foreign
+FOREIGN_JOBS ?= 2
+
+test-foreign: setup runtime translator
+	@$(PYTHON) -m pytest -q -p no:cacheprovider $(FOREIGN_DIR)/test_cpsify.py
+
+foreign: setup runtime translator
+	@test -n "$(FOREIGN)" || { echo "make foreign: name the programs: FOREIGN='DIR/*.c'" >&2; exit 2; }
+	@$(PYTHON) $(FOREIGN_DIR)/run.py -j $(FOREIGN_JOBS) --workdir $(BUILD)/foreign $(FOREIGN)
+
+TEST_SUITES += test-foreign
+.PHONY: test-foreign foreign

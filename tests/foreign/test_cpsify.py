@@ -1,0 +1,64 @@
+"""cpsify: C programs written elsewhere made CPC programs."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cpsify  # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(HERE))
+CPCC = os.path.join(TOP, 'bin', 'cpcc')
+
+
+def test_defined_functions_become_cps_and_library_ones_stay_native():
+    out = cpsify.transform(b'int printf(const char *, ...);\nextern void abort(void);\n'
+                           b'static int twice(int x) { return 2 * x; }\n'
+                           b'int main(void) { if (twice(2) != 4) abort(); return 0; }\n')
+    assert b'extern void abort(void);' in out
+    assert b'static cps int twice(int x)' in out
+    assert b'static cps int cpsify_main(void)' in out
+
+
+def test_variadic_functions_and_their_callees_stay_native():
+    out = cpsify.transform(b'int leaf(int x) { return x; }\n'
+                           b'int sum(int n, ...) { return leaf(n); }\n'
+                           b'int main(void) { return sum(1, 2) - 1; }\n')
+    assert b'\nint leaf(int x)' in out and b'\nint sum(int n, ...)' in out
+
+
+def test_implicit_int_main_falls_off_its_end_with_status_zero():
+    out = cpsify.transform(b'f(x) { return x; }\nmain() { f(1); }\n')
+    assert b'static cps int cpsify_main() { f(1);  return 0; }' in out
+    assert b'cps f(x)' in out
+
+
+def test_main_with_arguments_gets_them():
+    out = cpsify.transform(b'int main(int argc, char **argv) { return argc - 1; }\n')
+    assert b'cpsify_main(cpsify_argc, cpsify_argv)' in out
+    assert b'int main(int argc, char **argv)\n{' in out
+
+
+def test_a_program_that_calls_main_is_refused():
+    with pytest.raises(cpsify.CpsifyError, match='main is used'):
+        cpsify.transform(b'int n;\nint main(void) { return n++ < 2 ? main() : 0; }\n')
+
+
+def test_the_cpc_program_prints_what_the_c_program_prints(tmp_path):
+    src = (b'#include <stdio.h>\n'
+           b'struct p { int a, b; };\n'
+           b'static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n'
+           b'int main(int argc, char **argv) {\n'
+           b'    struct p v;\n'
+           b'    v.a = fib(10);\n'
+           b'    v.b = fib(argc + 5);\n'
+           b'    printf("%d %d %s\\n", v.a, v.b, argv[1]);\n'
+           b'}\n')
+    prog = tmp_path / 'p.cpc'
+    prog.write_bytes(cpsify.transform(src))
+    exe = tmp_path / 'p'
+    subprocess.run([CPCC, '-w', '-o', str(exe), str(prog)], check=True)
+    r = subprocess.run([str(exe), 'arg'], capture_output=True, timeout=30)
+    assert (r.returncode, r.stdout) == (0, b'55 13 arg\n')
