@@ -41,19 +41,22 @@ static cps void cpsify_run(void) { cpsify_status = cpsify_main(); }
 int main(void) { cpc_spawn cpsify_run(); cpc_main_loop(); return cpsify_status; }
 '''
 
+# (main's own parameters: argc, argv and envp, or fewer)
 DRIVER_ARGS = b'''
 static int cpsify_status, cpsify_argc;
-static char **cpsify_argv;
-static cps void cpsify_run(void) { cpsify_status = cpsify_main(cpsify_argc, cpsify_argv); }
-int main(int argc, char **argv)
+static char **cpsify_argv, **cpsify_envp;
+static cps void cpsify_run(void) { cpsify_status = cpsify_main(%s); }
+int main(int argc, char **argv, char **envp)
 {
     cpsify_argc = argc;
     cpsify_argv = argv;
+    cpsify_envp = envp;
     cpc_spawn cpsify_run();
     cpc_main_loop();
     return cpsify_status;
 }
 '''
+MAIN_ARGS = [b'cpsify_argc', b'cpsify_argv', b'cpsify_envp']
 
 
 class CpsifyError(Exception):
@@ -101,9 +104,12 @@ def transform(text):
     for off, ins in sorted(edits, key=lambda e: e[0], reverse=True):
         text = text[:off] + ins + text[off:]
     spelled = [t.spelling for t in funcs['main']['decls'][-1]]
-    after = spelled[spelled.index('main') + 1:spelled.index('main') + 3]
-    with_args = after not in (['(', ')'], ['(', 'void'])
-    return PROLOGUE + text + (DRIVER_ARGS if with_args else DRIVER)
+    params = spelled[spelled.index('main') + 1:]
+    params = params[1:params.index(')')]
+    if params in ([], ['void']):
+        return PROLOGUE + text + DRIVER
+    n = 1 + params.count(',')
+    return PROLOGUE + text + DRIVER_ARGS % b', '.join(MAIN_ARGS[:n])
 
 
 def main(argv):

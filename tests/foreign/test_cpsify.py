@@ -35,10 +35,12 @@ def test_implicit_int_main_falls_off_its_end_with_status_zero():
     assert b'cps f(x)' in out
 
 
-def test_main_with_arguments_gets_them():
+def test_main_with_arguments_gets_as_many_as_it_declares():
     out = cpsify.transform(b'int main(int argc, char **argv) { return argc - 1; }\n')
-    assert b'cpsify_main(cpsify_argc, cpsify_argv)' in out
-    assert b'int main(int argc, char **argv)\n{' in out
+    assert b'cpsify_main(cpsify_argc, cpsify_argv);' in out
+    assert b'int main(int argc, char **argv, char **envp)\n{' in out
+    out = cpsify.transform(b'int main(int level) { return level - 1; }\n')
+    assert b'cpsify_main(cpsify_argc);' in out
 
 
 def test_a_program_that_calls_main_is_refused():
