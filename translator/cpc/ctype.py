@@ -279,26 +279,25 @@ def is_array(t):
 
 
 def is_vla(t):
-    u, _ = fe.strip_sugar(t)
-    k = fe.tkind(u)
-    if k == fe.TK_VARIABLEARRAY:
-        return True
-    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
-        return is_vla(fe.element_type(u))
-    return False
+    """A variable-length array (or an array of them)."""
+    return _has_variable_array(t, through_pointers=False)
 
 
 def is_variably_modified(t):
     """A variable-length array, or a type derived from one: a pointer to
     it, an array of such pointers (C11 6.7.6p3)."""
+    return _has_variable_array(t, through_pointers=True)
+
+
+def _has_variable_array(t, through_pointers):
     u, _ = fe.strip_sugar(t)
     k = fe.tkind(u)
     if k == fe.TK_VARIABLEARRAY:
         return True
     if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
-        return is_variably_modified(fe.element_type(u))
-    if k == fe.TK_POINTER:
-        return is_variably_modified(u.get_pointee())
+        return _has_variable_array(fe.element_type(u), through_pointers)
+    if k == fe.TK_POINTER and through_pointers:
+        return _has_variable_array(u.get_pointee(), through_pointers)
     return False
 
 
