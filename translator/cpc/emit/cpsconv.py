@@ -573,6 +573,7 @@ class Emitter:
                          '__builtin_longjmp') and f.cps_calls:
                     raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: setjmp/longjmp '
                                               'cannot cross a cps call' % (s, f.name))])
+                self.check_unprototyped_arity(n, d)
                 if s in ('__builtin_apply_args', '__builtin_apply', '__builtin_return'):
                     raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: the arguments '
                                               'of a cps function are not where the C '
@@ -580,6 +581,24 @@ class Emitter:
                 if s in ('alloca', '__builtin_alloca') and f.cps_calls:
                     raise fe.Diags([self.diag(n, '`alloca` in cps function `%s`: the memory '
                                               'would not survive a cps call' % f.name)])
+
+    def check_unprototyped_arity(self, call, d):
+        """A call of a cps function defined without a prototype (`f(a) int
+        a; {...}`, `f() {...}`) must pass as many arguments as the definition
+        has parameters: C leaves any other call undefined, and the generated
+        entry point, which is prototyped, could not be called with them."""
+        if not an.is_cps_call(call) or fe.tkind(d.type) != fe.TK_FUNCTIONNOPROTO:
+            return
+        defn = d.get_definition()
+        if defn is None:
+            return
+        want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
+        if want != got:
+            df, dl, _ = self.u.loc_of(defn)
+            raise fe.Diags([self.diag(call, 'cps function `%s` called with %d argument%s, but '
+                                      'its definition at %s:%d has %d parameter%s' % (
+                                          d.spelling, got, '' if got == 1 else 's', df, dl,
+                                          want, '' if want == 1 else 's'))])
 
     def check_variably_modified_scopes(self, f, sites):
         """A resume point is a label that the body's dispatch jumps to, and
