@@ -21,7 +21,6 @@ is refused (CpsifyError), as is one that libclang cannot parse.
 Usage: cpsify.py IN.c OUT.cpc
 """
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -23,15 +23,26 @@ failed.
 import argparse
 import collections
 import concurrent.futures as cf
+import importlib.util
 import os
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', 'csmith'))
 sys.path.insert(0, HERE)
 import cpsify  # noqa: E402
-import run as csmith_run  # noqa: E402  (tests/csmith/run.py)
+
+
+def _csmith_run():
+    """tests/csmith/run.py, loaded by its path: this file has the same name."""
+    path = os.path.join(HERE, '..', 'csmith', 'run.py')
+    spec = importlib.util.spec_from_file_location('csmith_run', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+csmith_run = _csmith_run()
 
 LEVELS = ['-O1', '-O1+yield', '-O0+env', '-O1+asan']
 NATIVE_TIMEOUT = 10.0
