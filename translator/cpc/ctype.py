@@ -241,6 +241,25 @@ def copy(dst, src, t):
     return '%s = %s;' % (dst, src)
 
 
+# C11 6.3.1.1p2, 6.5.2.2p6: the integer types below int's rank, and float
+_TO_INT = ('BOOL', 'CHAR_U', 'UCHAR', 'CHAR_S', 'SCHAR', 'SHORT', 'USHORT')
+
+
+def promoted(t):
+    """The type name an argument of type t has after the default argument
+    promotions (`int` for char, short and _Bool and the enums based on
+    them, `double` for float), or None when t is its own promotion."""
+    u = fe.strip_sugar(t)[0].get_canonical()
+    kind = u.kind
+    if kind == fe.ci.TypeKind.ENUM:
+        kind = u.get_declaration().enum_type.get_canonical().kind
+    if kind.name in _TO_INT:
+        return 'int'
+    if kind == fe.ci.TypeKind.FLOAT:
+        return 'double'
+    return None
+
+
 def decay(t):
     """Type of an rvalue of type t (arrays and functions decay)."""
     u, _ = fe.strip_sugar(t)

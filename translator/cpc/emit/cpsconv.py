@@ -57,6 +57,31 @@ def param_decls(func_cursor):
             if p.kind == K.PARM_DECL]
 
 
+def old_style(u, func_cursor):
+    """A function defined in the old style, `f(a, b) T a; ... {}`: it has
+    parameters but no prototype, so its callers pass the arguments with the
+    default promotions (C11 6.5.2.2p6), and the function converts them to
+    the parameters' types (6.9.1p10).  Its entry point takes the promoted
+    types, which keeps it compatible with `f()` declarations and calls."""
+    # Clang gives such a definition a prototyped type; what tells it is its
+    # first parameter declared after the `)` of the identifier list (which
+    # holds no parentheses)
+    params = [p for p in an.kids(func_cursor) if p.kind == K.PARM_DECL]
+    if not params or func_cursor.location.file is None:
+        return False
+    close = u.text.find(b')', func_cursor.location.offset)
+    return 0 <= close < params[0].extent.start.offset
+
+
+def entry_param(t, name, old):
+    """A parameter of an entry point, of type t or, for an old-style
+    function, t's promoted type."""
+    p = ctype.promoted(t) if old else None
+    if p is not None:
+        return ('%s %s' % (p, name)).rstrip()
+    return ctype.declare(written(t), name)
+
+
 def written(t):
     """A parameter's type for a parameter list: as written when it is a
     typedef'd array (gcc's va_arg wants a `va_list` parameter; C adjusts
@@ -138,8 +163,9 @@ class Emitter:
         ft = fe.strip_sugar(decl.type)[0]
         params = param_decls(decl)
         if params:
+            old = old_style(self.u, decl)
             for (n, t) in params:
-                ps.append(ctype.declare(t, n if names else ''))
+                ps.append(entry_param(t, n if names else '', old))
         elif fe.tkind(ft) == fe.TK_FUNCTIONPROTO:
             ps = [ctype.declare(t, '') for t in ft.argument_types()]
         if fe.tkind(ft) == fe.TK_FUNCTIONPROTO and ft.is_function_variadic():
@@ -426,13 +452,13 @@ class Emitter:
         # (the function's own entry too, when it spawns itself)
         self.external_protos(f, pre)
         if f.spawns:
-            pre.append(cg.entry_prototype(f.name, sig.pdecls, sig.static) + ';')
+            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.static) + ';')
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         frames.append(cg.args_struct(f.name, sig.pfields))
         if sites:
             pre.append(cg.body_prototype(f.name, sig.bdecls) + ';')
         else:
-            pre.append(cg.entry_prototype(f.name, sig.pdecls, sig.static) + ';')
+            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.static) + ';')
         layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
         if sites:
             frames.append(cg.frame_struct(f.name, layout.fields))
@@ -456,7 +482,8 @@ class Emitter:
             small.append((rw.start(d), rw.full_end(self.u, d), ''))
         start, bodytext, end = self.user_body(f, small, frame)
         if sites:
-            pre.append(cg.entry_calling_body(f.name, sig.pdecls, sig.static, need, sig.pnames))
+            pre.append(cg.entry_calling_body(f.name, sig.entry_pdecls, sig.static, need,
+                                             sig.pnames))
             push = cg.frame_push(f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type)
                                           for v in layout.fixed],
                                  sites[0].index if len(sites) == 1 else None)
@@ -464,8 +491,8 @@ class Emitter:
                                       self.frame_ptr_used or len(push) > 1)
             head = cg.body_prototype(f.name, sig.bdecls) + '\n'
         else:
-            opening = cg.budget(f.name, need, sig.pnames)
-            head = cg.entry_prototype(f.name, sig.pdecls, sig.static) + '\n'
+            opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames)
+            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.static) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
@@ -761,6 +788,18 @@ class Signature:
             # parameter lists keep the written type (C adjusts it, and gcc's
             # va_arg wants a `va_list` parameter); fields hold the adjusted one
             self.pdecls = [ctype.declare(written(t), n) for (n, t) in self.params]
+            old = old_style(em.u, f.c)
+            self.entry_pdecls = [entry_param(t, n, old) for (n, t) in self.params]
+            # an entry that is also the body takes the promoted arguments
+            # under other names, and converts them to the parameters
+            self.conversions = []
+            self.entry_body_pdecls = []
+            for (n, t), d in zip(self.params, self.entry_pdecls):
+                if old and ctype.promoted(t) is not None:
+                    self.conversions.append('    %s = cpc_arg_%s;\n' % (
+                        ctype.declare(written(t), n), n))
+                    d = entry_param(t, 'cpc_arg_' + n, old)
+                self.entry_body_pdecls.append(d)
             self.pfields = [ctype.declare_field(t, n) + ';' for (n, t) in self.params]
             # the body restores parameters at resume points: not const there
             self.bdecls = [ctype.declare(written(t), n, strip_const=True)
