@@ -119,7 +119,8 @@ def _cindex():
 
 def analyse(text, filename="prog.c", extra_args=()):
     """Return (funcs, refs): funcs maps name -> {'decls': [(start, tokens...)], 'defined',
-    'calls': set, 'addr_taken'}; offsets are in `text` (bytes, or a str of one-byte
+    'calls': set, 'addr_taken', 'extents', 'names' (the offset of the name in each
+    declaration)}; offsets are in `text` (bytes, or a str of one-byte
     characters); `extra_args` go to the parser after the usual ones."""
     ci = _cindex()
     args = ["-x", "c", "-std=gnu11", "-w", "-DCPC_NATIVE"] + list(extra_args)
@@ -137,7 +138,7 @@ def analyse(text, filename="prog.c", extra_args=()):
 
     def info(name):
         return funcs.setdefault(name, {"decls": [], "defined": False, "calls": set(),
-                                       "addr_taken": False, "extents": []})
+                                       "addr_taken": False, "extents": [], "names": []})
 
     callee_refs = set()
 
@@ -182,6 +183,7 @@ def analyse(text, filename="prog.c", extra_args=()):
             toks = list(top.get_tokens())
             f["decls"].append(toks)
             f["extents"].append((top.extent.start.offset, top.extent.end.offset))
+            f["names"].append(top.location.offset)
             if top.is_definition():
                 f["defined"] = True
                 walk(top, top.spelling)

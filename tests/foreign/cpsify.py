@@ -62,6 +62,24 @@ class CpsifyError(Exception):
     pass
 
 
+def cps_offset(text, first, start, at, name):
+    """Where `cps ` goes in a declaration of `name` that starts at offset
+    `first`, whose specifiers after the storage class start at `start` and
+    whose name is at `at`: before those specifiers, or, when the declaration
+    starts with a macro (libclang then gives the offset of the macro's
+    definition), right before the name (`REAL cps f(...)`), which is only
+    right when no `*` comes before it."""
+    line = text[text.rfind(b'\n', 0, first) + 1:first]
+    if first <= start <= at and not line.lstrip().startswith(b'#') and \
+            b'\n#' not in text[first:at].replace(b' ', b'').replace(b'\t', b''):
+        return start
+    if text[at:at + len(name)] == name.encode():
+        before = text[:at].rstrip()
+        if before and (before[-1:].isalnum() or before[-1:] == b'_'):
+            return at
+    raise CpsifyError('the declaration of %s comes out of a macro' % name)
+
+
 def transform(text):
     """C program (bytes) -> CPC program (bytes)."""
     try:
@@ -82,14 +100,15 @@ def transform(text):
     for name, f in funcs.items():
         if name != 'main' and name not in cps:
             continue
-        for toks in f['decls']:
+        for toks, at in zip(f['decls'], f['names']):
             if not toks:
                 continue
             i = 0
             while i < len(toks) and toks[i].spelling in cpcsmith.STORAGE:
                 i += 1
             if name != 'main':
-                edits.append((toks[i].extent.start.offset, b'cps '))
+                edits.append((cps_offset(text, toks[0].extent.start.offset,
+                                         toks[i].extent.start.offset, at, name), b'cps '))
                 continue
             name_tok = next(t for t in toks if t.spelling == 'main')
             if name_tok is toks[0]:                 # `main()`: implicit int

@@ -43,6 +43,24 @@ def test_main_with_arguments_gets_as_many_as_it_declares():
     assert b'cpsify_main(cpsify_argc);' in out
 
 
+def test_specifiers_out_of_a_macro_take_cps_before_the_name():
+    out = cpsify.transform(b'#define REAL float\n#define inline static\n'
+                           b'REAL half(REAL x);\n'
+                           b'REAL half(REAL x) { return x / 2; }\n'
+                           b'inline int one(void) { return 1; }\n'
+                           b'int main(void) { return half(2) != one(); }\n')
+    assert out.count(b'#define REAL float\n#define inline static\n') == 1
+    assert b'REAL cps half(REAL x);' in out
+    assert b'REAL cps half(REAL x) {' in out
+    assert b'inline int cps one(void) {' in out
+
+
+def test_a_pointer_result_out_of_a_macro_is_refused():
+    with pytest.raises(cpsify.CpsifyError, match='out of a macro'):
+        cpsify.transform(b'#define T char\nT *id(T *p) { return p; }\n'
+                         b'int main(void) { return *id("") ; }\n')
+
+
 def test_a_program_that_calls_main_is_refused():
     with pytest.raises(cpsify.CpsifyError, match='main is used'):
         cpsify.transform(b'int n;\nint main(void) { return n++ < 2 ? main() : 0; }\n')
