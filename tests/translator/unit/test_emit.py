@@ -262,3 +262,20 @@ def test_a_boxed_local_enum_lives_in_the_environment_as_its_integer_type():
 @pytest.mark.parametrize('case', expected_cases('emit'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('emit', case)
+
+
+def test_old_style_entry_takes_promoted_parameter_types():
+    # callers in other files see `cps double mix();` and pass double and int
+    out = emit('cps double mix(f, c, n) float f; char c; long n; { return f + c + n; }\n'
+               'cps int both(c, x) short c; float x; { cpc_yield(); return c + x; }\n')
+    assert re.search(r'\*mix__cps\(cpc_continuation \*cpc_k, double cpc_arg_f, '
+                     r'int cpc_arg_c, long n\)', out)
+    assert 'float f = cpc_arg_f;' in out and 'char c = cpc_arg_c;' in out
+    assert re.search(r'\*both__cps\(cpc_continuation \*cpc_k, int c, double x\)', out)
+    assert re.search(r'both__body\(cpc_continuation \*cpc_k, int cpc_resume, short c, '
+                     r'float x\)', out)
+
+
+def test_prototyped_entry_keeps_parameter_types():
+    out = emit('cps double mix(float f, char c) { return f + c; }\n')
+    assert re.search(r'\*mix__cps\(cpc_continuation \*cpc_k, float f, char c\)', out)
