@@ -338,7 +338,8 @@ def translate_file(path, o, info=None):
     try:
         return translate.translate(text, path, fe_args, dataflow=o.dataflow, info=info,
                                    stop_after=o.stop_after,
-                                   check_invariants=o.check_invariants)
+                                   check_invariants=o.check_invariants,
+                                   cc=cc_base(o) + o.flags)
     except fe.Diags as e:
         for d in e.diags:
             sys.stderr.write(d.format() + '\n')

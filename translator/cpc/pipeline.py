@@ -22,6 +22,7 @@ from typing import Callable, Optional
 from . import depth
 from . import frontend as fe
 from . import rewrite as rw
+from . import conditionals
 from . import headers
 from . import nested
 from . import consistency
@@ -53,6 +54,9 @@ class Context:
     # unit here, and the first parse is that unit (parsing again would
     # give the same)
     parsed: Optional[tuple] = None
+    # the C compiler that compiles the output, with its flags (conditionals.py
+    # asks it which branches of the file's #if it takes); None: not known
+    cc: Optional[list] = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,10 @@ PRE_PARSE = [
 ]
 
 PASSES = [
+    Pass('conditionals', 'conditionals.py', lambda u, ctx: conditionals.pin(u, ctx.cc),
+         fixed_point=True, check=lambda u, ctx: conditionals.check(u, ctx.cc),
+         doc='the branches of #if that the C compiler takes are the ones parsed',
+         too_deep='conditional directives are nested too deeply'),
     Pass('headers', 'headers.py', inline_headers, fixed_point=True, check=unit_only(headers.check),
          doc='inline the headers that define cps functions, one level per round',
          too_deep='headers defining cps functions include each other too deeply to be inlined'),
@@ -341,7 +349,7 @@ def run_until(name, text, path, args=(), dataflow='lifting'):
 
 @depth_safe(path_arg=1)
 def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=None,
-              check_invariants=False):
+              check_invariants=False, cc=None):
     """Translate CPC `text` (bytes) of file `path`; returns C text, or the
     CPC text after stage `stop_after` (a name of stage_names()).  With
     dataflow='environments' every variable live across a cps call stays in
@@ -349,10 +357,12 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     into frames.  `info` (a dict), when given, receives 'headers': the
     headers inlined because they define cps functions.  With
     `check_invariants` every pass's invariant is checked on its output and
-    the first one broken raises InvariantBroken at the place it fails."""
+    the first one broken raises InvariantBroken at the place it fails.
+    `cc`, the command (with its flags) that compiles the output, lets the
+    front-end take the branches of conditional directives that it takes."""
     if stop_after is not None and stop_after not in stage_names():
         raise ValueError('unknown pass %r' % stop_after)
-    ctx = Context(path=path, args=list(args), dataflow=dataflow, info=info)
+    ctx = Context(path=path, args=list(args), dataflow=dataflow, info=info, cc=cc)
     if isinstance(text, str):
         text = text.encode('utf-8', 'surrogateescape')
     for s in PRE_PARSE:

@@ -1,0 +1,165 @@
+"""Conditional inclusion: the front-end takes the branches the C compiler takes.
+
+The generated C is compiled by the C compiler (gcc), not by the front-end
+(Clang), and the two do not always take the same branch of an `#if`: they
+predefine different macros (`__clang__`, `__GNUC__` 4 against 12, and
+`__OPTIMIZE__` or the target macros of `-O` and `-m` options, which only
+the C compiler is given), and they answer `__has_builtin`,
+`__has_attribute` and `__has_include` each for itself.  A function whose
+cps calls the translator rewrote in one branch, while the C compiler
+compiles the other, does not build (or computes something else).
+
+Invariant of the output: in the main file, each group of a conditional
+directive (`#if`, `#ifdef`, `#ifndef`, `#elif`, `#else` and what follows up
+to the next directive of its chain) is skipped by the front-end exactly
+when the C compiler skips it, given the front-end's `__CPC_FRONTEND__`
+(which a program may test to show the front-end something else on
+purpose).
+
+How: the C compiler preprocesses a copy of the file with a marker line
+after each such directive, which shows the groups it takes.  A chain whose
+groups the two take differently gets its directives replaced by constants
+(`#if 1`, `#elif 0`, ...), on as many lines as they had, so the rest of
+the file keeps its place.  Without a C compiler command (the translator
+used as a library), or when the C compiler cannot preprocess the file
+(it reports that itself when it compiles the output), nothing changes.
+"""
+import ctypes
+import os
+import re
+import subprocess
+
+from . import clex
+from . import frontend as fe
+
+_DIRECTIVE = re.compile(rb'#\s*([A-Za-z_]\w*)')
+_OPENS = {b'if', b'ifdef', b'ifndef'}
+_NEXT = {b'elif', b'elifdef', b'elifndef', b'else'}
+_MARK = b'__cpc_group_%d__'
+_MARK_RE = re.compile(rb'__cpc_group_(\d+)__')
+
+
+class Group:
+    """One group of a conditional chain: its directive's byte range and
+    where the group's own text starts."""
+    __slots__ = ('kind', 'start', 'end', 'body')
+
+    def __init__(self, kind, start, end, body):
+        self.kind, self.start, self.end, self.body = kind, start, end, body
+
+
+def chains(text):
+    """The conditional chains of `text`, each a list of Groups in order
+    (its `#endif` left out), nested chains included."""
+    out, open_chains = [], []
+    for t in clex.tokens(text):
+        if t.kind != clex.PP:
+            continue
+        m = _DIRECTIVE.match(t.text)
+        name = m.group(1) if m else b''
+        body = t.end + 1 if text[t.end:t.end + 1] == b'\n' else t.end
+        if name in _OPENS:
+            open_chains.append([Group(name, t.start, t.end, body)])
+        elif name in _NEXT and open_chains:
+            open_chains[-1].append(Group(name, t.start, t.end, body))
+        elif name == b'endif' and open_chains:
+            out.append(open_chains.pop())
+    return out
+
+
+def taken_by_cc(text, groups, path, cc):
+    """The indexes (into `groups`) of the groups the C compiler command `cc`
+    takes in `text`, or None when it cannot preprocess it."""
+    marked, last = [], 0
+    for i, g in sorted(enumerate(groups), key=lambda ig: ig[1].body):
+        marked += [text[last:g.body], _MARK % i + b'\n']
+        last = g.body
+    marked.append(text[last:])
+    # in the front-end's mode: a program may test __CPC_FRONTEND__ on purpose
+    cmd = list(cc) + ['-D__CPC_FRONTEND__', '-E', '-P', '-w', '-x', 'c',
+                      '-iquote', os.path.dirname(os.path.abspath(path)), '-']
+    try:
+        r = subprocess.run(cmd, input=b''.join(marked), stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if r.returncode != 0:
+        return None
+    return set(int(m.group(1)) for m in _MARK_RE.finditer(r.stdout))
+
+
+def skipped_ranges(u):
+    """The byte ranges of the main file that the front-end skipped."""
+    lib = fe.ci.conf.lib
+    f = lib.clang_getSkippedRanges
+    f.restype = ctypes.POINTER(_RangeList)
+    f.argtypes = [fe.ci.TranslationUnit, fe.ci.File]
+    lst = f(u.tu, u.tu.get_file(u.path))
+    try:
+        return [(lst.contents.ranges[i].start.offset, lst.contents.ranges[i].end.offset)
+                for i in range(lst.contents.count)]
+    finally:
+        lib.clang_disposeSourceRangeList(lst)
+
+
+class _RangeList(ctypes.Structure):
+    _fields_ = [('count', ctypes.c_uint), ('ranges', ctypes.POINTER(fe.ci.SourceRange))]
+
+
+def taken_by_front_end(u, groups):
+    skipped = skipped_ranges(u)
+    return set(i for i, g in enumerate(groups)
+               if not any(a <= g.body < b for (a, b) in skipped))
+
+
+def differences(u, cc):
+    """[(chain, taken)]: the chains of u's main file whose groups the C
+    compiler takes otherwise than the front-end, with the set of the
+    groups the C compiler takes."""
+    cs = chains(u.text)
+    if not cs or cc is None:
+        return []
+    groups = [g for c in cs for g in c]
+    by_cc = taken_by_cc(u.text, groups, u.path, cc)
+    if by_cc is None:
+        return []
+    by_fe = taken_by_front_end(u, groups)
+    out, i = [], 0
+    for c in cs:
+        idx = range(i, i + len(c))
+        i += len(c)
+        if any((j in by_cc) != (j in by_fe) for j in idx):
+            out.append((c, set(k - idx[0] for k in idx if k in by_cc)))
+    return out
+
+
+def _constant(g, on, text):
+    """The directive of group g replaced by a constant test (`on`: the
+    group is taken), on as many lines as the directive had."""
+    kind = b'if' if g.kind in _OPENS else b'elif'
+    if g.kind == b'else':
+        kind, cond = b'else', b''
+    else:
+        cond = b' 1' if on else b' 0'
+    said = b' /* taken by the C compiler */' if on else b' /* skipped by the C compiler */'
+    return (b'#' + kind + cond + said +
+            b'\\\n' * text.count(b'\n', g.start, g.end)).decode('ascii')
+
+
+def pin(u, cc):
+    """Edits giving each chain that the front-end and the C compiler take
+    differently the C compiler's branch as constants."""
+    edits = []
+    for c, taken in differences(u, cc):
+        for j, g in enumerate(c):
+            edits.append((g.start, g.end, _constant(g, j in taken, u.text)))
+    return edits
+
+
+def check(u, cc):
+    out = []
+    for c, _ in differences(u, cc):
+        f, line, col = fe.presumed(u.tu.get_location(u.path, c[0].start))
+        out.append(fe.Diag('the front-end and the C compiler take different branches of '
+                           'this conditional directive', f or u.path, line, col))
+    return out
