@@ -120,7 +120,7 @@ def _cindex():
 def analyse(text, filename="prog.c", extra_args=()):
     """Return (funcs, refs): funcs maps name -> {'decls': [(start, tokens...)], 'defined',
     'calls': set, 'addr_taken', 'extents', 'names' (the offset of the name in each
-    declaration)}; offsets are in `text` (bytes, or a str of one-byte
+    declaration), 'elsewhere' (a header declares it too)}; offsets are in `text` (bytes, or a str of one-byte
     characters); `extra_args` go to the parser after the usual ones."""
     ci = _cindex()
     args = ["-x", "c", "-std=gnu11", "-w", "-DCPC_NATIVE"] + list(extra_args)
@@ -174,9 +174,12 @@ def analyse(text, filename="prog.c", extra_args=()):
                         info(d.spelling)["addr_taken"] = True
             walk(ch, current)
 
+    elsewhere = set()       # functions a header declares too
     for top in tu.cursor.get_children():
         loc = top.location
         if loc.file is None or loc.file.name != filename:
+            if top.kind == K.FUNCTION_DECL:
+                elsewhere.add(top.spelling)
             continue
         if top.kind == K.FUNCTION_DECL:
             f = info(top.spelling)
@@ -191,6 +194,8 @@ def analyse(text, filename="prog.c", extra_args=()):
                 walk(top, None)
         else:
             walk(top, None)
+    for name, f in funcs.items():
+        f["elsewhere"] = name in elsewhere
     return funcs
 
 

@@ -61,6 +61,14 @@ def test_a_pointer_result_out_of_a_macro_is_refused():
                          b'int main(void) { return *id("") ; }\n')
 
 
+def test_a_function_a_header_declares_too_stays_native():
+    out = cpsify.transform(b'#include <stdlib.h>\n'
+                           b'static unsigned long next = 1;\n'
+                           b'int rand(void) { return (int)(next = next * 3 + 1) & 0x7fff; }\n'
+                           b'int main(void) { return rand() != 4; }\n')
+    assert b'\nint rand(void) {' in out
+
+
 def test_a_program_that_calls_main_is_refused():
     with pytest.raises(cpsify.CpsifyError, match='main is used'):
         cpsify.transform(b'int n;\nint main(void) { return n++ < 2 ? main() : 0; }\n')
