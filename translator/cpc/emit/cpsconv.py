@@ -63,14 +63,19 @@ def old_style(u, func_cursor):
     default promotions (C11 6.5.2.2p6), and the function converts them to
     the parameters' types (6.9.1p10).  Its entry point takes the promoted
     types, which keeps it compatible with `f()` declarations and calls."""
-    # Clang gives such a definition a prototyped type; what tells it is its
-    # first parameter declared after the `)` of the identifier list (which
-    # holds no parentheses)
+    # Clang gives such a definition a prototyped type; what tells it is that
+    # no parameter has a type written in the list (which then holds no
+    # parentheses): each is declared after its `)`, or is a bare name
+    # (implicitly int)
     params = [p for p in an.kids(func_cursor) if p.kind == K.PARM_DECL]
     if not params or func_cursor.location.file is None:
         return False
     close = u.text.find(b')', func_cursor.location.offset)
-    return 0 <= close < params[0].extent.start.offset
+    return close >= 0 and all(
+        p.extent.start.offset > close or
+        (p.spelling and p.extent.start.offset == p.location.offset and
+         p.extent.end.offset == p.location.offset + len(p.spelling))
+        for p in params)
 
 
 def entry_param(t, name, old):
@@ -614,10 +619,11 @@ class Emitter:
         a; {...}`, `f() {...}`) must pass as many arguments as the definition
         has parameters: C leaves any other call undefined, and the generated
         entry point, which is prototyped, could not be called with them."""
-        if not an.is_cps_call(call) or fe.tkind(d.type) != fe.TK_FUNCTIONNOPROTO:
+        if not an.is_cps_call(call):
             return
         defn = d.get_definition()
-        if defn is None:
+        if defn is None or (fe.tkind(d.type) != fe.TK_FUNCTIONNOPROTO and
+                            not old_style(self.u, defn)):
             return
         want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
         if want != got:
