@@ -6,9 +6,9 @@ tests, c-testsuite, llvm-test-suite's single-source programs).
 Invariant: the CPC program computes what the C program computes, as far as C defines it:
   * `cps` is added to the definition and every prototype of each function the program defines
     that can be cps (tests/csmith/cpcsmith.py's choice): not variadic ones, not those whose
-    address is taken, not those a header declares too (a program's own `rand`), and,
-    transitively, not those a native function calls; functions the program only declares
-    (the C library's) stay native;
+    address is taken, not constructors and destructors, not those a header declares too
+    (a program's own `rand`), and, transitively, not those a native function calls;
+    functions the program only declares (the C library's) stay native;
   * `main` becomes `static cps int cpsify_main(...)`, with its parameters, run by a thread that
     a new `main` spawns; the new `main` returns its status, and reaching the end of the old
     one returns 0, as it does in `main` (C11 5.1.2.2.3);
@@ -92,7 +92,11 @@ def transform(text):
     if funcs['main']['addr_taken'] or any('main' in f['calls'] for f in funcs.values()):
         raise CpsifyError("main is used otherwise than as the program's entry")
     for f in funcs.values():
-        variadic = any('...' in [t.spelling for t in toks] for toks in f['decls'])
+        spelled = set(t.spelling for toks in f['decls'] for t in toks)
+        variadic = '...' in spelled
+        # the C runtime calls constructors and destructors natively
+        if spelled & {'constructor', 'destructor', '__constructor__', '__destructor__'}:
+            f['addr_taken'] = True
         # (a function a system header declares too, `int rand(void)`, keeps
         # that declaration's type)
         if variadic or not f['defined'] or f['elsewhere']:

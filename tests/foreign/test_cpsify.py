@@ -69,6 +69,15 @@ def test_a_function_a_header_declares_too_stays_native():
     assert b'\nint rand(void) {' in out
 
 
+def test_constructors_and_destructors_stay_native():
+    out = cpsify.transform(b'static int n;\n'
+                           b'static void __attribute__((constructor)) up(void) { n++; }\n'
+                           b'static int get(void) { return n; }\n'
+                           b'int main(void) { return get() != 1; }\n')
+    assert b'static void __attribute__((constructor)) up(void)' in out
+    assert b'static cps int get(void)' in out
+
+
 def test_a_program_that_calls_main_is_refused():
     with pytest.raises(cpsify.CpsifyError, match='main is used'):
         cpsify.transform(b'int n;\nint main(void) { return n++ < 2 ? main() : 0; }\n')

@@ -10,6 +10,8 @@ treats the cps tag as sugar, accepts all of these; the calling conventions
 differ, so each is an error naming both types.  `void *` and null pointer
 constants are not function types and mix freely.
 """
+import re
+
 from . import frontend as fe
 from . import analysis as an
 
@@ -153,6 +155,7 @@ class Checker:
     def run(self):
         u = self.u
         self.errs.extend(misplaced_cps_errors(u))
+        self.errs.extend(native_entry_errors(u))
         if self.errs:
             raise fe.Diags(self.errs)
         for c in u.top():
@@ -235,6 +238,31 @@ def misplaced_cps_errors(u):
             if misplaced_cps(t) and not implicit_int(u, n):
                 errs.append(u.diag(n, '`cps` applies to functions only, but %s `%s` has type '
                                    '`%s`' % (what[n.kind], n.spelling, fe.type_name(t))))
+    return errs
+
+
+NATIVE_ENTRY_ATTR = re.compile(rb'_*(constructor|destructor)_*\b')
+
+
+def native_entry_errors(u):
+    """A cps function cannot be a constructor or a destructor: the C
+    runtime calls those as native functions, with no continuation."""
+    errs, seen = [], set()
+    for top in u.top():
+        if top.kind != K.FUNCTION_DECL or not u.in_main_file(top) or \
+                not fe.is_cps_function_type(top.type):
+            continue
+        for a in an.kids(top):
+            if a.kind != K.UNEXPOSED_ATTR:
+                continue
+            m = NATIVE_ENTRY_ATTR.match(u.text, a.extent.start.offset)
+            if m and m.end() <= a.extent.end.offset and a.extent.start.offset not in seen:
+                seen.add(a.extent.start.offset)    # (redeclarations inherit it)
+                errs.append(u.diag(top, 'cps function `%s` cannot be a %s: the C runtime '
+                                   'calls it as a native function (make a native %s that '
+                                   'spawns it)' % (top.spelling, m.group(1).decode(),
+                                                   m.group(1).decode())))
+                break
     return errs
 
 
