@@ -6,9 +6,9 @@ tests, c-testsuite, llvm-test-suite's single-source programs).
 Invariant: the CPC program computes what the C program computes, as far as C defines it:
   * `cps` is added to the definition and every prototype of each function the program defines
     that can be cps (tests/csmith/cpcsmith.py's choice): not variadic ones, not those whose
-    address is taken, not constructors and destructors, not those a header declares too
-    (a program's own `rand`), and, transitively, not those a native function calls;
-    functions the program only declares (the C library's) stay native;
+    address is taken, not constructors, destructors or cleanups, not those a header
+    declares too (a program's own `rand`), and, transitively, not those a native function
+    calls; functions the program only declares (the C library's) stay native;
   * `main` becomes `static cps int cpsify_main(...)`, with its parameters, run by a thread that
     a new `main` spawns; the new `main` returns its status, and reaching the end of the old
     one returns 0, as it does in `main` (C11 5.1.2.2.3);
@@ -22,6 +22,7 @@ is refused (CpsifyError), as is one that libclang cannot parse.
 Usage: cpsify.py IN.c OUT.cpc
 """
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,6 +60,9 @@ int main(int argc, char **argv, char **envp)
 MAIN_ARGS = [b'cpsify_argc', b'cpsify_argv', b'cpsify_envp']
 
 
+CLEANUP_RE = re.compile(rb'\b(?:__)?cleanup(?:__)?\s*\(\s*([A-Za-z_$][\w$]*)\s*\)')
+
+
 class CpsifyError(Exception):
     pass
 
@@ -91,7 +95,11 @@ def transform(text):
         raise CpsifyError('no main')
     if funcs['main']['addr_taken'] or any('main' in f['calls'] for f in funcs.values()):
         raise CpsifyError("main is used otherwise than as the program's entry")
-    for f in funcs.values():
+    # C calls a variable's cleanup function natively
+    cleanups = set(m.group(1).decode() for m in CLEANUP_RE.finditer(text))
+    for name, f in funcs.items():
+        if name in cleanups:
+            f['addr_taken'] = True
         spelled = set(t.spelling for toks in f['decls'] for t in toks)
         variadic = '...' in spelled
         # the C runtime calls constructors and destructors natively

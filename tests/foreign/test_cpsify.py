@@ -78,6 +78,13 @@ def test_constructors_and_destructors_stay_native():
     assert b'static cps int get(void)' in out
 
 
+def test_cleanup_functions_stay_native():
+    out = cpsify.transform(b'static void done$(int *p) { *p = 0; }\n'
+                           b'int main(void) { int x __attribute__((__cleanup__(done$))) = 1;'
+                           b' return x - 1; }\n')
+    assert b'\nstatic void done$(int *p)' in out
+
+
 def test_a_program_that_calls_main_is_refused():
     with pytest.raises(cpsify.CpsifyError, match='main is used'):
         cpsify.transform(b'int n;\nint main(void) { return n++ < 2 ? main() : 0; }\n')

@@ -12,7 +12,6 @@ which only silences a warning), and its cleanup becomes explicit calls
 Invariant of the output: no local of a cps function with a cleanup attribute
 is in scope at a cps call.
 """
-import re
 
 from . import frontend as fe
 from . import analysis as an
@@ -21,7 +20,6 @@ from . import rewrite as rw
 
 K = fe.K
 
-CLEANUP_RE = re.compile(rb'^(?:__)?cleanup(?:__)?\s*\(\s*([A-Za-z_]\w*)\s*\)$')
 LOOPS = (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT)
 
 
@@ -56,10 +54,8 @@ def cleanup_vars(u, f, parents):
         if n.kind != K.VAR_DECL:
             continue
         for a in an.kids(n):
-            if a.kind != K.UNEXPOSED_ATTR:
-                continue
-            m = CLEANUP_RE.match(u.text[a.extent.start.offset:a.extent.end.offset].strip())
-            if m is None:
+            fn = an.cleanup_function(u, a)
+            if fn is None:
                 continue
             stmt = parents.get(id(n))
             block = parents.get(id(stmt)) if stmt is not None else None
@@ -79,7 +75,7 @@ def cleanup_vars(u, f, parents):
                 raise fe.Diags([u.diag(n, 'a variable with a cleanup attribute in scope at a '
                                        'cps call cannot be declared in a statement '
                                        'expression')])
-            out.append(CleanupVar(n, a, m.group(1).decode(), block))
+            out.append(CleanupVar(n, a, fn, block))
     return out
 
 

@@ -245,10 +245,14 @@ NATIVE_ENTRY_ATTR = re.compile(rb'_*(constructor|destructor)_*\b')
 
 
 def native_entry_errors(u):
-    """A cps function cannot be a constructor or a destructor: the C
-    runtime calls those as native functions, with no continuation."""
+    """A cps function cannot be a constructor, a destructor or a variable's
+    cleanup: C calls those as native functions, with no continuation."""
     errs, seen = [], set()
+    cps_functions = set(c.spelling for c in u.top() if c.kind == K.FUNCTION_DECL and
+                        fe.is_cps_function_type(c.type))
     for top in u.top():
+        if top.kind == K.FUNCTION_DECL and u.in_main_file(top) and cps_functions:
+            errs += cps_cleanup_errors(u, top, cps_functions)
         if top.kind != K.FUNCTION_DECL or not u.in_main_file(top) or \
                 not fe.is_cps_function_type(top.type):
             continue
@@ -263,6 +267,20 @@ def native_entry_errors(u):
                                    'spawns it)' % (top.spelling, m.group(1).decode(),
                                                    m.group(1).decode())))
                 break
+    return errs
+
+
+def cps_cleanup_errors(u, f, cps_functions):
+    errs = []
+    for n, _p in an.walk(f, skip_spawn=False):
+        if n.kind != K.VAR_DECL:
+            continue
+        for a in an.kids(n):
+            fn = an.cleanup_function(u, a)
+            if fn in cps_functions:
+                errs.append(u.diag(n, 'the cleanup function of `%s`, `%s`, is cps: C calls it '
+                                   'as a native function when the variable goes out of '
+                                   'scope' % (n.spelling, fn)))
     return errs
 
 

@@ -14,6 +14,7 @@ assignment on any path.
 import bisect
 import functools
 import heapq
+import re
 
 from .. import frontend as fe
 from .. import ctype
@@ -341,6 +342,18 @@ def vkey(d):
     if k is None:
         k = cache[h] = (d.location.offset, d.spelling)
     return k
+
+
+_CLEANUP_RE = re.compile(rb'^(?:__)?cleanup(?:__)?\s*\(\s*([A-Za-z_$][\w$]*)\s*\)$')
+
+
+def cleanup_function(u, attr):
+    """The name of the function that attribute cursor `attr` makes a
+    variable's cleanup (`__attribute__((cleanup(fn)))`), or None."""
+    if attr.kind != K.UNEXPOSED_ATTR:
+        return None
+    m = _CLEANUP_RE.match(u.text[attr.extent.start.offset:attr.extent.end.offset].strip())
+    return m.group(1).decode() if m else None
 
 
 def leading_label_declarations(u, body):
