@@ -107,9 +107,12 @@ class _RangeList(ctypes.Structure):
 
 
 def taken_by_front_end(u, groups):
+    # a skipped range runs from the directive that starts the skipping to
+    # the one that ends it: a group taken whose first line is a false
+    # nested `#if` has its body start where a range starts
     skipped = skipped_ranges(u)
     return set(i for i, g in enumerate(groups)
-               if not any(a <= g.body < b for (a, b) in skipped))
+               if not any(a < g.body < b for (a, b) in skipped))
 
 
 def differences(u, cc):

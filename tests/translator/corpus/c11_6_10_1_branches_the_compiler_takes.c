@@ -1,8 +1,8 @@
 /* 6.10.1 conditional inclusion where the translator's front-end (Clang) and the C compiler
    (gcc) disagree: they predefine other compiler macros (__clang__, __GNUC__) and know other
    builtins (__has_builtin).  The program must compute what the C compiler's branches
-   compute, cps calls in every branch, a chain nested in a branch, and a directive written
-   over two lines. */
+   compute, cps calls in every branch, a chain nested in a branch (first in its group, too), and a
+   directive written over two lines. */
 #include "corpus.h"
 
 #ifndef __has_builtin
@@ -34,6 +34,13 @@ CPS int compiler(void)
     r += id(64);
 #else
     r += id(128);
+#endif
+#if 1
+#if 0
+    r += id(256);
+#else
+    r += id(512);
+#endif
 #endif
     return r;
 }

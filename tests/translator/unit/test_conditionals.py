@@ -64,3 +64,9 @@ def test_without_a_c_compiler_that_preprocesses_the_file_nothing_changes(cc):
 def test_a_test_of_the_front_ends_own_macro_is_not_a_difference():
     text = b'#ifndef __CPC_FRONTEND__\nint for_the_c_compiler;\n#endif\n'
     assert conditionals.pin(fe.parse(text, 'mode.c'), CC) == []
+
+
+def test_a_group_that_opens_with_a_false_nested_if_is_taken():
+    text = (b'#if 1\n#if 0\nint a;\n#else\nint b;\n#endif\n#else\n#if 1\nint c;\n#endif\n#endif\n'
+            b'#if 0\n#else\nint d;\n#endif\n')
+    assert conditionals.pin(fe.parse(text, 'nest.c'), CC) == []
