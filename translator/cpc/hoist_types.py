@@ -15,8 +15,9 @@ enumeration or typedef needs no move: ctype.py spells a variable of such a
 type with the type it stands for (the enumeration's integer type, compatible
 with it in C); local typedefs are marked unused, since their uses may all
 leave the function.  A record that depends on something of the function (a
-variable-length array bound, a local typedef or enumeration) stays where it
-is: a variable of it that must leave the function's stack is an error.
+variable-length array bound, a local typedef or enumeration, a statement
+expression) stays where it is: a variable of it that must leave the
+function's stack is an error.
 
 Invariant of the output: no struct or union is defined in such a function
 (outside another record), unless it depends on the function's own
@@ -85,6 +86,8 @@ def _depends_on_function(r, f, moving):
     for n, parent in an.walk(r, skip_spawn=False, into_sizeof=True):
         if parent is None:
             continue        # r itself
+        if n.kind == K.StmtExpr:
+            return True     # `({ ... })`, in a bit-field width: only in a function
         d = n.referenced if n.kind in (K.DECL_REF_EXPR, K.TYPE_REF) else None
         if d is not None and _inside(d, f) and d.canonical.hash not in moving:
             return True

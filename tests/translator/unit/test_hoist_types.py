@@ -23,6 +23,13 @@ def test_a_type_that_uses_a_local_typedef_stays_and_the_typedef_is_marked_unused
     assert stage('types', src) == src.replace('int T;', 'int T __attribute__((unused));')
 
 
+def test_a_type_with_a_statement_expression_stays():
+    # ({...}) is only allowed in a function
+    src = ('cps int f(void) { struct { _Bool x: _Generic(({0;}), default: 1); } m = {1}; '
+           'cpc_yield(); return 0; }\n')
+    assert stage('types', src) == src
+
+
 def test_a_standalone_struct_definition_leaves_nothing_behind():
     out = stage('types', 'cps int f(void) { struct pt { int x; }; struct pt p = {1}; '
                 'cpc_yield(); return p.x; }\n')
