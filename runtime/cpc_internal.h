@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <string.h>
 
 #define CPC_NORETURN __attribute__((noreturn))
 #define CPC_FMT(a, b) __attribute__((format(printf, a, b)))

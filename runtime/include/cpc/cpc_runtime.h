@@ -103,10 +103,11 @@
 #ifndef CPC_RUNTIME_H
 #define CPC_RUNTIME_H
 
+/* Only what the declarations below need: a program may define what other
+   headers declare (its own strlen or uint64_t), as it may with the
+   original CPC's header.  Copies use __builtin_memcpy, not <string.h>. */
 #include <pthread.h>
 #include <stddef.h>
-#include <stdint.h>
-#include <string.h>
 #include <time.h>
 #include <sys/time.h>
 
@@ -296,14 +297,14 @@ typedef cpc_continuation *cpc_function(cpc_continuation *k);
 
 struct cpc_continuation {
     cpc_continuation *cpc_next;  /* link in whichever queue holds the thread */
-    uint32_t length;             /* bytes of frames in c */
-    uint32_t size;               /* capacity of c */
+    unsigned int length;         /* bytes of frames in c */
+    unsigned int size;           /* capacity of c */
 #ifdef CPC_DEBUG
-    uint32_t cpc_magic;          /* CPC_MAGIC_LIVE or CPC_MAGIC_FREED */
-    uint32_t cpc_state;          /* who holds it; see runtime/cpc_debug.c */
+    unsigned int cpc_magic;      /* CPC_MAGIC_LIVE or CPC_MAGIC_FREED */
+    unsigned int cpc_state;      /* who holds it; see runtime/cpc_debug.c */
     /* The registry of live threads that debuggers read (cpc_debug.c). */
     cpc_continuation *cpc_dbg_next, *cpc_dbg_prev;
-    uint64_t cpc_dbg_id;         /* thread number, kept when k moves */
+    unsigned long long cpc_dbg_id; /* thread number, kept when k moves */
     const void *cpc_dbg_spawn;   /* return address of cpc_spawn_continuation */
 #endif
     _Alignas(8) unsigned char c[];
@@ -366,7 +367,7 @@ void cpc_spawn_continuation_on(cpc_sched *s, cpc_continuation *k);
 #define CPC_DROP(k, T) ((void)cpc_pop_frame((k), sizeof(T)))
 /* Copy the value returned to the frame `fr` (the top frame, or the one
    just popped) into lvalue x. */
-#define CPC_RESULT(x, fr) memcpy(&(x), (fr) + 1, sizeof(x))
+#define CPC_RESULT(x, fr) __builtin_memcpy(&(x), (fr) + 1, sizeof(x))
 
 static inline void *cpc_push_frame(cpc_continuation **kp, size_t n)
 {
@@ -375,13 +376,13 @@ static inline void *cpc_push_frame(cpc_continuation **kp, size_t n)
     if (__builtin_expect(k->size - k->length < n, 0))
         *kp = k = cpc_continuation_grow(k, n);
     frame = k->c + k->length;
-    k->length += (uint32_t)n;
+    k->length += (unsigned int)n;
     return frame;
 }
 
 static inline void *cpc_pop_frame(cpc_continuation *k, size_t n)
 {
-    k->length -= (uint32_t)n;
+    k->length -= (unsigned int)n;
     return k->c + k->length;
 }
 
@@ -391,7 +392,7 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
 {
     if (__builtin_expect(k->size - k->length < n, 0))
         k = cpc_continuation_grow(k, n);
-    memcpy(k->c + k->length, v, n);
+    __builtin_memcpy(k->c + k->length, v, n);
     return k;
 }
 
@@ -449,7 +450,7 @@ static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
     void *frame;
     CPC_CHECK_RESERVED(k, n);
     frame = k->c + k->length;
-    k->length += (uint32_t)n;
+    k->length += (unsigned int)n;
     return frame;
 }
 
@@ -457,7 +458,7 @@ static inline cpc_continuation *cpc_return_reserved(cpc_continuation *k,
                                                     const void *v, size_t n)
 {
     CPC_CHECK_RESERVED(k, n);
-    memcpy(k->c + k->length, v, n);
+    __builtin_memcpy(k->c + k->length, v, n);
     return k;
 }
 
@@ -476,7 +477,7 @@ static inline cpc_continuation *cpc_return_reserved(cpc_continuation *k,
 static inline void *cpc_push_first(cpc_continuation *k, size_t n)
 {
     CPC_CHECK_FIRST(k, n);
-    k->length = (uint32_t)n;
+    k->length = (unsigned int)n;
     return k->c;
 }
 
@@ -502,7 +503,7 @@ static inline void *cpc_pop_first(cpc_continuation *k, size_t n)
 static inline cpc_function *cpc_top_function(const cpc_continuation *k)
 {
     cpc_function *f;
-    memcpy(&f, k->c + k->length - sizeof f, sizeof f);
+    __builtin_memcpy(&f, k->c + k->length - sizeof f, sizeof f);
     return f;
 }
 
