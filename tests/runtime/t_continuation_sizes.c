@@ -9,6 +9,7 @@
    class one size too small would corrupt the next slot. */
 #include "cps_test.h"
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
