@@ -48,10 +48,15 @@ class Group:
         self.kind, self.start, self.end, self.body = kind, start, end, body
 
 
+_ANY_IF = re.compile(rb'#[ \t]*if')
+
+
 def chains(text):
     """The conditional chains of `text`, each a list of Groups in order
     (its `#endif` left out), nested chains included."""
     out, open_chains = [], []
+    if not _ANY_IF.search(text):
+        return out              # (most files: no need to read them token by token)
     for t in clex.tokens(text):
         if t.kind != clex.PP:
             continue
