@@ -156,6 +156,7 @@ class Checker:
         u = self.u
         self.errs.extend(misplaced_cps_errors(u))
         self.errs.extend(native_entry_errors(u))
+        self.errs.extend(cps_cleanup_errors(u))
         if self.errs:
             raise fe.Diags(self.errs)
         for c in u.top():
@@ -245,14 +246,10 @@ NATIVE_ENTRY_ATTR = re.compile(rb'_*(constructor|destructor)_*\b')
 
 
 def native_entry_errors(u):
-    """A cps function cannot be a constructor, a destructor or a variable's
-    cleanup: C calls those as native functions, with no continuation."""
+    """A cps function cannot be a constructor or a destructor: the C
+    runtime calls those as native functions, with no continuation."""
     errs, seen = [], set()
-    cps_functions = set(c.spelling for c in u.top() if c.kind == K.FUNCTION_DECL and
-                        fe.is_cps_function_type(c.type))
     for top in u.top():
-        if top.kind == K.FUNCTION_DECL and u.in_main_file(top) and cps_functions:
-            errs += cps_cleanup_errors(u, top, cps_functions)
         if top.kind != K.FUNCTION_DECL or not u.in_main_file(top) or \
                 not fe.is_cps_function_type(top.type):
             continue
@@ -262,25 +259,34 @@ def native_entry_errors(u):
             m = NATIVE_ENTRY_ATTR.match(u.text, a.extent.start.offset)
             if m and m.end() <= a.extent.end.offset and a.extent.start.offset not in seen:
                 seen.add(a.extent.start.offset)    # (redeclarations inherit it)
+                what = m.group(1).decode()
                 errs.append(u.diag(top, 'cps function `%s` cannot be a %s: the C runtime '
                                    'calls it as a native function (make a native %s that '
-                                   'spawns it)' % (top.spelling, m.group(1).decode(),
-                                                   m.group(1).decode())))
+                                   'spawns it)' % (top.spelling, what, what)))
                 break
     return errs
 
 
-def cps_cleanup_errors(u, f, cps_functions):
+def cps_cleanup_errors(u):
+    """Nor can it be a variable's cleanup, which C calls when the variable
+    leaves its scope."""
+    if b'cleanup' not in u.text:
+        return []       # (most files: no need to walk every function)
+    cps_functions = set(c.spelling for c in u.top() if c.kind == K.FUNCTION_DECL and
+                        fe.is_cps_function_type(c.type))
     errs = []
-    for n, _p in an.walk(f, skip_spawn=False):
-        if n.kind != K.VAR_DECL:
+    for f in u.top():
+        if f.kind != K.FUNCTION_DECL or not u.in_main_file(f):
             continue
-        for a in an.kids(n):
-            fn = an.cleanup_function(u, a)
-            if fn in cps_functions:
-                errs.append(u.diag(n, 'the cleanup function of `%s`, `%s`, is cps: C calls it '
-                                   'as a native function when the variable goes out of '
-                                   'scope' % (n.spelling, fn)))
+        for n, _p in an.walk(f, skip_spawn=False):
+            if n.kind != K.VAR_DECL:
+                continue
+            for a in an.kids(n):
+                fn = an.cleanup_function(u, a)
+                if fn in cps_functions:
+                    errs.append(u.diag(n, 'the cleanup function of `%s`, `%s`, is cps: C '
+                                       'calls it as a native function when the variable '
+                                       'goes out of scope' % (n.spelling, fn)))
     return errs
 
 
