@@ -7,6 +7,7 @@ it keeps its original (presumed) line numbers.
 """
 import re
 
+from . import clex
 from . import frontend as fe
 
 K = fe.K
@@ -59,6 +60,20 @@ def rebuild(u, a, b, subs):
         pos = e
     out.append(u.text[pos:b].decode('utf-8', 'surrogateescape'))
     return ''.join(out)
+
+
+def directives_in(u, a, b):
+    """The preprocessor directives written in u.text[a:b], each ending its
+    line.  A rewrite that replaces a declaration keeps them in front of its
+    new text, so that the file's conditionals stay balanced when the
+    declaration's header holds some (`#if` an ANSI header `#else` a K&R
+    one `#endif`): the text of the groups goes, the directives stay, and
+    the C compiler takes the group the front-end read (conditionals.py)."""
+    text = u.text[a:b]
+    if b'#' not in text:
+        return ''
+    return ''.join(t.text.decode('utf-8', 'surrogateescape') + '\n'
+                   for t in clex.tokens(text) if t.kind == clex.PP)
 
 
 def presumed_line(u, offset):

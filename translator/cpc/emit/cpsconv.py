@@ -308,7 +308,9 @@ class Emitter:
                 else:
                     together[a] = [c.extent.end.offset, [self.cps_proto(c)]]
         for a, (b, protos) in together.items():
-            self.edits.append((a, b, '; '.join(protos)))
+            kept = rw.directives_in(u, a, b)
+            self.edits.append((a, b, kept + '; '.join(protos) +
+                               ('\n' + rw.resync(u, b) if kept else '')))
         for c in u.top():
             if c.kind == K.VAR_DECL and u.in_main_file(c):
                 pre = []
@@ -506,7 +508,8 @@ class Emitter:
                          (head + '{\n' + opening).rstrip('\n').split('\n')) + '\n' + \
             rw.resync(self.u, start) + bodytext + end
         define, undef = cg.function_name_macros(user_function_name(f))
-        txt = define + self.generated_prelude(a, frames, pre)
+        txt = rw.directives_in(self.u, a, f.body.extent.start.offset) + define + \
+            self.generated_prelude(a, frames, pre)
         txt += rw.line_directive(self.u, a) + '\n'
         e = f.c.extent.end.offset
         self.edits.append((a, e, txt + newbody + '\n' + undef + rw.resync(self.u, e)))
