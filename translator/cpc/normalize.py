@@ -23,6 +23,17 @@ from . import rewrite as rw
 K = fe.K
 
 ATOMIC_BUILTIN_RE = re.compile(rb'__(?:c11_)?atomic_\w+\s*\(')
+TEMP_RE = re.compile(r'cpc_t\d+')
+
+
+def discarded(t):
+    """The statements that evaluate `t`, the rest of an expression whose
+    value is discarded once its cps calls are hoisted: none when it is a
+    bare temporary (the call was the whole of it) or nothing, else the
+    expression itself (`cpc_t1->prev = q` of `next(p)->prev = q`)."""
+    if t is None or t == '(void)0' or TEMP_RE.fullmatch(t):
+        return []
+    return ['(void)(%s);' % t]
 
 
 def has_side_effects(c):
@@ -191,9 +202,7 @@ class Normalizer:
             return self.for_stmt(c)
         if k.is_expression():
             s, t = self.lin(c)
-            if t is not None and not t.startswith('cpc_t') and t != '(void)0':
-                s.append('(void)(%s);' % t)
-            return self.fixed(c, '{ %s }' % ' '.join(s))
+            return self.fixed(c, '{ %s }' % ' '.join(s + discarded(t)))
         self.diag(c, 'cps call in an unsupported statement (%s)' % k.name.lower())
 
     def label(self):
@@ -215,9 +224,7 @@ class Normalizer:
                 parts.append(self.stmt(init) if self.cps(init) else self.raw(init))
             else:
                 s, t = self.lin(init)
-                parts.extend(s)
-                if t is not None and not t.startswith('cpc_t'):
-                    parts.append('(void)(%s);' % t)
+                parts.extend(s + discarded(t))
         condpart = ''
         if cond is not None:
             s, t = self.lin(cond)
@@ -226,8 +233,7 @@ class Normalizer:
             lab = self.label()
             b = self.in_loop(lambda: self.stmt(body), lab)
             s, t = self.lin(inc)
-            if t is not None and not t.startswith('cpc_t'):
-                s.append('(void)(%s);' % t)
+            s += discarded(t)
             loop = 'for (;;) { %s %s %s %s }' % (condpart, b, self.placed(lab), ' '.join(s))
         else:
             b = self.in_loop(lambda: self.stmt(body))
@@ -340,10 +346,7 @@ class Normalizer:
             if op == fe.BO['Comma']:
                 sa, ta = self.lin(a)
                 sb, tb = self.lin(b)
-                s = list(sa)
-                if ta is not None and not ta.startswith('cpc_t'):
-                    s.append('(void)(%s);' % ta)
-                return s + sb, tb
+                return sa + discarded(ta) + sb, tb
         if k == K.CONDITIONAL_OPERATOR:
             c, a, b = ch
             if not self.cps(a) and not self.cps(b):
