@@ -174,7 +174,8 @@ def expand_macros(u):
         shield = sorted(self_referential & set(IDENTIFIER_RE.findall(text)))
         push = ''.join('#pragma push_macro("%s")\n#undef %s\n' % (m, m) for m in shield)
         pop = ''.join('#pragma pop_macro("%s")\n' % m for m in shield)
-        new = '\n' + push + rw.line_directive(u, a) + '\n' + text + '\n' + pop + rw.resync(u, b)
+        new = '\n' + rw.directives_in(u, a, b) + push + rw.line_directive(u, a) + '\n' + \
+            text + '\n' + pop + rw.resync(u, b)
         edits.append((a, b, new))
     return edits
 

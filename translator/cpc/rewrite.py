@@ -62,18 +62,25 @@ def rebuild(u, a, b, subs):
     return ''.join(out)
 
 
+_KEPT_DIRECTIVE_RE = re.compile(
+    rb'#\s*(?:if|ifdef|ifndef|elif|elifdef|elifndef|else|endif|define|undef)\b')
+
+
 def directives_in(u, a, b):
-    """The preprocessor directives written in u.text[a:b], each ending its
-    line.  A rewrite that replaces a declaration keeps them in front of its
-    new text, so that the file's conditionals stay balanced when the
-    declaration's header holds some (`#if` an ANSI header `#else` a K&R
-    one `#endif`): the text of the groups goes, the directives stay, and
-    the C compiler takes the group the front-end read (conditionals.py)."""
+    """The conditional inclusion and macro definition directives written in
+    u.text[a:b], each ending its line.  A rewrite that replaces a declaration
+    by generated text keeps them in front of it: the file's conditionals stay
+    balanced when the declaration's header holds some (`#if` an ANSI header
+    `#else` a K&R one `#endif`, as bison writes yyparse), and a macro that a
+    function body defines or undefines stays so after it.  The text of the
+    groups goes (the C compiler takes the group the front-end read:
+    conditionals.py); `#include`, `#pragma` and `#line` go with it."""
     text = u.text[a:b]
     if b'#' not in text:
         return ''
     return ''.join(t.text.decode('utf-8', 'surrogateescape') + '\n'
-                   for t in clex.tokens(text) if t.kind == clex.PP)
+                   for t in clex.tokens(text)
+                   if t.kind == clex.PP and _KEPT_DIRECTIVE_RE.match(t.text))
 
 
 def presumed_line(u, offset):
