@@ -83,6 +83,34 @@ def directives_in(u, a, b):
                    if t.kind == clex.PP and _KEPT_DIRECTIVE_RE.match(t.text))
 
 
+def declarator_end(u, b):
+    """Where a declarator that Clang's extent ends at `b` really ends.  When
+    its parameter list comes out of a macro (`int f P((int x));`, the old
+    way to write headers for compilers with and without prototypes), the
+    extent stops at the macro's name: names and their parenthesised
+    arguments are skipped, up to the `,` or `;` that ends the declarator."""
+    limit = u.text.find(b';', b)
+    if limit < 0:
+        return b
+    toks = clex.tokens(u.text[b:limit + 1])
+    i, end = 0, b
+    while i < len(toks) and toks[i].kind == clex.ID:
+        i += 1
+        if i < len(toks) and toks[i].text == b'(':
+            depth = 0
+            while i < len(toks):
+                depth += {b'(': 1, b')': -1}.get(toks[i].text, 0)
+                i += 1
+                if depth == 0:
+                    break
+            if depth != 0:
+                return b
+        end = b + toks[i - 1].end
+    if i < len(toks) and toks[i].text in (b',', b';'):
+        return end
+    return b
+
+
 def presumed_line(u, offset):
     loc = u.tu.get_location(u.path, offset)
     f, line, col = fe.presumed(loc)

@@ -17,3 +17,28 @@ def test_apply_keeps_insertions_at_one_place_in_the_order_they_were_made():
 def test_apply_rejects_overlapping_replacements():
     with pytest.raises(ValueError, match='overlapping edits at 2'):
         rw.apply(b'abcdef', [(1, 4, 'x'), (2, 5, 'y')])
+
+
+class _Text:
+    """What declarator_end and directives_in read of a unit: its text."""
+    def __init__(self, text):
+        self.text = text
+
+
+@pytest.mark.parametrize('text, b, end', [
+    (b'int f(int x);', 12, 12),                 # the extent already ends the declarator
+    (b'int f P((int x));', 6, 16),              # past the macro and its arguments
+    (b'int f P((int x)), g P((int));', 6, 16),  # up to the comma
+    (b'int f NOARGS;', 6, 12),                  # a macro without arguments
+    (b'int f P((int x)) = 1;', 6, 6),           # not a declarator's end: Clang's
+    (b'int f P((int x)', 6, 6),                 # no end in sight: Clang's
+])
+def test_declarator_end_skips_a_parameter_list_out_of_a_macro(text, b, end):
+    assert rw.declarator_end(_Text(text), b) == end
+
+
+def test_directives_in_keeps_conditionals_and_definitions_only():
+    text = (b'int\n#if A\nf(int x)\n#else\n#include "x.h"\nf(x)\n#endif\n'
+            b'{\n#define N 1\n#pragma once\n#undef N\n}')
+    assert rw.directives_in(_Text(text), 0, len(text)) == \
+        '#if A\n#else\n#endif\n#define N 1\n#undef N\n'

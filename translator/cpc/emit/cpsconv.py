@@ -302,11 +302,12 @@ class Emitter:
                 # `cps int f(int), g(int);`: declarators sharing specifiers
                 # share a start; they become one list of prototypes
                 a = c.extent.start.offset
+                b = rw.declarator_end(u, c.extent.end.offset)
                 if a in together:
-                    together[a][0] = max(together[a][0], c.extent.end.offset)
+                    together[a][0] = max(together[a][0], b)
                     together[a][1].append(self.cps_proto(c))
                 else:
-                    together[a] = [c.extent.end.offset, [self.cps_proto(c)]]
+                    together[a] = [b, [self.cps_proto(c)]]
         for a, (b, protos) in together.items():
             kept = rw.directives_in(u, a, b)
             self.edits.append((a, b, kept + '; '.join(protos) +
