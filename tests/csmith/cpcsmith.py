@@ -117,11 +117,20 @@ def _cindex():
     return ci
 
 
-def analyse(text, filename="prog.c", extra_args=()):
+def _span(cursor):
+    """Where a cursor is: its file and offsets (one program may span several files)."""
+    start = cursor.extent.start
+    return (start.file.name if start.file else None, start.offset, cursor.extent.end.offset)
+
+
+def analyse(text, filename="prog.c", extra_args=(), own_file=None):
     """Return (funcs, refs): funcs maps name -> {'decls': [(start, tokens...)], 'defined',
     'calls': set, 'addr_taken', 'extents', 'names' (the offset of the name in each
-    declaration), 'elsewhere' (a header declares it too)}; offsets are in `text` (bytes, or a str of one-byte
-    characters); `extra_args` go to the parser after the usual ones."""
+    declaration), 'files' (the file of each declaration), 'elsewhere' (a header declares it
+    too)}; offsets are in `text` (bytes, or a str of one-byte characters) or in the file
+    named; `extra_args` go to the parser after the usual ones.  `own_file(path)` says which
+    headers belong to the program (a program of several files): their declarations count as
+    the program's, not as `elsewhere`."""
     ci = _cindex()
     args = ["-x", "c", "-std=gnu11", "-w", "-DCPC_NATIVE"] + list(extra_args)
     rd = resource_dir()
@@ -138,7 +147,8 @@ def analyse(text, filename="prog.c", extra_args=()):
 
     def info(name):
         return funcs.setdefault(name, {"decls": [], "defined": False, "calls": set(),
-                                       "addr_taken": False, "extents": [], "names": []})
+                                       "addr_taken": False, "extents": [], "names": [],
+                                       "files": []})
 
     callee_refs = set()
 
@@ -160,11 +170,11 @@ def analyse(text, filename="prog.c", extra_args=()):
             if k == K.CALL_EXPR:
                 ref = callee_of(ch)
                 if ref is not None:
-                    callee_refs.add((ref.extent.start.offset, ref.extent.end.offset))
+                    callee_refs.add(_span(ref))
             elif k == K.DECL_REF_EXPR:
                 d = ch.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL:
-                    key = (ch.extent.start.offset, ch.extent.end.offset)
+                    key = _span(ch)
                     if current is not None:
                         if key in callee_refs:
                             info(current)["calls"].add(d.spelling)
@@ -177,7 +187,8 @@ def analyse(text, filename="prog.c", extra_args=()):
     elsewhere = set()       # functions a header declares too
     for top in tu.cursor.get_children():
         loc = top.location
-        if loc.file is None or loc.file.name != filename:
+        if loc.file is None or (loc.file.name != filename and
+                                (own_file is None or not own_file(loc.file.name))):
             if top.kind == K.FUNCTION_DECL:
                 elsewhere.add(top.spelling)
             continue
@@ -187,6 +198,7 @@ def analyse(text, filename="prog.c", extra_args=()):
             f["decls"].append(toks)
             f["extents"].append((top.extent.start.offset, top.extent.end.offset))
             f["names"].append(top.location.offset)
+            f["files"].append(loc.file.name)
             if top.is_definition():
                 f["defined"] = True
                 walk(top, top.spelling)

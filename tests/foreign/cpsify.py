@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """cpsify: turn a C program written elsewhere into a CPC program in which every function that
 can be cps is cps (differential testing of cpcc on other people's programs: gcc's torture
-tests, c-testsuite, llvm-test-suite's single-source programs).
+tests, c-testsuite, llvm-test-suite's single-source programs, and, with transform_program,
+programs of several files such as its MultiSource ones).
 
 Invariant: the CPC program computes what the C program computes, as far as C defines it:
   * `cps` is added to the definition and every prototype of each function the program defines
     that can be cps (tests/csmith/cpcsmith.py's choice): not variadic ones, not those whose
     address is taken, not constructors, destructors or cleanups, not those a header
-    declares too (a program's own `rand`), and, transitively, not those a native function
-    calls; functions the program only declares (the C library's) stay native;
+    declares too (a program's own `rand`), not those a file calls without declaring them,
+    not those with a declaration where `cps` has no place (`EXTERN(FILE *) f(void)`, out of
+    a macro), and, transitively, not those a native function calls; functions the program
+    only declares (the C library's) stay native;
+  * in a program of several files, its own headers get `cps` too;
   * `main` becomes `static cps int cpsify_main(...)`, with its parameters, run by a thread that
     a new `main` spawns; the new `main` returns its status, and reaching the end of the old
     one returns 0, as it does in `main` (C11 5.1.2.2.3);
@@ -16,8 +20,8 @@ Invariant: the CPC program computes what the C program computes, as far as C def
     gives, and the file is read and written as bytes.
 
 Old C is accepted as gcc 12 accepts it (implicit int, implicit declarations).  A program that
-uses the name `main` otherwise than for its definition, or whose functions come out of macros,
-is refused (CpsifyError), as is one that libclang cannot parse.
+uses the name `main` otherwise than for its definition is refused (CpsifyError), as is one
+that libclang cannot parse.
 
 Usage: cpsify.py IN.c OUT.cpc
 """
@@ -74,8 +78,8 @@ def cps_offset(text, first, start, at, name):
     starts with a macro (libclang then gives the offset of the macro's
     definition), right before the name (`REAL cps f(...)`), which is only
     right when no `*` comes before it."""
-    line = text[text.rfind(b'\n', 0, first) + 1:first]
-    if first <= start <= at and not line.lstrip().startswith(b'#') and \
+    line = text[text.rfind(b'\n', 0, first) + 1:first] if first is not None else b'#'
+    if first is not None and first <= start <= at and not line.lstrip().startswith(b'#') and \
             b'\n#' not in text[first:at].replace(b' ', b'').replace(b'\t', b''):
         return start
     if text[at:at + len(name)] == name.encode():
@@ -87,16 +91,45 @@ def cps_offset(text, first, start, at, name):
 
 def transform(text):
     """C program (bytes) -> CPC program (bytes)."""
+    return transform_program({'prog.c': text})['prog.c']
+
+
+def transform_program(sources, own_file=None, args=()):
+    """A program of one or more files -> its CPC version.  `sources` maps the path of each of
+    its .c files to its text (bytes); `own_file(path)` says which headers are the program's
+    (their declarations get `cps` too); `args` go to the parser (-I, -D).  Returns a map from
+    path to new text: every source, and each header of the program that changed."""
     try:
-        funcs = cpcsmith.analyse(text, 'prog.c', LENIENT)
-    except RuntimeError as e:
-        raise CpsifyError(str(e))
+        return _transform_program(sources, own_file, args)
+    except UnicodeDecodeError:
+        # (cpcc reads such files; the Python binding of libclang cannot spell their tokens)
+        raise CpsifyError('a token is not UTF-8')
+
+
+def _transform_program(sources, own_file, args):
+    texts = dict(sources)
+
+    def text_of(path):
+        if path not in texts:
+            with open(path, 'rb') as f:
+                texts[path] = f.read()
+        return texts[path]
+
+    analyses = {}
+    for path, text in sources.items():
+        try:
+            analyses[path] = cpcsmith.analyse(text, path, LENIENT + list(args), own_file)
+        except RuntimeError as e:
+            raise CpsifyError(str(e))
+    funcs = merge(analyses)
     if 'main' not in funcs or not funcs['main']['defined']:
         raise CpsifyError('no main')
     if funcs['main']['addr_taken'] or any('main' in f['calls'] for f in funcs.values()):
         raise CpsifyError("main is used otherwise than as the program's entry")
     # C calls a variable's cleanup function natively
-    cleanups = set(m.group(1).decode() for m in CLEANUP_RE.finditer(text))
+    cleanups = set()
+    for path in set(texts) | set(p for f in funcs.values() for p in f['files']):
+        cleanups |= set(m.group(1).decode() for m in CLEANUP_RE.finditer(text_of(path)))
     for name, f in funcs.items():
         if name in cleanups:
             f['addr_taken'] = True
@@ -106,43 +139,114 @@ def transform(text):
         if spelled & {'constructor', 'destructor', '__constructor__', '__destructor__'}:
             f['addr_taken'] = True
         # (a function a system header declares too, `int rand(void)`, keeps
-        # that declaration's type)
-        if variadic or not f['defined'] or f['elsewhere']:
+        # that declaration's type; one a file calls without declaring it is
+        # native there)
+        if variadic or not f['defined'] or f['elsewhere'] or f['undeclared_call']:
             f['addr_taken'] = True         # stays native, and so do its callees
-    cps = cpcsmith.choose_cps(funcs, False, set())
-
-    edits = []                             # (offset, text): insertions only
-    for name, f in funcs.items():
-        if name != 'main' and name not in cps:
-            continue
-        for toks, at in zip(f['decls'], f['names']):
-            if not toks:
-                continue
-            i = 0
-            while i < len(toks) and toks[i].spelling in cpcsmith.STORAGE:
-                i += 1
-            if name != 'main':
-                edits.append((cps_offset(text, toks[0].extent.start.offset,
-                                         toks[i].extent.start.offset, at, name), b'cps '))
-                continue
-            name_tok = next(t for t in toks if t.spelling == 'main')
-            if name_tok is toks[0]:                 # `main()`: implicit int
-                edits.append((name_tok.extent.start.offset, b'static cps int cpsify_'))
-            else:
-                edits.append((toks[0].extent.start.offset, b'static cps '))
-                edits.append((name_tok.extent.start.offset, b'cpsify_'))
+    while True:
+        cps = cpcsmith.choose_cps(funcs, False, set())
+        edits, stuck = cps_edits(funcs, cps, text_of)
+        if not stuck:
+            break
+        for name in stuck:                 # (a declaration out of a macro)
+            funcs[name]['addr_taken'] = True
     # falling off the end of main returns 0: say so in the function that replaces it
+    main_file = funcs['main']['files'][-1]
     a, b = funcs['main']['extents'][-1]
-    edits.append((text.rindex(b'}', a, b), b' return 0; '))
-    for off, ins in sorted(edits, key=lambda e: e[0], reverse=True):
-        text = text[:off] + ins + text[off:]
+    edits.setdefault(main_file, []).append((text_of(main_file).rindex(b'}', a, b),
+                                           b' return 0; '))
+    result = {}
+    for path in set(sources) | set(edits):
+        text = text_of(path)
+        for off, ins in sorted(set(edits.get(path, ())), key=lambda e: e[0], reverse=True):
+            text = text[:off] + ins + text[off:]
+        if path in sources:
+            text = PROLOGUE + text
+        result[path] = text
     spelled = [t.spelling for t in funcs['main']['decls'][-1]]
     params = spelled[spelled.index('main') + 1:]
     params = params[1:params.index(')')]
     if params in ([], ['void']):
-        return PROLOGUE + text + DRIVER
-    n = 1 + params.count(',')
-    return PROLOGUE + text + DRIVER_ARGS % b', '.join(MAIN_ARGS[:n])
+        result[main_file] += DRIVER
+    else:
+        n = 1 + params.count(',')
+        result[main_file] += DRIVER_ARGS % b', '.join(MAIN_ARGS[:n])
+    return result
+
+
+def cps_edits(funcs, cps, text_of):
+    """({path: [(offset, text)]}, stuck): the insertions that make the functions of `cps` cps
+    and rename main; `stuck` names the functions where `cps` has no place to go."""
+    edits, stuck = {}, set()
+    for name, f in funcs.items():
+        if name != 'main' and name not in cps:
+            continue
+        for toks, at, path in zip(f['decls'], f['names'], f['files']):
+            if not toks:
+                # (libclang gives no tokens for a declaration that starts in a
+                # macro of another file: `EXTERN(int) f JPP((int));`)
+                if name != 'main':
+                    stuck.add(name)
+                continue
+            text = text_of(path)
+            out = edits.setdefault(path, [])
+            i = 0
+            while i < len(toks) and toks[i].spelling in cpcsmith.STORAGE:
+                i += 1
+            if name != 'main':
+                # (a declaration that starts with a macro starts in another file)
+                first = toks[0].extent.start
+                first = first.offset if first.file and first.file.name == path else None
+                try:
+                    out.append((cps_offset(text, first, toks[i].extent.start.offset, at,
+                                           name), b'cps '))
+                except CpsifyError:
+                    stuck.add(name)
+                continue
+            name_tok = next(t for t in toks if t.spelling == 'main')
+            if name_tok is toks[0]:                 # `main()`: implicit int
+                out.append((name_tok.extent.start.offset, b'static cps int cpsify_'))
+            else:
+                out.append((toks[0].extent.start.offset, b'static cps '))
+                out.append((name_tok.extent.start.offset, b'cpsify_'))
+    return edits, stuck
+
+
+def merge(analyses):
+    """One view of a program's functions from the analyses of its files (cpcsmith.analyse):
+    a function is defined, calls, or has its address taken if it does in any file (functions
+    are told apart by name only: static ones of one name in two files are merged, which can
+    only keep more of them native); a declaration in a header shows in the analysis of every
+    file that includes it and counts once.  'undeclared_call': some file calls it without a
+    declaration (C90's implicit one: a native call)."""
+    def blank():
+        return {'decls': [], 'names': [], 'files': [], 'extents': [], 'defined': False,
+                'calls': set(), 'addr_taken': False, 'elsewhere': False,
+                'undeclared_call': False}
+
+    funcs = {}
+    seen = set()
+    for path, one in analyses.items():
+        for name, f in one.items():
+            m = funcs.setdefault(name, blank())
+            for toks, at, where, extent in zip(f['decls'], f['names'], f['files'],
+                                                f['extents']):
+                if (where, at) in seen:
+                    continue
+                seen.add((where, at))
+                m['decls'].append(toks)
+                m['names'].append(at)
+                m['files'].append(where)
+                m['extents'].append(extent)
+            m['defined'] |= f['defined']
+            m['calls'] |= f['calls']
+            m['addr_taken'] |= f['addr_taken']
+            m['elsewhere'] |= f['elsewhere']
+        for f in one.values():
+            for callee in f['calls']:
+                if not one.get(callee, {}).get('decls'):
+                    funcs.setdefault(callee, blank())['undeclared_call'] = True
+    return funcs
 
 
 def main(argv):

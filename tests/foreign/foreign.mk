@@ -4,6 +4,8 @@
 #   make test-foreign                     the unit tests of the transformation (cpsify.py)
 #   make foreign FOREIGN='DIR/*.c'        a campaign on programs you fetched: each built
 #                                         natively and as CPC at four levels, outputs compared
+#   make foreign-multisource FOREIGN='DIR/*/'   the same on programs of several files, one
+#                                         directory each (llvm-test-suite's MultiSource layout)
 #
 # FOREIGN_JOBS (default 2) programs run in parallel; work files go to build/foreign/.
 
@@ -17,5 +19,9 @@ foreign: setup runtime translator
 	@test -n "$(FOREIGN)" || { echo "make foreign: name the programs: FOREIGN='DIR/*.c'" >&2; exit 2; }
 	@$(PYTHON) $(FOREIGN_DIR)/run.py -j $(FOREIGN_JOBS) --workdir $(BUILD)/foreign $(FOREIGN)
 
+foreign-multisource: setup runtime translator
+	@test -n "$(FOREIGN)" || { echo "make foreign-multisource: name the program directories: FOREIGN='DIR/*/'" >&2; exit 2; }
+	@$(PYTHON) $(FOREIGN_DIR)/multisource.py -j $(FOREIGN_JOBS) --workdir $(BUILD)/foreign-multisource $(FOREIGN)
+
 TEST_SUITES += test-foreign
-.PHONY: test-foreign foreign
+.PHONY: test-foreign foreign foreign-multisource
