@@ -167,7 +167,9 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
     def walk(node, current):
         for ch in node.get_children():
             k = ch.kind
-            if k == K.CALL_EXPR:
+            if k == K.FUNCTION_DECL and current is not None and not ch.is_definition():
+                declared(ch)        # a declaration in a body: `void sub(int);`
+            elif k == K.CALL_EXPR:
                 ref = callee_of(ch)
                 if ref is not None:
                     callee_refs.add(_span(ref))
@@ -184,6 +186,14 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
                         info(d.spelling)["addr_taken"] = True
             walk(ch, current)
 
+    def declared(c):
+        f = info(c.spelling)
+        f["decls"].append(list(c.get_tokens()))
+        f["extents"].append((c.extent.start.offset, c.extent.end.offset))
+        f["names"].append(c.location.offset)
+        f["files"].append(c.location.file.name)
+        return f
+
     elsewhere = set()       # functions a header declares too
     for top in tu.cursor.get_children():
         loc = top.location
@@ -193,12 +203,7 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
                 elsewhere.add(top.spelling)
             continue
         if top.kind == K.FUNCTION_DECL:
-            f = info(top.spelling)
-            toks = list(top.get_tokens())
-            f["decls"].append(toks)
-            f["extents"].append((top.extent.start.offset, top.extent.end.offset))
-            f["names"].append(top.location.offset)
-            f["files"].append(loc.file.name)
+            f = declared(top)
             if top.is_definition():
                 f["defined"] = True
                 walk(top, top.spelling)

@@ -178,6 +178,15 @@ def cps_edits(funcs, cps, text_of):
     """({path: [(offset, text)]}, stuck): the insertions that make the functions of `cps` cps
     and rename main; `stuck` names the functions where `cps` has no place to go."""
     edits, stuck = {}, set()
+    # declarators that share their specifiers (`double sqrt(), xrand();`) are all cps or none
+    together = {}
+    for name, f in funcs.items():
+        for toks, path in zip(f['decls'], f['files']):
+            if toks:
+                together.setdefault((path, toks[0].extent.start.offset), set()).add(name)
+    for names in together.values():
+        if len(names) > 1 and not names <= cps:
+            stuck |= names & cps
     for name, f in funcs.items():
         if name != 'main' and name not in cps:
             continue

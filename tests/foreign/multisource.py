@@ -187,6 +187,8 @@ def one(prog_dir, workdir, levels):
     sources, flags, argv, stdin = settings(prog_dir)
     if not sources:
         return name, 'skip', 'no C sources'
+    if stdin is not None and not os.path.exists(os.path.join(prog_dir, stdin)):
+        return name, 'skip', 'no input file %s' % stdin
     exe = os.path.join(d, 'native')
     rc, _, err, _ = csmith_run.sh([csmith_run.CC, '-w', '-std=gnu11', '-fcommon', '-O1', '-I', prog_dir] +
                                   flags + ['-o', exe] +

@@ -187,3 +187,16 @@ def test_a_declaration_out_of_a_macro_of_another_header_stays_native(tmp_path):
     out = cpsify.transform_program(sources, own, args)
     assert out.get(str(tmp_path / 'lib.h'), header) == header
     assert b'\nint twice(int x) {' in out[str(tmp_path / 'lib.c')]
+
+
+def test_a_declaration_in_a_body_gets_cps_too():
+    out = cpsify.transform(b'int main(void) { int sub(int); return sub(0); }\n'
+                           b'int sub(int x) { return x; }\n')
+    assert b'{ cps int sub(int);' in out and b'\ncps int sub(int x)' in out
+
+
+def test_declarators_sharing_specifiers_with_a_library_function_stay_native():
+    out = cpsify.transform(b'double sqrt(), half();\n'
+                           b'double half(x) double x; { return x / 2; }\n'
+                           b'int main(void) { return half(2.0) != 1.0; }\n')
+    assert b'\ndouble sqrt(), half();' in out and b'\ndouble half(x)' in out

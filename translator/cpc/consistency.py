@@ -40,15 +40,36 @@ def _implicitly_declared(c):
     return first != c and first.extent.start.file is None
 
 
+def function_declarations(u):
+    """The declarations of functions, in the order they are written: those
+    at file scope, and those in the bodies of the main file's functions
+    (`void sub(int n);` in a body declares the file's `sub` too; a GNU
+    nested function, `auto` or defined, is another function)."""
+    for c in u.top():
+        if c.kind != K.FUNCTION_DECL:
+            continue
+        yield c
+        if c.is_definition() and u.in_main_file(c):
+            yield from _block_scope_declarations(c)
+
+
+def _block_scope_declarations(node):
+    for ch in node.get_children():
+        if ch.kind == K.FUNCTION_DECL:
+            if not ch.is_definition() and \
+                    ch.storage_class != fe.ci.StorageClass.AUTO:
+                yield ch
+        elif ch.kind != K.LAMBDA_EXPR:
+            yield from _block_scope_declarations(ch)
+
+
 def check_consistency(u):
     """Every declaration of a function agrees on cps-ness (Clang keeps the
     first declaration's type, so the spelling is checked)."""
     seen = {}
     errs = []
     spelling = cps_spelling_re(u)
-    for c in u.top():
-        if c.kind != K.FUNCTION_DECL:
-            continue
+    for c in function_declarations(u):
         if u.in_main_file(c):
             a = c.extent.start.offset
             nameoff = c.location.offset
