@@ -134,8 +134,9 @@ def run_in_copy(exe, prog_dir, d, argv, stdin, timeout, level=''):
         with open(os.path.join(cwd, stdin), 'rb') as f:
             data = f.read()
     env = dict(os.environ, **csmith_run.ASAN_ENV) if '+asan' in level else None
-    # (under one name: programs print their argv[0])
-    shutil.copy(exe, os.path.join(cwd, 'a.out'))
+    # (under one name: programs print their argv[0]; a link, since a copy just
+    # written may still be open in a child that another thread forks: ETXTBSY)
+    os.symlink(exe, os.path.join(cwd, 'a.out'))
     return csmith_run.sh(['./a.out'] + argv, cwd=cwd, timeout=timeout, input=data, env=env)
 
 
