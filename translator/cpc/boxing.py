@@ -157,9 +157,10 @@ def box_function(u, f, vs, lits=()):
     a = f.c.extent.start.offset
     edits.append((a, a, 'struct %s { %s };\n%s' % (env, ' '.join(fields), rw.resync(u, a))))
     body = f.body
-    # after the body's `{`, and its GNU local label declarations
+    # after the body's `{`, its GNU local label declarations and its STDC pragmas
     labels = an.leading_label_declarations(u, body)
     b0 = rw.full_end(u, labels[-1]) if labels else body.extent.start.offset + 1
+    b0 = rw.after_stdc_pragmas(u, b0)
     init = [_env_alloc(env, over_aligned)]
     for v in vs:
         if v.is_param:

@@ -111,6 +111,22 @@ def declarator_end(u, b):
     return b
 
 
+_STDC_PRAGMA_RE = re.compile(rb'#[ \t]*pragma[ \t]+STDC\b[^\n]*')
+
+
+def after_stdc_pragmas(u, off):
+    """`off` (just inside a `{`), moved past the `#pragma STDC ...` lines
+    (FP_CONTRACT, FENV_ACCESS, CX_LIMITED_RANGE) that open the block: C
+    allows them only there, so code inserted at the start of a block goes
+    after them."""
+    while True:
+        j = skip_space(u.text, off)
+        m = _STDC_PRAGMA_RE.match(u.text, j)
+        if m is None:
+            return off
+        off = m.end()
+
+
 def presumed_line(u, offset):
     loc = u.tu.get_location(u.path, offset)
     f, line, col = fe.presumed(loc)

@@ -14,6 +14,7 @@ import re
 import sys
 
 CPS_WORD = re.compile(rb'\b(?:cps|CPS)\b')
+STDC_PRAGMAS = re.compile(rb'(?:\s*#[ \t]*pragma[ \t]+STDC\b[^\n]*\n)*')
 COMMENT = re.compile(rb'/\*.*?\*/|//[^\n]*', re.S)
 RESOURCE_DIR_CANDIDATES = ['/usr/lib/llvm-19/lib/clang/19']
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,7 +35,8 @@ def _parse_args(include_dirs):
 def body_offsets(text, filename='prog.c', include_dirs=(HERE,)):
     """Byte offsets after which each cps function body's statements start
     in text (bytes): its `{`, or the `;` of the local label declarations
-    (`__label__ a;`) that open it."""
+    (`__label__ a;`) that open it, or the end of the `#pragma STDC` lines
+    that follow."""
     import clang.cindex as ci
     index = ci.Index.create()
     tu = index.parse(filename, args=_parse_args(include_dirs),
@@ -64,7 +66,9 @@ def body_offsets(text, filename='prog.c', include_dirs=(HERE,)):
                         not text.startswith(b'__label__', st.extent.start.offset):
                     break
                 at = text.index(b';', st.extent.end.offset - 1)
-            out.append(at)
+            # and after the `#pragma STDC ...` lines that may only open a block
+            m = STDC_PRAGMAS.match(text, at + 1)
+            out.append(m.end() - 1 if m.end() > at + 1 else at)
     return out
 
 

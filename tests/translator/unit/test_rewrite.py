@@ -42,3 +42,10 @@ def test_directives_in_keeps_conditionals_and_definitions_only():
             b'{\n#define N 1\n#pragma once\n#undef N\n}')
     assert rw.directives_in(_Text(text), 0, len(text)) == \
         '#if A\n#else\n#endif\n#define N 1\n#undef N\n'
+
+
+def test_after_stdc_pragmas_skips_the_pragmas_that_open_a_block():
+    text = b'{\n#pragma STDC FP_CONTRACT OFF\n  /* c */ #pragma STDC FENV_ACCESS ON\n  x = 1; }'
+    assert text[rw.after_stdc_pragmas(_Text(text), 1):].startswith(b'\n  x = 1;')
+    other = b'{\n#pragma GCC unroll 4\n  x = 1; }'
+    assert rw.after_stdc_pragmas(_Text(other), 1) == 1
