@@ -187,6 +187,12 @@ def cps_edits(funcs, cps, text_of):
     for names in together.values():
         if len(names) > 1 and not names <= cps:
             stuck |= names & cps
+    # ... and a function declared after variables (`node *v, *add_vert();`) stays native
+    for name, f in funcs.items():
+        for toks, at, path in zip(f['decls'], f['names'], f['files']):
+            if toks and name in cps and \
+                    declarators_before(toks, at) >= len(together[(path, toks[0].extent.start.offset)]):
+                stuck.add(name)
     for name, f in funcs.items():
         if name != 'main' and name not in cps:
             continue
@@ -219,6 +225,22 @@ def cps_edits(funcs, cps, text_of):
                 out.append((toks[0].extent.start.offset, b'static cps '))
                 out.append((name_tok.extent.start.offset, b'cpsify_'))
     return edits, stuck
+
+
+def declarators_before(toks, at):
+    """How many declarators come before the one whose name is at offset `at`, in a
+    declaration's tokens: the commas outside parentheses before it."""
+    depth = n = 0
+    for t in toks:
+        if t.extent.start.offset >= at:
+            break
+        if t.spelling in ('(', '['):
+            depth += 1
+        elif t.spelling in (')', ']'):
+            depth -= 1
+        elif t.spelling == ',' and depth == 0:
+            n += 1
+    return n
 
 
 def merge(analyses):

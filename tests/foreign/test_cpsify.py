@@ -200,3 +200,9 @@ def test_declarators_sharing_specifiers_with_a_library_function_stay_native():
                            b'double half(x) double x; { return x / 2; }\n'
                            b'int main(void) { return half(2.0) != 1.0; }\n')
     assert b'\ndouble sqrt(), half();' in out and b'\ndouble half(x)' in out
+
+
+def test_a_function_declared_after_variables_stays_native():
+    out = cpsify.transform(b'int main(void) { int a, *b, next(); a = 1; b = &a; return next() - *b; }\n'
+                           b'int next(void) { return 1; }\n')
+    assert b'{ int a, *b, next();' in out and b'\nint next(void)' in out
