@@ -529,9 +529,11 @@ def lvalue_base(func, c):
             c = strip(b)
             continue
         if c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+            # an element of an array object: of a variable, of a member
+            # (`s.m[i]`), of an element (`a[i][j]`); not through a pointer
             ch = kids(c)
             b = strip(ch[0])
-            if b.kind == K.DECL_REF_EXPR and ctype.is_array(b.type):
+            if ctype.is_array(b.type):
                 c = b
                 continue
             return None
