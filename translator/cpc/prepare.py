@@ -30,6 +30,8 @@ def needs_expansion(u, f):
     for c in f.cps_calls + f.need_cont_calls + f.spawns:
         if u.in_macro(c) is not None:
             return True
+    if cps_call_in_unwritten_statement(u, f):
+        return True
     # inside spawned statements too: they become cps functions of their own
     # only later, after this pass
     for sp in f.spawns:
@@ -66,6 +68,37 @@ def needs_expansion(u, f):
             m = u.in_macro(n)
             if m is not None and u.stringifying_macro_in(m[0], m[1]):
                 return True
+    return False
+
+
+def cps_call_in_unwritten_statement(u, f):
+    """Whether a cps call lies in a statement or expression that may start
+    in a macro's body: `#define DEBUG if (debug) (void) printf` then
+    `DEBUG("%s", name(x));`, where the `if` and its branch start in DEBUG
+    and end in the file.  Hoisting the call rewrites them, which their text
+    cannot show.  (Clang's extent, even its spelling location, puts their
+    start at the macro's name: what is seen is a node that starts where an
+    invocation starts and ends after it.  `WRAP(a) + f()` looks the same;
+    rendering it expanded is right too, only less close to the source.)"""
+    calls = set(c.hash for c in f.cps_calls + f.need_cont_calls)
+    if not calls:
+        return False
+    ends = dict(u.macro_ranges())
+    parent = {}
+    found = []
+    for n, p in an.walk(f.body, skip_spawn=False):
+        if p is not None:
+            parent[n.hash] = p
+        if n.hash in calls:
+            found.append(n)
+    body = f.body.hash
+    for c in found:
+        n = parent.get(c.hash)
+        while n is not None and n.hash != body:
+            a, b = n.extent.start.offset, n.extent.end.offset
+            if a in ends and b > ends[a]:
+                return True
+            n = parent.get(n.hash)
     return False
 
 
