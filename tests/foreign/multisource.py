@@ -95,12 +95,19 @@ def cmake_variables(path):
             vars['CPPFLAGS'] = (vars.get('CPPFLAGS', '') + ' ' + ' '.join(words)).strip()
         elif cmd == 'llvm_multisource' and len(words) > 1:
             vars['SOURCES'] = ' '.join(words[1:])
+        elif cmd == 'llvm_test_data' and len(words) > 1:
+            vars['DATA'] = (vars.get('DATA', '') + ' ' + ' '.join(words[1:])).strip()
     return vars
 
 
 def cmake_settings(path):
-    """(sources or None, preprocessor flags, argv, stdin file or None) of a CMakeLists.txt."""
+    """(sources or None, preprocessor flags, argv, stdin file or None) of a CMakeLists.txt;
+    None when a data file it names is missing (a fetched copy may lack large files)."""
     vars = cmake_variables(path)
+    here = os.path.dirname(path)
+    if any(not os.path.exists(os.path.join(here, d)) for d in vars.get('DATA', '').split()
+           if not d.startswith('-')):
+        return None
     flags = [w for w in (vars.get('CPPFLAGS', '') + ' ' + vars.get('CFLAGS', '')).split()
              if w.startswith(KEPT_FLAGS)]
     argv = vars.get('RUN_OPTIONS', '').split()
@@ -116,7 +123,10 @@ def cmake_settings(path):
 def settings(prog_dir):
     cm = os.path.join(prog_dir, 'CMakeLists.txt')
     if os.path.exists(cm):
-        sources, flags, argv, stdin = cmake_settings(cm)
+        found = cmake_settings(cm)
+        if found is None:
+            return None
+        sources, flags, argv, stdin = found
     else:
         sources, flags, argv, stdin = None, [], [], None
     if sources is None:
@@ -185,7 +195,10 @@ def one(prog_dir, workdir, levels):
     d = os.path.join(workdir, name.replace(os.sep, '_'))
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    sources, flags, argv, stdin = settings(prog_dir)
+    found = settings(prog_dir)
+    if found is None:
+        return name, 'skip', 'a data file is missing'
+    sources, flags, argv, stdin = found
     if not sources:
         return name, 'skip', 'no C sources'
     if stdin is not None and not os.path.exists(os.path.join(prog_dir, stdin)):
