@@ -19,16 +19,12 @@ directory and must print what the native one printed.
 The last line is `multisource: N passed, N skipped, N failed`; the status is 1 when something
 failed.
 """
-import argparse
-import collections
-import concurrent.futures as cf
 import glob
 import importlib.util
 import os
 import re
 import shutil
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -244,38 +240,7 @@ def one(prog_dir, workdir, levels):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('programs', nargs='+')
-    ap.add_argument('-j', '--jobs', type=int, default=os.cpu_count() or 1)
-    ap.add_argument('--workdir')
-    ap.add_argument('--levels', default=','.join(foreign.LEVELS))
-    a = ap.parse_args(argv)
-    levels = a.levels.split(',')
-    tmp = None
-    if a.workdir is None:
-        tmp = tempfile.TemporaryDirectory(prefix='cpc-multisource-')
-        a.workdir = tmp.name
-    counts = collections.Counter()
-    classes = collections.Counter()
-    with cf.ThreadPoolExecutor(a.jobs) as ex:
-        for name, status, info in ex.map(lambda p: one(p, a.workdir, levels), a.programs):
-            counts[status] += 1
-            if status == 'skip':
-                print('skip  %s: %s' % (name, info), flush=True)
-            elif status == 'fail':
-                for level, klass, detail in info:
-                    classes[klass] += 1
-                    print('FAIL  %s %s: %s\n%s\n' % (name, level, klass,
-                                                     csmith_run.text(detail, 1500)), flush=True)
-            else:
-                print('ok    %s' % name, flush=True)
-    if classes:
-        print('multisource: failures by class: %s' % ', '.join(
-            '%s %d' % kv for kv in sorted(classes.items())))
-    print('multisource: %d passed, %d skipped, %d failed' % (counts['ok'], counts['skip'],
-                                                             counts['fail']))
-    return 1 if counts['fail'] else 0
+    return foreign.campaign(argv, one, 'multisource', 'programs', print_ok=True)
 
 
 if __name__ == '__main__':

@@ -85,10 +85,13 @@ def one(path, workdir, levels):
     return name, ('fail' if failures else 'ok'), failures
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__,
+def campaign(argv, one, label, items, print_ok=False):
+    """The command line of a campaign: `one(item, workdir, levels)` on each item (`items`
+    names the positional arguments), the failures by class, and the last line
+    `LABEL: N passed, N skipped, N failed`; the status is 1 when something failed."""
+    ap = argparse.ArgumentParser(description=sys.modules['__main__'].__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('files', nargs='+')
+    ap.add_argument(items, nargs='+')
     ap.add_argument('-j', '--jobs', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--workdir')
     ap.add_argument('--levels', default=','.join(LEVELS))
@@ -96,12 +99,13 @@ def main(argv=None):
     levels = a.levels.split(',')
     tmp = None
     if a.workdir is None:
-        tmp = tempfile.TemporaryDirectory(prefix='cpc-foreign-')
+        tmp = tempfile.TemporaryDirectory(prefix='cpc-%s-' % label)
         a.workdir = tmp.name
     counts = collections.Counter()
     classes = collections.Counter()
     with cf.ThreadPoolExecutor(a.jobs) as ex:
-        for name, status, info in ex.map(lambda p: one(p, a.workdir, levels), a.files):
+        for name, status, info in ex.map(lambda p: one(p, a.workdir, levels),
+                                         getattr(a, items)):
             counts[status] += 1
             if status == 'skip':
                 print('skip  %s: %s' % (name, info), flush=True)
@@ -110,12 +114,18 @@ def main(argv=None):
                     classes[klass] += 1
                     print('FAIL  %s %s: %s\n%s\n' % (name, level, klass,
                                                      csmith_run.text(detail, 1500)), flush=True)
+            elif print_ok:
+                print('ok    %s' % name, flush=True)
     if classes:
-        print('foreign: failures by class: %s' % ', '.join(
-            '%s %d' % kv for kv in sorted(classes.items())))
-    print('foreign: %d passed, %d skipped, %d failed' % (counts['ok'], counts['skip'],
-                                                         counts['fail']))
+        print('%s: failures by class: %s' % (label, ', '.join(
+            '%s %d' % kv for kv in sorted(classes.items()))))
+    print('%s: %d passed, %d skipped, %d failed' % (label, counts['ok'], counts['skip'],
+                                                    counts['fail']))
     return 1 if counts['fail'] else 0
+
+
+def main(argv=None):
+    return campaign(argv, one, 'foreign', 'files')
 
 
 if __name__ == '__main__':
