@@ -249,6 +249,10 @@ def decl_text(u, f, n, keys, lits=None):
     vars_ = an.kids(n)
     single = len(vars_) == 1
     for v in vars_:
+        if v.kind == K.FUNCTION_DECL and not single:
+            # (its extent starts where the declaration does: `double t, f();`)
+            out.append(ctype.declare(v.type, v.spelling, keep_cps=True) + ';')
+            continue
         if v.kind != K.VAR_DECL:
             out.append(u.src(v) + ';')
             continue

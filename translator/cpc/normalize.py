@@ -268,12 +268,16 @@ class Normalizer:
     def decl(self, c):
         vs = an.kids(c)
         for v in vs:
-            if v.kind != K.VAR_DECL:
+            if v.kind not in (K.VAR_DECL, K.FUNCTION_DECL):
                 self.diag(c, 'cps call in a declaration that also declares a type; '
                           'declare the type separately')
         out = []
         single = len(vs) == 1
         for v in vs:
+            if v.kind == K.FUNCTION_DECL:
+                # `double a = f(), g();`: its extent starts where the declaration does
+                out.append(ctype.declare(v.type, v.spelling, keep_cps=True) + ';')
+                continue
             init = an.var_init(self.u, v)
             if single:
                 prefix = rw.rebuild(self.u, rw.start(c), rw.start(init), [])
