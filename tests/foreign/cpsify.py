@@ -187,12 +187,13 @@ def cps_edits(funcs, cps, text_of):
     for names in together.values():
         if len(names) > 1 and not names <= cps:
             stuck |= names & cps
-    # ... and a function declared after variables (`node *v, *add_vert();`) stays native
+    # ... and a function declared with variables (`node *v, *add_vert();`) stays native
     for name, f in funcs.items():
-        for toks, at, path in zip(f['decls'], f['names'], f['files']):
-            if toks and name in cps and \
-                    declarators_before(toks, at) >= len(together[(path, toks[0].extent.start.offset)]):
-                stuck.add(name)
+        for toks, path in zip(f['decls'], f['files']):
+            if toks and name in cps:
+                start = toks[0].extent.start.offset
+                if declarators(text_of(path), start) > len(together[(path, start)]):
+                    stuck.add(name)
     for name, f in funcs.items():
         if name != 'main' and name not in cps:
             continue
@@ -227,19 +228,26 @@ def cps_edits(funcs, cps, text_of):
     return edits, stuck
 
 
-def declarators_before(toks, at):
-    """How many declarators come before the one whose name is at offset `at`, in a
-    declaration's tokens: the commas outside parentheses before it."""
-    depth = n = 0
-    for t in toks:
-        if t.extent.start.offset >= at:
-            break
-        if t.spelling in ('(', '['):
+def declarators(text, start):
+    """How many declarators the declaration at offset `start` of `text` has: one more than
+    its commas outside brackets, up to its `;` or the `{` of a body."""
+    depth, n, i = 0, 1, start
+    while i < len(text):
+        c = text[i:i + 1]
+        if c in b'([':
             depth += 1
-        elif t.spelling in (')', ']'):
+        elif c in b')]':
             depth -= 1
-        elif t.spelling == ',' and depth == 0:
+        elif depth == 0 and c in b';{':
+            return n
+        elif depth == 0 and c == b',':
             n += 1
+        elif c in b'"\'':
+            j = i + 1
+            while j < len(text) and text[j:j + 1] != c:
+                j += 2 if text[j:j + 1] == b'\\' else 1
+            i = j
+        i += 1
     return n
 
 

@@ -206,3 +206,9 @@ def test_a_function_declared_after_variables_stays_native():
     out = cpsify.transform(b'int main(void) { int a, *b, next(); a = 1; b = &a; return next() - *b; }\n'
                            b'int next(void) { return 1; }\n')
     assert b'{ int a, *b, next();' in out and b'\nint next(void)' in out
+
+
+def test_a_function_declared_before_variables_stays_native():
+    out = cpsify.transform(b'int f(void), a = 1;\nint f(void) { return a; }\n'
+                           b'int main(void) { return f() - 1; }\n')
+    assert out.startswith(cpsify.PROLOGUE + b'int f(void), a = 1;\nint f(void) {')
