@@ -30,7 +30,7 @@ def needs_expansion(u, f):
     for c in f.cps_calls + f.need_cont_calls + f.spawns:
         if u.in_macro(c) is not None:
             return True
-    if cps_call_in_unwritten_statement(u, f):
+    if cps_call_under_a_node_from_a_macro(u, f):
         return True
     # inside spawned statements too: they become cps functions of their own
     # only later, after this pass
@@ -71,7 +71,7 @@ def needs_expansion(u, f):
     return False
 
 
-def cps_call_in_unwritten_statement(u, f):
+def cps_call_under_a_node_from_a_macro(u, f):
     """Whether a cps call lies in a statement or expression that may start
     in a macro's body: `#define DEBUG if (debug) (void) printf` then
     `DEBUG("%s", name(x));`, where the `if` and its branch start in DEBUG
