@@ -127,7 +127,8 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
     """Return (funcs, refs): funcs maps name -> {'decls': [(start, tokens...)], 'defined',
     'calls': set, 'addr_taken', 'extents', 'names' (the offset of the name in each
     declaration), 'files' (the file of each declaration), 'elsewhere' (a header declares it
-    too)}; offsets are in `text` (bytes, or a str of one-byte characters) or in the file
+    too), 'implicit' (present when a call comes before any declaration)}; offsets are in
+    `text` (bytes, or a str of one-byte characters) or in the file
     named; `extra_args` go to the parser after the usual ones.  `own_file(path)` says which
     headers belong to the program (a program of several files): their declarations count as
     the program's, not as `elsewhere`."""
@@ -176,6 +177,9 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
             elif k == K.DECL_REF_EXPR:
                 d = ch.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL:
+                    if d.canonical.extent.start.file is None:
+                        # named before any declaration: C90's implicit `int f()`
+                        info(d.spelling)["implicit"] = True
                     key = _span(ch)
                     if current is not None:
                         if key in callee_refs:

@@ -281,6 +281,7 @@ def merge(analyses):
             m['calls'] |= f['calls']
             m['addr_taken'] |= f['addr_taken']
             m['elsewhere'] |= f['elsewhere']
+            m['undeclared_call'] |= f.get('implicit', False)
         for f in one.values():
             for callee in f['calls']:
                 if not one.get(callee, {}).get('decls'):

@@ -212,3 +212,10 @@ def test_a_function_declared_before_variables_stays_native():
     out = cpsify.transform(b'int f(void), a = 1;\nint f(void) { return a; }\n'
                            b'int main(void) { return f() - 1; }\n')
     assert out.startswith(cpsify.PROLOGUE + b'int f(void), a = 1;\nint f(void) {')
+
+
+def test_a_function_called_before_any_declaration_stays_native():
+    out = cpsify.transform(b'int z(void) { return f(2); }\n'
+                           b'int main(void) { return z() != 4; }\n'
+                           b'int f(int x) { return 2 * x; }\n')
+    assert b'\nint f(int x)' in out and b'cps int z(void)' in out
