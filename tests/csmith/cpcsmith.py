@@ -126,7 +126,8 @@ def _span(cursor):
 def analyse(text, filename="prog.c", extra_args=(), own_file=None):
     """Return (funcs, refs): funcs maps name -> {'decls': [(start, tokens...)], 'defined',
     'calls': set, 'addr_taken', 'extents', 'names' (the offset of the name in each
-    declaration), 'files' (the file of each declaration), 'elsewhere' (a header declares it
+    declaration), 'files' (the file of each declaration), 'bodies' (whether each is a
+    definition), 'elsewhere' (a header declares it
     too), 'implicit' (present when a call comes before any declaration)}; offsets are in
     `text` (bytes, or a str of one-byte characters) or in the file
     named; `extra_args` go to the parser after the usual ones.  `own_file(path)` says which
@@ -149,7 +150,7 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
     def info(name):
         return funcs.setdefault(name, {"decls": [], "defined": False, "calls": set(),
                                        "addr_taken": False, "extents": [], "names": [],
-                                       "files": []})
+                                       "files": [], "bodies": []})
 
     callee_refs = set()
 
@@ -196,6 +197,7 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
         f["extents"].append((c.extent.start.offset, c.extent.end.offset))
         f["names"].append(c.location.offset)
         f["files"].append(c.location.file.name)
+        f["bodies"].append(c.is_definition())
         return f
 
     elsewhere = set()       # functions a header declares too

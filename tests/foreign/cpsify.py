@@ -71,6 +71,15 @@ class CpsifyError(Exception):
     pass
 
 
+def in_directive(text, off):
+    """Whether offset `off` of `text` lies in a preprocessor directive (a macro's
+    definition, over its continued lines)."""
+    a = text.rfind(b'\n', 0, off) + 1
+    while a > 1 and text[a - 2:a] == b'\\\n':
+        a = text.rfind(b'\n', 0, a - 1) + 1
+    return text[a:off].lstrip().startswith(b'#')
+
+
 def cps_offset(text, first, start, at, name):
     """Where `cps ` goes in a declaration of `name` that starts at offset
     `first`, whose specifiers after the storage class start at `start` and
@@ -80,7 +89,8 @@ def cps_offset(text, first, start, at, name):
     right when no `*` comes before it."""
     line = text[text.rfind(b'\n', 0, first) + 1:first] if first is not None else b'#'
     if first is not None and first <= start <= at and not line.lstrip().startswith(b'#') and \
-            b'\n#' not in text[first:at].replace(b' ', b'').replace(b'\t', b''):
+            b'\n#' not in text[first:at].replace(b' ', b'').replace(b'\t', b'') and \
+            not in_directive(text, start):
         return start
     if text[at:at + len(name)] == name.encode():
         before = text[:at].rstrip()
@@ -197,7 +207,7 @@ def cps_edits(funcs, cps, text_of):
     for name, f in funcs.items():
         if name != 'main' and name not in cps:
             continue
-        for toks, at, path in zip(f['decls'], f['names'], f['files']):
+        for toks, at, path, body in zip(f['decls'], f['names'], f['files'], f['bodies']):
             if not toks:
                 # (libclang gives no tokens for a declaration that starts in a
                 # macro of another file: `EXTERN(int) f JPP((int));`)
@@ -217,6 +227,9 @@ def cps_edits(funcs, cps, text_of):
                     out.append((cps_offset(text, first, toks[i].extent.start.offset, at,
                                            name), b'cps '))
                 except CpsifyError:
+                    if body and text[at:at + len(name)] != name.encode():
+                        # a definition out of a macro: what it calls is not seen
+                        raise
                     stuck.add(name)
                 continue
             name_tok = next(t for t in toks if t.spelling == 'main')
@@ -259,7 +272,8 @@ def merge(analyses):
     file that includes it and counts once.  'undeclared_call': some file calls it without a
     declaration (C90's implicit one: a native call)."""
     def blank():
-        return {'decls': [], 'names': [], 'files': [], 'extents': [], 'defined': False,
+        return {'decls': [], 'names': [], 'files': [], 'extents': [], 'bodies': [],
+                'defined': False,
                 'calls': set(), 'addr_taken': False, 'elsewhere': False,
                 'undeclared_call': False}
 
@@ -268,8 +282,8 @@ def merge(analyses):
     for path, one in analyses.items():
         for name, f in one.items():
             m = funcs.setdefault(name, blank())
-            for toks, at, where, extent in zip(f['decls'], f['names'], f['files'],
-                                                f['extents']):
+            for toks, at, where, extent, body in zip(f['decls'], f['names'], f['files'],
+                                                      f['extents'], f['bodies']):
                 if (where, at) in seen:
                     continue
                 seen.add((where, at))
@@ -277,6 +291,7 @@ def merge(analyses):
                 m['names'].append(at)
                 m['files'].append(where)
                 m['extents'].append(extent)
+                m['bodies'].append(body)
             m['defined'] |= f['defined']
             m['calls'] |= f['calls']
             m['addr_taken'] |= f['addr_taken']

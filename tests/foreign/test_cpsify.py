@@ -219,3 +219,11 @@ def test_a_function_called_before_any_declaration_stays_native():
                            b'int main(void) { return z() != 4; }\n'
                            b'int f(int x) { return 2 * x; }\n')
     assert b'\nint f(int x)' in out and b'cps int z(void)' in out
+
+
+def test_a_program_with_functions_a_macro_defines_is_refused():
+    # (libclang does not show what they call)
+    src = (b'int leaf(int x) { return x; }\n#define T(S) \\\nint use##S(int x) { return leaf(x); }\n'
+           b'T(A)\nint main(void) { return useA(0); }\n')
+    with pytest.raises(cpsify.CpsifyError, match='out of a macro'):
+        cpsify.transform(src)
