@@ -58,7 +58,8 @@ def one(path, workdir, levels):
                                    '-lm'], timeout=120, limit_memory=True)
     if rc != 0:
         return name, 'skip', 'the native build fails'
-    native = csmith_run.sh([exe], timeout=NATIVE_TIMEOUT)
+    # (in its work directory: some programs write files, tinycc's 40_stdio a fred.txt)
+    native = csmith_run.sh([exe], cwd=d, timeout=NATIVE_TIMEOUT)
     if native[0] is None:
         return name, 'skip', 'the native program runs over %gs' % NATIVE_TIMEOUT
     with open(path, 'rb') as f:
@@ -78,7 +79,9 @@ def one(path, workdir, levels):
         if prog is None:
             failures.append((level, klass, detail))
             continue
-        result = csmith_run.run_exe(prog, csmith_run.cpc_timeout(native[3]), level)
+        env = dict(os.environ, **csmith_run.ASAN_ENV) if '+asan' in level else None
+        result = csmith_run.sh([prog], cwd=ld, timeout=csmith_run.cpc_timeout(native[3]),
+                               env=env)
         klass, detail = csmith_run.compare(native, result)
         if klass is not None:
             failures.append((level, klass, detail))
