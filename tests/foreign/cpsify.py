@@ -158,7 +158,7 @@ def _transform_program(sources, own_file, args):
         edits, stuck = cps_edits(funcs, cps, text_of)
         if not stuck:
             break
-        for name in stuck:                 # (a declaration out of a macro)
+        for name in stuck:                 # (see cps_edits)
             funcs[name]['addr_taken'] = True
     # falling off the end of main returns 0: say so in the function that replaces it
     main_file = funcs['main']['files'][-1]
