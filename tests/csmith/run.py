@@ -175,6 +175,22 @@ def cpc_timeout(native_secs):
 # Building and running one CPC program
 # ---------------------------------------------------------------------------------------
 
+def build_failure(rc, log):
+    """The class of a failed cpcc build, from its status and output; None when only
+    the generated C can tell a gcc error from a diagnostic of cpcc's."""
+    if rc is None:
+        return "translator-timeout"
+    if re.search(r"out of memory|virtual memory exhausted|Killed signal terminated", log):
+        return "gcc-error"
+    if rc < 0 or "Traceback (most recent call last)" in log:
+        return "translator-crash"
+    if "error: internal error: " in log:
+        return "translator-invariant"
+    if re.search(r"undefined reference|ld returned|collect2", log):
+        return "link-error"
+    return None
+
+
 def build_cpc(src, level, d, extra=()):
     """Compile src (a .cpc file) with cpcc into d; return (exe or None, klass, detail)."""
     os.makedirs(d, exist_ok=True)
@@ -191,18 +207,11 @@ def build_cpc(src, level, d, extra=()):
                             + list(extra), cwd=d, timeout=COMPILE_TIMEOUT,
                             limit_memory="+asan" not in level)
     log = text(out) + text(err)
-    if rc is None:
-        return None, "translator-timeout", "cpcc took more than %ds" % COMPILE_TIMEOUT
     if rc == 0 and os.access(exe, os.X_OK):
         return exe, None, ""
-    if re.search(r"out of memory|virtual memory exhausted|Killed signal terminated", log):
-        return None, "gcc-error", log
-    if rc < 0 or "Traceback (most recent call last)" in log:
-        return None, "translator-crash", log
-    if "error: internal error: " in log:
-        return None, "translator-invariant", log
-    if re.search(r"undefined reference|ld returned|collect2", log):
-        return None, "link-error", log
+    klass = build_failure(rc, log)
+    if klass is not None:
+        return None, klass, log
     # Did the translator produce C that gcc then rejected?
     generated = [f for f in set(os.listdir(d)) - before
                  if f.endswith((".c", ".i")) and os.path.join(d, f) != src]

@@ -188,22 +188,17 @@ def cps_edits(funcs, cps, text_of):
     """({path: [(offset, text)]}, stuck): the insertions that make the functions of `cps` cps
     and rename main; `stuck` names the functions where `cps` has no place to go."""
     edits, stuck = {}, set()
-    # declarators that share their specifiers (`double sqrt(), xrand();`) are all cps or none
+    # declarators that share their specifiers take `cps` together: all of them must be
+    # functions made cps (not `double sqrt(), xrand();`, not `node *v, *add_vert();`)
     together = {}
     for name, f in funcs.items():
         for toks, path in zip(f['decls'], f['files']):
             if toks:
                 together.setdefault((path, toks[0].extent.start.offset), set()).add(name)
-    for names in together.values():
-        if len(names) > 1 and not names <= cps:
+    for (path, start), names in together.items():
+        if names & cps and (not names <= cps or
+                            declarators(text_of(path), start) > len(names)):
             stuck |= names & cps
-    # ... and a function declared with variables (`node *v, *add_vert();`) stays native
-    for name, f in funcs.items():
-        for toks, path in zip(f['decls'], f['files']):
-            if toks and name in cps:
-                start = toks[0].extent.start.offset
-                if declarators(text_of(path), start) > len(together[(path, start)]):
-                    stuck.add(name)
     for name, f in funcs.items():
         if name != 'main' and name not in cps:
             continue

@@ -169,19 +169,13 @@ def build_cps(src_dir, sources, flags, level, d):
         cwd=d, timeout=csmith_run.COMPILE_TIMEOUT * 4,
         limit_memory='+asan' not in level)
     log = csmith_run.text(out) + csmith_run.text(err)
-    if rc is None:
-        return None, 'translator-timeout', 'cpcc ran out of time'
     if rc == 0:
         return exe, None, ''
-    if rc < 0 or 'Traceback (most recent call last)' in log:
-        return None, 'translator-crash', log
-    if 'error: internal error: ' in log:
-        return None, 'translator-invariant', log
-    if re.search(r'undefined reference|ld returned|collect2', log):
-        return None, 'link-error', log
-    if re.search(r'\.cpc\.c:\d+', log) or 'generated' in log:
-        return None, 'gcc-error', log
-    return None, 'translator-diagnostic', log
+    klass = csmith_run.build_failure(rc, log)
+    if klass is None:
+        # gcc's messages on the generated C name it (FILE.cpc.c); cpcc's, the source
+        klass = 'gcc-error' if re.search(r'\.cpc\.c:\d+', log) else 'translator-diagnostic'
+    return None, klass, log
 
 
 def one(prog_dir, workdir, levels):

@@ -35,13 +35,6 @@ class CleanupVar:
         return '%s(&%s);' % (self.fn, self.var.spelling)
 
 
-def _parents(f):
-    parents = {}
-    for n, p in an.walk(f.body, skip_spawn=False):
-        parents[id(n)] = p
-    return parents
-
-
 def cleanup_vars(u, f, parents):
     """The cleanup variables of cps function f in scope at one of its cps
     calls (the others keep their attribute: no suspension happens in their
@@ -79,20 +72,13 @@ def cleanup_vars(u, f, parents):
     return out
 
 
-def _ancestors(n, parents):
-    p = parents.get(id(n))
-    while p is not None:
-        yield p
-        p = parents.get(id(p))
-
-
 def _exited(n, target, vs, parents, label_at=None):
     """The variables of vs whose scope a jump from n to outside `target`'s
     subtree (None: the function) leaves: declared before n in a block
     between n and target; and for a goto to a label in the same block as a
     variable but before its declaration, that variable too."""
     blocks = set()
-    for a in _ancestors(n, parents):
+    for a in an.ancestors(n, parents):
         if a is target:
             break
         blocks.add(id(a))
@@ -117,7 +103,7 @@ def lower(u):
         f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
-        parents = _parents(f)
+        parents = an.parents_of(f.body)
         vs = cleanup_vars(u, f, parents)
         if vs:
             edits.extend(lower_function(u, f, vs, parents))
@@ -164,7 +150,7 @@ def lower_function(u, f, vs, parents):
                 code = '{ %s = %s; %s return cpc_cleanup_ret; }' % (d, u.src(ch[0]), calls)
         elif k in (K.BREAK_STMT, K.CONTINUE_STMT):
             want = LOOPS if k == K.CONTINUE_STMT else LOOPS + (K.SWITCH_STMT,)
-            target = next((a for a in _ancestors(n, parents) if a.kind in want), None)
+            target = next((a for a in an.ancestors(n, parents) if a.kind in want), None)
             out = _exited(n, target, vs, parents)
             if not out:
                 continue
@@ -199,7 +185,7 @@ def check(u):
         f = an.func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
-        for v in cleanup_vars(u, f, _parents(f)):
+        for v in cleanup_vars(u, f, an.parents_of(f.body)):
             out.append(u.diag(v.var, 'the cleanup variable `%s` of cps function `%s` is in '
                               'scope at a cps call' % (v.var.spelling, f.name)))
     return out

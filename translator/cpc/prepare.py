@@ -73,34 +73,25 @@ def needs_expansion(u, f):
 
 def cps_call_under_a_node_from_a_macro(u, f):
     """Whether a cps call lies in a statement that may start in a macro's
-    body, or in the statement's first expression: `#define DEBUG if (debug)
-    (void) printf` then `DEBUG("%s", name(x));`, where the `if` and its
-    branch start in DEBUG and end in the file.  Hoisting the call rewrites
-    them, which their text cannot show.  (Clang's extent, even its spelling
-    location, puts their start at the macro's name: what is seen is a node
-    that starts where an invocation starts and ends after it.  A
-    declaration whose type is a macro, `bool c = f();`, looks the same and
-    is left alone: its text is the declaration's.)"""
-    calls = set(c.hash for c in f.cps_calls + f.need_cont_calls)
+    body: `#define DEBUG if (debug) (void) printf` then `DEBUG("%s",
+    name(x));`, where the `if` and its branch start in DEBUG and end in the
+    file.  Hoisting the call rewrites them, which their text cannot show.
+    (Clang's extent, even its spelling location, puts their start at the
+    macro's name: what is seen is a statement that starts where an
+    invocation starts and ends after it.  A declaration whose type is a
+    macro, `bool c = f();`, looks the same and is left alone: its text is
+    the declaration's.)"""
+    calls = f.cps_calls + f.need_cont_calls
     if not calls:
         return False
     ends = dict(u.macro_ranges())
-    parent = {}
-    found = []
-    for n, p in an.walk(f.body, skip_spawn=False):
-        if p is not None:
-            parent[n.hash] = p
-        if n.hash in calls:
-            found.append(n)
-    body = f.body.hash
-    for c in found:
-        n = parent.get(c.hash)
-        while n is not None and n.hash != body:
+    parents = an.parents_of(f.body)
+    for c in calls:
+        for n in an.ancestors(c, parents):
             a, b = n.extent.start.offset, n.extent.end.offset
             if a in ends and b > ends[a] and n.kind.is_statement() and \
                     n.kind != K.DECL_STMT:
                 return True
-            n = parent.get(n.hash)
     return False
 
 

@@ -191,6 +191,20 @@ def linked_sched(c):
     return keyword_statement(c, K.CALL_EXPR, '__cpc_linked_tag')
 
 
+def parents_of(root):
+    """{id(node): parent} for the nodes under root (an.walk's, spawned
+    statements included): what `ancestors` climbs."""
+    return {id(n): p for n, p in walk(root, skip_spawn=False)}
+
+
+def ancestors(n, parents):
+    """The nodes enclosing n, innermost first, up to the root of `parents`."""
+    p = parents.get(id(n))
+    while p is not None:
+        yield p
+        p = parents.get(id(p))
+
+
 def walk(c, skip_spawn=True, into_sizeof=False):
     """Preorder walk yielding (cursor, parent), not entering sizeof/alignof
     operands that are not evaluated (sizeof_evaluated; unless into_sizeof:
