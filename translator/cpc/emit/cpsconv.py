@@ -32,6 +32,7 @@ from .lift import Lifting
 from . import codegen as cg
 
 K = fe.K
+TAG_DECLS = (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL)
 
 # Optional-argument primitives: C parameter list after k: (type, default).
 PRIMITIVES = {
@@ -287,6 +288,7 @@ class Emitter:
     def run(self):
         u = self.u
         self.first_decl = {}
+        self.tags = [c for c in u.top() if c.kind in TAG_DECLS and u.in_main_file(c)]
         for c in u.top():
             if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
                 self.first_decl.setdefault(c.spelling, c.extent.start.offset)
@@ -309,7 +311,7 @@ class Emitter:
                 else:
                     together[a] = [b, [self.cps_proto(c)]]
         for a, (b, protos) in together.items():
-            kept = rw.directives_in(u, a, b)
+            kept = rw.directives_in(u, a, b) + self.tags_declared_in(a, b)
             self.edits.append((a, b, kept + '; '.join(protos) +
                                ('\n' + rw.resync(u, b) if kept else '')))
         for c in u.top():
@@ -335,6 +337,16 @@ class Emitter:
                     'utf-8', 'surrogateescape').replace('*/', '* /')))
         body = rw.apply(u.text, self.edits).decode('utf-8', 'surrogateescape')
         return cg.PREAMBLE + '#line 1 "%s"\n' % rw.cstr(self.path) + body
+
+    def tags_declared_in(self, a, b):
+        """The struct, union and enum tags that the specifiers of the cps
+        declaration or definition at [a, b) declare or define at file scope
+        (`cps struct node *f(struct node *);`, `cps struct pair {...} g(void);`),
+        as declarations of their own: the entry's prototype has no result type,
+        so without them the parameters' `struct node` would be another type,
+        scoped to the prototype, and a definition would be lost."""
+        return ''.join(self.u.src(t) + '; ' for t in self.tags
+                       if a <= t.extent.start.offset and t.extent.end.offset <= b)
 
     def native_function(self, f):
         if f.body is None:
@@ -509,7 +521,8 @@ class Emitter:
                          (head + '{\n' + opening).rstrip('\n').split('\n')) + '\n' + \
             rw.resync(self.u, start) + bodytext + end
         define, undef = cg.function_name_macros(user_function_name(f))
-        txt = rw.directives_in(self.u, a, f.body.extent.start.offset) + define + \
+        specs = f.body.extent.start.offset
+        txt = rw.directives_in(self.u, a, specs) + self.tags_declared_in(a, specs) + define + \
             self.generated_prelude(a, frames, pre)
         txt += rw.line_directive(self.u, a) + '\n'
         e = f.c.extent.end.offset
