@@ -123,12 +123,47 @@ def _span(cursor):
     return (start.file.name if start.file else None, start.offset, cursor.extent.end.offset)
 
 
+def header_tokens(c):
+    """The tokens of function declaration c, up to its body's `{` when it is a definition.
+    As libclang gives them, but for one thing: when c starts with a macro
+    (`SQLITE_PRIVATE int f(void);`), libclang tokenizes from the macro's definition on, over
+    all the text in between; only the definition's line is kept of that, followed by the
+    declaration's own tokens.  A program's whole text, held as tokens of its declarations,
+    can exceed memory."""
+    ci = _cindex()
+    body = [k for k in c.get_children() if k.kind == ci.CursorKind.COMPOUND_STMT]
+    start, end = c.extent.start, c.extent.end
+    if c.is_definition() and body:
+        end = body[-1].extent.start
+    tu = c.translation_unit
+    tokens = tu.get_tokens(extent=ci.SourceRange.from_locations(start, end))
+    first = next(tokens, None)
+    if first is None:
+        return []
+    at = first.location
+    if at.file is not None and start.file is not None and at.file.name == start.file.name \
+            and at.offset >= start.offset:
+        return [first] + list(tokens)
+    head = [first]
+    for t in tokens:
+        if t.location.file is None or at.file is None or \
+                t.location.file.name != at.file.name or t.location.line != at.line:
+            break
+        head.append(t)
+    if start.file is None or end.file is None or start.file.name != end.file.name:
+        return head
+    f = tu.get_file(start.file.name)
+    own = ci.SourceRange.from_locations(ci.SourceLocation.from_offset(tu, f, start.offset),
+                                        ci.SourceLocation.from_offset(tu, f, end.offset))
+    return head + list(tu.get_tokens(extent=own))
+
+
 def analyse(text, filename="prog.c", extra_args=(), own_file=None):
     """Return (funcs, refs): funcs maps name -> {'decls': [(start, tokens...)], 'defined',
     'calls': set, 'addr_taken', 'extents', 'names' (the offset of the name in each
     declaration), 'files' (the file of each declaration), 'bodies' (whether each is a
-    definition), 'elsewhere' (a header declares it
-    too), 'implicit' (present when a call comes before any declaration)}; offsets are in
+    definition), 'params' (the number of parameters of each), 'elsewhere' (a header
+    declares it too), 'implicit' (present when a call comes before any declaration)}; offsets are in
     `text` (bytes, or a str of one-byte characters) or in the file
     named; `extra_args` go to the parser after the usual ones.  `own_file(path)` says which
     headers belong to the program (a program of several files): their declarations count as
@@ -150,7 +185,7 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
     def info(name):
         return funcs.setdefault(name, {"decls": [], "defined": False, "calls": set(),
                                        "addr_taken": False, "extents": [], "names": [],
-                                       "files": [], "bodies": []})
+                                       "files": [], "bodies": [], "params": []})
 
     callee_refs = set()
 
@@ -193,11 +228,12 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
 
     def declared(c):
         f = info(c.spelling)
-        f["decls"].append(list(c.get_tokens()))
+        f["decls"].append(header_tokens(c))
         f["extents"].append((c.extent.start.offset, c.extent.end.offset))
         f["names"].append(c.location.offset)
         f["files"].append(c.location.file.name)
         f["bodies"].append(c.is_definition())
+        f["params"].append(sum(1 for _ in c.get_arguments()))
         return f
 
     elsewhere = set()       # functions a header declares too

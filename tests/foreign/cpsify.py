@@ -173,13 +173,11 @@ def _transform_program(sources, own_file, args):
         if path in sources:
             text = PROLOGUE + text
         result[path] = text
-    spelled = [t.spelling for t in funcs['main']['decls'][-1]]
-    params = spelled[spelled.index('main') + 1:]
-    params = params[1:params.index(')')]
-    if params in ([], ['void']):
+    # the parameters as Clang sees them: a directive may hide some (`#if unix ,char **env`)
+    n = funcs['main']['params'][-1]
+    if n == 0:
         result[main_file] += DRIVER
     else:
-        n = 1 + params.count(',')
         result[main_file] += DRIVER_ARGS % b', '.join(MAIN_ARGS[:n])
     return result
 
@@ -268,7 +266,7 @@ def merge(analyses):
     declaration (C90's implicit one: a native call)."""
     def blank():
         return {'decls': [], 'names': [], 'files': [], 'extents': [], 'bodies': [],
-                'defined': False,
+                'params': [], 'defined': False,
                 'calls': set(), 'addr_taken': False, 'elsewhere': False,
                 'undeclared_call': False}
 
@@ -277,8 +275,8 @@ def merge(analyses):
     for path, one in analyses.items():
         for name, f in one.items():
             m = funcs.setdefault(name, blank())
-            for toks, at, where, extent, body in zip(f['decls'], f['names'], f['files'],
-                                                      f['extents'], f['bodies']):
+            for toks, at, where, extent, body, params in zip(
+                    f['decls'], f['names'], f['files'], f['extents'], f['bodies'], f['params']):
                 if (where, at) in seen:
                     continue
                 seen.add((where, at))
@@ -287,6 +285,7 @@ def merge(analyses):
                 m['files'].append(where)
                 m['extents'].append(extent)
                 m['bodies'].append(body)
+                m['params'].append(params)
             m['defined'] |= f['defined']
             m['calls'] |= f['calls']
             m['addr_taken'] |= f['addr_taken']

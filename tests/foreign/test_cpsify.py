@@ -43,6 +43,13 @@ def test_main_with_arguments_gets_as_many_as_it_declares():
     assert b'cpsify_main(cpsify_argc);' in out
 
 
+def test_main_parameters_are_counted_by_the_parser_not_by_commas():
+    # siod: a directive in the parameter list, with a parenthesis of its own
+    out = cpsify.transform(b'int main(int argc, char **argv\n#if defined(__linux__)\n'
+                           b', char **env\n#endif\n) { return argc - 1; }\n')
+    assert b'cpsify_main(cpsify_argc, cpsify_argv, cpsify_envp);' in out
+
+
 def test_specifiers_out_of_a_macro_take_cps_before_the_name():
     out = cpsify.transform(b'#define REAL float\n#define inline static\n'
                            b'REAL half(REAL x);\n'
