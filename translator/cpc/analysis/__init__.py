@@ -124,6 +124,34 @@ def decl_fact(d, what, compute):
         return r
 
 
+def attributes(decl):
+    """The GNU attributes written on declaration `decl`, as (name, text) pairs
+    (`('visibility', 'visibility("hidden")')`), read from their spelling: one
+    written through a macro (`#define WEAK __attribute__((weak))`) is read
+    in the macro's definition.  Attributes Clang ignores are not seen."""
+    out = []
+    for k in kids(decl):
+        if not k.kind.is_attribute():
+            continue
+        # (a macro's tokens run from its definition to its use: read up to
+        # the end of the attribute, never all of them)
+        tokens = k.get_tokens()
+        name, paren = next(tokens, None), next(tokens, None)
+        if name is None or not re.match(r'[A-Za-z_]\w*$', name.spelling):
+            continue
+        text = [name.spelling]
+        if paren is not None and paren.spelling == '(':
+            depth = 1
+            text.append('(')
+            for t in tokens:
+                text.append(t.spelling)
+                depth += {'(': 1, ')': -1}.get(t.spelling, 0)
+                if depth == 0:
+                    break
+        out.append((name.spelling.strip('_'), ' '.join(text)))
+    return out
+
+
 def is_cps_call(c):
     if c.kind != K.CALL_EXPR:
         return False

@@ -56,7 +56,8 @@ def unprototyped(storage, name):
 
 
 def prototype(storage, name, pdecls):
-    """The entry's prototype (`storage`: '', 'static ' or 'extern ')."""
+    """The entry's prototype (`storage`: '', 'static ' or 'extern ', and the entry's
+    attributes)."""
     return '%scpc_continuation *%s(%s)' % (storage, entry_name(name), k_params(pdecls))
 
 
@@ -127,9 +128,9 @@ def reserve_union(name, has_frame, ret_field):
 
 # -- the functions around the body
 
-def entry_prototype(name, pdecls, static):
-    return '%sCPC_CPS_FN cpc_continuation *%s(%s)' % (
-        'static ' if static else '', entry_name(name), k_params(pdecls))
+def entry_prototype(name, pdecls, lead):
+    """The entry's prototype; `lead`: its storage class and attributes."""
+    return '%sCPC_CPS_FN cpc_continuation *%s(%s)' % (lead, entry_name(name), k_params(pdecls))
 
 
 def body_prototype(name, bdecls):
@@ -178,9 +179,9 @@ def budget(name, need, pnames):
             '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
 
 
-def entry_calling_body(name, pdecls, static, need, pnames):
+def entry_calling_body(name, pdecls, lead, need, pnames):
     """The entry of a function with resume points: calls its body."""
-    return (entry_prototype(name, pdecls, static) + '\n{\n' + budget(name, need, pnames) +
+    return (entry_prototype(name, pdecls, lead) + '\n{\n' + budget(name, need, pnames) +
             '    return %s__body(%s);\n}' % (name, ', '.join(['cpc_k', '0'] + pnames)))
 
 

@@ -40,6 +40,15 @@ PRIMITIVES = {
     'cpc_sleep': [('int', None), ('int', '0'), ('cpc_condvar *', 'NULL')],
     'cpc_io_wait': [('int', None), ('int', None), ('cpc_condvar *', 'NULL')],
 }
+# GNU attributes of a cps function that its C entry f__cps takes: those of its
+# symbol (linkage, section, keeping it) and of its placement.  The others
+# describe the function as C code calls it (its result, its arguments by
+# index, `noreturn`, `const`), which the entry is not; Clang checked them at
+# the calls already.
+ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused', 'cold', 'hot'}
+# Attributes that make the function another symbol's name: f__cps would have
+# to name that symbol's entry.
+SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref'}
 HEADER_CPS = {'cpc_yield', 'cpc_done', 'cpc_wait', 'cpc_sleep', 'cpc_io_wait', 'cpc_link'}
 
 
@@ -164,6 +173,18 @@ class Emitter:
         return out
 
     # -- prototypes
+    def entry_attributes(self, decl):
+        """`__attribute__((...)) ` with the attributes of cps function decl
+        that its entry takes (ENTRY_ATTRIBUTES), or ''."""
+        kept = []
+        for name, text in an.attributes(decl):
+            if name in SYMBOL_ATTRIBUTES:
+                raise fe.Diags([self.diag(decl, 'the `%s` attribute is not supported on cps '
+                                          'function `%s`' % (name, decl.spelling))])
+            if name in ENTRY_ATTRIBUTES:
+                kept.append(text)
+        return '__attribute__((%s)) ' % ', '.join(kept) if kept else ''
+
     def cps_proto(self, decl, storage=None, names=True):
         ps = []
         ft = fe.strip_sugar(decl.type)[0]
@@ -185,6 +206,7 @@ class Emitter:
                 st = 'extern '
         else:
             st = storage
+        st += self.entry_attributes(decl)
         if not ps and fe.tkind(ft) == fe.TK_FUNCTIONNOPROTO:
             # `cps char *g();` declares no parameters: nor does its entry
             return cg.unprototyped(st, decl.spelling)
@@ -472,13 +494,13 @@ class Emitter:
         # (the function's own entry too, when it spawns itself)
         self.external_protos(f, pre)
         if f.spawns:
-            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.static) + ';')
+            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         frames.append(cg.args_struct(f.name, sig.pfields))
         if sites:
             pre.append(cg.body_prototype(f.name, sig.bdecls) + ';')
         else:
-            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.static) + ';')
+            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
         if sites:
             frames.append(cg.frame_struct(f.name, layout.fields))
@@ -502,7 +524,7 @@ class Emitter:
             small.append((rw.start(d), rw.full_end(self.u, d), ''))
         start, bodytext, end = self.user_body(f, small, frame)
         if sites:
-            pre.append(cg.entry_calling_body(f.name, sig.entry_pdecls, sig.static, need,
+            pre.append(cg.entry_calling_body(f.name, sig.entry_pdecls, sig.lead, need,
                                              sig.pnames))
             push = cg.frame_push(f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type)
                                           for v in layout.fixed],
@@ -512,7 +534,7 @@ class Emitter:
             head = cg.body_prototype(f.name, sig.bdecls) + '\n'
         else:
             opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames)
-            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.static) + '\n'
+            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
@@ -832,7 +854,9 @@ class Signature:
         self.pnames = [n for (n, t) in self.params]
         self.rt = f.c.type.get_result()
         self.void = ctype.is_void(self.rt)
-        self.static = f.c.storage_class == fe.ci.StorageClass.STATIC
+        # what the entry's declaration starts with
+        self.lead = ('static ' if f.c.storage_class == fe.ci.StorageClass.STATIC else '') + \
+            em.entry_attributes(f.c)
 
 
 class FrameLayout:
