@@ -2,6 +2,7 @@
 # "Programs written elsewhere").
 #
 #   make test-foreign                     the unit tests of the transformation (cpsify.py)
+#                                         and of the reading of CMakeLists.txt (multisource.py)
 #   make foreign FOREIGN='DIR/*.c'        a campaign on programs you fetched: each built
 #                                         natively and as CPC at four levels, outputs compared
 #   make foreign-multisource FOREIGN='DIR/*/'   the same on programs of several files, one
@@ -13,7 +14,7 @@ FOREIGN_DIR  := $(TOP)/tests/foreign
 FOREIGN_JOBS ?= 2
 
 test-foreign: setup runtime translator
-	@$(PYTHON) -m pytest -q -p no:cacheprovider $(FOREIGN_DIR)/test_cpsify.py
+	@$(PYTHON) -m pytest -q -p no:cacheprovider $(FOREIGN_DIR)/test_cpsify.py $(FOREIGN_DIR)/test_multisource.py
 
 foreign: setup runtime translator
 	@test -n "$(FOREIGN)" || { echo "make foreign: name the programs: FOREIGN='DIR/*.c'" >&2; exit 2; }

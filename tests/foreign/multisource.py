@@ -6,7 +6,8 @@
 A program is a directory in llvm-test-suite's MultiSource layout: its .c files, its headers,
 its input files, and a CMakeLists.txt that may name the sources (`llvm_multisource(name
 a.c b.c)`, else every .c file of the directory), the preprocessor flags (`-D`, `-I`, `-U` of
-`list(APPEND CPPFLAGS ...)` and `list(APPEND CFLAGS ...)`), the arguments and the standard
+`list(APPEND CPPFLAGS ...)` and `list(APPEND CFLAGS ...)`), the C standard (the target's
+`C_STANDARD` property, with GNU extensions), the arguments and the standard
 input (the first `set(RUN_OPTIONS ...)`, often the small problem size, with `< FILE`; or
 `set(STDIN_FILENAME ...)`).
 
@@ -44,6 +45,9 @@ foreign = _foreign_run()
 csmith_run = foreign.csmith_run
 NATIVE_TIMEOUT = 20.0
 KEPT_FLAGS = ('-D', '-I', '-U')
+# CMake's C_STANDARD property, with its default GNU extensions (Burg is C90: `restrict` is
+# one of its identifiers)
+C_STANDARDS = {'90': 'gnu89', '99': 'gnu99', '11': 'gnu11', '17': 'gnu17', '23': 'gnu2x'}
 
 
 # How the CMakeLists.txt files are read: commands in order, `if` on these options (the small
@@ -91,6 +95,8 @@ def cmake_variables(path):
             vars['CPPFLAGS'] = (vars.get('CPPFLAGS', '') + ' ' + ' '.join(words)).strip()
         elif cmd == 'llvm_multisource' and len(words) > 1:
             vars['SOURCES'] = ' '.join(words[1:])
+        elif cmd == 'set_property' and words[-2:-1] == ['C_STANDARD']:
+            vars['C_STANDARD'] = words[-1]
         elif cmd == 'llvm_test_data' and len(words) > 1:
             vars['DATA'] = (vars.get('DATA', '') + ' ' + ' '.join(words[1:])).strip()
     return vars
@@ -106,6 +112,8 @@ def cmake_settings(path):
         return None
     flags = [w for w in (vars.get('CPPFLAGS', '') + ' ' + vars.get('CFLAGS', '')).split()
              if w.startswith(KEPT_FLAGS)]
+    if vars.get('C_STANDARD') in C_STANDARDS:
+        flags.append('-std=' + C_STANDARDS[vars['C_STANDARD']])
     argv = vars.get('RUN_OPTIONS', '').split()
     stdin = vars.get('STDIN_FILENAME') or None
     if '<' in argv:
