@@ -23,6 +23,8 @@ Invariant of the output: no struct or union is defined in such a function
 (outside another record), unless it depends on the function's own
 declarations.
 """
+import re
+
 from . import frontend as fe
 from . import analysis as an
 from . import rewrite as rw
@@ -138,6 +140,25 @@ def _unused_typedefs(u, f):
     return edits
 
 
+ATTRIBUTE_RE = re.compile(rb'\s*__attribute__\s*\(\(')
+
+
+def _after_trailing_attributes(text, b):
+    """The offset after the attribute specifiers written right after a
+    record's `}` (`} __attribute__((packed)) v;`), b when there are none."""
+    while True:
+        m = ATTRIBUTE_RE.match(text, b)
+        if not m:
+            return b
+        depth, i = 2, m.end()
+        while i < len(text) and depth:
+            depth += {40: 1, 41: -1}.get(text[i], 0)
+            i += 1
+        if depth:
+            return b
+        b = i
+
+
 def hoist(u):
     edits = []
     for c, f in _functions(u):
@@ -162,7 +183,13 @@ def hoist(u):
             subs = [(x, y, t) for (x, y, t) in _tag_refs(u, r, names) if x >= body_at]
             text = rw.rebuild(u, body_at, b, subs)
             kw = 'union' if r.kind == K.UNION_DECL else 'struct'
-            hoisted.append('%s %s %s;' % (kw, names[r.canonical.hash][1], text))
+            # its attributes (`packed`, `aligned`), before the tag or after
+            # the `}`, go with the definition: on a declaration that only
+            # names the type they would be ignored
+            attrs = ', '.join(t for _, t in an.attributes(r))
+            hoisted.append('%s %s%s %s;' % (kw, '__attribute__((%s)) ' % attrs if attrs else '',
+                                            names[r.canonical.hash][1], text))
+            b = _after_trailing_attributes(u.text, b)
             inner.add((a, b))
             # `struct s { ... };` alone: nothing stays (`struct t;` in a
             # block would declare another, incomplete, type)

@@ -17,6 +17,7 @@ from . import rewrite as rw
 
 K = fe.K
 INDENT = 4
+TAG_KINDS = (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL)
 
 # <stdatomic.h>'s generic functions as Clang's header expands them, and the
 # same operations as gcc's builtins (what gcc's header expands them to): the
@@ -122,6 +123,7 @@ def function(u, c):
         return text
     lines = text.split('\n')
     marks = {}
+    placed = []                   # (start, end, depth, line) of each item found
     pos = 1                       # line 0 is the function's head
     for depth, item in block_items(body[-1]):
         want = ' ' * (INDENT * depth)
@@ -129,11 +131,82 @@ def function(u, c):
             ln = lines[i]
             if ln.startswith(want) and ln[len(want):len(want) + 1] not in (' ', '}', ''):
                 marks[i] = rw.line_directive(u, item.extent.start.offset)
+                placed.append((item.extent.start.offset, item.extent.end.offset, depth, i))
                 pos = i + 1
                 break
+    for tag in tags_defined_in_expressions(body[-1]):
+        # before the innermost item around the definition, on its line (the
+        # item keeps its line number)
+        o = tag.extent.start.offset
+        around = [p for p in placed if p[0] <= o < p[1]]
+        i = max(around, key=lambda p: p[2])[3] if around else min(marks, default=None)
+        if i is not None:
+            ln = lines[i]
+            cut = len(ln) - len(ln.lstrip(' '))
+            lines[i] = ln[:cut] + ' '.join(fe.pretty(tag).split()) + '; ' + ln[cut:]
     out = []
     for i, ln in enumerate(lines):
         if i in marks:
             out.append(marks[i])
-        out.append(ln)
+        out.append(alignas_first(ln))
     return '\n'.join(out)
+
+
+def tags_defined_in_expressions(body):
+    """The named struct, union and enum definitions written in a type name
+    inside an expression (`sizeof(struct s {int a;})`, a cast, a compound
+    literal, offsetof): Clang's rendering names the type there without
+    defining it.  (An unnamed one is rendered by its place, and written back
+    from the source by the caller.)"""
+    out = []
+    stack = [(body, None)]
+    while stack:
+        n, parent = stack.pop()
+        if n.kind in TAG_KINDS and parent is not None and parent.kind.is_expression() and \
+                n.is_definition() and re.match(r'\w+$', n.spelling):
+            out.append(n)
+        stack.extend((k, n) for k in reversed(fe.kids(n)))
+    return out
+
+
+# `_Alignas(long) char x, y;` is rendered `char x _Alignas(long), y _Alignas(long);`,
+# which no compiler reads: the specifiers go back in front of the declaration.
+ALIGNAS_RE = re.compile(r' _Alignas\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)')
+
+
+def _declaration_start(line, i):
+    """Where the declaration around offset i of a rendered line starts:
+    after the `;`, `{`, `}` or unclosed `(` before it, or the indentation."""
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        ch = line[j]
+        if ch in ')]':
+            depth += 1
+        elif ch in '([' and depth:
+            depth -= 1
+        elif depth == 0 and ch in ';{}(':
+            j += 1
+            break
+    else:
+        j = 0
+    while j < len(line) and line[j] == ' ':
+        j += 1
+    return j
+
+
+def alignas_first(line):
+    """A rendered line with each declaration's alignment specifiers in front
+    of it."""
+    done = 0
+    while True:
+        m = ALIGNAS_RE.search(line, done)
+        if m is None:
+            return line
+        start = _declaration_start(line, m.start())
+        end = line.find(';', m.start())
+        end = len(line) if end < 0 else end
+        found = [x.group(1) for x in ALIGNAS_RE.finditer(line, start, end) if x.group(1).strip()]
+        rest = ALIGNAS_RE.sub('', line[start:end])
+        front = ''.join('_Alignas(%s) ' % a for a in dict.fromkeys(found))
+        line = line[:start] + front + rest + line[end:]
+        done = start + len(front) + len(rest)
