@@ -23,8 +23,6 @@ Invariant of the output: no struct or union is defined in such a function
 (outside another record), unless it depends on the function's own
 declarations.
 """
-import re
-
 from . import frontend as fe
 from . import analysis as an
 from . import rewrite as rw
@@ -140,25 +138,6 @@ def _unused_typedefs(u, f):
     return edits
 
 
-ATTRIBUTE_RE = re.compile(rb'\s*__attribute__\s*\(\(')
-
-
-def _after_trailing_attributes(text, b):
-    """The offset after the attribute specifiers written right after a
-    record's `}` (`} __attribute__((packed)) v;`), b when there are none."""
-    while True:
-        m = ATTRIBUTE_RE.match(text, b)
-        if not m:
-            return b
-        depth, i = 2, m.end()
-        while i < len(text) and depth:
-            depth += {40: 1, 41: -1}.get(text[i], 0)
-            i += 1
-        if depth:
-            return b
-        b = i
-
-
 def hoist(u):
     edits = []
     for c, f in _functions(u):
@@ -189,7 +168,7 @@ def hoist(u):
             attrs = ', '.join(t for _, t in an.attributes(r))
             hoisted.append('%s %s%s %s;' % (kw, '__attribute__((%s)) ' % attrs if attrs else '',
                                             names[r.canonical.hash][1], text))
-            b = _after_trailing_attributes(u.text, b)
+            b = rw.after_attributes(u.text, b)
             inner.add((a, b))
             # `struct s { ... };` alone: nothing stays (`struct t;` in a
             # block would declare another, incomplete, type)

@@ -142,7 +142,8 @@ def unnamed_types_written(u, c, txt):
         r = u.written(n) if n is not None else None
         if r is None:
             return m.group(0)
-        return u.text[r[0]:r[1]].decode('utf-8', 'surrogateescape')
+        # (with the attributes after its `}`: `struct {...} __attribute__((packed))`)
+        return u.text[r[0]:rw.after_attributes(u.text, r[1])].decode('utf-8', 'surrogateescape')
     return UNNAMED_RE.sub(written, txt)
 
 

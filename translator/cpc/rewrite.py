@@ -217,3 +217,22 @@ def outermost(subs):
         out.append(s)
         end = max(end, s[1])
     return out
+
+
+ATTRIBUTE_RE = re.compile(rb'\s*__attribute__\s*\(\(')
+
+
+def after_attributes(text, b):
+    """The offset after the attribute specifiers written from offset b on
+    (a record's `} __attribute__((packed)) v;`), b when there are none."""
+    while True:
+        m = ATTRIBUTE_RE.match(text, b)
+        if not m:
+            return b
+        depth, i = 2, m.end()
+        while i < len(text) and depth:
+            depth += {40: 1, 41: -1}.get(text[i], 0)
+            i += 1
+        if depth:
+            return b
+        b = i

@@ -15,6 +15,7 @@ CPS long rendered(void)
     long n = SEEN(sizeof(struct eight { int a, b; }));
     n += SEEN(_Alignof(struct four { int a; }));
     n += SEEN(offsetof(struct __attribute__((packed)) tight { char a; int b[2]; }, b));
+    n += SEEN(offsetof(struct { char a; int b; } __attribute__((packed)), b) * 100);
     n += SEEN(((struct point { int x; }){3}).x);
     n += SEEN(((union word { int i; char c; } *)&(int){5})->i);
     n += SEEN((enum seven { SEVEN = 7 })SEVEN + SEVEN);
