@@ -117,10 +117,10 @@ def _cindex():
     return ci
 
 
-def _span(cursor):
-    """Where a cursor is: its file and offsets (one program may span several files)."""
-    start = cursor.extent.start
-    return (start.file.name if start.file else None, start.offset, cursor.extent.end.offset)
+def _ref_key(cursor):
+    """What tells one reference from another: the cursor itself (its extent would not, for
+    the references inside one macro invocation all start where the invocation does)."""
+    return cursor.hash
 
 
 def header_tokens(c):
@@ -209,14 +209,14 @@ def analyse(text, filename="prog.c", extra_args=(), own_file=None):
             elif k == K.CALL_EXPR:
                 ref = callee_of(ch)
                 if ref is not None:
-                    callee_refs.add(_span(ref))
+                    callee_refs.add(_ref_key(ref))
             elif k == K.DECL_REF_EXPR:
                 d = ch.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL:
                     if d.canonical.extent.start.file is None:
                         # named before any declaration: C90's implicit `int f()`
                         info(d.spelling)["implicit"] = True
-                    key = _span(ch)
+                    key = _ref_key(ch)
                     if current is not None:
                         if key in callee_refs:
                             info(current)["calls"].add(d.spelling)

@@ -50,6 +50,17 @@ def test_main_parameters_are_counted_by_the_parser_not_by_commas():
     assert b'cpsify_main(cpsify_argc, cpsify_argv, cpsify_envp);' in out
 
 
+def test_an_address_taken_in_a_macro_argument_beside_a_call_stays_native():
+    # Burg: `debug(flag, foreachList((ListFn) dump, ops))`; the reference and the callee
+    # share the invocation's place, which must not make the reference a call
+    out = cpsify.transform(b'#define debug(a, b) if (a) b\n'
+                           b'typedef void (*fn)(int);\n'
+                           b'void each(fn f, int n) { while (n--) f(n); }\n'
+                           b'void dump(int x) { }\n'
+                           b'int main(void) { debug(1, each((fn) dump, 2)); return 0; }\n')
+    assert b'\nvoid dump(int x)' in out
+
+
 def test_specifiers_out_of_a_macro_take_cps_before_the_name():
     out = cpsify.transform(b'#define REAL float\n#define inline static\n'
                            b'REAL half(REAL x);\n'
