@@ -229,7 +229,13 @@ def cps_edits(funcs, cps, text_of):
             if name_tok is toks[0]:                 # `main()`: implicit int
                 out.append((name_tok.extent.start.offset, b'static cps int cpsify_'))
             else:
-                out.append((toks[0].extent.start.offset, b'static cps '))
+                # (`extern int main ARGS((...));`, Burg: the function is static now)
+                j = 0
+                while toks[j] is not name_tok and toks[j].spelling in ('extern', 'static'):
+                    out.append((toks[j].extent.start.offset, b'/* '))
+                    out.append((toks[j].extent.end.offset, b' */'))
+                    j += 1
+                out.append((toks[j].extent.start.offset, b'static cps '))
                 out.append((name_tok.extent.start.offset, b'cpsify_'))
     return edits, stuck
 

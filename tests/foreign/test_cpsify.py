@@ -61,6 +61,12 @@ def test_an_address_taken_in_a_macro_argument_beside_a_call_stays_native():
     assert b'\nvoid dump(int x)' in out
 
 
+def test_an_extern_declaration_of_main_declares_the_static_function_that_replaces_it():
+    out = cpsify.transform(b'extern int main(int argc, char **argv);\n'
+                           b'int main(int argc, char **argv) { return argc - 1; }\n')
+    assert b'/* extern */ static cps int cpsify_main(int argc, char **argv);' in out
+
+
 def test_specifiers_out_of_a_macro_take_cps_before_the_name():
     out = cpsify.transform(b'#define REAL float\n#define inline static\n'
                            b'REAL half(REAL x);\n'
