@@ -132,6 +132,7 @@ def function(u, c):
             if ln.startswith(want) and ln[len(want):len(want) + 1] not in (' ', '}', ''):
                 marks[i] = rw.line_directive(u, item.extent.start.offset)
                 placed.append((item.extent.start.offset, item.extent.end.offset, depth, i))
+                lines[i] = local_labels_declared(item, ln)
                 pos = i + 1
                 break
     for tag in tags_defined_in_expressions(body[-1]):
@@ -148,8 +149,26 @@ def function(u, c):
     for i, ln in enumerate(lines):
         if i in marks:
             out.append(marks[i])
-        out.append(alignas_first(ln))
+        out.append(alignas_first(STATIC_ASSERT_RE.sub(r'\1_Static_assert(', ln)))
     return '\n'.join(out)
+
+
+# GNU local labels (`__label__ out, again;`) are rendered as labels: `out:, again:;`.
+RENDERED_LABELS_RE = re.compile(r'( *)((?:\w+:, )*\w+:);$')
+
+
+def local_labels_declared(item, line):
+    """The rendered line of block item `item`, with its declaration of local
+    labels written as one."""
+    m = RENDERED_LABELS_RE.fullmatch(line)
+    if m is None or item.kind != K.DECL_STMT or \
+            any(k.kind != K.UNEXPOSED_DECL for k in fe.kids(item)):
+        return line
+    return '%s__label__ %s;' % (m.group(1), m.group(2).replace(':', ''))
+
+
+# Clang spells `_Static_assert` as C23's `static_assert`, a macro of <assert.h> before.
+STATIC_ASSERT_RE = re.compile(r'^( *)static_assert\(')
 
 
 def tags_defined_in_expressions(body):
