@@ -10,7 +10,7 @@ which only silences a warning), and its cleanup becomes explicit calls
 `continue` or `goto` that leaves the block, innermost variable first.
 
 Invariant of the output: no local of a cps function with a cleanup attribute
-is in scope at a cps call.
+is in scope at a cps call, or has one in its initialiser.
 """
 
 from . import frontend as fe
@@ -56,8 +56,10 @@ def cleanup_vars(u, f, parents):
                 raise fe.Diags([u.diag(n, 'a variable with a cleanup attribute in scope at a '
                                        'cps call must be declared in a block (not in a `for` '
                                        'header)')])
+            # (a cps call in its own initialiser counts: normalisation
+            # makes it a call after the declaration)
             e = block.extent.end.offset
-            if not any(n.extent.end.offset <= o < e for o in calls):
+            if not any(n.extent.start.offset <= o < e for o in calls):
                 continue
             if u.written(a) is None:
                 raise fe.Diags([u.diag(n, 'the cleanup attribute of `%s`, in scope at a cps '
@@ -112,8 +114,9 @@ def lower(u):
 
 def lower_function(u, f, vs, parents):
     edits = []
-    for v in vs:
-        r = u.written(v.attr)
+    # (declarators that share their specifiers share the attribute:
+    # `__attribute__((cleanup(f))) int a = 1, b = 2;`)
+    for r in sorted(set(u.written(v.attr) for v in vs)):
         edits.append((r[0], r[1], 'unused'))
     # the end of each block: its variables, last declared first
     ends = {}
