@@ -133,6 +133,12 @@ def attributes(decl):
     for k in kids(decl):
         if not k.kind.is_attribute():
             continue
+        if k.kind == K.VISIBILITY_ATTR:
+            # (also set by `#pragma GCC visibility push(...)` around an
+            # earlier declaration: its place is the pragma's; its value is
+            # its spelling)
+            out.append(('visibility', 'visibility("%s")' % k.spelling))
+            continue
         # (a macro's tokens run from its definition to its use: read up to
         # the end of the attribute, never all of them)
         tokens = k.get_tokens()
