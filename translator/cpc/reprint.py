@@ -9,6 +9,12 @@ and gdb's lines in the re-printed function name the line where the item is
 written.  Items are matched to the rendering in order, each to the next
 line indented as deep as the item is nested; an item the rendering does not
 show where expected keeps the line numbering of what precedes it.
+
+Where the rendering is not C that gcc reads, or not the function's C, it is
+mended: <stdatomic.h>'s operations become gcc's builtins, a named struct,
+union or enum defined inside an expression is defined again before its
+block item, a declaration of GNU local labels is written as one, and
+`_Alignas` and `_Static_assert` are spelled as C11 does.
 """
 import re
 

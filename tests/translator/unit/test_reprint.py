@@ -32,3 +32,21 @@ def test_clang_atomic_flag_operations_become_gcc_flag_builtins():
         'int was = __atomic_test_and_set((&fl), 5);'
     assert reprint.gcc_atomics('__c11_atomic_store(&(p)->_Value, 0, 3);') == \
         '__atomic_clear((p), 3);'
+
+
+def test_alignment_specifiers_go_back_in_front_of_their_declaration():
+    assert reprint.alignas_first('    char x _Alignas(long), y _Alignas(long);') == \
+        '    _Alignas(long) char x, y;'
+    # Clang leaves the argument out after the first declarator
+    assert reprint.alignas_first('    char x _Alignas(32), y _Alignas();') == \
+        '    _Alignas(32) char x, y;'
+
+
+def test_alignment_specifiers_inside_a_statement_expression_stay_in_it():
+    assert reprint.alignas_first('s = f(({ int *p _Alignas(sizeof(int [2])); g(&p); }));') == \
+        's = f(({ _Alignas(sizeof(int [2])) int *p; g(&p); }));'
+
+
+def test_a_line_without_alignment_specifiers_is_unchanged():
+    line = '    x = _Alignof(long) + sizeof(char);'
+    assert reprint.alignas_first(line) == line
