@@ -13,11 +13,13 @@ show where expected keeps the line numbering of what precedes it.
 Where the rendering is not C that gcc reads, or not the function's C, it is
 mended: <stdatomic.h>'s operations become gcc's builtins, a named struct,
 union or enum defined inside an expression is defined again before its
-block item, a declaration of GNU local labels is written as one, and
-`_Alignas` and `_Static_assert` are spelled as C11 does.
+block item, a declaration of GNU local labels is written as one,
+`_Alignas` and `_Static_assert` are spelled as C11 does, and `typeof` and
+`asm` as every C mode reads them (`__typeof__`, `__asm__`).
 """
 import re
 
+from . import clex
 from . import frontend as fe
 from . import rewrite as rw
 
@@ -123,7 +125,7 @@ def block_items(body):
 def function(u, c):
     """The macro-expanded text of function definition c, with `#line`
     directives before its block items (see the module's doc)."""
-    text = gcc_atomics(fe.pretty(c))
+    text = gnu_spellings(gcc_atomics(fe.pretty(c)))
     body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
     if not body:
         return text
@@ -157,6 +159,29 @@ def function(u, c):
             out.append(marks[i])
         out.append(alignas_first(STATIC_ASSERT_RE.sub(r'\1_Static_assert(', ln)))
     return '\n'.join(out)
+
+
+# Clang renders GNU C's `__typeof__` and `__asm__` as `typeof (` and `asm (`
+# (`asm volatile (`, ...), which strict C modes (-std=c11) do not know.
+GNU_SPELLINGS = {b'typeof': b'__typeof__', b'asm': b'__asm__'}
+ASM_QUALIFIERS = (b'(', b'volatile', b'goto', b'inline')
+
+
+def gnu_spellings(text):
+    """The rendering with `typeof` and `asm` spelled as in every C mode.  Only
+    Clang's spelling, the keyword, a blank and `(` or an asm qualifier, is
+    taken: a call of a function named so (in strict C) has no blank."""
+    raw = text.encode('utf-8', 'surrogateescape')
+    toks = clex.tokens(raw)
+    edits = []
+    for t, nxt in zip(toks, toks[1:]):
+        if t.kind == clex.ID and t.text in GNU_SPELLINGS and nxt.start == t.end + 1 and \
+                raw[t.end:t.end + 1] == b' ' and (nxt.text == b'(' or (
+                    t.text == b'asm' and nxt.text in ASM_QUALIFIERS)):
+            edits.append(t)
+    for t in reversed(edits):
+        raw = raw[:t.start] + GNU_SPELLINGS[t.text] + raw[t.end:]
+    return raw.decode('utf-8', 'surrogateescape')
 
 
 # GNU local labels (`__label__ out, again;`) are rendered as labels: `out:, again:;`.

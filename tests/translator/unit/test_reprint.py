@@ -50,3 +50,13 @@ def test_alignment_specifiers_inside_a_statement_expression_stay_in_it():
 def test_a_line_without_alignment_specifiers_is_unchanged():
     line = '    x = _Alignof(long) + sizeof(char);'
     assert reprint.alignas_first(line) == line
+
+
+def test_typeof_and_asm_take_their_gnu_spellings():
+    assert reprint.gnu_spellings('typeof (y) z = y; asm volatile ("" : "=r" (y));') == \
+        '__typeof__ (y) z = y; __asm__ volatile ("" : "=r" (y));'
+
+
+def test_calls_and_strings_named_like_gnu_keywords_are_kept():
+    text = 'x = typeof(y) + asm(1); s = "typeof (y) asm (";'
+    assert reprint.gnu_spellings(text) == text
