@@ -121,32 +121,6 @@ def copied_text_is_cut(u, f):
     return False
 
 
-UNNAMED_RE = re.compile(r'\b(struct|union|enum) \((?:unnamed|anonymous) (?:struct|union|enum) '
-                        r'at ([^()]*?):(\d+):(\d+)\)')
-
-
-def unnamed_types_written(u, c, txt):
-    """Clang renders a use of an unnamed struct, union or enum type defined
-    in an expression (`sizeof(struct {char a;})`) by its place: the
-    definition is written back from the source."""
-    if 'unnamed' not in txt and 'anonymous' not in txt:
-        return txt
-    records = {}
-    for n, p in an.walk(c, skip_spawn=False, into_sizeof=True):
-        if n.kind in (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL):
-            f, line, col = u.loc_of(n)
-            records[(line, col)] = n
-
-    def written(m):
-        n = records.get((int(m.group(3)), int(m.group(4))))
-        r = u.written(n) if n is not None else None
-        if r is None:
-            return m.group(0)
-        # (with the attributes after its `}`: `struct {...} __attribute__((packed))`)
-        return u.text[r[0]:rw.after_attributes(u.text, r[1])].decode('utf-8', 'surrogateescape')
-    return UNNAMED_RE.sub(written, txt)
-
-
 CPS_ATTRIBUTE_RE = re.compile(r'\s*__attribute__\(\(btf_type_tag\("cpc_cps"\)\)\)\s*')
 
 
@@ -189,11 +163,10 @@ def expand_macros(u):
                     not u.in_main_file(c):
                 continue
             if c.kind == K.FUNCTION_DECL and c.is_definition():
-                parts.append(unnamed_types_written(u, c, reprint.function(u, c)))
+                parts.append(reprint.function(u, c))
             else:
                 # (kept as written by the emitter: the cps tag spelt `cps`)
-                parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', unnamed_types_written(
-                    u, c, fe.pretty(c))) + ';')
+                parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', reprint.declaration(u, c)) + ';')
         # the rendering spells the cps tag as an attribute Clang reads back
         text = '\n'.join(parts)
         if self_referential is None:

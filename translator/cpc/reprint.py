@@ -10,15 +10,18 @@ written.  Items are matched to the rendering in order, each to the next
 line indented as deep as the item is nested; an item the rendering does not
 show where expected keeps the line numbering of what precedes it.
 
-Where the rendering is not C that gcc reads, or not the function's C, it is
-mended: <stdatomic.h>'s operations become gcc's builtins, a named struct,
-union or enum defined inside an expression is defined again before its
-block item, a declaration of GNU local labels is written as one,
-`_Alignas` and `_Static_assert` are spelled as C11 does, and `typeof` and
-`asm` as every C mode reads them (`__typeof__`, `__asm__`).
+Where the rendering is not C that gcc reads, or not the program's C, it is
+mended here, for functions (`function`) and other declarations
+(`declaration`): <stdatomic.h>'s operations become gcc's builtins, a struct,
+union or enum defined inside an expression gets its definition back (an
+unnamed one where it is used, a named one before its block item), a
+declaration of GNU local labels is written as one, `_Alignas` goes back in
+front of its declaration, and `static_assert`, `typeof` and `asm` take the
+spellings every C mode reads (`_Static_assert`, `__typeof__`, `__asm__`).
 """
 import re
 
+from . import analysis as an
 from . import clex
 from . import frontend as fe
 from . import rewrite as rw
@@ -125,7 +128,7 @@ def block_items(body):
 def function(u, c):
     """The macro-expanded text of function definition c, with `#line`
     directives before its block items (see the module's doc)."""
-    text = gnu_spellings(gcc_atomics(fe.pretty(c)))
+    text = unnamed_types_written(u, c, portable_spellings(gcc_atomics(fe.pretty(c))))
     body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
     if not body:
         return text
@@ -152,35 +155,76 @@ def function(u, c):
         if i is not None:
             ln = lines[i]
             cut = len(ln) - len(ln.lstrip(' '))
-            lines[i] = ln[:cut] + ' '.join(fe.pretty(tag).split()) + '; ' + ln[cut:]
+            one_line = re.sub(r'\s*\n\s*', ' ', fe.pretty(tag))
+            lines[i] = ln[:cut] + one_line + '; ' + ln[cut:]
     out = []
     for i, ln in enumerate(lines):
         if i in marks:
             out.append(marks[i])
-        out.append(alignas_first(STATIC_ASSERT_RE.sub(r'\1_Static_assert(', ln)))
+        out.append(alignas_first(ln))
     return '\n'.join(out)
 
 
-# Clang renders GNU C's `__typeof__` and `__asm__` as `typeof (` and `asm (`
-# (`asm volatile (`, ...), which strict C modes (-std=c11) do not know.
-GNU_SPELLINGS = {b'typeof': b'__typeof__', b'asm': b'__asm__'}
-ASM_QUALIFIERS = (b'(', b'volatile', b'goto', b'inline')
+def declaration(u, c):
+    """The macro-expanded text of declaration c (not a function definition),
+    less its `;`."""
+    return unnamed_types_written(u, c, portable_spellings(fe.pretty(c)))
 
 
-def gnu_spellings(text):
-    """The rendering with `typeof` and `asm` spelled as in every C mode.  Only
-    Clang's spelling, the keyword, a blank and `(` or an asm qualifier, is
-    taken: a call of a function named so (in strict C) has no blank."""
+UNNAMED_RE = re.compile(r'\b(struct|union|enum) \((?:unnamed|anonymous) (?:struct|union|enum) '
+                        r'at ([^()]*?):(\d+):(\d+)\)')
+
+
+def unnamed_types_written(u, c, txt):
+    """Clang renders a use of an unnamed struct, union or enum type defined
+    in an expression (`sizeof(struct {char a;})`) by its place: the
+    definition is written back from the source."""
+    if 'unnamed' not in txt and 'anonymous' not in txt:
+        return txt
+    records = {}
+    for n, p in an.walk(c, skip_spawn=False, into_sizeof=True):
+        if n.kind in TAG_KINDS:
+            f, line, col = u.loc_of(n)
+            records[(line, col)] = n
+
+    def written(m):
+        n = records.get((int(m.group(3)), int(m.group(4))))
+        r = u.written(n) if n is not None else None
+        if r is None:
+            return m.group(0)
+        # (with the attributes after its `}`: `struct {...} __attribute__((packed))`)
+        return u.text[r[0]:rw.after_attributes(u.text, r[1])].decode('utf-8', 'surrogateescape')
+    return UNNAMED_RE.sub(written, txt)
+
+
+# Keywords as Clang spells them -> as every C mode reads them: C23's
+# `static_assert` (a macro of <assert.h> before), and GNU C's `typeof` and
+# `asm`, which strict modes (-std=c11) do not know.
+PORTABLE_SPELLINGS = {b'static_assert': b'_Static_assert', b'typeof': b'__typeof__',
+                      b'asm': b'__asm__'}
+ASM_QUALIFIERS = (b'volatile', b'goto', b'inline')
+
+
+def _clang_keyword(raw, t, nxt):
+    """Whether identifier token t is where Clang writes one of the keywords:
+    `static_assert(` opening its line, `typeof (`, `asm (` or `asm volatile`.
+    (A call of a function so named, in strict C, has no blank before `(`.)"""
+    if t.text == b'static_assert':
+        return nxt.text == b'(' and nxt.start == t.end and \
+            raw[raw.rfind(b'\n', 0, t.start) + 1:t.start].strip() == b''
+    return raw[t.end:nxt.start] == b' ' and (
+        nxt.text == b'(' or (t.text == b'asm' and nxt.text in ASM_QUALIFIERS))
+
+
+def portable_spellings(text):
+    """The rendering with the keywords of PORTABLE_SPELLINGS spelled as every C
+    mode reads them; names in string literals and calls are left alone."""
     raw = text.encode('utf-8', 'surrogateescape')
     toks = clex.tokens(raw)
-    edits = []
-    for t, nxt in zip(toks, toks[1:]):
-        if t.kind == clex.ID and t.text in GNU_SPELLINGS and nxt.start == t.end + 1 and \
-                raw[t.end:t.end + 1] == b' ' and (nxt.text == b'(' or (
-                    t.text == b'asm' and nxt.text in ASM_QUALIFIERS)):
-            edits.append(t)
-    for t in reversed(edits):
-        raw = raw[:t.start] + GNU_SPELLINGS[t.text] + raw[t.end:]
+    found = [t for t, nxt in zip(toks, toks[1:])
+             if t.kind == clex.ID and t.text in PORTABLE_SPELLINGS and _clang_keyword(raw, t, nxt)]
+    for t in reversed(found):
+        raw = raw[:t.start] + PORTABLE_SPELLINGS[t.text] + raw[t.end:]
     return raw.decode('utf-8', 'surrogateescape')
 
 
@@ -198,25 +242,15 @@ def local_labels_declared(item, line):
     return '%s__label__ %s;' % (m.group(1), m.group(2).replace(':', ''))
 
 
-# Clang spells `_Static_assert` as C23's `static_assert`, a macro of <assert.h> before.
-STATIC_ASSERT_RE = re.compile(r'^( *)static_assert\(')
-
-
 def tags_defined_in_expressions(body):
     """The named struct, union and enum definitions written in a type name
     inside an expression (`sizeof(struct s {int a;})`, a cast, a compound
     literal, offsetof): Clang's rendering names the type there without
-    defining it.  (An unnamed one is rendered by its place, and written back
-    from the source by the caller.)"""
-    out = []
-    stack = [(body, None)]
-    while stack:
-        n, parent = stack.pop()
-        if n.kind in TAG_KINDS and parent is not None and parent.kind.is_expression() and \
-                n.is_definition() and re.match(r'\w+$', n.spelling):
-            out.append(n)
-        stack.extend((k, n) for k in reversed(fe.kids(n)))
-    return out
+    defining it.  (An unnamed one is rendered by its place:
+    unnamed_types_written.)"""
+    return [n for n, p in an.walk(body, skip_spawn=False, into_sizeof=True)
+            if n.kind in TAG_KINDS and p is not None and p.kind.is_expression() and
+            n.is_definition() and re.match(r'\w+$', n.spelling)]
 
 
 # `_Alignas(long) char x, y;` is rendered `char x _Alignas(long), y _Alignas(long);`,

@@ -229,10 +229,15 @@ def after_attributes(text, b):
         m = ATTRIBUTE_RE.match(text, b)
         if not m:
             return b
-        depth, i = 2, m.end()
-        while i < len(text) and depth:
-            depth += {40: 1, 41: -1}.get(text[i], 0)
-            i += 1
-        if depth:
+        # the tokens up to the `))` that closes it (a string's parentheses
+        # do not count: `section("a(b")`), within 4 KiB: a longer one is
+        # left where it is
+        depth, end = 2, None
+        for t in clex.tokens(text[m.end():m.end() + 4096]):
+            depth += {b'(': 1, b')': -1}.get(t.text, 0) if t.kind == clex.PUNCT else 0
+            if depth == 0:
+                end = m.end() + t.end
+                break
+        if end is None:
             return b
-        b = i
+        b = end

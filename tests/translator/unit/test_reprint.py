@@ -52,11 +52,13 @@ def test_a_line_without_alignment_specifiers_is_unchanged():
     assert reprint.alignas_first(line) == line
 
 
-def test_typeof_and_asm_take_their_gnu_spellings():
-    assert reprint.gnu_spellings('typeof (y) z = y; asm volatile ("" : "=r" (y));') == \
-        '__typeof__ (y) z = y; __asm__ volatile ("" : "=r" (y));'
+def test_keywords_take_the_spellings_every_c_mode_reads():
+    assert reprint.portable_spellings('typeof (y) z = y; asm volatile ("" : "=r" (y));\n'
+                                      '    static_assert(1, "one");') == \
+        '__typeof__ (y) z = y; __asm__ volatile ("" : "=r" (y));\n' \
+        '    _Static_assert(1, "one");'
 
 
-def test_calls_and_strings_named_like_gnu_keywords_are_kept():
-    text = 'x = typeof(y) + asm(1); s = "typeof (y) asm (";'
-    assert reprint.gnu_spellings(text) == text
+def test_calls_and_strings_named_like_keywords_are_kept():
+    text = 'x = typeof(y) + asm(1) + static_assert(2); s = "typeof (y) asm (";'
+    assert reprint.portable_spellings(text) == text
