@@ -24,7 +24,6 @@ the file keeps its place.  Without a C compiler command (the translator
 used as a library), or when the C compiler cannot preprocess the file
 (it reports that itself when it compiles the output), nothing changes.
 """
-import ctypes
 import os
 import re
 import subprocess
@@ -93,29 +92,11 @@ def taken_by_cc(text, groups, path, cc):
     return set(int(m.group(1)) for m in _MARK_RE.finditer(r.stdout))
 
 
-def skipped_ranges(u):
-    """The byte ranges of the main file that the front-end skipped."""
-    lib = fe.ci.conf.lib
-    f = lib.clang_getSkippedRanges
-    f.restype = ctypes.POINTER(_RangeList)
-    f.argtypes = [fe.ci.TranslationUnit, fe.ci.File]
-    lst = f(u.tu, u.tu.get_file(u.path))
-    try:
-        return [(lst.contents.ranges[i].start.offset, lst.contents.ranges[i].end.offset)
-                for i in range(lst.contents.count)]
-    finally:
-        lib.clang_disposeSourceRangeList(lst)
-
-
-class _RangeList(ctypes.Structure):
-    _fields_ = [('count', ctypes.c_uint), ('ranges', ctypes.POINTER(fe.ci.SourceRange))]
-
-
 def taken_by_front_end(u, groups):
     # a skipped range runs from the directive that starts the skipping to
     # the one that ends it: a group taken whose first line is a false
     # nested `#if` has its body start where a range starts
-    skipped = skipped_ranges(u)
+    skipped = fe.skipped_ranges(u)
     return set(i for i, g in enumerate(groups)
                if not any(a < g.body < b for (a, b) in skipped))
 

@@ -75,8 +75,28 @@ def lib():
         L.clang_getRangeStart.restype = Location
         L.clang_getRangeEnd.argtypes = [ci.SourceRange]
         L.clang_getRangeEnd.restype = Location
+        L.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
+        L.clang_getSkippedRanges.restype = ctypes.POINTER(_RangeList)
+        L.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_RangeList)]
+        L.clang_disposeSourceRangeList.restype = None
         _lib = L
     return _lib
+
+
+class _RangeList(ctypes.Structure):
+    _fields_ = [('count', ctypes.c_uint), ('ranges', ctypes.POINTER(ci.SourceRange))]
+
+
+def skipped_ranges(u):
+    """The byte ranges of u's main file that the front-end skipped (groups of
+    conditional directives it did not take), each from the directive that
+    starts the skipping to the one that ends it."""
+    lst = lib().clang_getSkippedRanges(u.tu, u.tu.get_file(u.path))
+    try:
+        return [(lst.contents.ranges[i].start.offset, lst.contents.ranges[i].end.offset)
+                for i in range(lst.contents.count)]
+    finally:
+        lib().clang_disposeSourceRangeList(lst)
 
 
 # --------------------------------------------------------------------------

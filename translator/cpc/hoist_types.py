@@ -26,6 +26,7 @@ declarations.
 from . import frontend as fe
 from . import analysis as an
 from . import rewrite as rw
+from .analysis import pragmas
 
 K = fe.K
 RECORDS = (K.STRUCT_DECL, K.UNION_DECL)
@@ -166,8 +167,14 @@ def hoist(u):
             # the `}`, go with the definition: on a declaration that only
             # names the type they would be ignored
             attrs = ', '.join(t for _, t in an.attributes(r))
-            hoisted.append('%s %s%s %s;' % (kw, '__attribute__((%s)) ' % attrs if attrs else '',
-                                            names[r.canonical.hash][1], text))
+            decl = '%s %s%s %s;' % (kw, '__attribute__((%s)) ' % attrs if attrs else '',
+                                    names[r.canonical.hash][1], text)
+            # and so does the `#pragma pack` in effect there
+            pack = pragmas.pack_change(u, f.body.extent.start.offset, a, r)
+            if pack is not None:
+                give, restore = pragmas.pragma_lines(pack)
+                decl = '\n%s%s\n%s' % (give, decl, restore)
+            hoisted.append(decl)
             b = rw.after_attributes(u.text, b)
             inner.add((a, b))
             # `struct s { ... };` alone: nothing stays (`struct t;` in a
@@ -183,7 +190,7 @@ def hoist(u):
             if not any(a <= x and y <= b for (a, b) in inner):
                 edits.append((x, y, t))
         at = c.extent.start.offset
-        edits.append((at, at, ' '.join(hoisted) + '\n' + rw.resync(u, at)))
+        edits.append((at, at, ' '.join(hoisted).strip(' ') + '\n' + rw.resync(u, at)))
     return sorted(set(edits))
 
 

@@ -86,3 +86,27 @@ def test_records_in_sizeof_and_in_macro_arguments_stay():
            'cps int f(void) { int n = SIZE(sizeof(struct { char a; char b; })); cpc_yield(); '
            'return n + (int)sizeof(struct { long x; }); }\n')
     assert stage('types', src) == src
+
+
+def test_a_struct_under_a_pack_pragma_of_the_function_keeps_it_at_file_scope():
+    out = stage('types', 'cps int f(void) {\n#pragma pack(push, 1)\n'
+                'struct pt { char a; int x; } p = {1, 2};\n#pragma pack(pop)\n'
+                'struct q { char a; int x; } r = {3, 4};\n'
+                'cpc_yield(); return p.x + r.x; }\n')
+    assert out.startswith('\n#pragma pack(push, 1)\nstruct f__tag_1_pt { char a; int x; };\n'
+                          '#pragma pack(pop)\n struct f__tag_2_q { char a; int x; };\n'), out
+
+
+def test_a_pack_reset_to_the_default_is_given_as_one():
+    out = stage('types', '#pragma pack(push, 2)\ncps int f(void) {\n#pragma pack()\n'
+                'struct pt { char a; int x; } p = {1, 2};\n'
+                'cpc_yield(); return p.x; }\n#pragma pack(pop)\n')
+    assert '#pragma pack(push)\n#pragma pack()\nstruct f__tag_1_pt { char a; int x; };\n' \
+        '#pragma pack(pop)\n' in out, out
+
+
+def test_pack_pragmas_in_skipped_groups_do_not_count():
+    out = stage('types', 'cps int f(void) {\n#if 0\n#pragma pack(1)\n#endif\n'
+                'struct pt { char a; int x; } p = {1, 2};\n'
+                'cpc_yield(); return p.x; }\n')
+    assert out.startswith('struct f__tag_1_pt { char a; int x; };\n'), out

@@ -62,3 +62,20 @@ def test_keywords_take_the_spellings_every_c_mode_reads():
 def test_calls_and_strings_named_like_keywords_are_kept():
     text = 'x = typeof(y) + asm(1) + static_assert(2); s = "typeof (y) asm (";'
     assert reprint.portable_spellings(text) == text
+
+
+def test_pragmas_of_a_rendered_function_go_before_the_item_that_follows_them():
+    from helpers import stage
+    # (a cps call in a macro: the function is rendered)
+    src = ('#define YIELD() cpc_yield()\ncps int f(void) {\n    int n = 1;\n'
+           '#pragma pack(push, 1)\n    struct s { char a; int b; } v = { 1, 2 };\n'
+           '#pragma pack(pop)\n    YIELD();\n    return v.b + n;\n'
+           '#pragma GCC diagnostic pop\n}\n')
+    out = stage('macros', src)
+    lines = [ln for ln in out.split('\n') if not ln.startswith('#line')]
+    body = lines[[i for i, ln in enumerate(lines) if ln.endswith('f(void) {')][0] + 1:]
+    assert body[:5] == ['    int n = 1;', '#pragma pack(push, 1)', '    struct s {',
+                        '        char a;', '        int b;'], body
+    assert body[6:9] == ['#pragma pack(pop)', '    cpc_yield();',
+                         '    return v.b + n;'], body
+    assert body[9:11] == ['#pragma GCC diagnostic pop', '}'], body
