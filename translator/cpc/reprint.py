@@ -18,9 +18,9 @@ unnamed one where it is used, a named one before its block item), a
 declaration of GNU local labels is written as one, `_Alignas` goes back in
 front of its declaration, `static_assert`, `typeof` and `asm` take the
 spellings every C mode reads (`_Static_assert`, `__typeof__`, `__asm__`), and
-the `#pragma` lines of the body (which the rendering drops: `pack` changes
-the layout of the records after it) go back before the block item that
-follows them.
+the pragmas written in the body (which the rendering drops: `pack` changes
+the layout of the records after it) go back, as `#pragma` lines, before the
+block item that follows them.
 """
 import re
 
@@ -28,6 +28,7 @@ from . import analysis as an
 from . import clex
 from . import frontend as fe
 from . import rewrite as rw
+from .analysis import pragmas
 
 K = fe.K
 INDENT = 4
@@ -162,7 +163,8 @@ def function(u, c):
             lines[i] = ln[:cut] + one_line + '; ' + ln[cut:]
     before = {}
     closing = max(i for i, ln in enumerate(lines) if ln.strip())      # the body's `}`
-    for at, pragma in pragmas_written_in(u, body[-1]):
+    for at, pragma in pragmas.written_in(u, body[-1].extent.start.offset,
+                                         body[-1].extent.end.offset):
         nxt = [p[3] for p in placed if p[0] > at]
         before.setdefault(min(nxt) if nxt else closing, []).append(pragma)
     out = []
@@ -173,21 +175,6 @@ def function(u, c):
         out.append(alignas_first(ln))
     return '\n'.join(out)
 
-
-PRAGMA_RE = re.compile(rb'#\s*pragma\b')
-
-
-def pragmas_written_in(u, body):
-    """(offset, line) of each `#pragma` line written in compound statement
-    `body`, in the groups of conditional directives the front-end took."""
-    a, b = body.extent.start.offset, body.extent.end.offset
-    if b'pragma' not in u.text[a:b]:
-        return []
-    skipped = fe.skipped_ranges(u)
-    return [(a + t.start, t.text.decode('utf-8', 'surrogateescape'))
-            for t in clex.tokens(u.text[a:b])
-            if t.kind == clex.PP and PRAGMA_RE.match(t.text) and
-            not any(x <= a + t.start < y for (x, y) in skipped)]
 
 
 def declaration(u, c):

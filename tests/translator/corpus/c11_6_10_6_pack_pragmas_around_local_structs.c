@@ -59,6 +59,14 @@ CPS int written_as_is(void)
     return (int)sizeof s * 10 + s.a + (int)s.b;
 }
 
+CPS int operator_form(void)
+{
+    _Pragma("pack(push, 2)") struct two { char a; long b; } t = { 5, 6 }; _Pragma("pack(pop)")
+    seen(5);
+    CHECK(sizeof t == 10);
+    return t.a + (int)t.b;
+}
+
 #pragma pack(push, 1)
 CPS int packed_from_file_scope(void)
 {
@@ -74,7 +82,7 @@ CPS int packed_from_file_scope(void)
 
 int main(void)
 {
-    printf("%d %d %d %d %d\n", in_push_pop(), set_and_reset(), skipped_groups(),
-           written_as_is(), packed_from_file_scope());
+    printf("%d %d %d %d %d %d\n", in_push_pop(), set_and_reset(), skipped_groups(),
+           written_as_is(), operator_form(), packed_from_file_scope());
     return 0;
 }

@@ -110,3 +110,11 @@ def test_pack_pragmas_in_skipped_groups_do_not_count():
                 'struct pt { char a; int x; } p = {1, 2};\n'
                 'cpc_yield(); return p.x; }\n')
     assert out.startswith('struct f__tag_1_pt { char a; int x; };\n'), out
+
+
+def test_a_pack_given_by_a_pragma_operator_counts():
+    out = stage('types', 'cps int f(void) { _Pragma("pack(push, 2)") '
+                'struct pt { char a; int x; } p = {1, 2}; _Pragma("pack(pop)") '
+                'cpc_yield(); return p.x; }\n')
+    assert '#pragma pack(push, 2)\nstruct f__tag_1_pt { char a; int x; };\n' \
+        '#pragma pack(pop)\n' in out, out

@@ -79,3 +79,14 @@ def test_pragmas_of_a_rendered_function_go_before_the_item_that_follows_them():
     assert body[6:9] == ['#pragma pack(pop)', '    cpc_yield();',
                          '    return v.b + n;'], body
     assert body[9:11] == ['#pragma GCC diagnostic pop', '}'], body
+
+
+def test_pragma_operators_of_a_rendered_function_become_pragma_lines():
+    from helpers import stage
+    src = ('#define YIELD() cpc_yield()\ncps int f(void) {\n'
+           '    _Pragma("GCC diagnostic ignored \\"-Wunused\\"") int n = 1;\n'
+           '    YIELD();\n    return n;\n}\n')
+    out = stage('macros', src)
+    lines = [ln for ln in out.split('\n') if not ln.startswith('#line')]
+    i = lines.index('#pragma GCC diagnostic ignored "-Wunused"')
+    assert lines[i + 1] == '    int n = 1;', lines

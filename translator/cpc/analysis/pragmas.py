@@ -1,14 +1,18 @@
-"""The `#pragma pack` in effect at a point of a function, as far as it differs
-from the one in effect where the function starts.
+"""The pragmas written in a function, and the `#pragma pack` in effect at a
+point of it, as far as it differs from the one where the function starts.
+
+`written_in` gives the `#pragma` lines and `_Pragma("...")` operators written
+in a range of the main file (not those that come out of macros), in the
+groups of conditional directives the front-end took (conditionals.py made
+those the C compiler's), each as a `#pragma` line.
 
 Passes that move a record defined in a function to file scope, just before
 the function, need it: the record's layout follows the packing in effect
 where it is defined, and a pragma inside the function may have changed it.
-The pragmas are read from the main file's text between the two points, in
-the groups of conditional directives the front-end took (conditionals.py
-made those the C compiler's), with GCC's meaning: `pack(N)` and `pack()`
-set the packing (`pack()` to the target's default), `pack(push[, id][, N])`
-saves it (and sets N), `pack(pop[, id])` restores the saved one.
+The packing is read from the pragmas written between the two points, with
+GCC's meaning: `pack(N)` and `pack()` set the packing (`pack()` to the
+target's default), `pack(push[, N])` saves it (and sets N), `pack(pop)`
+restores the saved one.
 
 Invariant: nothing here changes the program.  `pack_change` returns None
 when the packing at the end is the one at the start, else the packing there
@@ -17,22 +21,53 @@ of a packing saved before the function, a `push` or `pop` by name).
 """
 import re
 
+from .. import clex
 from .. import frontend as fe
 
-_PACK_RE = re.compile(rb'^[ \t]*#[ \t]*pragma[ \t]+pack[ \t]*\(([^)\n]*)\)', re.M)
+_PRAGMA_RE = re.compile(r'#\s*pragma\b')
+_PACK_RE = re.compile(r'#\s*pragma\s+pack\s*\(([^)\n]*)\)')
+_ESCAPE_RE = re.compile(r'\\([\\"])')
 _START = 'start'          # the packing where the function starts, whatever it is
+
+
+def written_in(u, a, b):
+    """(offset, `#pragma` line) of each pragma written in u.text[a:b]."""
+    text = u.text[a:b]
+    if b'pragma' not in text and b'_Pragma' not in text:
+        return []
+    skipped = fe.skipped_ranges(u)
+    toks = clex.tokens(text)
+    out = []
+    for i, t in enumerate(toks):
+        line = None
+        if t.kind == clex.PP:
+            line = t.text.decode('utf-8', 'surrogateescape')
+            if not _PRAGMA_RE.match(line):
+                continue
+        elif t.kind == clex.ID and t.text == b'_Pragma' and \
+                [x.text for x in toks[i + 1:i + 4:2]] == [b'(', b')'] and \
+                toks[i + 2].kind == clex.STR and toks[i + 2].text.startswith(b'"'):
+            line = '#pragma ' + _destringized(toks[i + 2].text)
+        if line is not None and not any(x <= a + t.start < y for (x, y) in skipped):
+            out.append((a + t.start, line))
+    return out
+
+
+def _destringized(literal):
+    """The text a `_Pragma` operator's string literal stands for (C11 6.10.9)."""
+    return _ESCAPE_RE.sub(r'\1', literal[1:-1].decode('utf-8', 'surrogateescape'))
 
 
 def pack_change(u, start, end, at):
     """The packing in effect at offset `end` if the `#pragma pack` lines
     between offsets `start` and `end` changed it, else None.  `at` is the
     cursor a diagnostic points to."""
-    skipped = fe.skipped_ranges(u)
     current, saved = _START, []
-    for m in _PACK_RE.finditer(u.text, start, end):
-        if any(a <= m.start() < b for (a, b) in skipped):
+    for _, line in written_in(u, start, end):
+        m = _PACK_RE.match(line)
+        if m is None:
             continue
-        args = [x.strip() for x in m.group(1).decode('utf-8', 'replace').split(',')]
+        args = [x.strip() for x in m.group(1).split(',')]
         args = [x for x in args if x]
         op = args[0] if args else ''
         if op == 'push':
