@@ -20,7 +20,8 @@ front of its declaration, `static_assert`, `typeof` and `asm` take the
 spellings every C mode reads (`_Static_assert`, `__typeof__`, `__asm__`), and
 the pragmas written in the body (which the rendering drops: `pack` changes
 the layout of the records after it) go back, as `#pragma` lines, before the
-block item that follows them.
+block item that follows them, and so do the attributes of the function that
+Clang ignores (`optimize`), in front of it.
 """
 import re
 
@@ -136,6 +137,7 @@ def function(u, c):
     body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
     if not body:
         return text
+    text = ignored_attributes_written(u, c, body[-1]) + text
     lines = text.split('\n')
     marks = {}
     placed = []                   # (start, end, depth, line) of each item found
@@ -175,6 +177,17 @@ def function(u, c):
         out.append(alignas_first(ln))
     return '\n'.join(out)
 
+
+
+def ignored_attributes_written(u, c, body):
+    """`__attribute__((...)) ` with the attributes written on the head of
+    function definition c that Clang ignores, and so does not render
+    (`optimize("wrapv")`), or ''."""
+    known = {name for name, _ in an.attributes(c)}
+    lost = [text for name, text in
+            an.attributes_written(u.text[c.extent.start.offset:body.extent.start.offset])
+            if name not in known]
+    return '__attribute__((%s)) ' % ', '.join(lost) if lost else ''
 
 
 def declaration(u, c):

@@ -204,7 +204,9 @@ class Outliner:
         # line, as its spawn thunks: a breakpoint on the spawn's line is then
         # at the spawn site and on the spawned code only
         fn += rw.line_directive(u, f.c.extent.start.offset) + '\n'
-        fn += 'static cps void %s(%s)\n{\n' % (name, ', '.join(params) or 'void')
+        # (compiled as the code around it: an.CODE_ATTRIBUTES)
+        fn += 'static %scps void %s(%s)\n{\n' % (an.code_attributes_text(u, f.c), name,
+                                                ', '.join(params) or 'void')
         prologue = local_decls + prologue
         if prologue:
             fn += '\n'.join(prologue) + '\n'
@@ -212,6 +214,10 @@ class Outliner:
         pre.append(fn)
         s0 = rw.start(sp)
         call = 'cpc_spawn %s(%s);' % (name, ', '.join(args))
+        # (a directive between `cpc_spawn` and its statement stays)
+        kept = rw.directives_in(u, s0, a0)
+        if kept:
+            call = '\n' + kept + call
         self.edits.append((s0, b0, rw.fix_lines(u, s0, b0, call)))
 
 

@@ -279,3 +279,12 @@ def test_old_style_entry_takes_promoted_parameter_types():
 def test_prototyped_entry_keeps_parameter_types():
     out = emit('cps double mix(float f, char c) { return f + c; }\n')
     assert re.search(r'\*mix__cps\(cpc_continuation \*cpc_k, float f, char c\)', out)
+
+
+def test_code_attributes_go_on_every_function_made_of_the_code():
+    out = emit('__attribute__((target("sse4.2"), cold)) __attribute__((optimize("wrapv"))) '
+               'cps int f(int x) { cpc_yield(); return x; }\n')
+    code = '__attribute__((target ( "sse4.2" ), optimize ( "wrapv" ))) '
+    for fn in ('f__body(', 'f__resume_1(', 'f__bounce(', 'f__defer(', 'f__cps('):
+        line = [ln for ln in out.split('\n') if fn in ln and '{' in ln][0]
+        assert code in line, line

@@ -90,3 +90,12 @@ def test_pragma_operators_of_a_rendered_function_become_pragma_lines():
     lines = [ln for ln in out.split('\n') if not ln.startswith('#line')]
     i = lines.index('#pragma GCC diagnostic ignored "-Wunused"')
     assert lines[i + 1] == '    int n = 1;', lines
+
+
+def test_attributes_clang_ignores_are_written_back_on_a_rendered_function():
+    from helpers import stage
+    src = ('#define YIELD() cpc_yield()\n__attribute__((optimize("wrapv"), cold)) '
+           'cps int f(int x) {\n    YIELD();\n    return x + 1 > x;\n}\n')
+    out = stage('macros', src)
+    head = [ln for ln in out.split('\n') if 'f(int x) {' in ln][0]
+    assert head.startswith('__attribute__((optimize ( "wrapv" ))) '), head

@@ -133,42 +133,47 @@ def entry_prototype(name, pdecls, lead):
     return '%sCPC_CPS_FN cpc_continuation *%s(%s)' % (lead, entry_name(name), k_params(pdecls))
 
 
-def body_prototype(name, bdecls):
-    return 'static CPC_CPS_FN cpc_continuation *%s__body(%s)' % (name, body_params(bdecls))
+# `code` in what follows: the attributes of the function's code
+# (`__attribute__((target("avx2"))) `, or ''), which every function made of
+# it takes.
+
+def body_prototype(name, bdecls, code=''):
+    return 'static %sCPC_CPS_FN cpc_continuation *%s__body(%s)' % (code, name,
+                                                                  body_params(bdecls))
 
 
-def resume(name, index, zeros):
+def resume(name, index, zeros, code=''):
     """The continuation entry of resume point `index`: re-enters the body."""
-    return ('static CPC_CPS_FN cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
-            '    return %s__body(%s);\n}' % (name, index, name,
+    return ('static %sCPC_CPS_FN cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
+            '    return %s__body(%s);\n}' % (code, name, index, name,
                                             ', '.join(['cpc_k', str(index)] + zeros)))
 
 
-def bounce(name, pnames, has_body):
+def bounce(name, pnames, has_body, code=''):
     """Runs a deferred call from the trampoline: pops its arguments."""
     pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)
            if pnames else '    (void)CPC_POP(cpc_k, struct %s__args);\n' % name)
     target = '%s__body' % name if has_body else entry_name(name)
-    return ('static CPC_CPS_FN cpc_continuation *%s__bounce(cpc_continuation *cpc_k)\n{\n'
+    return ('static %sCPC_CPS_FN cpc_continuation *%s__bounce(cpc_continuation *cpc_k)\n{\n'
             '%s'
             '    return %s(%s);\n}' % (
-                name, pop, target,
+                code, name, pop, target,
                 ', '.join(['cpc_k'] + (['0'] if has_body else []) +
                           ['cpc_a->' + n for n in pnames])))
 
 
-def defer(name, pdecls, need, copies):
+def defer(name, pdecls, need, copies, code=''):
     """The cold path of the entry: reserves room, pushes the arguments
     (`copies`: statements storing each parameter into cpc_a), and returns
     to the trampoline, which calls f__bounce."""
-    return ('static CPC_COLD cpc_continuation *%s__defer(%s)\n{\n'
+    return ('static %sCPC_COLD cpc_continuation *%s__defer(%s)\n{\n'
             '    struct %s__args *cpc_a;\n'
             '    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct %s__args), %s));\n'
             '    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct %s__args);\n'
             '%s'
             '    cpc_a->cpc_fn = %s__bounce;\n'
             '    return cpc_k;\n}' % (
-                name, k_params(pdecls), name, name, need, name,
+                code, name, k_params(pdecls), name, name, need, name,
                 ''.join('    %s\n' % c for c in copies), name))
 
 

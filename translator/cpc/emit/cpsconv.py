@@ -48,7 +48,9 @@ PRIMITIVES = {
 ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused', 'cold', 'hot'}
 # Attributes that make the function another symbol's name: f__cps would have
 # to name that symbol's entry.
-SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref'}
+SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref', 'target_clones'}
+# (`target_clones` would make one entry per target.  The attributes of its
+# code, an.CODE_ATTRIBUTES, go on every function made of it.)
 HEADER_CPS = {'cpc_yield', 'cpc_done', 'cpc_wait', 'cpc_sleep', 'cpc_io_wait', 'cpc_link'}
 
 
@@ -498,7 +500,7 @@ class Emitter:
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         frames.append(cg.args_struct(f.name, sig.pfields))
         if sites:
-            pre.append(cg.body_prototype(f.name, sig.bdecls) + ';')
+            pre.append(cg.body_prototype(f.name, sig.bdecls, sig.code) + ';')
         else:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
@@ -510,13 +512,13 @@ class Emitter:
                 small.append(self.tail_call(f, site, frame, small))
         self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
         self.return_edits(f, cfg, sig, frame, small)
-        pre.append(cg.bounce(f.name, sig.pnames, bool(sites)))
+        pre.append(cg.bounce(f.name, sig.pnames, bool(sites), sig.code))
         union, need = cg.reserve_union(f.name, bool(sites),
                                        None if sig.void else ctype.declare_field(sig.rt, 'ret'))
         if union:
             frames.append(union)
         pre.append(cg.defer(f.name, sig.pdecls, need,
-                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params]))
+                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params], sig.code))
         # GNU local labels are declared first in the block, before the
         # generated opening
         labels = an.leading_label_declarations(self.u, f.body)
@@ -531,7 +533,7 @@ class Emitter:
                                  sites[0].index if len(sites) == 1 else None)
             opening = cg.body_opening(f.name, [s.index for s in sites], push,
                                       self.frame_ptr_used or len(push) > 1)
-            head = cg.body_prototype(f.name, sig.bdecls) + '\n'
+            head = cg.body_prototype(f.name, sig.bdecls, sig.code) + '\n'
         else:
             opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames)
             head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead) + '\n'
@@ -556,7 +558,8 @@ class Emitter:
         self.frame_ptr_used = False
         for site in sites:
             vs = layout.site_vars[site.index]
-            pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params]))
+            pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
+                                 sig.code))
             stored = [v for v in vs if v.key not in layout.fixed_keys]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if not v.is_param and ctype.is_const(v.type))
@@ -855,8 +858,9 @@ class Signature:
         self.rt = f.c.type.get_result()
         self.void = ctype.is_void(self.rt)
         # what the entry's declaration starts with
+        self.code = an.code_attributes_text(em.u, f.c)
         self.lead = ('static ' if f.c.storage_class == fe.ci.StorageClass.STATIC else '') + \
-            em.entry_attributes(f.c)
+            em.entry_attributes(f.c) + self.code
 
 
 class FrameLayout:
