@@ -75,12 +75,37 @@ def lib():
         L.clang_getRangeStart.restype = Location
         L.clang_getRangeEnd.argtypes = [ci.SourceRange]
         L.clang_getRangeEnd.restype = Location
+        L.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+        L.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+        L.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+        L.clang_EvalResult_getKind.restype = ctypes.c_int
+        L.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+        L.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+        L.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+        L.clang_EvalResult_dispose.restype = None
         L.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
         L.clang_getSkippedRanges.restype = ctypes.POINTER(_RangeList)
         L.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_RangeList)]
         L.clang_disposeSourceRangeList.restype = None
         _lib = L
     return _lib
+
+
+_EVAL_INT = 1                       # CXEval_Int
+
+
+def integer_value(c):
+    """The value of integer constant expression c, or None when Clang cannot
+    evaluate it."""
+    r = lib().clang_Cursor_Evaluate(c)
+    if not r:
+        return None
+    try:
+        if lib().clang_EvalResult_getKind(r) != _EVAL_INT:
+            return None
+        return lib().clang_EvalResult_getAsLongLong(r)
+    finally:
+        lib().clang_EvalResult_dispose(r)
 
 
 class _RangeList(ctypes.Structure):

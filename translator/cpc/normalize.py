@@ -384,6 +384,21 @@ class Normalizer:
                         '{ %s %s %s = %s; }' % (' '.join(body), ' '.join(sl), t, tl)], t
             body.append(self.stmt(last) if self.needs(last) else self.raw(last))
             return ['{ %s }' % ' '.join(body)], None
+        if k == K.UNEXPOSED_EXPR and an.is_choose_expr(self.u, e):
+            # only the branch chosen is evaluated (unevaluated.py put the
+            # other's calls out): it stands for the whole
+            value = fe.integer_value(ch[0])
+            if value is None:
+                self.diag(e, 'cannot evaluate the condition of this __builtin_choose_expr')
+            return self.lin(ch[1] if value else ch[2])
+        if k == K.GENERIC_SELECTION_EXPR:
+            # only the association selected is evaluated; when several have
+            # the selection's type (unevaluated.py put the calls of the
+            # others out), which one is the C compiler's to say: the
+            # selection picks a number, and only that association runs
+            chosen = [x for x in ch[1:] if an.selectable(e, x)]
+            if len(chosen) > 1 and any(self.cps(x) for x in chosen):
+                return self.lin_generic_selection(e, ch, chosen)
         if k == K.UNEXPOSED_EXPR and self.is_binary_conditional(e, ch):
             # GNU `c ?: b`: c once, b only when c is zero
             sc, tc = self.lin(ch[0])
@@ -403,6 +418,24 @@ class Normalizer:
                       'assign its result to a variable first')
         s, t = self.lin_children(e)
         return s, t
+
+    def lin_generic_selection(self, e, ch, chosen):
+        number = {an.node_id(x): i for i, x in enumerate(chosen, 1)}
+        sel = rw.rebuild(self.u, rw.start(e), e.extent.end.offset, [
+            (rw.start(x), x.extent.end.offset, str(number.get(an.node_id(x), 0)))
+            for x in ch[1:]])
+        n = self.tmp()
+        arms = []
+        t = None if ctype.is_void(e.type) else self.tmp()
+        for i, x in enumerate(chosen, 1):
+            sx, tx = self.lin(x)
+            last = [] if tx is None else \
+                ['(void)(%s);' % tx] if t is None else ['%s = %s;' % (t, tx)]
+            arms.append('if (%s == %d) { %s }' % (n, i, ' '.join(sx + last)))
+        out = ['int %s = %s;' % (n, sel)]
+        if t is not None:
+            out.append('%s;' % self.decl_tmp(e.type, t))
+        return out + [' else '.join(arms)], t
 
     def lin_children(self, e):
         """Hoist the cps calls of e's operands; keep e itself."""

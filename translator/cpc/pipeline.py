@@ -144,7 +144,10 @@ PASSES = [
          doc='functions whose rewritten nodes come out of macros are macro-expanded'),
     Pass('unevaluated', 'unevaluated.py', unit_only(unevaluated.replace_calls),
          check=unit_only(unevaluated.check),
-         doc='cps calls in sizeof, _Alignof and typeof (never made) become values of their type'),
+         doc='cps calls in operands never evaluated (sizeof, _Alignof, typeof, `_Generic`\'s '
+             'controlling expression and unselectable associations, the branch '
+             '`__builtin_choose_expr` does not choose, `__builtin_constant_p`...) become '
+             'values of their type'),
     Pass('types', 'hoist_types.py', unit_only(hoist_types.hoist), check=unit_only(hoist_types.check),
          doc='struct and union types defined in cps functions (and spawning ones) move to file scope'),
     Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,

@@ -1,10 +1,15 @@
-"""Unevaluated operands: a cps call inside `sizeof`, `_Alignof` or
-`typeof` (`__typeof__`) is never made, so it is not translated either; only
-its type matters.  But the generated C declares no function under a cps
-function's own name (only its entry points), so C would see an undeclared
-function there: an implicit `int`, a wrong size, silently.  Each such call
-is replaced by an lvalue of its type that C never reads, `(*(T *)0)`, or
-`((void)0)` for a void call: `sizeof(make().arr)` becomes
+"""Unevaluated operands: a cps call that C or GNU C never makes is not
+translated either; only its type matters.  These are the operands of
+`sizeof`, `_Alignof` and `typeof` (`__typeof__`), the controlling expression
+of `_Generic` and the associations it cannot select (those whose type is
+not the selection's), the branch `__builtin_choose_expr` does not choose,
+and the arguments of `__builtin_constant_p`, `__builtin_classify_type` and
+`__builtin_object_size` (GCC evaluates none of them).  The generated C
+declares no function under a cps function's own name (only its entry
+points), so C would see an undeclared function there: an implicit `int`, a
+wrong size, silently; and translated, the call would be made.  Each such
+call is replaced by an lvalue of its type that C never reads, `(*(T *)0)`,
+or `((void)0)` for a void call: `sizeof(make().arr)` becomes
 `sizeof((*(struct s *)0).arr)`, `typeof(big())` becomes `typeof((*(long *)0))`.
 
 Invariant of the output: no cps call in an unevaluated operand (in any
@@ -17,6 +22,9 @@ from . import ctype
 K = fe.K
 
 TYPEOF_KEYWORDS = (b'typeof', b'__typeof__', b'__typeof')
+# GCC builtins that evaluate none of their arguments
+UNEVALUATED_ARGUMENTS = ('__builtin_constant_p', '__builtin_classify_type',
+                         '__builtin_object_size', '__builtin_dynamic_object_size')
 
 
 def _keyword_before(text, offset):
@@ -31,7 +39,7 @@ def _keyword_before(text, offset):
 
 
 def _unevaluated_roots(u):
-    """The operands of sizeof/_Alignof and of typeof in the main file."""
+    """The unevaluated operands (see the module's doc) in the main file."""
     for top in u.top():
         if not u.in_main_file(top):
             continue
@@ -41,6 +49,19 @@ def _unevaluated_roots(u):
             elif n.kind == K.PAREN_EXPR and \
                     _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS:
                 yield n
+            elif n.kind == K.GENERIC_SELECTION_EXPR:
+                ch = an.kids(n)
+                yield ch[0]
+                yield from (x for x in ch[1:] if not an.selectable(n, x))
+            elif n.kind == K.UNEXPOSED_EXPR and an.is_choose_expr(u, n):
+                ch = an.kids(n)
+                value = fe.integer_value(ch[0])
+                if value is not None:
+                    yield ch[2] if value else ch[1]
+            elif n.kind == K.CALL_EXPR:
+                callee = an.callee_decl(n)
+                if callee is not None and callee.spelling in UNEVALUATED_ARGUMENTS:
+                    yield from an.args_of(n)
 
 
 def _outer_cps_calls(root):

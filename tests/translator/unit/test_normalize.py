@@ -55,3 +55,18 @@ def test_atomic_builtin_operands_are_hoisted():
 @pytest.mark.parametrize('case', expected_cases('normalize'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('normalize', case)
+
+
+def test_generic_selection_runs_only_the_association_the_compiler_selects():
+    out = stage('normalize', G + 'cps int f(long v) { return _Generic(v, int: g(1), '
+                'long: g(2), default: 3); }\n')
+    assert out == G + ('cps int f(long v) { { int cpc_t1 = _Generic(v, int: 1, long: 2, '
+                       'default: 3); int cpc_t2; if (cpc_t1 == 1) { int cpc_t3 = g(1); '
+                       'cpc_t2 = cpc_t3; } else if (cpc_t1 == 2) { int cpc_t4 = g(2); '
+                       'cpc_t2 = cpc_t4; } else if (cpc_t1 == 3) { cpc_t2 = 3; } '
+                       'return cpc_t2; } }\n'), out
+
+
+def test_choose_expr_is_its_chosen_branch():
+    out = stage('normalize', G + 'cps int f(void) { return __builtin_choose_expr(1, g(1), 0); }\n')
+    assert out == G + 'cps int f(void) { { int cpc_t1 = g(1); return cpc_t1; } }\n', out

@@ -40,3 +40,25 @@ def test_check_finds_a_cps_call_left_in_sizeof():
 @pytest.mark.parametrize('case', expected_cases('unevaluated'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('unevaluated', case)
+
+
+def test_generic_controlling_expression_and_associations_it_cannot_select():
+    out = stage('unevaluated', DECLS + 'cps long f(int i) { return _Generic(big(), long: 1, '
+                'default: 2) + _Generic(i, int: big(), struct s: make().arr[0], '
+                'default: 3); }\n')
+    # (big() has the selection's type, long: it may be selected; make() may not)
+    assert 'return _Generic((*(long *)0), long: 1, default: 2) + _Generic(i, int: big(), ' \
+        'struct s: (*(struct s *)0).arr[0], default: 3);' in out, out
+
+
+def test_arguments_of_builtins_that_evaluate_none():
+    out = stage('unevaluated', DECLS + 'cps long f(void) { return __builtin_constant_p(big()) '
+                '+ __builtin_object_size(make().arr, 0); }\n')
+    assert 'return __builtin_constant_p((*(long *)0)) + ' \
+        '__builtin_object_size((*(struct s *)0).arr, 0);' in out, out
+
+
+def test_the_branch_choose_expr_does_not_choose():
+    out = stage('unevaluated', DECLS + 'cps long f(void) { return __builtin_choose_expr('
+                'sizeof(long) == 8, big(), make()); }\n')
+    assert 'return __builtin_choose_expr(sizeof(long) == 8, big(), (*(struct s *)0));' in out, out

@@ -240,6 +240,18 @@ def _head_end(u, d):
     return rw.after_attributes(u.text, d.extent.end.offset)
 
 
+def selectable(generic, association):
+    """Whether `_Generic` selection `generic` may select `association` (one
+    of its expressions): the selection has the type of the one it selects."""
+    return association.type.get_canonical().spelling == generic.type.get_canonical().spelling
+
+
+def is_choose_expr(u, n):
+    """Whether expression n is a `__builtin_choose_expr(c, a, b)` (Clang
+    shows it as an unexposed expression of three operands)."""
+    return len(kids(n)) == 3 and u.text.startswith(b'__builtin_choose_expr', n.extent.start.offset)
+
+
 def is_cps_call(c):
     if c.kind != K.CALL_EXPR:
         return False
