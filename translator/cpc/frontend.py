@@ -246,6 +246,10 @@ def _visit_subtree(child, parent, state):
             stack.pop()
             ends[top[3]] = j
             top = stack[-1]
+    if top[2]._kind_id == _UNARY_EXPR_KIND and \
+            any(bytes(x) == bytes(child) for x in top[1]):
+        # libclang lists the bound of `sizeof(int[n])` twice: once only here
+        return _CONTINUE
     child.__class__ = Cursor
     i = child._kind_id
     d = child.__dict__
@@ -278,6 +282,7 @@ _LEAF_KINDS = frozenset(k.value for k in (
     ci.CursorKind.STRING_LITERAL))
 
 _TU_KIND = ci.CursorKind.TRANSLATION_UNIT.value
+_UNARY_EXPR_KIND = ci.CursorKind.CXX_UNARY_EXPR.value
 
 
 def _one_level(c):

@@ -26,6 +26,10 @@ ATOMIC_BUILTIN_RE = re.compile(rb'__(?:c11_)?atomic_\w+\s*\(')
 TEMP_RE = re.compile(r'cpc_t\d+')
 
 
+def _same(a, b):
+    return b is not None and an.node_id(a) == an.node_id(b)
+
+
 def discarded(t):
     """The statements that evaluate `t`, the rest of an expression whose
     value is discarded once its cps calls are hoisted: none when it is a
@@ -271,6 +275,11 @@ class Normalizer:
             if v.kind not in (K.VAR_DECL, K.FUNCTION_DECL):
                 self.diag(c, 'cps call in a declaration that also declares a type; '
                           'declare the type separately')
+        bounds = [(v, x) for v in vs if v.kind == K.VAR_DECL for x in an.kids(v)
+                  if x.kind.is_expression() and not _same(x, an.var_init(self.u, v)) and
+                  self.cps(x)]
+        if bounds:
+            return self.decl_with_bounds(c, vs, bounds)
         out = []
         single = len(vs) == 1
         for v in vs:
@@ -304,6 +313,26 @@ class Normalizer:
                 s, t = self.lin(init)
             out.append(' '.join(s) + ' ' + prefix + t + ';')
         return ' '.join(out)
+
+    def decl_with_bounds(self, c, vs, bounds):
+        """A declaration whose variably modified type has cps calls in its
+        bounds (`int q[f(n)] = ...;`): the bounds are evaluated first (when
+        the declaration is reached), then the initialiser."""
+        if len(vs) != 1:
+            self.diag(bounds[0][1], 'cps call in an array bound of a declaration with several '
+                      'declarators; declare the variable separately')
+        v = vs[0]
+        stmts, subs = [], []
+        for _, x in bounds:
+            s, t = self.lin(x)
+            stmts += s
+            subs.append((rw.start(x), x.extent.end.offset, t))
+        init = an.var_init(self.u, v)
+        if init is not None and self.cps(init):
+            s, t = self.lin(init)
+            stmts += s
+            subs.append((rw.start(init), init.extent.end.offset, t))
+        return ' '.join(stmts) + ' ' + rw.rebuild(self.u, rw.start(c), rw.full_end(self.u, c), subs)
 
     # -- expressions
     def lin(self, e):

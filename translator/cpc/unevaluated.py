@@ -1,6 +1,7 @@
 """Unevaluated operands: a cps call that C or GNU C never makes is not
 translated either; only its type matters.  These are the operands of
-`sizeof`, `_Alignof` and `typeof` (`__typeof__`), the controlling expression
+`sizeof`, `_Alignof` and `typeof` (`__typeof__`) unless their type is a
+variable-length array (C11 6.5.3.4p2: its bounds are read), the controlling expression
 of `_Generic` and the associations it cannot select (those whose type is
 not the selection's), the branch `__builtin_choose_expr` does not choose,
 and the arguments of `__builtin_constant_p`, `__builtin_classify_type` and
@@ -45,9 +46,12 @@ def _unevaluated_roots(u):
             continue
         for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind == K.CXX_UNARY_EXPR:
-                yield from (x for x in an.kids(n) if x.kind.is_expression())
+                # (the operand of a variable-length array type is evaluated)
+                if not an.sizeof_evaluated(n):
+                    yield from (x for x in an.kids(n) if x.kind.is_expression())
             elif n.kind == K.PAREN_EXPR and \
-                    _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS:
+                    _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS and \
+                    not ctype.is_vla(n.type):
                 yield n
             elif n.kind == K.GENERIC_SELECTION_EXPR:
                 ch = an.kids(n)

@@ -3,6 +3,8 @@ import subprocess
 import sys
 import os
 
+from cpc import analysis as an
+from cpc import frontend as fe
 from helpers import funcs
 
 
@@ -168,3 +170,11 @@ def test_children_listed_with_the_subtree_are_libclangs():
         assert len(walked) == len(all_nodes(alone, []))
         for n in walked:
             assert [(x.kind, x.spelling) for x in fe.kids(n)] == one_level(n)
+
+
+def test_the_bound_of_a_sizeof_type_name_is_one_child():
+    # (libclang visits it twice)
+    u = fe.parse(b'int f(int);\nlong g(int n) { return sizeof(int[f(n)]); }\n', 't.c')
+    size = [n for n, _ in an.walk(u.top()[-1], into_sizeof=True)
+            if n.kind == fe.K.CXX_UNARY_EXPR][0]
+    assert [k.kind for k in an.kids(size)] == [fe.K.CALL_EXPR]

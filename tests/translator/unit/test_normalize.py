@@ -70,3 +70,15 @@ def test_generic_selection_runs_only_the_association_the_compiler_selects():
 def test_choose_expr_is_its_chosen_branch():
     out = stage('normalize', G + 'cps int f(void) { return __builtin_choose_expr(1, g(1), 0); }\n')
     assert out == G + 'cps int f(void) { { int cpc_t1 = g(1); return cpc_t1; } }\n', out
+
+
+def test_cps_calls_in_array_bounds_are_made_before_the_declaration_then_the_initialiser():
+    out = stage('normalize', G + 'cps int *h(void);\ncps long f(void) { int last[g(2)]; '
+                'int (*p)[g(3)] = (int (*)[g(4)])h(); return sizeof last + sizeof *p; }\n')
+    assert ('{ int cpc_t1 = g(2); int last[cpc_t1]; int cpc_t2 = g(3); int cpc_t3 = g(4); '
+            'int *cpc_t4 = h(); int (*p)[cpc_t2] = (int (*)[cpc_t3])cpc_t4; ') in out, out
+
+
+def test_sizeof_of_a_variable_length_array_type_makes_its_calls():
+    out = stage('normalize', G + 'cps long f(void) { return sizeof(int[g(1)]); }\n')
+    assert 'int cpc_t1 = g(1); return sizeof(int[cpc_t1]);' in out, out

@@ -408,8 +408,12 @@ def _closed(sub):
 _SIZEOF_ID = K.CXX_UNARY_EXPR.value
 
 
+ALIGNOF_KEYWORDS = ('_Alignof', 'alignof', '__alignof__', '__alignof')
+
+
 def sizeof_evaluated(n):
     """Whether the operand of sizeof/alignof n is evaluated (C11 6.5.3.4):
+    never for `_Alignof` (GCC does not read its bounds either), and for sizeof
     when its type is a variable-length array, as in `sizeof v` for a VLA v,
     `sizeof *p` for a pointer to one, or `sizeof(int[n])`, whose bounds are
     read.  Of an operand that is a type name, the array bounds are the
@@ -419,7 +423,9 @@ def sizeof_evaluated(n):
     if not ch:
         return False
     toks = n.get_tokens()
-    next(toks, None)                    # the keyword
+    keyword = next(toks, None)
+    if keyword is not None and keyword.spelling in ALIGNOF_KEYWORDS:
+        return False                    # _Alignof never evaluates its operand
     operand = next(toks, None)
     first = ch[0]
     if operand is not None and first.extent.start.offset == operand.extent.start.offset \
@@ -843,10 +849,15 @@ def normal_form(func, s):
         ch = kids(s)
         if len(ch) == 1 and ch[0].kind == K.VAR_DECL:
             v = ch[0]
-            init = [x for x in kids(v) if x.kind.is_expression()]
-            if init:
-                e = strip(init[-1])
-                if e.kind == K.CALL_EXPR and is_cps_call(e):
+            init = var_init(func.u, v)
+            if init is not None:
+                e = strip(init)
+                # (and no cps call in the bounds of a variably modified type,
+                # evaluated before the initialiser: `int (*p)[f()] = g();`)
+                bounds = [x for x in kids(v) if x.kind.is_expression() and
+                          node_id(x) != node_id(init)]
+                if e.kind == K.CALL_EXPR and is_cps_call(e) and \
+                        not any(is_cps_call(n) for x in bounds for n, _ in walk(x)):
                     return CallSite(s, e, 'decl', var=func.vars.get(vkey(v)))
         return None
     if k.is_expression():
