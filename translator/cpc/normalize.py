@@ -207,6 +207,10 @@ class Normalizer:
         if k.is_expression():
             s, t = self.lin(c)
             return self.fixed(c, '{ %s }' % ' '.join(s + discarded(t)))
+        if k == K.INDIRECT_GOTO_STMT:
+            # `goto *e;`: e's calls first, then the jump
+            s, t = self.lin(an.kids(c)[0])
+            return self.fixed(c, '{ %s goto *(%s); }' % (' '.join(s), t))
         self.diag(c, 'cps call in an unsupported statement (%s)' % k.name.lower())
 
     def label(self):

@@ -82,3 +82,9 @@ def test_cps_calls_in_array_bounds_are_made_before_the_declaration_then_the_init
 def test_sizeof_of_a_variable_length_array_type_makes_its_calls():
     out = stage('normalize', G + 'cps long f(void) { return sizeof(int[g(1)]); }\n')
     assert 'int cpc_t1 = g(1); return sizeof(int[cpc_t1]);' in out, out
+
+
+def test_computed_goto_makes_its_calls_then_jumps():
+    out = stage('normalize', G + 'cps void f(void) { static void *t[] = { &&a }; '
+                'goto *t[g(0)]; a: ; }\n')
+    assert '{ int cpc_t1 = g(0); goto *(t[cpc_t1]); }' in out, out
