@@ -207,6 +207,16 @@ class Normalizer:
         if k.is_expression():
             s, t = self.lin(c)
             return self.fixed(c, '{ %s }' % ' '.join(s + discarded(t)))
+        if k == K.ASM_STMT:
+            # the operands' calls first, in order, then the asm statement
+            stmts, subs = [], []
+            for x in an.kids(c):
+                if x.kind.is_expression() and self.cps(x):
+                    s, t = self.lin(x)
+                    stmts += s
+                    subs.append((rw.start(x), x.extent.end.offset, t))
+            return self.fixed(c, '{ %s %s }' % (' '.join(stmts), rw.rebuild(
+                self.u, rw.start(c), rw.full_end(self.u, c), subs)))
         if k == K.INDIRECT_GOTO_STMT:
             # `goto *e;`: e's calls first, then the jump
             s, t = self.lin(an.kids(c)[0])

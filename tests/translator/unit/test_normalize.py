@@ -88,3 +88,9 @@ def test_computed_goto_makes_its_calls_then_jumps():
     out = stage('normalize', G + 'cps void f(void) { static void *t[] = { &&a }; '
                 'goto *t[g(0)]; a: ; }\n')
     assert '{ int cpc_t1 = g(0); goto *(t[cpc_t1]); }' in out, out
+
+
+def test_asm_operands_make_their_calls_first():
+    out = stage('normalize', G + 'cps int f(void) { int x; '
+                '__asm__("" : "=r"(x) : "0"(g(1))); return x; }\n')
+    assert '{ int cpc_t1 = g(1); __asm__("" : "=r"(x) : "0"(cpc_t1)); }' in out, out
