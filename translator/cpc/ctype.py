@@ -139,6 +139,14 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
         return _decl(fe.element_type(t), '%s[]' % inner, strip_const, strip_volatile, keep_cps)
     if k == fe.TK_VARIABLEARRAY:
         raise Unnameable('variable-length array')
+    if k == fe.TK_VECTOR:
+        # a GNU vector (`vector_size`), named without its typedef (which may
+        # be local to a function): the attribute on its element type
+        q = [x for x in _quals(t) if not (strip_const and x == 'const') and
+             not (strip_volatile and x == 'volatile')]
+        return ' '.join(q + ['__typeof__(%s __attribute__((vector_size(%d))))' % (
+            declare(fe.element_type(t), '', keep_cps=keep_cps), t.get_size())]) + \
+            (' ' + inner if inner else '')
     if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
         params = [declare(a, '', keep_cps=bool(keep_cps)) for a in t.argument_types()] \
             if k == fe.TK_FUNCTIONPROTO else []
