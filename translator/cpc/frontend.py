@@ -792,8 +792,10 @@ class Diags(Exception):
 
 PARSE_INCLUDE_ATTRIBUTED_TYPES = 0x1000   # CXTranslationUnit_IncludeAttributedTypes
 
+# `_Float128` (ISO/IEC TS 18661-3, which gcc knows) is `__float128` to this
+# Clang, which has no keyword for it (and glibc's headers give it none).
 FRONTEND_FLAGS = [
-    '-x', 'c', '-std=gnu11', '-D__CPC_FRONTEND__',
+    '-x', 'c', '-std=gnu11', '-D__CPC_FRONTEND__', '-D_Float128=__float128',
     '-Wno-error=int-conversion', '-Wno-error=implicit-function-declaration',
     '-Wno-error=incompatible-pointer-types', '-Wno-error=return-type',
     '-Wno-error=implicit-int', '-Wno-dangling-else',
