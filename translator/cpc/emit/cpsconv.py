@@ -832,6 +832,14 @@ class Signature:
 
     def __init__(self, em, f):
         self.params = param_decls(f.c)
+        for n, t in self.params:
+            if ctype.is_variably_modified(t):
+                # (its bounds would be evaluated again, with other values,
+                # each time the body is entered at a resume point)
+                raise fe.Diags([em.diag(f.c, 'cps function `%s` cannot take `%s`, a parameter '
+                                        'of variably modified type (a variable-length array); '
+                                        'pass a pointer of a fixed type and index it by hand'
+                                        % (f.name, n))])
         try:
             # parameter lists keep the written type (C adjusts it, and gcc's
             # va_arg wants a `va_list` parameter); fields hold the adjusted one
