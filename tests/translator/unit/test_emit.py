@@ -288,3 +288,10 @@ def test_code_attributes_go_on_every_function_made_of_the_code():
     for fn in ('f__body(', 'f__resume_1(', 'f__bounce(', 'f__defer(', 'f__cps('):
         line = [ln for ln in out.split('\n') if fn in ln and '{' in ln][0]
         assert code in line, line
+
+
+def test_array_parameter_sizes_are_evaluated_once_on_entry_before_the_frame_stores_them():
+    out = emit('cps int f(int a, int b[a++]) { cpc_yield(); return a; }\n')
+    body = out[out.index('f__body(cpc_continuation *cpc_k'):]
+    assert body.index('(void)(a++);') < body.index('cpc_f = CPC_PUSH_RESERVED'), body
+    assert out.count('(void)(a++);') == 1, out

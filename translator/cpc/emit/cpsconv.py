@@ -99,6 +99,27 @@ def entry_param(t, name, old):
     return ctype.declare(written(t), name)
 
 
+def parameter_bounds(em, f):
+    """Statements evaluating the size expressions written in the array
+    parameters of f (`int b[n++]`), which C evaluates on entry (C11 6.9.1p10)
+    although the parameter is a pointer: once, where the body is entered
+    from the entry, before the frame stores the parameters.  Constants are
+    left out."""
+    out = []
+    for p in an.kids(f.c):
+        if p.kind != K.PARM_DECL:
+            continue
+        for x in an.kids(p):
+            if not x.kind.is_expression() or fe.integer_value(x) is not None:
+                continue
+            r = em.u.written(x)
+            if r is None:
+                raise fe.Diags([em.diag(x, 'the size of parameter `%s` comes out of a macro '
+                                        'expansion' % p.spelling)])
+            out.append('(void)(%s);' % em.u.text[r[0]:r[1]].decode('utf-8', 'surrogateescape'))
+    return out
+
+
 def written(t):
     """A parameter's type for a parameter list: as written when it is a
     typedef'd array (gcc's va_arg wants a `va_list` parameter; C adjusts
@@ -528,14 +549,15 @@ class Emitter:
         if sites:
             pre.append(cg.entry_calling_body(f.name, sig.entry_pdecls, sig.lead, need,
                                              sig.pnames))
-            push = cg.frame_push(f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type)
-                                          for v in layout.fixed],
-                                 sites[0].index if len(sites) == 1 else None)
+            push = sig.bounds + cg.frame_push(
+                f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in layout.fixed],
+                sites[0].index if len(sites) == 1 else None)
             opening = cg.body_opening(f.name, [s.index for s in sites], push,
                                       self.frame_ptr_used or len(push) > 1)
             head = cg.body_prototype(f.name, sig.bdecls, sig.code) + '\n'
         else:
-            opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames)
+            opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames) + \
+                ''.join('    %s\n' % b for b in sig.bounds)
             head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
@@ -863,6 +885,7 @@ class Signature:
         except ctype.Unnameable as e:
             raise fe.Diags([em.diag(f.c, 'parameter type cannot be named: %s' % e)])
         self.pnames = [n for (n, t) in self.params]
+        self.bounds = parameter_bounds(em, f)
         self.rt = f.c.type.get_result()
         self.void = ctype.is_void(self.rt)
         # what the entry's declaration starts with
