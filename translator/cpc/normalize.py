@@ -26,6 +26,24 @@ ATOMIC_BUILTIN_RE = re.compile(rb'__(?:c11_)?atomic_\w+\s*\(')
 TEMP_RE = re.compile(r'cpc_t\d+')
 
 
+LOOP_HINT_RE = re.compile(rb'[ \t]*#[ \t]*pragma[ \t]+GCC[ \t]+(?:ivdep|unroll|novector)\b[^\n]*\n')
+
+
+def loop_hints_before(text, a):
+    """Where the `#pragma GCC ivdep/unroll/novector` lines just before
+    offset a (a loop) start; a when there are none."""
+    line = text.rfind(b'\n', 0, a) + 1
+    if text[line:a].strip():
+        return a                        # something else before the loop on its line
+    start = line
+    while start > 0:
+        prev = text.rfind(b'\n', 0, start - 1) + 1
+        if not LOOP_HINT_RE.fullmatch(text, prev, start):
+            break
+        start = prev
+    return start if start < line else a
+
+
 def _same(a, b):
     return b is not None and an.node_id(a) == an.node_id(b)
 
@@ -136,7 +154,16 @@ class Normalizer:
 
     # -- statements
     def sub(self, c):
-        return (rw.start(c), rw.full_end(self.u, c), self.stmt(c))
+        a = rw.start(c)
+        if c.kind in an.LOOP_KINDS:
+            # a loop hint before a loop whose cps calls split it (gcc's
+            # `#pragma GCC ivdep`, which Clang does not see) goes, its line
+            # kept: the C compiler would find no loop condition to apply it to
+            h = loop_hints_before(self.u.text, a)
+            if h < a:
+                return (h, rw.full_end(self.u, c),
+                        '\n' * self.u.text.count(b'\n', h, a) + self.stmt(c))
+        return (a, rw.full_end(self.u, c), self.stmt(c))
 
     def rebuild_stmt(self, c, extra=()):
         subs = list(extra)
@@ -207,6 +234,16 @@ class Normalizer:
         if k.is_expression():
             s, t = self.lin(c)
             return self.fixed(c, '{ %s }' % ' '.join(s + discarded(t)))
+        if k == K.UNEXPOSED_STMT and len(an.kids(c)) == 1 and \
+                not an.kids(c)[0].kind.is_expression():
+            # a statement with attributes (Clang's AttributedStmt): a loop
+            # after `#pragma GCC unroll` or `ivdep`, `__attribute__((musttail))
+            # return ...`.  They are hints for the C compiler, which a
+            # statement whose cps calls split it into resume points cannot
+            # take (the loop is no longer one): they go, their lines kept
+            inner = an.kids(c)[0]
+            a, b = rw.start(c), rw.start(inner)
+            return self.fixed(c, '\n' * self.u.text.count(b'\n', a, b) + self.stmt(inner))
         if k == K.ASM_STMT:
             # the operands' calls first, in order, then the asm statement
             stmts, subs = [], []

@@ -94,3 +94,14 @@ def test_asm_operands_make_their_calls_first():
     out = stage('normalize', G + 'cps int f(void) { int x; '
                 '__asm__("" : "=r"(x) : "0"(g(1))); return x; }\n')
     assert '{ int cpc_t1 = g(1); __asm__("" : "=r"(x) : "0"(cpc_t1)); }' in out, out
+
+
+def test_loop_hints_of_a_loop_split_by_cps_calls_go_and_their_lines_stay():
+    out = stage('normalize', G + 'cps int f(int n) {\n#pragma GCC unroll 4\n'
+                '    for (int i = 0; i < g(n); i++) n--;\n#pragma GCC ivdep\n'
+                '    while (g(n)) n--;\n#pragma GCC unroll 2\n'
+                '    for (int i = 0; i < 3; i++) n++;\n    return n; }\n')
+    lines = out.split('\n')
+    assert '#pragma GCC unroll 4' not in out and '#pragma GCC ivdep' not in out, out
+    assert lines[2] == '' and lines[4] == '', lines       # the hints' lines, kept empty
+    assert '#pragma GCC unroll 2' in out, out             # a loop without cps calls keeps it
