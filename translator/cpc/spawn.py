@@ -12,8 +12,9 @@ generated function, inserted before F,
 
     static cps void F__spawn_n(T1 x1, ..., Tk xk) { S }
 
-whose parameters are the free local variables of S, copied by value at spawn
-time, and which declares again the typedefs and enumerations of F that S uses
+whose parameters are the free local variables of S whose value S may read
+before writing them, copied by value at spawn time (the others are locals
+of the new function: copying them would read them uninitialised), and which declares again the typedefs and enumerations of F that S uses
 (a typedef as the type it names, an enumeration as written) (SPEC 1.2: the spawned statement behaves like a call to an anonymous cps
 function): a variable whose address is taken inside S is then a parameter of
 the new function, with its own box if it needs one.  A free local array is
@@ -173,10 +174,18 @@ class Outliner:
                     subs.append((rw.start(n), rw.full_end(u, n),
                                  '{ (void)(%s); return; }' % inner))
         params, args, prologue, types = [], [], [], []
+        # a free variable whose value S does not read before it writes it
+        # (`cpc_spawn for (i = 0; ...)`) is not copied: reading it at the
+        # spawn would read an uninitialised variable
+        read = an.read_before_written(f, body)
+        unread = []        # (still named at the spawn: it may have no other use there)
         for d, how, dtype in free:
             v = d.spelling
             try:
-                if how == 'value':
+                if how in ('value', 'array') and an.vkey(d) not in read:
+                    prologue.append(ctype.declare(dtype, v, strip_const=True, keep_cps=True) + ';')
+                    unread.append(v)
+                elif how == 'value':
                     params.append(ctype.declare(d.type, v, keep_cps=True))  # C adjusts it
                     args.append(v)
                 elif how == 'ref':
@@ -214,6 +223,8 @@ class Outliner:
         pre.append(fn)
         s0 = rw.start(sp)
         call = 'cpc_spawn %s(%s);' % (name, ', '.join(args))
+        if unread:
+            call = '{ %s %s }' % (' '.join('(void)%s;' % v for v in unread), call)
         # (a directive between `cpc_spawn` and its statement stays)
         kept = rw.directives_in(u, s0, a0)
         if kept:

@@ -55,3 +55,10 @@ def test_spawned_statement_declares_again_the_local_typedefs_and_enums_it_uses()
 @pytest.mark.parametrize('case', expected_cases('spawn'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('spawn', case)
+
+
+def test_a_free_variable_written_before_it_is_read_is_the_new_functions_own():
+    out = without_line_directives(stage('spawn', 'cps void g(int);\nint main(void) { int i, n = 3; '
+                                        'cpc_spawn for (i = 0; i < n; i++) g(i); return 0; }\n'))
+    assert 'static cps void main__spawn_1(int n)\n{\nint i;\n' in out, out
+    assert '{ (void)i; cpc_spawn main__spawn_1(n); }' in out, out

@@ -1360,6 +1360,27 @@ def liveness(cfg):
     return Facts(bits, inn), Facts(bits, out)
 
 
+class _StatementAsBody:
+    """Function `func` seen as if statement `stmt` were its whole body,
+    with no parameters: what a Cfg of the statement alone needs."""
+
+    def __init__(self, func, stmt):
+        self._func = func
+        self.body = stmt
+        self.params = []
+
+    def __getattr__(self, name):
+        return getattr(self._func, name)
+
+
+def read_before_written(func, stmt):
+    """The keys of func's variables whose value statement `stmt` may read
+    before it writes them (live where stmt starts)."""
+    cfg = Cfg(_StatementAsBody(func, stmt))
+    live_in, _ = liveness(cfg)
+    return live_in.bits.keys_of(live_in.masks[cfg.entry.id])
+
+
 def possibly_initialised(cfg):
     """(init_in, init_out) per node id: variables assigned on some path to
     the node."""
