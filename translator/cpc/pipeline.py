@@ -26,6 +26,7 @@ from . import conditionals
 from . import headers
 from . import nested
 from . import consistency
+from . import leading_attributes
 from . import reserved
 from . import typecheck
 from . import prepare
@@ -133,6 +134,10 @@ PASSES = [
     Pass('headers', 'headers.py', inline_headers, fixed_point=True, check=unit_only(headers.check),
          doc='inline the headers that define cps functions, one level per round',
          too_deep='headers defining cps functions include each other too deeply to be inlined'),
+    Pass('attributes', 'leading_attributes.py', unit_only(leading_attributes.move),
+         check=unit_only(leading_attributes.check),
+         doc='attributes after the declarator of a function definition (which gcc rejects '
+             'there) move in front of it'),
     Pass('consistency', 'consistency.py', diagnostics_only(consistency.check_consistency),
          doc='every declaration of a function agrees on cps-ness'),
     Pass('reserved', 'reserved.py', unit_only(reserved.rename), check=unit_only(reserved.check),
