@@ -14,9 +14,10 @@ generated function, inserted before F,
 
 whose parameters are the free local variables of S whose value S may read
 before writing them, copied by value at spawn time (the others are locals
-of the new function: copying them would read them uninitialised), and which declares again the typedefs and enumerations of F that S uses
-(a typedef as the type it names, an enumeration as written) (SPEC 1.2: the spawned statement behaves like a call to an anonymous cps
-function): a variable whose address is taken inside S is then a parameter of
+of the new function: copying them would read them uninitialised), and
+which declares again the typedefs and enumerations of F that S uses (a
+typedef as the type it names, an enumeration as written) (SPEC 1.2: the
+spawned statement behaves like a call to an anonymous cps function): a variable whose address is taken inside S is then a parameter of
 the new function, with its own box if it needs one.  A free local array is
 copied through a wrapper struct `struct F__spawn_n__x { T v[N]; }`; a free
 `static` local is passed by address.  `return e;` in S evaluates e and ends

@@ -1,10 +1,11 @@
 """Unevaluated operands: a cps call that C or GNU C never makes is not
 translated either; only its type matters.  These are the operands of
 `sizeof`, `_Alignof` and `typeof` (`__typeof__`) unless their type is a
-variable-length array (C11 6.5.3.4p2: its bounds are read), the controlling expression
-of `_Generic` and the associations it cannot select (those whose type is
-not the selection's), the branch `__builtin_choose_expr` does not choose,
-and the arguments of `__builtin_constant_p`, `__builtin_classify_type` and
+variable-length array (C11 6.5.3.4p2: its bounds are read), the
+controlling expression of `_Generic` and the associations it cannot select
+(those whose type is not the selection's), the branch
+`__builtin_choose_expr` does not choose, and the arguments of
+`__builtin_constant_p`, `__builtin_classify_type` and
 `__builtin_object_size` (GCC evaluates none of them).  The generated C
 declares no function under a cps function's own name (only its entry
 points), so C would see an undeclared function there: an implicit `int`, a
