@@ -16,8 +16,10 @@ mended here, for functions (`function`) and other declarations
 union or enum defined inside an expression gets its definition back (an
 unnamed one where it is used, a named one before its block item), a
 declaration of GNU local labels is written as one, `_Alignas` goes back in
-front of its declaration, `static_assert`, `typeof` and `asm` take the
-spellings every C mode reads (`_Static_assert`, `__typeof__`, `__asm__`), and
+front of its declaration, the vector attribute Clang repeats (broken) on
+each declarator after the first goes, `static_assert`, `typeof` and `asm`
+take the spellings every C mode reads (`_Static_assert`, `__typeof__`,
+`__asm__`), and
 the pragmas written in the body (which the rendering drops: `pack` changes
 the layout of the records after it) go back, as `#pragma` lines, before the
 block item that follows them, and so do the attributes of the function that
@@ -174,7 +176,7 @@ def function(u, c):
         out.extend(before.get(i, ()))
         if i in marks or i in before:
             out.append(marks.get(i) or rw.line_directive(u, c.extent.end.offset))
-        out.append(alignas_first(ln))
+        out.append(vector_declarators(alignas_first(ln)))
     return '\n'.join(out)
 
 
@@ -276,6 +278,20 @@ def tags_defined_in_expressions(body):
     return [n for n, p in an.walk(body, skip_spawn=False, into_sizeof=True)
             if n.kind in TAG_KINDS and p is not None and p.kind.is_expression() and
             n.is_definition() and re.match(r'\w+$', n.spelling)]
+
+
+# `vector(4, float) a, b;` (a macro for `__attribute__((vector_size(...))) float`)
+# is rendered `__attribute__((__vector_size__(4 * sizeof(float)))) float a,
+# __attribute__((__vector_size__(4 * sizeof()))) b;`, which no compiler reads:
+# the attribute in front of the declaration already makes every declarator a
+# vector, and the broken copies go.
+BROKEN_VECTOR_RE = re.compile(r', __attribute__\(\(__vector_size__\([^()]*\(\)\)\)\) ')
+
+
+def vector_declarators(line):
+    """A rendered line without the broken vector attributes of declarators
+    after the first."""
+    return BROKEN_VECTOR_RE.sub(', ', line) if 'sizeof()' in line else line
 
 
 # `_Alignas(long) char x, y;` is rendered `char x _Alignas(long), y _Alignas(long);`,

@@ -2,7 +2,9 @@
    across cps calls (in the frame, or in the environment when their address is kept), as
    parameters and results of cps functions, in arrays, whatever names the type: a file-scope
    typedef, a typedef local to the function (its name cannot leave the function: the type is
-   spelled with the attribute), or the attribute written on the declaration. */
+   spelled with the attribute), or the attribute written on the declaration, also through a
+   macro in a function rendered with its macros expanded (`rendered`: Clang's rendering of
+   `vector(4, float) a, b;` repeats a broken attribute on `b`). */
 #include "corpus.h"
 
 typedef int v4 __attribute__((vector_size(16)));
@@ -33,10 +35,22 @@ CPS int direct_attribute(void)
     return pair[1] * 100 + (*kept)[3] + arr[0][0];
 }
 
+#define vector(n, type) __attribute__((vector_size((n) * sizeof(type)))) type
+#define SEEN(x) f(x)
+
+CPS int rendered(void)
+{
+    vector(4, float) a = { 1, 2, 3, 4 }, b;
+    vector(2, double) c, d = { 0.5, 1.5 };
+    b = a * (float)SEEN(2);
+    c = d + (vector(2, double)){ 1, 1 };
+    return (int)b[3] * 100 + (int)(c[1] * 10);
+}
+
 int main(void)
 {
     v4 v = { 1, 2, 3, 4 };
     v4 w = scaled(v, f(3));
-    printf("%d %d %d %d\n", w[0], w[3], local_typedef(), direct_attribute());
+    printf("%d %d %d %d %d\n", w[0], w[3], local_typedef(), direct_attribute(), rendered());
     return 0;
 }

@@ -99,3 +99,10 @@ def test_attributes_clang_ignores_are_written_back_on_a_rendered_function():
     out = stage('macros', src)
     head = [ln for ln in out.split('\n') if 'f(int x) {' in ln][0]
     assert head.startswith('__attribute__((optimize ( "wrapv" ))) '), head
+
+
+def test_the_broken_vector_attribute_of_later_declarators_goes():
+    line = ('    __attribute__((__vector_size__(4 * sizeof(float)))) float f1, '
+            '__attribute__((__vector_size__(4 * sizeof()))) f2;')
+    assert reprint.vector_declarators(line) == \
+        '    __attribute__((__vector_size__(4 * sizeof(float)))) float f1, f2;'
