@@ -246,12 +246,19 @@ NATIVE_ENTRY_ATTR = re.compile(rb'_*(constructor|destructor)_*\b')
 
 
 def native_entry_errors(u):
-    """A cps function cannot be a constructor or a destructor: the C
+    """A cps function cannot be `main`, a constructor or a destructor: the C
     runtime calls those as native functions, with no continuation."""
     errs, seen = [], set()
     for top in u.top():
         if top.kind != K.FUNCTION_DECL or not u.in_main_file(top) or \
                 not fe.is_cps_function_type(top.type):
+            continue
+        if top.spelling == 'main' and top.storage_class != fe.ci.StorageClass.STATIC:
+            if 'main' not in seen:
+                seen.add('main')
+                errs.append(u.diag(top, '`main` cannot be a cps function: the C runtime calls '
+                                   'it as a native function (let a native main spawn a cps '
+                                   'function and run cpc_main_loop())'))
             continue
         for a in an.kids(top):
             if a.kind != K.UNEXPOSED_ATTR:
