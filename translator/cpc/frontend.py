@@ -24,6 +24,41 @@ RUNTIME_INCLUDE = paths.INCLUDE_DIR
 _lib = None
 
 
+def _signatures():
+    """name -> (argument types, result type) of the libclang functions
+    called through `lib()`."""
+    c, u, vp = ctypes.c_int, ctypes.c_uint, ctypes.c_void_p
+    P = ctypes.POINTER
+    return {
+        'clang_getCursorBinaryOperatorKind': ([ci.Cursor], c),
+        'clang_getCursorUnaryOperatorKind': ([ci.Cursor], c),
+        'clang_Type_getModifiedType': ([ci.Type], ci.Type),
+        'clang_Type_getValueType': ([ci.Type], ci.Type),
+        'clang_getElementType': ([ci.Type], ci.Type),
+        'clang_getSpellingLocation': ([ci.SourceLocation, P(vp), P(u), P(u), P(u)], None),
+        'clang_getPresumedLocation': ([ci.SourceLocation, P(ci._CXString), P(u), P(u)], None),
+        'clang_getCursorPrintingPolicy': ([ci.Cursor], vp),
+        'clang_PrintingPolicy_setProperty': ([vp, c, u], None),
+        'clang_PrintingPolicy_dispose': ([vp], None),
+        'clang_getCursorPrettyPrinted': ([ci.Cursor, vp], ci._CXString),
+        # (no errcheck: Cursor.referenced and semantic_parent below do it)
+        'clang_getCursorReferenced': ([ci.Cursor], Cursor),
+        'clang_getCursorSemanticParent': ([ci.Cursor], Cursor),
+        'clang_getCursorType': ([ci.Cursor], ci.Type),
+        # extents and locations made as this module's classes at once
+        'clang_getCursorExtent': ([ci.Cursor], Range),
+        'clang_getCursorLocation': ([ci.Cursor], Location),
+        'clang_getRangeStart': ([ci.SourceRange], Location),
+        'clang_getRangeEnd': ([ci.SourceRange], Location),
+        'clang_Cursor_Evaluate': ([ci.Cursor], vp),
+        'clang_EvalResult_getKind': ([vp], c),
+        'clang_EvalResult_getAsLongLong': ([vp], ctypes.c_longlong),
+        'clang_EvalResult_dispose': ([vp], None),
+        'clang_getSkippedRanges': ([ci.TranslationUnit, ci.File], P(_RangeList)),
+        'clang_disposeSourceRangeList': ([P(_RangeList)], None),
+    }
+
+
 def lib():
     """Our own handle on libclang for the functions the bindings lack or
     declare differently: declaring their signatures here leaves the
@@ -31,62 +66,10 @@ def lib():
     global _lib
     if _lib is None:
         L = ctypes.CDLL(ci.conf.lib._name)
-        L.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
-        L.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
-        L.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
-        L.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
-        L.clang_Type_getModifiedType.argtypes = [ci.Type]
-        L.clang_Type_getModifiedType.restype = ci.Type
-        L.clang_Type_getValueType.argtypes = [ci.Type]
-        L.clang_Type_getValueType.restype = ci.Type
-        L.clang_getElementType.argtypes = [ci.Type]
-        L.clang_getElementType.restype = ci.Type
-        L.clang_getSpellingLocation.argtypes = [
-            ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
-            ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
-            ctypes.POINTER(ctypes.c_uint)]
-        L.clang_getSpellingLocation.restype = None
-        L.clang_getPresumedLocation.argtypes = [
-            ci.SourceLocation, ctypes.POINTER(ci._CXString),
-            ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
-        L.clang_getPresumedLocation.restype = None
-        L.clang_getCursorPrintingPolicy.argtypes = [ci.Cursor]
-        L.clang_getCursorPrintingPolicy.restype = ctypes.c_void_p
-        L.clang_PrintingPolicy_setProperty.argtypes = [
-            ctypes.c_void_p, ctypes.c_int, ctypes.c_uint]
-        L.clang_PrintingPolicy_setProperty.restype = None
-        L.clang_PrintingPolicy_dispose.argtypes = [ctypes.c_void_p]
-        L.clang_PrintingPolicy_dispose.restype = None
-        L.clang_getCursorPrettyPrinted.argtypes = [ci.Cursor, ctypes.c_void_p]
-        L.clang_getCursorPrettyPrinted.restype = ci._CXString
-        # (no errcheck: Cursor.referenced and semantic_parent below do it)
-        L.clang_getCursorReferenced.argtypes = [ci.Cursor]
-        L.clang_getCursorReferenced.restype = Cursor
-        L.clang_getCursorSemanticParent.argtypes = [ci.Cursor]
-        L.clang_getCursorSemanticParent.restype = Cursor
-        L.clang_getCursorType.argtypes = [ci.Cursor]
-        L.clang_getCursorType.restype = ci.Type
-        # extents and locations made as this module's classes at once
-        L.clang_getCursorExtent.argtypes = [ci.Cursor]
-        L.clang_getCursorExtent.restype = Range
-        L.clang_getCursorLocation.argtypes = [ci.Cursor]
-        L.clang_getCursorLocation.restype = Location
-        L.clang_getRangeStart.argtypes = [ci.SourceRange]
-        L.clang_getRangeStart.restype = Location
-        L.clang_getRangeEnd.argtypes = [ci.SourceRange]
-        L.clang_getRangeEnd.restype = Location
-        L.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
-        L.clang_Cursor_Evaluate.restype = ctypes.c_void_p
-        L.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
-        L.clang_EvalResult_getKind.restype = ctypes.c_int
-        L.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
-        L.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
-        L.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
-        L.clang_EvalResult_dispose.restype = None
-        L.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
-        L.clang_getSkippedRanges.restype = ctypes.POINTER(_RangeList)
-        L.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_RangeList)]
-        L.clang_disposeSourceRangeList.restype = None
+        for name, (args, result) in _signatures().items():
+            fn = getattr(L, name)
+            fn.argtypes = args
+            fn.restype = result
         _lib = L
     return _lib
 

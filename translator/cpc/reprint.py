@@ -19,11 +19,10 @@ declaration of GNU local labels is written as one, `_Alignas` goes back in
 front of its declaration, the vector attribute Clang repeats (broken) on
 each declarator after the first goes, `static_assert`, `typeof` and `asm`
 take the spellings every C mode reads (`_Static_assert`, `__typeof__`,
-`__asm__`), and
-the pragmas written in the body (which the rendering drops: `pack` changes
-the layout of the records after it) go back, as `#pragma` lines, before the
-block item that follows them, and so do the attributes of the function that
-Clang ignores (`optimize`), in front of it.
+`__asm__`), the pragmas written in the body (which the rendering drops:
+`pack` changes the layout of the records after it) go back, as `#pragma`
+lines, before the block item that follows them, and the attributes of the
+function that Clang ignores (`optimize`) go back in front of it.
 """
 import re
 

@@ -873,17 +873,20 @@ def normal_form(func, s):
 
 
 class Cfg:
-    def __init__(self, func, sites=None):
+    def __init__(self, func, sites=None, root=None):
+        """The graph of func's body, or of statement `root` of it alone (its
+        entry writes no parameter)."""
         self.func = func
         self.nodes = []
         self.labels = {}
         self.sites = []
         self.entry = self.new('entry')
         self.exit = self.new('exit')
-        for p in func.params:
+        params = func.params if root is None else []
+        for p in params:
             self.entry.writes.add(vkey(p))
         self.bits = Bits()     # the variables' bit numbers for every set of this graph
-        self.scope = [self.bits.mask(vkey(p) for p in func.params)]   # bits per open block
+        self.scope = [self.bits.mask(vkey(p) for p in params)]   # bits per open block
         self._visible = self.scope[0]
         self.brk = []
         self.cont = []
@@ -892,8 +895,9 @@ class Cfg:
         self.computed_gotos = []
         self.addr_labels = []
         self._block_item = False
-        if func.body is not None:
-            last = self.stmt(func.body, [self.entry])
+        body = func.body if root is None else root
+        if body is not None:
+            last = self.stmt(body, [self.entry])
             self.link(last, self.exit)
         for n, lab in self.gotos:
             t = self.labels.get(lab)
@@ -1360,23 +1364,10 @@ def liveness(cfg):
     return Facts(bits, inn), Facts(bits, out)
 
 
-class _StatementAsBody:
-    """Function `func` seen as if statement `stmt` were its whole body,
-    with no parameters: what a Cfg of the statement alone needs."""
-
-    def __init__(self, func, stmt):
-        self._func = func
-        self.body = stmt
-        self.params = []
-
-    def __getattr__(self, name):
-        return getattr(self._func, name)
-
-
 def read_before_written(func, stmt):
     """The keys of func's variables whose value statement `stmt` may read
     before it writes them (live where stmt starts)."""
-    cfg = Cfg(_StatementAsBody(func, stmt))
+    cfg = Cfg(func, root=stmt)
     live_in, _ = liveness(cfg)
     return live_in.bits.keys_of(live_in.masks[cfg.entry.id])
 
