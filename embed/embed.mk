@@ -4,8 +4,10 @@
 #
 #   $(BUILD)/embed/libcpc_ev.a   link with libcpc.a -lev
 #   $(BUILD)/embed/libcpc_uv.a   link with libcpc.a -luv
-#   make test-embed   builds and runs the examples (output compared with
-#                     embed/example_*.expected)
+#   make test-embed   builds and runs the examples and embed/handoff.cpc
+#                     (work handed to an idle CPC from host callbacks);
+#                     output compared with embed/*.expected
+#   make bench-embed  the host's timer ticks with CPC idle and busy
 # The runtime benchmarks run through both adapters too (bench-cpc_ev,
 # bench-cpc_uv in bench/runtime).
 
@@ -31,12 +33,24 @@ $(EMBED_BUILD)/example_ev: $(EMBED_DIR)/example_ev.cpc $(EMBED_LIB_EV) $(RUNTIME
 $(EMBED_BUILD)/example_uv: $(EMBED_DIR)/example_uv.cpc $(EMBED_LIB_UV) $(RUNTIME_LIB)
 	$(TOP)/bin/cpcc -O2 $< -o $@ $(EMBED_LIB_UV) -luv
 
+# The host hands work to an idle CPC from its callbacks (embed/handoff.cpc,
+# built once per host).
+$(EMBED_BUILD)/handoff_ev: $(EMBED_DIR)/handoff.cpc $(EMBED_LIB_EV) $(RUNTIME_LIB)
+	$(TOP)/bin/cpcc -O2 -DHOST_EV $< -o $@ $(EMBED_LIB_EV) -lev
+
+$(EMBED_BUILD)/handoff_uv: $(EMBED_DIR)/handoff.cpc $(EMBED_LIB_UV) $(RUNTIME_LIB)
+	$(TOP)/bin/cpcc -O2 -DHOST_UV $< -o $@ $(EMBED_LIB_UV) -luv
+
 embed: $(EMBED_LIB_EV) $(EMBED_LIB_UV)
 
-test-embed: setup runtime lib $(EMBED_BUILD)/example_ev $(EMBED_BUILD)/example_uv
-	@fail=0; for x in example_ev example_uv; do \
+EMBED_TESTS := example_ev example_uv handoff_ev handoff_uv
+
+# $(EMBED_DIR)/<test>.expected, or the one its source shares (handoff).
+test-embed: setup runtime lib $(addprefix $(EMBED_BUILD)/,$(EMBED_TESTS))
+	@fail=0; for x in $(EMBED_TESTS); do \
+	    exp=$(EMBED_DIR)/$$x.expected; [ -f $$exp ] || exp=$(EMBED_DIR)/$${x%_*}.expected; \
 	    if timeout 30 $(EMBED_BUILD)/$$x > $(EMBED_BUILD)/$$x.out 2>&1 && \
-	       diff -u $(EMBED_DIR)/$$x.expected $(EMBED_BUILD)/$$x.out; then \
+	       diff -u $$exp $(EMBED_BUILD)/$$x.out; then \
 	        echo "ok   embed/$$x"; else echo "FAIL embed/$$x"; fail=1; fi; \
 	done; exit $$fail
 
@@ -58,6 +72,23 @@ $(RB_OUT)/bench-cpc_uv: $(TOP)/bench/runtime/cpc.c $(TOP)/bench/runtime/bench_co
 
 bench-runtime-build: $(RB_OUT)/bench-cpc_ev $(RB_OUT)/bench-cpc_uv
 
-.PHONY: embed test-embed
+# The host loop's timer while CPC idles and while it yields in a loop
+# (bench/embed/ticks.cpc): `make bench-embed`, a few seconds.
+EB_SRC := $(TOP)/bench/embed
+EB_OUT := $(BUILD)/bench/embed
+$(EB_OUT)/ticks_ev: $(EB_SRC)/ticks.cpc $(EMBED_LIB_EV) $(RUNTIME_LIB)
+	@mkdir -p $(@D)
+	$(TOP)/bin/cpcc -O2 -DHOST_EV $< -o $@ $(EMBED_LIB_EV) -lev
+
+$(EB_OUT)/ticks_uv: $(EB_SRC)/ticks.cpc $(EMBED_LIB_UV) $(RUNTIME_LIB)
+	@mkdir -p $(@D)
+	$(TOP)/bin/cpcc -O2 -DHOST_UV $< -o $@ $(EMBED_LIB_UV) -luv
+
+bench-embed: setup runtime lib $(EB_OUT)/ticks_ev $(EB_OUT)/ticks_uv
+	@$(EB_OUT)/ticks_ev && $(EB_OUT)/ticks_uv
+
+BENCH_SUITES += bench-embed
+
+.PHONY: embed test-embed bench-embed
 
 .SECONDARY: $(EMBED_BUILD)/cpc_ev.o $(EMBED_BUILD)/cpc_uv.o

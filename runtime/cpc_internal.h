@@ -256,6 +256,11 @@ struct cpc_sched {
                                      (cpc_scheduler_set_poll_spin), -1:
                                      the process default */
     int64_t poll_spin_ns;         /* the next poll's length (adaptive) */
+
+    /* Embedding (cpc_scheduler_set_wakeup): called when native code on
+       the host's thread queues work on the idle scheduler. */
+    void (*host_wake)(void *);
+    void *host_wake_arg;
 };
 
 extern struct cpc_sched cpc__sched_default;
@@ -287,10 +292,25 @@ static inline void sched_queue_push(struct sched_queue *q,
     k->cpc_next = NULL;
     sched_queue_append(q, k, k);
 }
-/* Append a thread to s's run queue (s's own thread only). */
+/* s (this OS thread's) was parked -- idle, between runs or between two
+   cpc_scheduler_run_once calls -- and native code queued a thread on it:
+   count it busy again, and tell its host loop if it has one. */
+void cpc__sched_wake_parked(struct cpc_sched *s);
+/* Append a thread to s's run queue (s's own thread only).  Only a push
+   into an empty queue can find s parked (it parks with an empty queue). */
 static inline void sched_runq_push(struct cpc_sched *s, cpc_continuation *k)
 {
-    sched_queue_push(&s->runq, k);
+    k->cpc_next = NULL;
+    if (CPC_LIKELY(s->runq.head == NULL)) {
+        s->runq.head = k;
+        s->runq.tail = &k->cpc_next;
+        if (CPC_UNLIKELY(atomic_load_explicit(&s->parked,
+                                              memory_order_relaxed)))
+            cpc__sched_wake_parked(s);
+        return;
+    }
+    *s->runq.tail = k;
+    s->runq.tail = &k->cpc_next;
 }
 /* Push onto the run queue of the scheduler this OS thread drives, whose
    condvar key is `key` (callers have just checked it against a condvar,
@@ -301,7 +321,7 @@ void cpc__sched_push_other(struct cpc_sched *s, cpc_continuation *k);
 static inline void sched_push_keyed(uint32_t key, cpc_continuation *k)
 {
     if (CPC_LIKELY(key == CV_MAGIC_LIVE))
-        sched_queue_push(&cpc__sched_default.runq, k);
+        sched_runq_push(&cpc__sched_default, k);
     else
         cpc__sched_push_other(cpc__tls_sched, k);
 }

@@ -240,6 +240,14 @@ static __attribute__((noinline)) void sched_unpark(struct cpc_sched *s)
     pthread_mutex_unlock(&s->inbox_lock);
 }
 
+void cpc__sched_wake_parked(struct cpc_sched *s)
+{
+    sched_unpark(s);
+    if (s->host_wake != NULL &&
+        atomic_load_explicit(&s->driver, memory_order_relaxed) == 0)
+        s->host_wake(s->host_wake_arg);
+}
+
 /* Append k to s's inbox, counting s busy if it was parked; then wake its
    loop if the inbox was empty (one pending wake-up is enough), and only
    then add `detached` to the busy count: the caller counts until s does. */
@@ -342,23 +350,11 @@ static inline void sched_check_spawn(cpc_continuation *k, const char *what)
 
 /* Spawn onto the run queue of s, which this OS thread drives.  Native
    code queueing work on an idle scheduler (before its loop runs, or
-   between runs) makes it count as busy again.  A scheduler parks only
-   with an empty run queue, so only a push into an empty queue needs to
-   look at `parked` (off the path of every spawn but the first of a
-   pass). */
+   between runs) makes it count as busy again (sched_runq_push). */
 static inline __attribute__((always_inline)) void
 sched_spawn_local(struct cpc_sched *s, cpc_continuation *k)
 {
-    k->cpc_next = NULL;
-    if (CPC_LIKELY(s->runq.head != NULL)) {
-        *s->runq.tail = k;
-        s->runq.tail = &k->cpc_next;
-        return;
-    }
-    s->runq.head = k;
-    s->runq.tail = &k->cpc_next;
-    if (CPC_UNLIKELY(atomic_load_explicit(&s->parked, memory_order_relaxed)))
-        sched_unpark(s);
+    sched_runq_push(s, k);
 }
 
 static struct cpc_sched *sched_handle(cpc_sched *h, const char *what)
@@ -860,6 +856,13 @@ int cpc_scheduler_backend_timeout(cpc_sched *h)
         return 0;
     s->time_valid = 0;
     return sched_poll_timeout(s);
+}
+
+void cpc_scheduler_set_wakeup(cpc_sched *h, void (*wake)(void *), void *arg)
+{
+    struct cpc_sched *s = sched_handle(h, "cpc_scheduler_set_wakeup");
+    s->host_wake = wake;
+    s->host_wake_arg = arg;
 }
 
 int cpc_scheduler_run_once(cpc_sched *h)

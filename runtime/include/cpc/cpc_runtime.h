@@ -182,10 +182,19 @@ int cpc_scheduler_set_poll_spin(cpc_sched *s, int usec);
    timers, takes the inbox and the ready fds, and runs every thread
    runnable at that moment once, without blocking.  Always from the same
    OS thread.  run_once returns 0 once nothing can run on any scheduler
-   (the host may then stop watching), non-zero otherwise. */
+   (the host may then stop keeping its loop alive for s), non-zero
+   otherwise. */
 int cpc_scheduler_backend_fd(cpc_sched *s);
 int cpc_scheduler_backend_timeout(cpc_sched *s);
 int cpc_scheduler_run_once(cpc_sched *s);
+/* wake(arg) is called when native code on s's host thread, between two
+   run_once calls, queues a thread on s while s is idle (cpc_spawn,
+   cpc_signal, cpc_signal_all, a channel closed, ...): the host loop must
+   then call run_once again, even if nothing else keeps it running.  Work
+   queued by other OS threads makes the backend fd readable instead.  NULL
+   removes the callback. */
+void cpc_scheduler_set_wakeup(cpc_sched *s, void (*wake)(void *arg),
+                              void *arg);
 
 cpc_condvar *cpc_condvar_get(void);
 cpc_condvar *cpc_condvar_retain(cpc_condvar *c);

@@ -5,8 +5,12 @@
  * timeout with a uv_timer_t, and keeps a uv_idle_t running while threads
  * are runnable; each of them calls cpc_scheduler_run_once.  A
  * uv_prepare_t re-arms them before libuv blocks.  Once nothing can run on
- * any CPC scheduler the handles stop, so uv_run returns when the rest of
- * the program's handles are done too. */
+ * any CPC scheduler the handles stop counting for the loop (uv_unref), so
+ * uv_run returns when the rest of the program's handles are done too; but
+ * they keep watching: the program's callbacks may hand work to CPC at any
+ * time (cpc_spawn, cpc_signal, ...), and uv_run then goes on until it is
+ * done.  Fairness: libuv runs its other callbacks between any two passes,
+ * and a pass runs at most 16384 threads (docs/multicore.md). */
 #ifndef CPC_UV_H
 #define CPC_UV_H
 
