@@ -1,7 +1,8 @@
 """cpcc: a cc-like driver for CPC.
 
-`.cpc` files are translated to C (translate.py) then compiled by $CC (cc by
-default) with the runtime's include directory; `.c` files are compiled as
+`.cpc` files are translated to C (translate.py) then compiled by the C
+compiler (c_compiler: $CPCC_CC, else $CC unless it is cpcc, else cc) with
+the runtime's include directory; `.c` files are compiled as
 they are; the link adds the runtime library and -pthread.  Diagnostics are
 `file:line:col: error: ...`; the exit status is the compiler's.
 """
@@ -9,6 +10,7 @@ import gc
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -74,6 +76,38 @@ def die(msg, status=1):
     sys.exit(status)
 
 
+# Set in the environment of every command cpcc runs: a cpcc that finds it
+# was started as cpcc's own C compiler (a wrapper, a renamed copy), and
+# would start another in turn, for ever.
+CC_GUARD = 'CPCC_RUNNING_CC'
+
+
+def names_cpcc(word):
+    """Whether a word of a C compiler command is cpcc (by name, through
+    PATH and symbolic links)."""
+    found = shutil.which(word) or word
+    return 'cpcc' in (os.path.basename(word), os.path.basename(os.path.realpath(found)))
+
+
+def c_compiler():
+    """The C compiler's command, as words: $CPCC_CC, else $CC, else cc.  $CC
+    naming cpcc (`make CC=cpcc` exports it to every command, cpcc's too)
+    means the user's build compiles with cpcc: its C compiler is then cc."""
+    for var in ('CPCC_CC', 'CC'):
+        value = os.environ.get(var, '').strip()
+        if not value:
+            continue
+        try:
+            words = shlex.split(value)
+        except ValueError as e:
+            die('%s=%s: %s' % (var, value, e))
+        if not any(names_cpcc(w) for w in words):
+            return words
+        if var == 'CPCC_CC':
+            die('CPCC_CC=%s names cpcc itself; set it to a C compiler' % value)
+    return ['cc']
+
+
 class Options:
     def __init__(self):
         self.sources = []       # (path, kind, language) kind in cpc, c, obj
@@ -97,7 +131,7 @@ class Options:
         self.lang = None        # the language of `-x`, for the inputs that follow
         self.stop_after = None      # --cpc-stop-after=PASS: print the CPC text after PASS
         self.check_invariants = False
-        self.cc = os.environ.get('CC', 'cc')
+        self.cc = c_compiler()  # the C compiler's command words
 
     @property
     def link_flags(self):
@@ -317,7 +351,7 @@ def implied_defines(o):
 
 
 def cc_base(o):
-    return [o.cc, '-I' + RUNTIME_INC] + implied_defines(o)
+    return o.cc + ['-I' + RUNTIME_INC] + implied_defines(o)
 
 
 def run(cmd, o):
@@ -372,15 +406,20 @@ def fix_deps(depfile, gen, src, headers=(), phony=False):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if os.environ.get(CC_GUARD):
+        die('cpcc was started as the C compiler of cpcc (CPCC_CC=%s, CC=%s); set CPCC_CC '
+            'or CC to a C compiler' % (os.environ.get('CPCC_CC', ''), os.environ.get('CC', '')))
     o = parse_args(argv)
     if not o.sources:
         die('no input files')
     try:
         ensure_built(o)
+        os.environ[CC_GUARD] = '1'      # for every command run from here on
         tmpdir = tempfile.mkdtemp(prefix='cpcc-')
         try:
             return compile_all(o, tmpdir)
         finally:
+            os.environ.pop(CC_GUARD, None)
             shutil.rmtree(tmpdir, ignore_errors=True)
     except KeyboardInterrupt:
         return 130
@@ -473,7 +512,7 @@ def compile_all(o, tmpdir):
     o.current = None
     if o.mode != 'link' or o.stop_after:
         return 0
-    cmd = [o.cc] + o.link_common
+    cmd = o.cc + o.link_common
     for what, v in o.link_seq:
         cmd.append(v if what == 'flag' else objs[v])
     cmd += runtime_link_flags(o) + ['-pthread']

@@ -274,3 +274,62 @@ def test_unexpected_error_is_one_line_with_the_file_name(tmp_path, monkeypatch, 
     err = capsys.readouterr().err
     assert status != 0
     assert err == 'p.cpc: cpcc: internal error: RuntimeError: simulated failure\n'
+
+
+# --- cpcc never runs itself as its C compiler ---
+
+def run_bounded(cmd, cwd, env, timeout=30):
+    """Run cmd in a session of its own; on timeout kill the whole session (a
+    cpcc running itself would leave a chain of cpccs behind)."""
+    import signal
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail('%s did not finish in %ds' % (cmd, timeout))
+    return p.returncode, out, err
+
+
+def test_cc_naming_cpcc_compiles_with_cc(tmp_path):
+    # `make CC=cpcc` exports CC=cpcc to every command, cpcc's own included
+    write(tmp_path / 'p.cpc', CPS_PROG.replace('VALUE', '42'))
+    rc, out, err = run_bounded([CPCC, 'p.cpc', '-o', 'prog'], tmp_path,
+                               dict(os.environ, CC=CPCC))
+    assert rc == 0, err
+    run = subprocess.run([str(tmp_path / 'prog')], capture_output=True, text=True)
+    assert run.stdout == '42\n'
+
+
+def test_cc_wrapper_running_cpcc_is_refused(tmp_path):
+    wrapper = tmp_path / 'mycc'
+    wrapper.write_text('#!/bin/sh\nexec %s "$@"\n' % CPCC)
+    wrapper.chmod(0o755)
+    write(tmp_path / 'p.cpc', CPS_PROG.replace('VALUE', '1'))
+    rc, out, err = run_bounded([CPCC, '-c', 'p.cpc'], tmp_path,
+                               dict(os.environ, CC=str(wrapper)))
+    assert rc != 0
+    assert 'cpcc: error: cpcc was started as the C compiler of cpcc' in err
+
+
+def test_cpcc_cc_overrides_cc(tmp_path):
+    log = tmp_path / 'cc.log'
+    cc = tmp_path / 'fakecc'
+    cc.write_text(RECORDER % (sys.executable, str(log)))
+    cc.chmod(0o755)
+    write(tmp_path / 'x.c', 'int x;\n')
+    r = cpcc(['-c', 'x.c'], tmp_path, {'CPCC_CC': str(cc), 'CC': '/nonexistent/cc'})
+    assert r.returncode == 0, r.stderr
+    assert [json.loads(line)[-3:] for line in log.read_text().splitlines()] == \
+        [['x.c', '-o', 'x.o']]
+
+
+def test_cc_with_arguments_is_split_into_words(tmp_path):
+    write(tmp_path / 'p.cpc', CPS_PROG.replace('VALUE', '7'))
+    rc, out, err = run_bounded([CPCC, 'p.cpc', '-o', 'prog'], tmp_path,
+                               dict(os.environ, CC='cc -DVALUE_UNUSED=1'))
+    assert rc == 0, err
+    assert subprocess.run([str(tmp_path / 'prog')], capture_output=True,
+                          text=True).stdout == '7\n'
