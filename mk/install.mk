@@ -16,7 +16,8 @@
 #   libdir/cpc/venv/                    a private Python environment holding
 #                                       the translator (package cpc), the
 #                                       checker and the pinned libclang
-#                                       bindings with their libclang.so
+#                                       bindings with their libclang.so, on
+#                                       INSTALL_PYTHON (below)
 #   mandir/man1/cpcc.1, man7/cpc.7
 #   datarootdir/cpc/gdb/                the gdb extension, when the tree has
 #                                       one (tools/gdb/)
@@ -45,8 +46,14 @@ INSTALL_HDRS   := $(wildcard $(RUNTIME_DIR)/include/cpc/*.h)
 INSTALL_MAN    := $(TOP)/docs/man
 INSTALL_GDB    := $(wildcard $(TOP)/tools/gdb/*)
 INSTALL_STAGE  := $(BUILD)/install
-# The private environment's site-packages, named as the build venv's.
-INSTALL_PYVER   = $(shell $(PYTHON) -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
+# The private environment's interpreter: one that every user who can read
+# the prefix can run, outside any home directory (the build's .venv may
+# come from an interpreter in the builder's home, which other users cannot
+# enter).  The system's python3 by default; install-python-check refuses one
+# that other users could not run.
+INSTALL_PYTHON ?= $(firstword $(wildcard /usr/bin/python3 /usr/local/bin/python3) python3)
+# Its site-packages directory name.
+INSTALL_PYVER   = $(shell $(INSTALL_PYTHON) -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
 INSTALL_SITE    = $(pkglibdir)/venv/lib/$(INSTALL_PYVER)/site-packages
 
 # The two pkg-config files: cpc.pc and cpc_debug.pc.
@@ -78,9 +85,9 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	    ln -sf $$l.so.$(CPC_SOVERSION) "$(DESTDIR)$(libdir)/$$l.so"; \
 	done
 	@# the private Python environment: translator, checker, libclang
+	@$(INSTALL_PYTHON) $(INSTALL_SRC)/check_python.py
 	rm -rf "$(DESTDIR)$(pkglibdir)/venv"
-	$$($(PYTHON) -c 'import sys; print(sys._base_executable)') -m venv --without-pip \
-	    "$(DESTDIR)$(pkglibdir)/venv"
+	$(INSTALL_PYTHON) -m venv --without-pip "$(DESTDIR)$(pkglibdir)/venv"
 	sed -i -e 's|^command = .*|command = python3 -m venv $(pkglibdir)/venv|' \
 	    "$(DESTDIR)$(pkglibdir)/venv/pyvenv.cfg"
 	rm -f "$(DESTDIR)$(pkglibdir)/venv/bin/"[aA]ctivate*   # nobody activates it

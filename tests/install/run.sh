@@ -15,7 +15,16 @@ TOP=$1 WORK=$2
 MAKE=${MAKE:-make}
 rm -rf "$WORK"
 mkdir -p "$WORK"
-P=$WORK/usr                       # the installation prefix
+# The installation prefix.  Run as root, the tests below also use it as an
+# unprivileged user (nobody): it then lies in a directory of its own that
+# every user can enter, wherever the checkout is.
+if [ "$(id -u)" = 0 ]; then
+    PBASE=$(mktemp -d /tmp/cpc-install-test.XXXXXX) && chmod 755 "$PBASE" || exit 1
+    trap 'rm -rf "$PBASE"' EXIT
+    P=$PBASE/usr
+else
+    PBASE= P=$WORK/usr
+fi
 PROJECT=$TOP/tests/install/project
 EXPECTED=$TOP/tests/install/seeder.expected
 fails=0
@@ -261,6 +270,38 @@ CPC
             fail "gdb auto-loads the installed extension ($how runtime)" "$(tail -4 "$WORK/out")"
     done
 fi
+
+# ---- as another user, outside the checkout --------------------------------
+# The installation works for every user who can read the prefix, and names
+# nothing of the build machine's home directories.  Run as root, the builds
+# below run as nobody in a directory of its own; otherwise as this user.
+named=$(grep -rlI -- "$(cd ~ && pwd -P)/" "$P" | head -3)
+[ -z "$named" ] && ok "no installed file names the installer's home directory" ||
+    fail "no installed file names the installer's home directory" "$named"
+U=$(mktemp -d /tmp/cpc-user-test.XXXXXX) && chmod 755 "$U"
+cp -R "$PROJECT" "$U/make"
+if [ "$(id -u)" = 0 ]; then
+    chown -R nobody "$U"
+    as_user() { setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env \
+                    env PATH="$PATH" CPATH="$CPATH" LIBRARY_PATH="$LIBRARY_PATH" \
+                    LD_LIBRARY_PATH="$LD_LIBRARY_PATH" PKG_CONFIG_PATH="$PKG_CONFIG_PATH" \
+                    CMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH" HOME="$U" "$@"; }
+    who=nobody
+else
+    as_user() { HOME="$U" "$@"; }
+    who=$(id -un)
+fi
+if (cd "$U" && as_user cpcc --version) >"$WORK/out" 2>&1; then
+    ok "$who: the installed cpcc runs"
+else
+    fail "$who: the installed cpcc runs" "$(tail -3 "$WORK/out")"
+fi
+if (cd "$U/make" && as_user make -s CPC=cpcc) >"$WORK/out" 2>&1; then
+    expect_output "$who: a Makefile project builds and runs" "$EXPECTED" as_user "$U/make/seeder"
+else
+    fail "$who: a Makefile project builds" "$(tail -5 "$WORK/out")"
+fi
+rm -rf "$U"
 
 # ---- uninstall -------------------------------------------------------------
 if run_make uninstall PREFIX="$P"; then

@@ -404,8 +404,49 @@ def fix_deps(depfile, gen, src, headers=(), phony=False):
         f.write(t)
 
 
+HELP = """\
+Usage: cpcc [options] file...
+Compile CPC (.cpc) and C files like cc: .cpc files are translated to C and
+compiled by the C compiler ($CPCC_CC, else $CC, else cc); the link adds the
+CPC runtime.  Every option of cc is accepted and passed on.
+
+  -x cpc                  the following files are CPC whatever their suffix
+                          (-x none: back to the suffix)
+  -c, -S, -o FILE         as cc
+  -E                      preprocess the .cpc file (CPC keywords kept) to
+                          stdout or -o FILE; C files as cc -E
+  --cpc-emit-c            translate the .cpc files to C and print that (or
+                          write it to -o FILE); nothing is compiled
+  --cpc-debug             compile for the checking runtime, link libcpc_debug
+  --save-temps            keep the generated C as NAME.cpc.c
+  --frames=aligned|packed         layout of the frames (default aligned)
+  --dataflow=lifting|environments how variables live across cooperation points
+  --cpc-stop-after=PASS   print the CPC text after a translator pass
+  -MD, -MMD, -MF, -MT ... dependency files naming the .cpc sources
+  -MJ FILE                append a compilation database entry per file
+  -v                      print the commands run
+  --version, --help
+
+A program is linked with the static libcpc.a, a -shared library with
+libcpc.so (see cpcc(1), cpc(7)).
+"""
+
+
+def version_text():
+    where = ('installed in %s' % paths.installed.PREFIX if paths.installed is not None
+             else 'run from the checkout %s' % TOP)
+    return ('cpcc (CPC) %s\n%s; C compiler: %s\n'
+            % (paths.VERSION, where, ' '.join(c_compiler())))
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv in (['--version'], ['-dumpversion']):
+        sys.stdout.write(version_text() if argv[0] == '--version' else paths.VERSION + '\n')
+        return 0
+    if argv and argv[0] in ('--help', '-h'):
+        sys.stdout.write(HELP)
+        return 0
     if os.environ.get(CC_GUARD):
         die('cpcc was started as the C compiler of cpcc (CPCC_CC=%s, CC=%s); set CPCC_CC '
             'or CC to a C compiler' % (os.environ.get('CPCC_CC', ''), os.environ.get('CC', '')))
