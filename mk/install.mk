@@ -11,7 +11,7 @@
 #   libdir/libcpc.a, libcpc.so*         runtime and library (release)
 #   libdir/libcpc_debug.a, .so*         the same for --cpc-debug code
 #   libdir/libcpc_ev.a, libcpc_uv.a     the libev and libuv adapters
-#   libdir/pkgconfig/cpc.pc, cpc_debug.pc
+#   libdir/pkgconfig/cpc.pc, cpc_debug.pc, cpc_ev.pc, cpc_uv.pc
 #   libdir/cmake/CPC/                   find_package(CPC)
 #   libdir/cpc/venv/                    a private Python environment holding
 #                                       the translator (package cpc), the
@@ -56,18 +56,31 @@ INSTALL_PYTHON ?= $(firstword $(wildcard /usr/bin/python3 /usr/local/bin/python3
 INSTALL_PYVER   = $(shell $(INSTALL_PYTHON) -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
 INSTALL_SITE    = $(pkglibdir)/venv/lib/$(INSTALL_PYVER)/site-packages
 
-# The two pkg-config files: cpc.pc and cpc_debug.pc.
+# How programs find libcpc.so at run time: the rpath flag cpcc and the
+# pkg-config files add (-Wl,-rpath,libdir), or nothing when libdir is one
+# of the loader's directories (INSTALL_RPATH=auto; yes, no force it).
+INSTALL_RPATH ?= auto
+INSTALL_RPATH_FLAG = $(shell $(INSTALL_PYTHON) $(INSTALL_SRC)/rpath.py '$(libdir)' '$(INSTALL_RPATH)')
+
+# The pkg-config files: cpc.pc, cpc_debug.pc, and the adapters' cpc_ev.pc,
+# cpc_uv.pc.
 INSTALL_PC_RELEASE := -e 's|@LIBNAME@|cpc|' -e 's|@FLAVOUR_NAME@||' \
                       -e 's|@FLAVOUR_DESC@||' -e 's|@FLAVOUR_CFLAGS@||'
 INSTALL_PC_DEBUG   := -e 's|@LIBNAME@|cpc_debug|' -e 's|@FLAVOUR_NAME@| (debug)|' \
                       -e 's|@FLAVOUR_DESC@|, debug flavour (for code compiled with cpcc --cpc-debug)|' \
                       -e 's|@FLAVOUR_CFLAGS@| -DCPC_DEBUG|'
 
+INSTALL_PC_EV := -e 's|@NAME@|ev|g' -e 's|@HOST@|libev|g' -e 's|@REQUIRES@||' \
+                 -e 's|@HOSTLIBS@| -lev|'
+INSTALL_PC_UV := -e 's|@NAME@|uv|g' -e 's|@HOST@|libuv|g' -e 's|@REQUIRES@| libuv|' \
+                 -e 's|@HOSTLIBS@||'
+
 # $(call install_subst,template,output,extra sed expressions)
 define install_subst
 	sed -e 's|@prefix@|$(prefix)|g' -e 's|@bindir@|$(bindir)|g' \
 	    -e 's|@libdir@|$(libdir)|g' -e 's|@includedir@|$(includedir)|g' \
 	    -e 's|@pkglibdir@|$(pkglibdir)|g' -e 's|@VERSION@|$(CPC_VERSION)|g' \
+	    -e 's|@RPATH@|$(INSTALL_RPATH_FLAG)|g' \
 	    $(3) $(1) > $(2)
 endef
 
@@ -107,6 +120,8 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	@# pkg-config and CMake
 	$(call install_subst,$(INSTALL_SRC)/cpc.pc.in,"$(DESTDIR)$(pkgconfigdir)/cpc.pc",$(INSTALL_PC_RELEASE))
 	$(call install_subst,$(INSTALL_SRC)/cpc.pc.in,"$(DESTDIR)$(pkgconfigdir)/cpc_debug.pc",$(INSTALL_PC_DEBUG))
+	$(call install_subst,$(INSTALL_SRC)/cpc_adapter.pc.in,"$(DESTDIR)$(pkgconfigdir)/cpc_ev.pc",$(INSTALL_PC_EV))
+	$(call install_subst,$(INSTALL_SRC)/cpc_adapter.pc.in,"$(DESTDIR)$(pkgconfigdir)/cpc_uv.pc",$(INSTALL_PC_UV))
 	$(call install_subst,$(INSTALL_SRC)/CPCConfig.cmake.in,"$(DESTDIR)$(cmakedir)/CPCConfig.cmake")
 	$(call install_subst,$(INSTALL_SRC)/CPCConfigVersion.cmake.in,"$(DESTDIR)$(cmakedir)/CPCConfigVersion.cmake")
 	@# manual pages, gdb extension
@@ -127,7 +142,8 @@ uninstall:
 	          "$(DESTDIR)$(libdir)/$$l.so.$(CPC_SOVERSION)" \
 	          "$(DESTDIR)$(libdir)/$$l.so.$(CPC_VERSION)"; \
 	done
-	rm -f "$(DESTDIR)$(pkgconfigdir)/cpc.pc" "$(DESTDIR)$(pkgconfigdir)/cpc_debug.pc"
+	rm -f "$(DESTDIR)$(pkgconfigdir)/cpc.pc" "$(DESTDIR)$(pkgconfigdir)/cpc_debug.pc" \
+	      "$(DESTDIR)$(pkgconfigdir)/cpc_ev.pc" "$(DESTDIR)$(pkgconfigdir)/cpc_uv.pc"
 	rm -rf "$(DESTDIR)$(cmakedir)" "$(DESTDIR)$(pkglibdir)" "$(DESTDIR)$(pkgdatadir)"
 	rm -f "$(DESTDIR)$(mandir)/man1/cpcc.1" "$(DESTDIR)$(mandir)/man7/cpc.7"
 	@if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \

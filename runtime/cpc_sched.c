@@ -39,11 +39,15 @@
 #define _GNU_SOURCE
 #include "cpc_internal.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+
+/* Weak: a static executable does not pull the dynamic loader in for it. */
+#pragma weak dlsym
 
 _Thread_local int cpc_budget = CPC_DIRECT_BUDGET;
 _Thread_local struct cpc_sched *cpc__tls_sched = NULL;
@@ -68,6 +72,25 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
 {
     cpc__tls_sched = &cpc__sched_default;
     cpc__tls_on_default = true;
+}
+
+/* One runtime per process: the scheduler's state is global.  A program
+   holding the static runtime (libcpc.a) that also loads libcpc.so, through
+   a shared library of CPC code, would have two, each with its own default
+   scheduler, and threads spawned by one would never run on the other's
+   loop.  Whichever copy finds that the process's cpc_main_loop is not its
+   own stops the program at its start. */
+__attribute__((constructor)) static void sched_check_one_runtime(void)
+{
+    if (dlsym == NULL)
+        return;         /* a static executable: nothing else loaded */
+    void *first = dlsym(RTLD_DEFAULT, "cpc_main_loop");
+    if (first != NULL && first != (void *)cpc_main_loop)
+        cpc__fatal("two CPC runtimes in one process: the program contains the "
+                   "static runtime (libcpc.a) and loads libcpc.so (through a "
+                   "shared library built with cpcc -shared); link the program "
+                   "with -lcpc instead of libcpc.a (cpcc does so by itself when "
+                   "it links the library)");
 }
 
 /* ---- the world: every scheduler, termination ------------------------------ */

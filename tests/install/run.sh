@@ -212,6 +212,17 @@ if (cd "$S" && cpcc -O2 -fPIC -shared worker.cpc -o libworker.so &&
     readelf -d "$S/libworker.so" | grep -q 'NEEDED.*\[libcpc.so.0\]' &&
         ok "cpcc -shared: the library depends on libcpc.so.0" ||
         fail "cpcc -shared: the library depends on libcpc.so.0" "$(readelf -d "$S/libworker.so" | grep NEEDED)"
+    # The static runtime in the program and libcpc.so through the library:
+    # two runtimes, refused at start.
+    if cc "$S/main.o" "$S/stats.o" -L"$S" -lworker "$P/lib/libcpc.a" -pthread -Wl,-rpath,"$S" \
+            -o "$S/seeder_two" >"$WORK/out" 2>&1; then
+        "$S/seeder_two" >"$WORK/out" 2>&1 && fail "two runtimes in one process are refused" "it ran" ||
+            { grep -q "two CPC runtimes in one process" "$WORK/out" &&
+              ok "two runtimes in one process are refused" ||
+              fail "two runtimes in one process are refused" "$(tail -3 "$WORK/out")"; }
+    else
+        fail "two runtimes in one process: the link" "$(tail -3 "$WORK/out")"
+    fi
 else
     fail "cpcc -shared" "$(tail -5 "$WORK/out")"
 fi
@@ -275,31 +286,75 @@ fi
 # The installation works for every user who can read the prefix, and names
 # nothing of the build machine's home directories.  Run as root, the builds
 # below run as nobody in a directory of its own; otherwise as this user.
+# The prefix is not one the compiler and the loader know (no CPATH,
+# LIBRARY_PATH, LD_LIBRARY_PATH): what a user of a non-default prefix has is
+# PATH, PKG_CONFIG_PATH and CMAKE_PREFIX_PATH.
 named=$(grep -rlI -- "$(cd ~ && pwd -P)/" "$P" | head -3)
 [ -z "$named" ] && ok "no installed file names the installer's home directory" ||
     fail "no installed file names the installer's home directory" "$named"
 U=$(mktemp -d /tmp/cpc-user-test.XXXXXX) && chmod 755 "$U"
 cp -R "$PROJECT" "$U/make"
+cp -R "$PROJECT" "$U/pc"
+mkdir -p "$U/uv"
+cp "$TOP/embed/handoff.cpc" "$U/uv/"
+user_env=(env -u CPATH -u LIBRARY_PATH -u LD_LIBRARY_PATH PATH="$P/bin:/usr/bin:/bin"
+          PKG_CONFIG_PATH="$P/lib/pkgconfig" CMAKE_PREFIX_PATH="$P" HOME="$U")
 if [ "$(id -u)" = 0 ]; then
     chown -R nobody "$U"
     as_user() { setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env \
-                    env PATH="$PATH" CPATH="$CPATH" LIBRARY_PATH="$LIBRARY_PATH" \
-                    LD_LIBRARY_PATH="$LD_LIBRARY_PATH" PKG_CONFIG_PATH="$PKG_CONFIG_PATH" \
-                    CMAKE_PREFIX_PATH="$CMAKE_PREFIX_PATH" HOME="$U" "$@"; }
+                    "${user_env[@]}" "$@"; }
     who=nobody
 else
-    as_user() { HOME="$U" "$@"; }
+    as_user() { "${user_env[@]}" "$@"; }
     who=$(id -un)
 fi
-if (cd "$U" && as_user cpcc --version) >"$WORK/out" 2>&1; then
+# in_dir DIR COMMAND...: as the user, in DIR, output to $WORK/out.
+in_dir() { local d=$1; shift; (cd "$d" && as_user "$@") >"$WORK/out" 2>&1; }
+
+if in_dir "$U" cpcc --version && grep -q "^cpcc (CPC) " "$WORK/out"; then
     ok "$who: the installed cpcc runs"
 else
     fail "$who: the installed cpcc runs" "$(tail -3 "$WORK/out")"
 fi
-if (cd "$U/make" && as_user make -s CPC=cpcc) >"$WORK/out" 2>&1; then
-    expect_output "$who: a Makefile project builds and runs" "$EXPECTED" as_user "$U/make/seeder"
+# A Makefile project linked by cpcc (`make CC=cpcc`: cpcc compiles with cc).
+if in_dir "$U/make" make -s CPC=cpcc CC=cpcc LDLIBS=; then
+    expect_output "$who: a Makefile project (CC=cpcc) builds and runs" "$EXPECTED" \
+        as_user "$U/make/seeder"
 else
-    fail "$who: a Makefile project builds" "$(tail -5 "$WORK/out")"
+    fail "$who: a Makefile project (CC=cpcc) builds" "$(tail -5 "$WORK/out")"
+fi
+# pkg-config: cc with --cflags/--libs cpc; the program finds libcpc.so.
+if in_dir "$U/pc" sh -c 'cpcc -O2 -c main.cpc worker.cpc &&
+        cc -O2 $(pkg-config --cflags cpc) -c stats.c &&
+        cc main.o worker.o stats.o $(pkg-config --libs cpc) -o seeder'; then
+    expect_output "$who: cc \$(pkg-config --libs cpc): the program runs" "$EXPECTED" \
+        as_user "$U/pc/seeder"
+else
+    fail "$who: cc \$(pkg-config --libs cpc)" "$(tail -5 "$WORK/out")"
+fi
+# A libuv program handing work to CPC from its callbacks: -lcpc_uv found by
+# cpcc, and the same through pkg-config cpc_uv.
+if in_dir "$U/uv" cpcc -O2 -DHOST_UV handoff.cpc -o handoff -lcpc_uv -luv; then
+    expect_output "$who: cpcc x.cpc -lcpc_uv: a libuv program runs" \
+        "$TOP/embed/handoff.expected" as_user "$U/uv/handoff"
+else
+    fail "$who: cpcc x.cpc -lcpc_uv" "$(tail -5 "$WORK/out")"
+fi
+if in_dir "$U/uv" sh -c 'cpcc -O2 -DHOST_UV $(pkg-config --cflags cpc_uv) handoff.cpc \
+        -o handoff_pc $(pkg-config --libs cpc_uv)'; then
+    expect_output "$who: pkg-config cpc_uv: a libuv program runs" \
+        "$TOP/embed/handoff.expected" as_user "$U/uv/handoff_pc"
+else
+    fail "$who: pkg-config cpc_uv" "$(tail -5 "$WORK/out")"
+fi
+# A CPC shared library in a program linked by cpcc: the program uses
+# libcpc.so too (one runtime), and finds it.
+if in_dir "$U/pc" sh -c 'cpcc -O2 -fPIC -shared worker.cpc -o libworker.so &&
+        cpcc -O2 main.cpc stats.c -L. -lworker -Wl,-rpath,"$PWD" -o seeder_shared'; then
+    expect_output "$who: cpcc links a CPC shared library's program with libcpc.so" \
+        "$EXPECTED" as_user "$U/pc/seeder_shared"
+else
+    fail "$who: cpcc with a CPC shared library" "$(tail -5 "$WORK/out")"
 fi
 rm -rf "$U"
 

@@ -285,13 +285,65 @@ def runtime_lib(o):
     return os.path.join(paths.LIB_DIR, 'libcpc_debug.a' if o.debug else 'libcpc.a')
 
 
-def runtime_link_flags(o):
+def library_search_dirs(o):
+    """The directories the link searches for -lNAME, in order (the user's
+    -L, LIBRARY_PATH, CPC's own)."""
+    flags, dirs = o.link_flags, []
+    for i, w in enumerate(flags):
+        if w == '-L' and i + 1 < len(flags):
+            dirs.append(flags[i + 1])
+    dirs += [d for d in os.environ.get('LIBRARY_PATH', '').split(':') if d]
+    return dirs + paths.LINK_DIRS
+
+
+def shared_inputs(o, objs):
+    """The shared objects among the link's inputs: files named .so[.N] and
+    the -lNAME found as libNAME.so in library_search_dirs."""
+    found, flags, dirs = [], o.link_flags, None
+    for what, v in o.link_seq:
+        if what == 'src' and re.search(r'\.so(\.\d+)*$', objs[v]):
+            found.append(objs[v])
+    for i, w in enumerate(flags):
+        name = flags[i + 1] if w == '-l' and i + 1 < len(flags) else None
+        if name is None or name in ('cpc', 'cpc_debug') or name.startswith(':'):
+            continue
+        dirs = library_search_dirs(o) if dirs is None else dirs
+        for d in dirs:
+            if os.path.isfile(os.path.join(d, 'lib%s.a' % name)) and \
+                    not os.path.exists(os.path.join(d, 'lib%s.so' % name)):
+                break
+            so = os.path.join(d, 'lib%s.so' % name)
+            if os.path.exists(so):
+                found.append(so)
+                break
+    return found
+
+
+def needs_shared_runtime(path):
+    """Whether the shared object `path` depends on libcpc.so (or the debug
+    one): its program must then use that runtime, not the archive."""
+    try:
+        out = subprocess.run(['readelf', '-d', path], capture_output=True, text=True).stdout
+    except OSError:
+        return False
+    return re.search(r'\(NEEDED\).*\[libcpc(_debug)?\.so', out) is not None
+
+
+def runtime_link_flags(o, objs):
     """How the link names the runtime: a shared object (-shared) depends on
     libcpc.so, which a program then loads once whatever the number of CPC
-    libraries it uses; a program gets the static archive by default."""
-    if '-shared' in o.link_flags:
-        return ['-L' + paths.LIB_DIR, '-lcpc_debug' if o.debug else '-lcpc']
-    return [runtime_lib(o)]
+    libraries it uses; so does a program linked with such a library (a
+    process has one runtime: the archive beside libcpc.so would make two);
+    any other program gets the static archive.  CPC's library directory
+    follows the user's -L (-lcpc_uv, -lcpc_ev), and a link with libcpc.so
+    gets the rpath that lets the program find it (paths.RPATH_FLAGS)."""
+    search = ['-L' + d for d in paths.LINK_DIRS]
+    shared = '-shared' in o.link_flags or (
+        '-static' not in o.link_flags and
+        any(needs_shared_runtime(p) for p in shared_inputs(o, objs)))
+    if shared:
+        return search + paths.RPATH_FLAGS + ['-lcpc_debug' if o.debug else '-lcpc']
+    return search + [runtime_lib(o)]
 
 
 def compile_command_entry(o, path, kind, out):
@@ -556,7 +608,7 @@ def compile_all(o, tmpdir):
     cmd = o.cc + o.link_common
     for what, v in o.link_seq:
         cmd.append(v if what == 'flag' else objs[v])
-    cmd += runtime_link_flags(o) + ['-pthread']
+    cmd += runtime_link_flags(o, objs) + ['-pthread']
     if o.output:
         cmd += ['-o', o.output]
     return run(cmd, o)

@@ -29,11 +29,18 @@ def checkout_version():
     return 'unknown'
 
 
+# LINK_DIRS: where cpcc's links look for CPC's libraries (the runtime, the
+# adapters libcpc_ev.a and libcpc_uv.a), after the user's own -L.
+# RPATH_FLAGS: what makes a program find LIB_DIR's libcpc.so at run time.
 if installed is not None:
     INCLUDE_DIR = installed.INCLUDEDIR
     LIB_DIR = installed.LIBDIR
     VERSION = installed.VERSION
+    LINK_DIRS = [LIB_DIR]
+    RPATH_FLAGS = getattr(installed, 'LINK_RPATH', '').split()
 else:
     INCLUDE_DIR = os.path.join(CHECKOUT, 'runtime', 'include')
     LIB_DIR = os.path.join(CHECKOUT, 'build', 'runtime')
     VERSION = checkout_version()
+    LINK_DIRS = [LIB_DIR, os.path.join(CHECKOUT, 'build', 'embed')]
+    RPATH_FLAGS = ['-Wl,-rpath,' + LIB_DIR]
