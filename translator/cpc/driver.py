@@ -130,6 +130,7 @@ class Options:
         self.argv = []
         self.lang = None        # the language of `-x`, for the inputs that follow
         self.stop_after = None      # --cpc-stop-after=PASS: print the CPC text after PASS
+        self.emit_c = False         # --cpc-emit-c: print the translated C
         self.check_invariants = False
         self.cc = c_compiler()  # the C compiler's command words
 
@@ -235,6 +236,8 @@ def parse_args(argv):
             if o.stop_after not in stage_names():
                 die('unknown pass `%s` for --cpc-stop-after; the passes are: %s'
                     % (o.stop_after, ', '.join(stage_names())))
+        elif a == '--cpc-emit-c':
+            o.emit_c = True
         elif a == '--cpc-check-invariants':
             o.check_invariants = True
         elif a.startswith('--dataflow='):
@@ -544,7 +547,18 @@ def compile_all(o, tmpdir):
         else:
             out = base + suffix[o.mode]
         info = {}
-        if kind == 'cpc' and o.stop_after:
+        if kind == 'cpc' and o.mode == 'E' and not o.stop_after and not o.emit_c:
+            # the CPC source preprocessed: headers in front-end mode, the
+            # keywords kept as written
+            cmd = cc_base(o) + o.flags + ['-E', FRONTEND_MACRO_FLAG, '-D__CPC_KEEP_KEYWORDS__']
+            cmd += o.dep_flags + ['-x', 'c', path, '-x', 'none']
+            if o.output:
+                cmd += ['-o', o.output]
+            rc = run(cmd, o)
+            if rc != 0:
+                return rc
+            continue
+        if kind == 'cpc' and (o.stop_after or o.emit_c):
             text = translate_file(path, o, info)
             data = text.encode('utf-8', 'surrogateescape')
             if o.output:
@@ -603,7 +617,7 @@ def compile_all(o, tmpdir):
         if o.mode == 'link':
             objs[idx] = out
     o.current = None
-    if o.mode != 'link' or o.stop_after:
+    if o.mode != 'link' or o.stop_after or o.emit_c:
         return 0
     cmd = o.cc + o.link_common
     for what, v in o.link_seq:

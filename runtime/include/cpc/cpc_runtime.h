@@ -250,15 +250,28 @@ int cpc_threadpool_release(cpc_sched *s);
 /* `cps` is a type attribute: it travels with function types through
    typedefs, pointers, fields and casts.  cpcc rewrites the spelling
    __attribute__((cps)) to `cps` before parsing. */
+#ifdef __CPC_KEEP_KEYWORDS__
+/* cpcc -E: the preprocessed text keeps the language's keywords as they are
+   written (a macro defined as itself expands to itself). */
+#define cps cps
+#define cpc_no_retain cpc_no_retain
+#define cpc_need_cont cpc_need_cont
+#else
 #define cps __attribute__((btf_type_tag("cpc_cps")))
 #define cpc_no_retain annotate("cpc_no_retain")
 #define cpc_need_cont annotate("cpc_need_cont")
+#endif
 
 /* Statement keywords: the statement is the else branch, so that
    `if (c) cpc_spawn f(); else g();` keeps its meaning and break/continue
    inside the body are not captured by the expansion. */
 extern int __cpc_spawn_tag;
 extern int __cpc_linked_tag(cpc_sched *);
+#ifdef __CPC_KEEP_KEYWORDS__
+#define cpc_spawn cpc_spawn
+#define cpc_spawn_on(s) cpc_spawn_on(s)
+#define cpc_linked(s) cpc_linked(s)
+#else
 #define cpc_spawn if (__cpc_spawn_tag) ; else
 /* cpc_spawn_on(s) STATEMENT: a new thread that runs STATEMENT on scheduler
    (or in pool) s.  The thread starts where cpc_spawn would start it and
@@ -266,6 +279,7 @@ extern int __cpc_linked_tag(cpc_sched *);
    there, with the free variables copied at the spawn like STATEMENT's. */
 #define cpc_spawn_on(s) cpc_spawn if (cpc_link(s), 0) ; else
 #define cpc_linked(s) if (__cpc_linked_tag(s)) ; else
+#endif
 #define cpc_detached cpc_linked(cpc_default_threadpool)
 #define cpc_attached cpc_linked(cpc_default_sched)
 

@@ -7,6 +7,7 @@ given (and creates the output file), so the test sees the commands exactly;
 the others build and run real programs."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -333,3 +334,52 @@ def test_cc_with_arguments_is_split_into_words(tmp_path):
     assert rc == 0, err
     assert subprocess.run([str(tmp_path / 'prog')], capture_output=True,
                           text=True).stdout == '7\n'
+
+
+# --- the driver as cc users expect it ---
+
+def test_version_names_cpc_and_its_c_compiler(tmp_path):
+    r = cpcc(['--version'], tmp_path, {'CC': 'gcc'})
+    assert r.returncode == 0, r.stderr
+    first, second = r.stdout.splitlines()[:2]
+    assert re.fullmatch(r'cpcc \(CPC\) \d+\.\d+\.\d+', first), first
+    assert second.endswith('C compiler: gcc'), second
+
+
+def test_help_describes_cpc_options(tmp_path):
+    r = cpcc(['--help'], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith('Usage: cpcc [options] file...')
+    for opt in ('-x cpc', '--cpc-emit-c', '--cpc-debug', '-E'):
+        assert opt in r.stdout, opt
+
+
+E_PROG = ('#include <cpc/cpc_runtime.h>\n#define N 3\n'
+          'cps void f(int i) { cpc_yield(); }\n'
+          'int main(void) { cpc_spawn f(N); cpc_main_loop(); return 0; }\n')
+
+
+def test_E_prints_the_preprocessed_cpc_keeping_its_keywords(tmp_path):
+    write(tmp_path / 'e.cpc', E_PROG)
+    r = cpcc(['-E', 'e.cpc'], tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert 'cps void f(int i) { cpc_yield(); }' in lines
+    assert 'int main(void) { cpc_spawn f(3); cpc_main_loop(); return 0; }' in lines
+    assert 'cps void cpc_yield(void);' in lines       # the header, as CPC
+    assert 'f__cps' not in r.stdout                   # nothing translated
+
+
+def test_E_with_output_file(tmp_path):
+    write(tmp_path / 'e.cpc', E_PROG)
+    r = cpcc(['-E', 'e.cpc', '-o', 'e.i'], tmp_path)
+    assert r.returncode == 0 and r.stdout == '', r.stderr
+    assert 'cpc_spawn f(3);' in (tmp_path / 'e.i').read_text()
+
+
+def test_cpc_emit_c_prints_the_translated_c(tmp_path):
+    write(tmp_path / 'e.cpc', E_PROG)
+    r = cpcc(['--cpc-emit-c', 'e.cpc'], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert 'f__cps(' in r.stdout and 'cpc_spawn_continuation(' in r.stdout
+    assert not (tmp_path / 'a.out').exists()
