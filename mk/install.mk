@@ -12,7 +12,8 @@
 #   libdir/libcpc_debug.a, .so*         the same for --cpc-debug code
 #   libdir/libcpc_ev.a, libcpc_uv.a     the libev and libuv adapters
 #   libdir/pkgconfig/cpc.pc, cpc_debug.pc, cpc_ev.pc, cpc_uv.pc
-#   libdir/cmake/CPC/                   find_package(CPC)
+#   libdir/cmake/CPC/                   find_package(CPC), and CMake's CPC
+#                                       language (mk/install/cmake/)
 #   libdir/cpc/venv/                    a private Python environment holding
 #                                       the translator (package cpc), the
 #                                       checker and the pinned libclang
@@ -124,6 +125,7 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	$(call install_subst,$(INSTALL_SRC)/cpc_adapter.pc.in,"$(DESTDIR)$(pkgconfigdir)/cpc_uv.pc",$(INSTALL_PC_UV))
 	$(call install_subst,$(INSTALL_SRC)/CPCConfig.cmake.in,"$(DESTDIR)$(cmakedir)/CPCConfig.cmake")
 	$(call install_subst,$(INSTALL_SRC)/CPCConfigVersion.cmake.in,"$(DESTDIR)$(cmakedir)/CPCConfigVersion.cmake")
+	$(INSTALL) -m 644 $(wildcard $(INSTALL_SRC)/cmake/*) "$(DESTDIR)$(cmakedir)/"
 	@# manual pages, gdb extension
 	$(INSTALL) -m 644 $(INSTALL_MAN)/cpcc.1 "$(DESTDIR)$(mandir)/man1/"
 	$(INSTALL) -m 644 $(INSTALL_MAN)/cpc.7 "$(DESTDIR)$(mandir)/man7/"

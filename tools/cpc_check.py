@@ -1123,12 +1123,13 @@ def compile_command_args(entry):
     return out
 
 
-def compilation_database(build_dir, extra):
-    """{absolute source path: clang args} from BUILD_DIR/compile_commands.json
-    (the last command of a file wins), `extra` (the command line's -I, -D
-    and arguments after `--`) appended to every file's."""
+# Written beside compile_commands.json by CPC's CMake package for the
+# Makefile generators, which write no compile commands for the .cpc files.
+CPC_DATABASE = 'cpc_compile_commands.json'
+
+
+def read_database(path):
     import json
-    path = os.path.join(build_dir, 'compile_commands.json')
     try:
         with open(path) as fh:
             db = json.load(fh)
@@ -1138,6 +1139,19 @@ def compilation_database(build_dir, extra):
         raise UsageError('%s is not valid JSON: %s' % (path, e))
     if not isinstance(db, list):
         raise UsageError('%s: expected a list of compile commands' % path)
+    return db
+
+
+def compilation_database(build_dir, extra):
+    """{absolute source path: clang args} from BUILD_DIR/compile_commands.json
+    and, when there is one, BUILD_DIR/cpc_compile_commands.json (the last
+    command of a file wins), `extra` (the command line's -I, -D and
+    arguments after `--`) appended to every file's."""
+    path = os.path.join(build_dir, 'compile_commands.json')
+    cpc_path = os.path.join(build_dir, CPC_DATABASE)
+    db = read_database(path) if os.path.exists(path) or not os.path.exists(cpc_path) else []
+    if os.path.exists(cpc_path):
+        db += read_database(cpc_path)
     out = {}
     for entry in db:
         if not isinstance(entry, dict) or 'file' not in entry:

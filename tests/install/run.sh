@@ -356,6 +356,40 @@ if in_dir "$U/pc" sh -c 'cpcc -O2 -fPIC -shared worker.cpc -o libworker.so &&
 else
     fail "$who: cpcc with a CPC shared library" "$(tail -5 "$WORK/out")"
 fi
+# CMake: .cpc files as sources of targets (CMake's CPC language), with the
+# Makefile and the Ninja generators: the programs run, a second build does
+# nothing, a header change rebuilds the .cpc objects, and cpc-check -p finds
+# the compile commands of the .cpc files.
+for gen in "Unix Makefiles" Ninja; do
+    g=$(echo "$gen" | tr -d ' ' | tr A-Z a-z)
+    src=$U/cmake-src-$g bld=$U/cmake-$g
+    cp -R "$PROJECT" "$src" && cp "$TOP"/tests/install/cmake-lang/* "$src/" && rm -f "$src/Makefile"
+    [ "$(id -u)" = 0 ] && chown -R nobody "$src"
+    if ! in_dir "$U" sh -c "cmake -G '$gen' -S '$src' -B '$bld' -DCMAKE_BUILD_TYPE=Release &&
+            cmake --build '$bld'"; then
+        fail "$who: cmake ($gen): .cpc sources" "$(tail -8 "$WORK/out")"
+        continue
+    fi
+    expect_output "$who: cmake ($gen): a program of .cpc and .c sources runs" "$EXPECTED" \
+        as_user "$bld/seeder"
+    expect_output "$who: cmake ($gen): a program with a library of .cpc sources runs" \
+        "$EXPECTED" as_user "$bld/seeder_lib"
+    in_dir "$U" cmake --build "$bld"
+    if grep -qE "Building|Linking" "$WORK/out"; then
+        fail "$who: cmake ($gen): a second build does nothing" "$(grep -E "Building|Linking" "$WORK/out" | head -3)"
+    else
+        ok "$who: cmake ($gen): a second build does nothing"
+    fi
+    sleep 1; touch "$src/seeder.h"
+    in_dir "$U" cmake --build "$bld"
+    grep -q "Building CPC object .*worker.cpc.o" "$WORK/out" &&
+        ok "$who: cmake ($gen): a header change rebuilds the .cpc objects" ||
+        fail "$who: cmake ($gen): a header change rebuilds the .cpc objects" "$(tail -4 "$WORK/out")"
+    in_dir "$U" cpc-check -p "$bld"
+    grep -q "blocking.cpc:6:27: error: call to blocking_fn function .slow_read. from cps function .reader." "$WORK/out" &&
+        ok "$who: cmake ($gen): cpc-check -p checks the .cpc files" ||
+        fail "$who: cmake ($gen): cpc-check -p checks the .cpc files" "$(tail -4 "$WORK/out")"
+done
 rm -rf "$U"
 
 # ---- uninstall -------------------------------------------------------------

@@ -332,6 +332,10 @@ def needs_shared_runtime(path):
     return re.search(r'\(NEEDED\).*\[libcpc(_debug)?\.so', out) is not None
 
 
+# A runtime library given as a link input: libcpc.a, libcpc_debug.so.0.1.0, ...
+RUNTIME_FILE = re.compile(r'libcpc(_debug)?\.(a|so(\.\d+)*)$')
+
+
 def runtime_link_flags(o, objs):
     """How the link names the runtime: a shared object (-shared) depends on
     libcpc.so, which a program then loads once whatever the number of CPC
@@ -341,6 +345,10 @@ def runtime_link_flags(o, objs):
     follows the user's -L (-lcpc_uv, -lcpc_ev), and a link with libcpc.so
     gets the rpath that lets the program find it (paths.RPATH_FLAGS)."""
     search = ['-L' + d for d in paths.LINK_DIRS]
+    named = [objs[v] for what, v in o.link_seq
+             if what == 'src' and RUNTIME_FILE.match(os.path.basename(objs[v]))]
+    if named:   # the link names a runtime itself (CMake's CPC::cpc...)
+        return search + (paths.RPATH_FLAGS if any('.so' in n for n in named) else [])
     shared = '-shared' in o.link_flags or (
         '-static' not in o.link_flags and
         any(needs_shared_runtime(p) for p in shared_inputs(o, objs)))
