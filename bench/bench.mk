@@ -25,7 +25,7 @@ endif
 BENCH_PLOT_PYTHON ?= /usr/bin/python3
 
 # Suites keep going when one fails (-k); the log records every suite's output.
-bench: setup
+bench: setup-bench
 	@mkdir -p $(BUILD)/bench
 	@set -o pipefail; { \
 	    $(PYTHON) $(TOP)/bench/report/machine.py start; \
@@ -48,7 +48,7 @@ bench-report:
 
 # The benchmark programs' own checks (seconds): the naive servers answer
 # correctly, the targets are computed as documented.
-test-bench: setup $(SV_BINS)
+test-bench: setup-test $(SV_BINS)
 	cd $(TOP) && NAIVE_BINDIR=$(SV_OUT) timeout -k 10 120 $(PYTHON) -m pytest -q \
 	    -p no:cacheprovider $(TOP)/bench/test_bench.py
 

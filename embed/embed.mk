@@ -18,7 +18,7 @@ EMBED_LIB_UV := $(EMBED_BUILD)/libcpc_uv.a
 EMBED_CFLAGS := $(CFLAGS_COMMON) -O2 -pthread -I$(TOP)/runtime/include
 
 $(EMBED_BUILD)/cpc_%.o: $(EMBED_DIR)/cpc_%.c $(TOP)/runtime/include/cpc/cpc_%.h \
-                        $(TOP)/runtime/include/cpc/cpc_runtime.h | $(SETUP_STAMP)
+                        $(TOP)/runtime/include/cpc/cpc_runtime.h | $(SETUP_EMBED_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(EMBED_CFLAGS) -c $< -o $@
 
@@ -46,7 +46,7 @@ embed: $(EMBED_LIB_EV) $(EMBED_LIB_UV)
 EMBED_TESTS := example_ev example_uv handoff_ev handoff_uv
 
 # $(EMBED_DIR)/<test>.expected, or the one its source shares (handoff).
-test-embed: setup runtime lib $(addprefix $(EMBED_BUILD)/,$(EMBED_TESTS))
+test-embed: setup-test runtime lib $(addprefix $(EMBED_BUILD)/,$(EMBED_TESTS))
 	@fail=0; for x in $(EMBED_TESTS); do \
 	    exp=$(EMBED_DIR)/$$x.expected; [ -f $$exp ] || exp=$(EMBED_DIR)/$${x%_*}.expected; \
 	    if timeout 30 $(EMBED_BUILD)/$$x > $(EMBED_BUILD)/$$x.out 2>&1 && \
@@ -84,7 +84,7 @@ $(EB_OUT)/ticks_uv: $(EB_SRC)/ticks.cpc $(EMBED_LIB_UV) $(RUNTIME_LIB)
 	@mkdir -p $(@D)
 	$(TOP)/bin/cpcc -O2 -DHOST_UV $< -o $@ $(EMBED_LIB_UV) -luv
 
-bench-embed: setup runtime lib $(EB_OUT)/ticks_ev $(EB_OUT)/ticks_uv
+bench-embed: setup-bench runtime lib $(EB_OUT)/ticks_ev $(EB_OUT)/ticks_uv
 	@$(EB_OUT)/ticks_ev && $(EB_OUT)/ticks_uv
 
 BENCH_SUITES += bench-embed

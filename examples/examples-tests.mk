@@ -5,7 +5,7 @@
 
 EXAMPLE_TEST_SRCS := $(sort $(wildcard $(TOP)/examples/*.cpc))
 
-test-examples: setup runtime lib
+test-examples: setup-test runtime lib
 	@LIB_OBJS="$(LIB_OBJS)" LIB_OBJS_DEBUG="$(LIB_OBJS_DEBUG)" CPCC="$(LIB_CPCC)" \
 	    $(TOP)/tests/lib/run-cpc-tests.sh examples $(BUILD)/tests/examples $(EXAMPLE_TEST_SRCS)
 

@@ -1,18 +1,30 @@
-# Installs what the build and the tests need, once.  Debian packages come
-# from apt (the machine is Debian 12); Python packages go into .venv.
-#   make setup       what `make test`, `make demo` and `make bench` need
-#   make setup-fuzz  also creduce (large: it brings its own LLVM), which only
-#                    the reducer of `make fuzz` uses
+# Installs what each goal needs, once.  Debian packages come from apt (the
+# machine is Debian 12); Python packages go into .venv.  Each goal asks only
+# for its own:
+#   make setup        the translator, runtime and library: `make demo`,
+#                     `make all`, cpcc from the checkout
+#   make setup-embed  + libev and libuv headers: the adapters (`make install`,
+#                     embed/)
+#   make setup-test   + what the test suites use (`make test`, test-*)
+#   make setup-bench  + the benchmarks' peers and tools (`make bench`)
+#   make setup-fuzz   + creduce (large: it brings its own LLVM), which only
+#                     the reducer of `make fuzz` uses
 
-DEB_PACKAGES      := libclang-common-19-dev csmith libcsmith-dev wrk curl valgrind \
-                     libst-dev libboost-context-dev g++ hyperfine gdb libev-dev libuv1-dev \
-                     libglib2.0-dev cmake pkgconf \
-                     nginx-light libpth-dev python3-matplotlib
-DEB_PACKAGES_FUZZ := creduce
-PY_PACKAGES       := libclang==18.1.1 pytest==8.3.3
+DEB_PACKAGES       := libclang-common-19-dev
+DEB_PACKAGES_EMBED := libev-dev libuv1-dev
+DEB_PACKAGES_TEST  := csmith libcsmith-dev wrk curl valgrind gdb libglib2.0-dev \
+                      cmake ninja-build pkgconf g++ libst-dev libpth-dev
+DEB_PACKAGES_BENCH := wrk hyperfine g++ libst-dev libpth-dev libboost-context-dev libglib2.0-dev \
+                      nginx-light python3-matplotlib
+DEB_PACKAGES_FUZZ  := creduce
+PY_PACKAGES        := libclang==18.1.1
+PY_PACKAGES_TEST   := pytest==8.3.3
 
-SETUP_STAMP      := $(BUILD)/.setup-done
-SETUP_FUZZ_STAMP := $(BUILD)/.setup-fuzz-done
+SETUP_STAMP       := $(BUILD)/.setup-done
+SETUP_EMBED_STAMP := $(BUILD)/.setup-embed-done
+SETUP_TEST_STAMP  := $(BUILD)/.setup-test-done
+SETUP_BENCH_STAMP := $(BUILD)/.setup-bench-done
+SETUP_FUZZ_STAMP  := $(BUILD)/.setup-fuzz-done
 
 # $(call deb_install,packages): install those of the packages not present.
 define deb_install
@@ -27,6 +39,9 @@ define deb_install
 endef
 
 setup: $(SETUP_STAMP)
+setup-embed: $(SETUP_EMBED_STAMP)
+setup-test: $(SETUP_TEST_STAMP)
+setup-bench: $(SETUP_BENCH_STAMP)
 setup-fuzz: $(SETUP_FUZZ_STAMP)
 
 $(SETUP_STAMP): mk/setup.mk
@@ -36,8 +51,26 @@ $(SETUP_STAMP): mk/setup.mk
 	@$(PYTHON) -m pip install -q --disable-pip-version-check $(PY_PACKAGES)
 	@touch $@
 
-$(SETUP_FUZZ_STAMP): $(SETUP_STAMP)
+$(SETUP_EMBED_STAMP): $(SETUP_STAMP)
+	$(call deb_install,$(DEB_PACKAGES_EMBED))
+	@touch $@
+
+$(SETUP_TEST_STAMP): $(SETUP_EMBED_STAMP)
+	$(call deb_install,$(DEB_PACKAGES_TEST))
+	@$(PYTHON) -m pip install -q --disable-pip-version-check $(PY_PACKAGES_TEST)
+	@touch $@
+
+$(SETUP_BENCH_STAMP): $(SETUP_EMBED_STAMP)
+	$(call deb_install,$(DEB_PACKAGES_BENCH))
+	@touch $@
+
+$(SETUP_FUZZ_STAMP): $(SETUP_TEST_STAMP)
 	$(call deb_install,$(DEB_PACKAGES_FUZZ))
 	@touch $@
 
-.PHONY: setup setup-fuzz
+.PHONY: setup setup-embed setup-test setup-bench setup-fuzz
+
+# `make print-VAR`: the value of a variable (tests/install/run.sh reads the
+# package lists this way).
+print-%:
+	@echo '$($*)'

@@ -15,7 +15,7 @@ TEST_SUITES :=
 -include tests/qemu/qemu-tests.mk
 -include tests/install/install-tests.mk
 
-test: setup
+test: setup-test
 	@$(MAKE) --no-print-directory $(TEST_SUITES)
 	@echo "make test: all suites passed ($(TEST_SUITES))"
 

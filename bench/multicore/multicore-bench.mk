@@ -11,7 +11,7 @@ $(MC_OUT)/scaling: $(TOP)/bench/multicore/scaling.cpc $(RUNTIME_LIB) | $(SETUP_S
 	@mkdir -p $(@D)
 	$(TOP)/bin/cpcc -O2 $< -o $@
 
-bench-multicore: setup runtime lib
+bench-multicore: setup-bench runtime lib
 	@$(MAKE) --no-print-directory $(MC_OUT)/scaling
 	@python3 $(TOP)/bench/multicore/run.py $(MC_OUT)/scaling
 

@@ -18,7 +18,7 @@ PB_BINS := $(PB_OUT)/fib-cpc $(PB_OUT)/fib-boost $(PB_OUT)/fib-ucontext \
 
 BENCH_SUITES += bench-papers
 
-bench-papers: setup runtime lib
+bench-papers: setup-bench runtime lib
 	@$(MAKE) --no-print-directory bench-papers-build
 	@$(PYTHON) $(PB_SRC)/run.py $(PB_OUT)
 

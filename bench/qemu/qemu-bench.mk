@@ -13,7 +13,7 @@ QB_DEPS := $(QB_SRC)/cases.h $(QB_SRC)/coro_backend.h $(QB_SRC)/coro_stack.h \
 
 BENCH_SUITES += bench-qemu
 
-bench-qemu: runtime lib
+bench-qemu: setup-bench runtime lib
 	@$(MAKE) --no-print-directory $(QB_OUT)/bench-cpc $(QB_OUT)/bench-ucontext \
 	    $(QB_OUT)/bench-sigaltstack $(QB_OUT)/bench-thread
 	@python3 $(QB_SRC)/run.py $(QB_OUT)

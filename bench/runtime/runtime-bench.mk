@@ -23,7 +23,7 @@ BENCH_SUITES += bench-runtime
 
 # The runtime is built by its own fragment (`make runtime`,
 # `make runtime-nocache`) first.
-bench-runtime: runtime runtime-nocache
+bench-runtime: setup-bench runtime runtime-nocache
 	@$(MAKE) --no-print-directory bench-runtime-build
 	@python3 $(RB_SRC)/run.py $(RB_OUT)
 

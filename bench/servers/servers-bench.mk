@@ -12,7 +12,7 @@ SV_BINS := $(SV_OUT)/naive-cpc $(SV_OUT)/naive-st $(SV_OUT)/naive-pth \
 
 BENCH_SUITES += bench-servers
 
-bench-servers: setup runtime lib $(SV_BINS) $(HTTPD_BIN)
+bench-servers: setup-bench runtime lib $(SV_BINS) $(HTTPD_BIN)
 	@$(PYTHON) $(SV_SRC)/run.py $(SV_OUT) $(HTTPD_BIN)
 
 bench-servers-build: $(SV_BINS)

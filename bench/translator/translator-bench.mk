@@ -6,7 +6,7 @@
 
 BENCH_SUITES += bench-translator
 
-bench-translator: setup runtime translator
+bench-translator: setup-bench runtime translator
 	@$(PYTHON) $(TOP)/bench/translator/run.py
 
 .PHONY: bench-translator

@@ -24,13 +24,13 @@ FUZZ_SEEDS    ?= 2000
 FUZZ_FIRST    ?= 100000
 FUZZ_REDUCE_MAX ?= 6
 
-test-csmith: setup runtime translator
+test-csmith: setup-test runtime translator
 	@$(PYTHON) -m pytest -q -p no:cacheprovider $(CSMITH_DIR)/test_cpcsmith.py \
 	    $(CSMITH_DIR)/test_run.py
 	@$(CSMITH_RUN) test --seed-file $(CSMITH_DIR)/seeds.txt -j $(CSMITH_JOBS) \
 	    --workdir $(BUILD)/csmith
 
-test-csmith-harness: setup
+test-csmith-harness: setup-test
 	@$(CSMITH_RUN) harness --seed-file $(CSMITH_DIR)/seeds.txt -j $(CSMITH_JOBS) \
 	    --workdir $(BUILD)/csmith-harness
 

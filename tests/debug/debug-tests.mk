@@ -2,7 +2,7 @@
 # gdb in batch mode on CPC programs (line tables of the generated C, and
 # the gdb extension tools/gdb/cpc-gdb.py).  Builds into build/tests/debug.
 
-test-debug: setup runtime lib
+test-debug: setup-test runtime lib
 	@cd $(TOP) && $(PYTHON) -m pytest -q -p no:cacheprovider tests/debug
 
 TEST_SUITES += test-debug

@@ -13,14 +13,14 @@
 FOREIGN_DIR  := $(TOP)/tests/foreign
 FOREIGN_JOBS ?= 2
 
-test-foreign: setup runtime translator
+test-foreign: setup-test runtime translator
 	@$(PYTHON) -m pytest -q -p no:cacheprovider $(FOREIGN_DIR)/test_cpsify.py $(FOREIGN_DIR)/test_multisource.py
 
-foreign: setup runtime translator
+foreign: setup-test runtime translator
 	@test -n "$(FOREIGN)" || { echo "make foreign: name the programs: FOREIGN='DIR/*.c'" >&2; exit 2; }
 	@$(PYTHON) $(FOREIGN_DIR)/run.py -j $(FOREIGN_JOBS) --workdir $(BUILD)/foreign $(FOREIGN)
 
-foreign-multisource: setup runtime translator
+foreign-multisource: setup-test runtime translator
 	@test -n "$(FOREIGN)" || { echo "make foreign-multisource: name the program directories: FOREIGN='DIR/*/'" >&2; exit 2; }
 	@$(PYTHON) $(FOREIGN_DIR)/multisource.py -j $(FOREIGN_JOBS) --workdir $(BUILD)/foreign-multisource $(FOREIGN)
 

@@ -2,7 +2,7 @@
 # install into a temporary prefix, build a small project with make, CMake
 # and pkg-config, check the exported symbols, uninstall (tests/install/run.sh).
 
-test-install: runtime lib
+test-install: setup-test runtime lib
 	+@MAKE="$(MAKE)" $(TOP)/tests/install/run.sh $(TOP) $(BUILD)/tests/install
 
 TEST_SUITES += test-install

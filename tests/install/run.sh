@@ -63,6 +63,25 @@ no_files() {
 }
 run_make() { "$MAKE" --no-print-directory -s -C "$TOP" "$@" LDCONFIG=true >"$WORK/make.log" 2>&1; }
 
+# ---- what each goal installs: the Debian packages its setup asks for (a dry
+# run from a fresh build directory)
+goal_packages() {
+    "$MAKE" --no-print-directory -n -C "$TOP" "$1" BUILD="$WORK/fresh" 2>/dev/null |
+        grep -o 'for p in [^;]*;' | sed -e 's/^for p in //' -e 's/;$//' | tr ' ' '\n' |
+        grep . | sort -u | tr '\n' ' '
+}
+want_demo=$("$MAKE" --no-print-directory -s -C "$TOP" print-DEB_PACKAGES | tr ' ' '\n' | grep . | sort -u | tr '\n' ' ')
+got=$(goal_packages demo)
+[ -n "$got" ] && [ "$got" = "$want_demo" ] && ok "make demo asks only for its own packages ($got)" ||
+    fail "make demo asks only for its own packages" "it asks for: $got (the demo needs: $want_demo)"
+got=$(goal_packages setup-test)    # what `make test` asks for first
+for p in nginx-light python3-matplotlib hyperfine libboost-context-dev creduce; do
+    case " $got " in *" $p "*) fail "make test asks for no benchmark-only package" "$p"; break;; esac
+done
+case " $got " in *" cmake "*) ok "make test asks for no benchmark-only package";; 
+    *) fail "make test asks for the test suites' packages" "no cmake in: $got";; esac
+rm -rf "$WORK/fresh"
+
 # ---- staged install (DESTDIR): everything lands under it, nothing names it
 STAGE=$WORK/stage
 if run_make install DESTDIR="$STAGE" PREFIX=/usr/local; then

@@ -12,7 +12,7 @@ $(BUILD)/lib/tsan/%.o: $(TOP)/lib/%.cpc $(LIB_DEPS) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
 	$(LIB_CPCC) -O1 -g -fsanitize=thread $(LIB_CPCFLAGS) -c $< -o $@
 
-test-lib: setup runtime lib $(LIB_OBJS_TSAN)
+test-lib: setup-test runtime lib $(LIB_OBJS_TSAN)
 	@LIB_OBJS="$(LIB_OBJS)" LIB_OBJS_DEBUG="$(LIB_OBJS_DEBUG)" CPCC="$(LIB_CPCC)" \
 	    LIB_OBJS_TSAN="$(LIB_OBJS_TSAN)" RUNTIME_LIB_TSAN="$(RUNTIME_LIB_TSAN)" \
 	    EXTRA_SRCS="$(TOP)/tests/lib/support/join.cpc" \

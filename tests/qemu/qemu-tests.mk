@@ -8,7 +8,7 @@
 
 QEMU_TEST_SRCS := $(sort $(wildcard $(TOP)/tests/qemu/*.cpc))
 
-test-qemu: setup runtime lib
+test-qemu: setup-test runtime lib
 	@CPCC="$(LIB_CPCC)" $(TOP)/tests/lib/run-cpc-tests.sh qemu $(BUILD)/tests/qemu $(QEMU_TEST_SRCS)
 
 TEST_SUITES += test-qemu

@@ -63,7 +63,7 @@ test-runtime-shared: runtime $(RT_SHARED_BINS)
 
 test-runtime-build: runtime $(RT_BINS)
 
-test-runtime: test-runtime-build $(RT_SHARED_BINS)
+test-runtime: setup-test test-runtime-build $(RT_SHARED_BINS)
 	@$(RT_SRC)/run-tests.sh $(RT_BUILD) $(RT_SRC)
 	@$(RT_RUN_SHARED)
 

@@ -3,7 +3,7 @@
 # tests/tools/expected/; `run_tests.py --update` rewrites them.
 TEST_SUITES += test-tools
 
-test-tools: setup
+test-tools: setup-test
 	@$(PYTHON) $(TOP)/tests/tools/run_tests.py
 
 .PHONY: test-tools

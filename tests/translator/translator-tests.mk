@@ -2,7 +2,7 @@
 # programs at -O0 and -O2 (generated C compiled with -Werror), diagnostics.
 TEST_SUITES += test-translator
 
-test-translator: setup runtime
+test-translator: setup-test runtime
 	@cd $(TOP) && PYTHONPATH=$(TOP)/translator $(PYTHON) -m pytest -q -p no:cacheprovider tests/translator/unit
 	@$(PYTHON) $(TOP)/tests/translator/run_corpus.py
 
@@ -15,10 +15,10 @@ CORPUS_RUN := $(PYTHON) $(TOP)/tests/translator/corpus/run.py
 CORPUS_JOBS ?= 2
 TEST_SUITES += test-corpus
 
-test-corpus: setup runtime
+test-corpus: setup-test runtime
 	@$(CORPUS_RUN) fast -q -j $(CORPUS_JOBS) --workdir $(BUILD)/corpus
 
-fuzz-corpus: setup runtime
+fuzz-corpus: setup-test runtime
 	@$(CORPUS_RUN) full -q -j $(CORPUS_JOBS) --workdir $(BUILD)/corpus-full
 
 fuzz: fuzz-corpus
