@@ -19,7 +19,8 @@
 #                                       checker and the pinned libclang
 #                                       bindings with their libclang.so, on
 #                                       INSTALL_PYTHON (below)
-#   mandir/man1/cpcc.1, man7/cpc.7
+#   mandir/man1/cpcc.1, man7/cpc.7      (naming the installed docs)
+#   datarootdir/doc/cpc/                README.md, docs/*.md
 #   datarootdir/cpc/gdb/                the gdb extension, when the tree has
 #                                       one (tools/gdb/)
 # The paths are recorded at install time (GNU style): install into the
@@ -38,6 +39,7 @@ pkgconfigdir ?= $(libdir)/pkgconfig
 cmakedir    ?= $(libdir)/cmake/CPC
 pkglibdir   := $(libdir)/cpc
 pkgdatadir  := $(datarootdir)/cpc
+docdir      ?= $(datarootdir)/doc/cpc
 DESTDIR     ?=
 INSTALL     ?= install
 LDCONFIG    ?= ldconfig
@@ -46,6 +48,7 @@ INSTALL_SRC    := $(TOP)/mk/install
 INSTALL_HDRS   := $(wildcard $(RUNTIME_DIR)/include/cpc/*.h)
 INSTALL_MAN    := $(TOP)/docs/man
 INSTALL_GDB    := $(wildcard $(TOP)/tools/gdb/*)
+INSTALL_DOCS   := $(TOP)/README.md $(wildcard $(TOP)/docs/*.md)
 INSTALL_STAGE  := $(BUILD)/install
 # The private environment's interpreter: one that every user who can read
 # the prefix can run, outside any home directory (the build's .venv may
@@ -126,9 +129,14 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	$(call install_subst,$(INSTALL_SRC)/CPCConfig.cmake.in,"$(DESTDIR)$(cmakedir)/CPCConfig.cmake")
 	$(call install_subst,$(INSTALL_SRC)/CPCConfigVersion.cmake.in,"$(DESTDIR)$(cmakedir)/CPCConfigVersion.cmake")
 	$(INSTALL) -m 644 $(wildcard $(INSTALL_SRC)/cmake/*) "$(DESTDIR)$(cmakedir)/"
-	@# manual pages, gdb extension
-	$(INSTALL) -m 644 $(INSTALL_MAN)/cpcc.1 "$(DESTDIR)$(mandir)/man1/"
-	$(INSTALL) -m 644 $(INSTALL_MAN)/cpc.7 "$(DESTDIR)$(mandir)/man7/"
+	@# manual pages (naming the installed documentation), documentation,
+	@# gdb extension
+	sed -e 's|docs/\([a-z-]*\.md\)|$(docdir)/\1|g' $(INSTALL_MAN)/cpcc.1 > $(INSTALL_STAGE)/cpcc.1
+	sed -e 's|docs/\([a-z-]*\.md\)|$(docdir)/\1|g' $(INSTALL_MAN)/cpc.7 > $(INSTALL_STAGE)/cpc.7
+	$(INSTALL) -m 644 $(INSTALL_STAGE)/cpcc.1 "$(DESTDIR)$(mandir)/man1/"
+	$(INSTALL) -m 644 $(INSTALL_STAGE)/cpc.7 "$(DESTDIR)$(mandir)/man7/"
+	$(INSTALL) -d "$(DESTDIR)$(docdir)"
+	$(INSTALL) -m 644 $(INSTALL_DOCS) "$(DESTDIR)$(docdir)/"
 	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/gdb" && \
 	    cp -R $(INSTALL_GDB) "$(DESTDIR)$(pkgdatadir)/gdb/")
 	$(if $(INSTALL_GDB),@$(MAKE) --no-print-directory install-gdb-autoload)
@@ -148,6 +156,14 @@ uninstall:
 	      "$(DESTDIR)$(pkgconfigdir)/cpc_ev.pc" "$(DESTDIR)$(pkgconfigdir)/cpc_uv.pc"
 	rm -rf "$(DESTDIR)$(cmakedir)" "$(DESTDIR)$(pkglibdir)" "$(DESTDIR)$(pkgdatadir)"
 	rm -f "$(DESTDIR)$(mandir)/man1/cpcc.1" "$(DESTDIR)$(mandir)/man7/cpc.7"
+	rm -rf "$(DESTDIR)$(docdir)"
+	@# the directories install created, when nothing else is left in them
+	@for d in "$(cmakedir)" "$(libdir)/cmake" "$(pkgconfigdir)" "$(libdir)" "$(bindir)" \
+	          "$(includedir)" "$(mandir)/man1" "$(mandir)/man7" "$(mandir)" \
+	          "$(datarootdir)/doc" "$(datarootdir)" "$(exec_prefix)"; do \
+	    [ -d "$(DESTDIR)$$d" ] && [ "$$d" != "$(prefix)" ] && \
+	        rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d" || true; \
+	done
 	@if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
 	    $(LDCONFIG); fi
 

@@ -411,9 +411,23 @@ for gen in "Unix Makefiles" Ninja; do
 done
 rm -rf "$U"
 
+# ---- the installed manual pages name installed files ------------------------
+named=$(grep -ho '[^ ]*\.md' "$P/share/man/man1/cpcc.1" "$P/share/man/man7/cpc.7" | sort -u)
+missing=$(for f in $named; do case $f in "$P"/*) [ -f "$f" ] || echo "$f";; *) echo "$f";; esac; done)
+if [ -z "$named" ]; then
+    fail "the manual pages name installed documents" "cpc.7 names no document"
+elif [ -n "$missing" ]; then
+    fail "the manual pages name installed documents" "not installed: $missing"
+else
+    ok "the manual pages name installed documents ($(echo $named | tr '\n' ' '))"
+fi
+
 # ---- uninstall -------------------------------------------------------------
 if run_make uninstall PREFIX="$P"; then
     no_files "make uninstall leaves nothing" "$P"
+    left=$(find "$P" -mindepth 1 | head -5)
+    [ -z "$left" ] && ok "make uninstall leaves no empty directory" ||
+        fail "make uninstall leaves no empty directory" "$left"
 else
     fail "make uninstall" "$(tail -5 "$WORK/make.log")"
 fi

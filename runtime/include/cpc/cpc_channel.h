@@ -21,10 +21,12 @@ cpc_channel *cpc_channel_get(int capacity);
    channel guarded by a mutex, whose waiters may be on any scheduler. */
 cpc_channel *cpc_channel_get_shared(int capacity);
 /* Queue item (not NULL), waiting while the channel is full: 0, or -1 with
-   errno EPIPE if the channel is (or gets) closed, EINVAL if item is NULL. */
+   errno EPIPE if the channel is (or gets) closed, EINVAL if item is NULL.
+   With room in the channel it does not suspend: no cooperation point, the
+   calling thread goes on (a waiting receiver is woken, and runs later). */
 cps int cpc_channel_send(cpc_channel *ch, void *item);
 /* The oldest item, waiting while the channel is empty; NULL once the
-   channel is closed and empty. */
+   channel is closed and empty.  A non-empty channel: no suspension. */
 cps void *cpc_channel_recv(cpc_channel *ch);
 /* Items queued now. */
 int cpc_channel_count(cpc_channel *ch);

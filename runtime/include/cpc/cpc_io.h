@@ -47,7 +47,10 @@ cps ssize_t cpc_write_all(int fd, const void *buf, size_t count,
 /* Read one line (up to and including '\n', at most size-1 bytes, NUL
    terminated) through a per-connection buffer; returns its length, 0 at
    end of file, -1 with errno (EAGAIN on timeout, EMSGSIZE if the line does
-   not fit). */
+   not fit).  The timeout covers the whole call: secs < 0, none (micros is
+   ignored); otherwise secs seconds plus micros microseconds (0 <= micros
+   < 1000000) from the first time it has to wait; 0, 0 returns a line
+   already buffered or readable, else -1/EAGAIN at once. */
 typedef struct cpc_reader cpc_reader;
 cpc_reader *cpc_reader_new(int fd, size_t bufsize);
 void cpc_reader_free(cpc_reader *r);
