@@ -217,6 +217,16 @@ if cmake -S "$PROJECT" -B "$C" -DCMAKE_BUILD_TYPE=Release >"$WORK/out" 2>&1 &&
     cmake --build "$WORK/cmake-dep" --target seeder 2>&1 | grep -q "Building CPC object worker.cpc.o" &&
         ok "cmake: a header change rebuilds the .cpc objects" ||
         fail "cmake: a header change rebuilds the .cpc objects" "worker.cpc.o not rebuilt"
+    # With Ninja, whatever the project's CMP0116, a second build does nothing.
+    if cmake -G Ninja -S "$WORK/cmake-src" -B "$WORK/cmake-ninja" >"$WORK/out" 2>&1 &&
+            cmake --build "$WORK/cmake-ninja" >>"$WORK/out" 2>&1; then
+        cmake --build "$WORK/cmake-ninja" 2>&1 | grep -q "ninja: no work to do" &&
+            ok "cmake (Ninja): cpc_add_sources: a second build does nothing" ||
+            fail "cmake (Ninja): cpc_add_sources: a second build does nothing" \
+                 "$(cd "$WORK/cmake-ninja" && ninja -d explain 2>&1 | head -2)"
+    else
+        fail "cmake (Ninja): cpc_add_sources" "$(tail -5 "$WORK/out")"
+    fi
 else
     fail "cmake" "$(tail -8 "$WORK/out")"
 fi
@@ -383,8 +393,14 @@ for gen in "Unix Makefiles" Ninja; do
     g=$(echo "$gen" | tr -d ' ' | tr A-Z a-z)
     src=$U/cmake-src-$g bld=$U/cmake-$g
     cp -R "$PROJECT" "$src" && cp "$TOP"/tests/install/cmake-lang/* "$src/" && rm -f "$src/Makefile"
+    # Ninja: the language named in project(), its modules on CMAKE_MODULE_PATH.
+    modules=
+    if [ "$gen" = Ninja ]; then
+        sed -i 's/^project(seeder C)$/project(seeder C CPC)/' "$src/CMakeLists.txt"
+        modules=-DCMAKE_MODULE_PATH=$P/lib/cmake/CPC
+    fi
     [ "$(id -u)" = 0 ] && chown -R nobody "$src"
-    if ! in_dir "$U" sh -c "cmake -G '$gen' -S '$src' -B '$bld' -DCMAKE_BUILD_TYPE=Release &&
+    if ! in_dir "$U" sh -c "cmake -G '$gen' -S '$src' -B '$bld' -DCMAKE_BUILD_TYPE=Release $modules &&
             cmake --build '$bld'"; then
         fail "$who: cmake ($gen): .cpc sources" "$(tail -8 "$WORK/out")"
         continue
