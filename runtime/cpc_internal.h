@@ -211,6 +211,11 @@ struct cpc_sched {
     size_t blocked;               /* tmr_n + io_waiters: one word for the
                                      main loop's test between passes */
     atomic_bool inbox_pending;    /* hint: the inbox is not empty */
+    atomic_bool parked;           /* idle, not counted in cpc__world_busy
+                                     (set by its thread, cleared by
+                                     whoever queues work; inbox_lock).
+                                     Beside the run queue: a push into an
+                                     empty queue reads it (sched_runq_push) */
     unsigned time_valid;          /* CPC__*_VALID: which cache is fresh */
     int64_t mono_ns;              /* CLOCK_MONOTONIC cached for the pass */
     struct timespec real;         /* CLOCK_REALTIME cached for the pass */
@@ -231,9 +236,6 @@ struct cpc_sched {
        migrations, cross-scheduler wake-ups, threads leaving a pool). */
     pthread_mutex_t inbox_lock;
     cpc_continuation *inbox_head, *inbox_tail;  /* inbox_lock */
-    atomic_bool parked;           /* idle, not counted in cpc__world_busy
-                                     (set by its thread, cleared by
-                                     whoever queues work; inbox_lock) */
     atomic_bool awake;            /* its thread is in its loop and will
                                      see inbox_pending without the
                                      eventfd: whoever queues work writes

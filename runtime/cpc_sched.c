@@ -373,11 +373,24 @@ static inline void sched_check_spawn(cpc_continuation *k, const char *what)
 
 /* Spawn onto the run queue of s, which this OS thread drives.  Native
    code queueing work on an idle scheduler (before its loop runs, or
-   between runs) makes it count as busy again (sched_runq_push). */
+   between runs) makes it count as busy again.  A scheduler parks only
+   with an empty run queue, so only a push into an empty queue needs to
+   look at `parked` (off the path of every spawn but the first of a
+   pass).  sched_runq_push does the same; this copy keeps the branch
+   hint of spawning, which mostly finds the queue non-empty. */
 static inline __attribute__((always_inline)) void
 sched_spawn_local(struct cpc_sched *s, cpc_continuation *k)
 {
-    sched_runq_push(s, k);
+    k->cpc_next = NULL;
+    if (CPC_LIKELY(s->runq.head != NULL)) {
+        *s->runq.tail = k;
+        s->runq.tail = &k->cpc_next;
+        return;
+    }
+    s->runq.head = k;
+    s->runq.tail = &k->cpc_next;
+    if (CPC_UNLIKELY(atomic_load_explicit(&s->parked, memory_order_relaxed)))
+        cpc__sched_wake_parked(s);
 }
 
 static struct cpc_sched *sched_handle(cpc_sched *h, const char *what)
