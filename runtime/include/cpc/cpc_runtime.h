@@ -119,6 +119,11 @@ extern "C" {
    (the runtime is compiled with -fvisibility=hidden). */
 #pragma GCC visibility push(default)
 
+/* The exit status of a program the runtime ends because memory, or
+   another resource it cannot do without, ran out where the interface has
+   no way to report it (docs/abi.md, "Running out of memory"). */
+#define CPC_EXIT_EXHAUSTED 71
+
 #define CPC_IO_IN   1
 #define CPC_IO_OUT  2
 #define CPC_TIMEOUT 4
@@ -343,8 +348,17 @@ __attribute__((used)) static const char *const cpc__flavour_check =
    instead of a call to __tls_get_addr on every cps entry. */
 extern _Thread_local int cpc_budget __attribute__((tls_model("initial-exec")));
 
+/* Out of memory where nothing can report it (docs/abi.md, "Running out of
+   memory"): prints "cpc: out of memory allocating WHAT (N bytes)" on
+   stderr and exits with status CPC_EXIT_EXHAUSTED.  Translated code calls
+   it when the environment of a cps invocation cannot be allocated:
+       if (__builtin_expect(cpc_env == 0, 0))
+           cpc_out_of_memory("the environment of f", sizeof *cpc_env); */
+__attribute__((noreturn, cold)) void cpc_out_of_memory(const char *what,
+                                                       size_t size);
+
 /* Out of line: grow k so that `need` more bytes fit above c[length].  Never
-   returns NULL (out of memory aborts with a message). */
+   returns NULL (out of memory exits with a message, as above). */
 cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need);
 /* A new, empty continuation with room for `size` bytes of frames. */
 cpc_continuation *cpc_continuation_new(size_t size);

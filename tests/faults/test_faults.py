@@ -1,0 +1,60 @@
+"""One test per class of failure under resource exhaustion (issue classes:
+allocations in generated code, the library's allocation policy, out of
+memory as an exit rather than an abort, descriptors closed under a waiter,
+continuations on a second scheduler).
+
+Each test makes one precise allocation fail: the program arms the fault
+shim (libfaultshim.so, LD_PRELOAD) itself, with cpc_fault_arm, right before
+the operation under test, so the test does not depend on how many
+allocations came before.  Run by `make test-faults`, which sets FAULTSHIM
+and CPCC."""
+import os
+import subprocess
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = os.path.join(HERE, 'programs')
+CPCC = os.environ.get('CPCC', os.path.join(HERE, '..', '..', 'bin', 'cpcc'))
+SHIM = os.environ.get('FAULTSHIM')
+
+# What the runtime prints, and its exit status, when memory runs out where
+# nothing can report it (cpc/cpc_runtime.h: CPC_EXIT_EXHAUSTED).
+EXIT_EXHAUSTED = 71
+
+
+def build(tmp_path, name, *flags):
+    exe = str(tmp_path / (name + '.bin'))
+    r = subprocess.run([CPCC, '-O2', '-Wall', *flags, '-o', exe,
+                        os.path.join(PROGRAMS, name + '.cpc')],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return exe
+
+
+def run(exe, *args, fault=None, timeout=20):
+    """Run exe under the shim; fault: a CPC_FAULT value (None: only what
+    the program arms).  A run that does not end within `timeout` seconds
+    is a hang, which fails the test."""
+    assert SHIM, 'FAULTSHIM is not set (run through make test-faults)'
+    env = dict(os.environ, LD_PRELOAD=SHIM)
+    env.pop('CPC_FAULT', None)
+    if fault:
+        env['CPC_FAULT'] = fault
+    try:
+        return subprocess.run([exe, *args], capture_output=True, text=True,
+                              env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail('%s hung (no exit within %ds)' % (os.path.basename(exe), timeout))
+
+
+# ---- 1. generated code checks its allocations ---------------------------------
+
+@pytest.mark.parametrize('dataflow', ['lifting', 'environments'])
+@pytest.mark.parametrize('align', [0, 1])
+def test_environment_allocation_failure_exits_with_a_message(tmp_path, dataflow, align):
+    exe = build(tmp_path, 'env_alloc', '--dataflow=' + dataflow, '-DALIGN=%d' % align)
+    r = run(exe)
+    assert r.returncode == EXIT_EXHAUSTED, (r.returncode, r.stderr)
+    assert 'cpc: out of memory allocating the environment of f' in r.stderr
+    assert r.stdout == ''
