@@ -65,7 +65,7 @@
 
 CPC_NORETURN static void cont_oom(size_t total)
 {
-    cpc__fatal("out of memory allocating a continuation of %zu bytes", total);
+    cpc__oom("allocating a continuation of %zu bytes", total);
 }
 
 /* ---- slabs ------------------------------------------------------------------ */

@@ -101,6 +101,8 @@ void cpc__exhausted(const char *fmt, ...)
 
 void cpc_out_of_memory(const char *what, size_t size)
 {
+    if (size == 0)
+        cpc__oom("allocating %s", what);
     cpc__oom("allocating %s (%zu bytes)", what, size);
 }
 

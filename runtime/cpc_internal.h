@@ -403,8 +403,10 @@ void cpc__tmr_shutdown(struct cpc_sched *s);
 
 /* ---- I/O (cpc_io.c) --------------------------------------------------- */
 
-/* s's epoll set and its wake-up eventfd; aborts on failure. */
-void cpc__io_init(struct cpc_sched *s);
+/* s's epoll set and its wake-up eventfd: 0, or -1 with errno. */
+int cpc__io_init(struct cpc_sched *s);
+/* The same, exiting with a message on failure (nothing to report it to). */
+void cpc__io_init_or_exit(struct cpc_sched *s);
 /* Wait for events at most timeout_ms (-1: forever) and wake the waiters. */
 void cpc__io_poll(struct cpc_sched *s, int timeout_ms);
 /* Remove k (W_COND|W_IO) from its fd list on s (woken by its condvar). */

@@ -79,19 +79,34 @@ _Static_assert(sizeof(struct cpc__io_fd) <= 32, "the fd table's entries grew");
 
 #define IO_EVENTS 256
 
-void cpc__io_init(struct cpc_sched *s)
+int cpc__io_init(struct cpc_sched *s)
 {
-    s->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (s->epfd < 0)
-        cpc__fatal("epoll_create1: %s", strerror(errno));
+    int epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (epfd < 0)
+        return -1;
     int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (fd < 0)
-        cpc__fatal("cannot create the scheduler's eventfd: %s",
-                   strerror(errno));
     struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
-    if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-        cpc__fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
+    if (fd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        close(epfd);
+        errno = e;
+        return -1;
+    }
+    s->epfd = epfd;
     atomic_store_explicit(&s->wakefd, fd, memory_order_release);
+    return 0;
+}
+
+void cpc__io_init_or_exit(struct cpc_sched *s)
+{
+    if (cpc__io_init(s) == 0)
+        return;
+    if (errno == ENOMEM)
+        cpc__oom("creating a scheduler's epoll set and eventfd");
+    cpc__exhausted("cannot create a scheduler's epoll set and eventfd: %s",
+                   strerror(errno));
 }
 
 void cpc__io_shutdown(struct cpc_sched *s)
@@ -127,13 +142,16 @@ void cpc__io_close(struct cpc_sched *s)
    and never moves, so readers need no lock. */
 static size_t keep_n;
 static _Atomic(_Atomic uint32_t *) keep_gen;    /* set after keep_n */
-static pthread_once_t keep_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t keep_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define KEEP_MAX_FDS ((size_t)1 << 22)
 
-static void keep_table_init(void)
+/* The table, allocated by the first keep (keep_lock held): 0, or -1 with
+   errno ENOMEM (a later keep tries again). */
+static int keep_table_init(void)
 {
+    if (atomic_load_explicit(&keep_gen, memory_order_relaxed) != NULL)
+        return 0;
     struct rlimit rl;
     size_t n = 1024;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
@@ -142,10 +160,13 @@ static void keep_table_init(void)
             n = lim < KEEP_MAX_FDS ? (size_t)lim : KEEP_MAX_FDS;
     }
     _Atomic uint32_t *t = calloc(n, sizeof *t);
-    if (t == NULL)
-        cpc__fatal("out of memory for the table of kept fds");
+    if (t == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
     keep_n = n;
     atomic_store_explicit(&keep_gen, t, memory_order_release);
+    return 0;
 }
 
 /* Make keep_gen[fd] odd (keep) or even (forget). */
@@ -155,15 +176,24 @@ static int keep_set(int fd, bool keep)
         errno = EBADF;
         return -1;
     }
-    pthread_once(&keep_once, keep_table_init);
+    pthread_mutex_lock(&keep_lock);
+    _Atomic uint32_t *t = atomic_load_explicit(&keep_gen, memory_order_relaxed);
+    if (t == NULL && !keep) {
+        pthread_mutex_unlock(&keep_lock);
+        return 0;                   /* nothing was ever kept */
+    }
+    if (t == NULL && keep_table_init() < 0) {
+        pthread_mutex_unlock(&keep_lock);
+        return -1;
+    }
+    t = atomic_load_explicit(&keep_gen, memory_order_relaxed);
     if ((size_t)fd >= keep_n) {
+        pthread_mutex_unlock(&keep_lock);
         if (!keep)
             return 0;               /* never kept */
         errno = ERANGE;
         return -1;
     }
-    _Atomic uint32_t *t = atomic_load_explicit(&keep_gen, memory_order_relaxed);
-    pthread_mutex_lock(&keep_lock);
     uint32_t g = atomic_load_explicit(&t[fd], memory_order_relaxed);
     if ((g & 1) != keep) {
         g++;
@@ -195,6 +225,7 @@ static uint32_t keep_current(int fd)
     return (g & 1) ? g : 0;
 }
 
+/* fd's entry in s's table, grown as needed; NULL with errno ENOMEM. */
 static struct cpc__io_fd *io_fd_get(struct cpc_sched *s, int fd)
 {
     if ((size_t)fd >= s->io_nfds) {
@@ -203,7 +234,7 @@ static struct cpc__io_fd *io_fd_get(struct cpc_sched *s, int fd)
             n *= 2;
         struct cpc__io_fd *t = realloc(s->io_fds, n * sizeof *t);
         if (t == NULL)
-            cpc__fatal("out of memory growing the fd table");
+            return NULL;            /* errno ENOMEM */
         memset(t + s->io_nfds, 0, (n - s->io_nfds) * sizeof *t);
         s->io_fds = t;
         s->io_nfds = n;
@@ -458,6 +489,10 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
         return io_return(k, io_wait_blocking(fd, direction));
     }
     struct cpc__io_fd *r = io_fd_get(s, fd);
+    if (r == NULL) {
+        errno = ENOMEM;
+        return io_return(k, -1);
+    }
     uint32_t gen = keep_current(fd);
     int rc = 0;
     if (gen != 0 && r->kept_gen == gen) {

@@ -97,8 +97,12 @@ cpc_sched *cpc_threadpool_get(int max_threads)
     }
     struct cpc__pool *s = calloc(1, sizeof *s);
     pthread_t *w = calloc((size_t)max_threads, sizeof *w);
-    if (s == NULL || w == NULL)
-        cpc__fatal("out of memory allocating a thread pool");
+    if (s == NULL || w == NULL) {
+        free(s);
+        free(w);
+        errno = ENOMEM;
+        return NULL;
+    }
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     s->kind = CPC__KIND_POOL;
@@ -183,8 +187,11 @@ void cpc__pool_leave(struct cpc__pool *s)
 
 void cpc__pool_init_default(void)
 {
-    if (cpc_default_threadpool == NULL)
+    if (cpc_default_threadpool == NULL) {
         cpc_default_threadpool = cpc_threadpool_get(POOL_DEFAULT_THREADS);
+        if (cpc_default_threadpool == NULL)
+            cpc__oom("allocating the default thread pool");
+    }
 }
 
 void cpc__pool_shutdown_default(void)

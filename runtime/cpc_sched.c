@@ -440,15 +440,22 @@ cpc_continuation *cpc_done__cps(cpc_continuation *k)
 cpc_sched *cpc_scheduler_new(void)
 {
     struct cpc_sched *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        cpc__fatal("out of memory allocating a scheduler");
+    if (s == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
     s->kind = CPC__KIND_SCHED;
     s->epfd = -1;
     atomic_init(&s->wakefd, -1);
     atomic_init(&s->parked, true);
     atomic_init(&s->poll_spin_max_ns, -1);
+    if (cpc__io_init(s) < 0) {
+        int e = errno;
+        free(s);
+        errno = e;
+        return NULL;
+    }
     pthread_mutex_init(&s->inbox_lock, NULL);
-    cpc__io_init(s);
     pthread_mutex_lock(&world_lock);
     s->id = world_next_id++;
     if (s->id >= (1u << 24)) {
@@ -748,7 +755,7 @@ static void sched_enter(struct cpc_sched *s)
     cpc__tls_cv_key = s->cv_key;
     cpc__tls_on_default = s == &cpc__sched_default;
     if (s->epfd < 0)
-        cpc__io_init(s);
+        cpc__io_init_or_exit(s);
     atomic_store_explicit(&s->awake, true, memory_order_relaxed);
 }
 
@@ -848,8 +855,8 @@ void cpc_main_loop(void)
 int cpc_scheduler_backend_fd(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_backend_fd");
-    if (s->epfd < 0)
-        cpc__io_init(s);
+    if (s->epfd < 0 && cpc__io_init(s) < 0)
+        return -1;
     return s->epfd;
 }
 

@@ -58,3 +58,19 @@ def test_environment_allocation_failure_exits_with_a_message(tmp_path, dataflow,
     assert r.returncode == EXIT_EXHAUSTED, (r.returncode, r.stderr)
     assert 'cpc: out of memory allocating the environment of f' in r.stderr
     assert r.stdout == ''
+
+
+# ---- 2. the library reports what it can report --------------------------------
+
+def test_operations_whose_timeout_cannot_be_allocated_return_enomem(tmp_path):
+    exe = build(tmp_path, 'timeout_nomem')
+    r = run(exe, timeout=10)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (
+        'read_timeout, warm-up: -1 EAGAIN\n'
+        'read_timeout: -1 ENOMEM\n'
+        'write_timeout, warm-up: -1 EAGAIN\n'
+        'write_timeout: -1 ENOMEM\n'
+        'accept_timeout, warm-up: -1 EAGAIN\n'
+        'accept_timeout: -1 ENOMEM\n'
+        'condvar_get: -1 ENOMEM\n')
