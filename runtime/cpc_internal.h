@@ -423,8 +423,6 @@ void cpc__pool_push(struct cpc__pool *p, cpc_continuation *k,
                     struct cpc_sched *home);
 /* A thread leaves pool p (it moved elsewhere or ended). */
 void cpc__pool_leave(struct cpc__pool *p);
-/* Create the default pool (called by cpc_main_loop). */
-void cpc__pool_init_default(void);
 /* Release the default pool when the last running scheduler returns. */
 void cpc__pool_shutdown_default(void);
 

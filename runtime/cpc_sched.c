@@ -781,7 +781,6 @@ static void sched_begin(struct cpc_sched *s)
     world_running++;
     atomic_store_explicit(&world_running_hint, world_running,
                           memory_order_relaxed);
-    cpc__pool_init_default();
     pthread_mutex_unlock(&world_lock);
     sched_unpark(s);
     s->run_epoch = atomic_load_explicit(&world_epoch, memory_order_seq_cst);
@@ -876,7 +875,6 @@ int cpc_scheduler_run_once(cpc_sched *h)
     if (!s->embedded) {
         pthread_mutex_lock(&world_lock);
         s->embedded = true;
-        cpc__pool_init_default();
         pthread_mutex_unlock(&world_lock);
     }
     sched_enter(s);
