@@ -382,10 +382,73 @@ static void io_wake(struct cpc_sched *s, struct cpc__io_fd *r, uint32_t ready,
     }
 }
 
+#ifdef CPC_DEBUG
+/* The debug runtime detects a descriptor closed with close(2) -- not
+   cpc_close -- under its waiters, which epoll drops without an event:
+   before the scheduler blocks (at most every IO_DBG_CHECK_MS), it
+   registers each waited-on fd again with the events it has, which works
+   only while the number still names the file registered, and aborts
+   naming the fd otherwise.  Meanwhile it blocks IO_DBG_CHECK_MS at most at
+   a time, so that a program stranded for ever is told. */
+#define IO_DBG_CHECK_MS 100
+
+static void io_dbg_check_closed(struct cpc_sched *s)
+{
+    static _Thread_local int64_t last;
+    int64_t now = cpc__mono_ns();
+    if (now - last < (int64_t)IO_DBG_CHECK_MS * 1000000 / 2)
+        return;
+    last = now;
+    for (size_t fd = 0; fd < s->io_nfds; fd++) {
+        struct cpc__io_fd *r = &s->io_fds[fd];
+        uint32_t events;
+        if (r->head == NULL)
+            continue;
+        if (r->kept_gen != 0) {
+            events = IO_KEPT_EVENTS;
+        } else if (r->armed != 0) {
+            events = EPOLLONESHOT;
+            if (r->armed & CPC_IO_IN)
+                events |= EPOLLIN | EPOLLRDHUP;
+            if (r->armed & CPC_IO_OUT)
+                events |= EPOLLOUT;
+        } else {
+            continue;
+        }
+        struct epoll_event ev = { .events = events, .data.fd = (int)fd };
+        if (epoll_ctl(s->epfd, EPOLL_CTL_MOD, (int)fd, &ev) == 0 ||
+            (errno != ENOENT && errno != EBADF))
+            continue;
+        unsigned n = 0;
+        for (cpc_continuation *k = r->head; k != NULL;
+             k = cpc_wait_of(k)->io_next)
+            n++;
+        cpc__fatal("cpc_io_wait: fd %zu was closed while %u thread%s waited "
+                   "on it, which leaves %s waiting for ever (%s; close it with "
+                   "cpc_close, which wakes its waiters with EBADF)", fd, n,
+                   n == 1 ? "" : "s", n == 1 ? "it" : "them",
+                   errno == ENOENT ? "its number names another file now"
+                                   : "the number is closed");
+    }
+}
+
+static int io_dbg_poll_timeout(struct cpc_sched *s, int timeout_ms)
+{
+    if (timeout_ms == 0 || s->io_waiters == 0)
+        return timeout_ms;
+    io_dbg_check_closed(s);
+    return timeout_ms < 0 || timeout_ms > IO_DBG_CHECK_MS ? IO_DBG_CHECK_MS
+                                                          : timeout_ms;
+}
+#else
+#define io_dbg_poll_timeout(s, timeout_ms) (timeout_ms)
+#endif
+
 void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
 {
     struct epoll_event evs[IO_EVENTS];
     int wakefd = atomic_load_explicit(&s->wakefd, memory_order_relaxed);
+    timeout_ms = io_dbg_poll_timeout(s, timeout_ms);
     int n = epoll_wait(s->epfd, evs, IO_EVENTS, timeout_ms);
     if (n < 0) {
         if (errno == EINTR)
@@ -552,6 +615,57 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     s->io_waiters++;
     s->blocked++;
     return NULL;
+}
+
+/* ---- closing ------------------------------------------------------------- */
+
+/* A waiter woken by cpc_close resumes through this one-word frame, pushed
+   above its own top frame into the room of its wait record: it pops
+   itself, sets errno (the waiter's, on the OS thread that resumes it) and
+   leaves -1 where the caller reads cpc_io_wait's result. */
+CPC_FRAMES_BEGIN
+struct io_closed_frame { cpc_function *cpc_fn; };
+CPC_FRAMES_END
+_Static_assert(sizeof(struct io_closed_frame) + sizeof(int) <= CPC_WAIT_IO,
+               "the wait record's room holds the frame and the result");
+
+static cpc_continuation *io_closed_resume(cpc_continuation *k)
+{
+    CPC_DROP(k, struct io_closed_frame);
+    errno = EBADF;
+    cpc_set_result(k, -1);
+    return k;
+}
+
+int cpc_close(int fd)
+{
+    if (fd < 0) {
+        errno = EBADF;
+        return -1;
+    }
+    cpc_io_forget(fd);
+    struct cpc_sched *s = cpc__tls_sched;
+    if (s != NULL && (size_t)fd < s->io_nfds) {
+        struct cpc__io_fd *r = &s->io_fds[fd];
+        /* Out of the epoll set first: a duplicate of fd would keep the
+           registration alive under a number that no longer names it. */
+        if (r->in_epoll)
+            epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+        cpc_continuation *k = r->head;
+        while (k != NULL) {
+            struct cpc_wait *w = cpc_wait_of(k);
+            cpc_continuation *next = w->io_next;
+            io_list_remove(s, r, k);
+            if (w->link & CPC_W_COND)
+                cpc__cv_unlink(w->cv, k);
+            CPC_PUSH_RESERVED(k, struct io_closed_frame)->cpc_fn =
+                io_closed_resume;
+            sched_runq_push(s, k);
+            k = next;
+        }
+        memset(r, 0, sizeof *r);
+    }
+    return close(fd);
 }
 
 void cpc_signal_fd(int fd, int direction)

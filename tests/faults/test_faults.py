@@ -74,3 +74,31 @@ def test_operations_whose_timeout_cannot_be_allocated_return_enomem(tmp_path):
         'accept_timeout, warm-up: -1 EAGAIN\n'
         'accept_timeout: -1 ENOMEM\n'
         'condvar_get: -1 ENOMEM\n')
+
+
+# ---- 3. a descriptor closed under its waiters ---------------------------------
+
+CLOSED = ('cpc_close: 0\n'
+          'cpc_close: 0\n'
+          'plain waiter: -1 EBADF\n'
+          'waiter with a condvar: -1 EBADF, condvar waiters left 0\n'
+          'cpc_read_timeout: -1 EBADF\n'
+          'plain waiter: -1 EBADF\n'
+          'done\n')
+
+
+@pytest.mark.parametrize('flags', [['-O2'], ['--cpc-debug', '-O0', '-g']],
+                         ids=['opt', 'debug'])
+def test_cpc_close_wakes_every_waiter_with_ebadf(tmp_path, flags):
+    exe = build(tmp_path, 'close_under_waiter', *flags)
+    r = run(exe, 'cpc_close', timeout=10)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == CLOSED
+
+
+def test_debug_runtime_reports_a_descriptor_closed_under_its_waiters(tmp_path):
+    exe = build(tmp_path, 'close_under_waiter', '--cpc-debug', '-O0', '-g')
+    r = run(exe, 'close', timeout=10)
+    assert r.returncode == -6, (r.returncode, r.stderr)     # SIGABRT
+    assert 'was closed while 3 threads waited on it' in r.stderr
+    assert 'close it with cpc_close' in r.stderr

@@ -134,6 +134,8 @@ typedef struct cpc_sched cpc_sched;
 typedef struct cpc_continuation cpc_continuation;
 
 #define cpc_default_sched ((cpc_sched *)0)
+/* The default pool (16 pthreads at most), ready from the start; its first
+   pthread is created when a thread first detaches. */
 extern cpc_sched *cpc_default_threadpool;
 
 /* Runs the default scheduler's attached threads until nothing can ever
@@ -238,6 +240,16 @@ int cpc_io_keep(int fd);
    time.  Threads waiting on fd meanwhile are still woken.  0, or -1 with
    errno EBADF (fd < 0). */
 int cpc_io_forget(int fd);
+/* Close fd, first waking the threads of the calling scheduler that wait
+   on it in cpc_io_wait: their cpc_io_wait returns -1 with errno EBADF, in
+   wait order.  A descriptor closed with close(2) under a waiter strands it
+   for ever (epoll drops a closed descriptor without an event; the debug
+   runtime detects it and aborts, naming the fd).  Ends cpc_io_keep(fd)
+   too.  Returns what close(2) returns.  Any context; from a detached
+   thread or a foreign OS thread it is cpc_io_forget and close(2), and a
+   waiter of another scheduler is not woken (close a descriptor from the
+   scheduler whose threads wait on it). */
+int cpc_close(int fd);
 
 /* A pool of at most max_threads pthreads, created as threads arrive; NULL
    with errno EINVAL (max_threads <= 0) or ENOMEM. */
@@ -536,7 +548,8 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
                    CPC_IO_OUT or both; an error or hang-up on the fd counts
                    as ready both ways), CPC_CONDVAR (c may be NULL), 0 when
                    woken by cpc_signal_fd, or -1 with errno: EBADF for a bad
-                   fd, EINVAL for a bad direction, ENOMEM when the
+                   fd or one closed by cpc_close while the thread waited,
+                   EINVAL for a bad direction, ENOMEM when the
                    scheduler's table of fds cannot grow to hold fd.  A
                    regular file is always ready.
      cpc_link      the previous scheduler (cpc_sched *)
