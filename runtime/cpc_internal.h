@@ -71,9 +71,7 @@ extern _Thread_local struct cpc_sched *cpc__tls_sched;
 extern _Thread_local struct cpc__pool *cpc__tls_pool;
 /* cpc__tls_sched == &cpc__sched_default, kept as a flag: the fast paths
    (spawn, yield) test it with one compare of a TLS byte and then reach the
-   default scheduler's run queue at its fixed address; the continuation
-   allocator's slabs and cache belong to this thread (other OS threads use
-   malloc, cpc_continuation.c). */
+   default scheduler's run queue at its fixed address. */
 extern _Thread_local bool cpc__tls_on_default;
 /* On a pool worker: the home scheduler of the thread it runs (where
    cpc_attach takes it back, and where it spawns). */
@@ -114,9 +112,20 @@ static inline void cpc_require_attached(const char *what)
 
 #define CPC_HEADER_SIZE offsetof(cpc_continuation, c)
 
-/* Give back the cached buffers and the empty slabs (called when
-   cpc_main_loop returns). */
-void cpc__cont_cache_flush(void);
+/* A scheduler's continuations: its slabs and its cache of malloc'd
+   blocks, used by the OS thread driving it (cpc_continuation.c). */
+struct cpc__cont_heap;
+extern struct cpc__cont_heap cpc__cont_heap_default;
+/* The heap of the scheduler this OS thread drives; NULL on pool workers
+   and foreign threads, which use malloc. */
+extern _Thread_local struct cpc__cont_heap *cpc__tls_heap;
+/* A heap for a new scheduler (a retired one if any); NULL, ENOMEM. */
+struct cpc__cont_heap *cpc__cont_heap_new(void);
+/* Give back h's cached buffers and empty slabs (the end of a run; h's
+   thread, or nobody's). */
+void cpc__cont_heap_flush(struct cpc__cont_heap *h);
+/* Flush h and keep it for a later scheduler (cpc_scheduler_free). */
+void cpc__cont_heap_retire(struct cpc__cont_heap *h);
 
 /* ---- the wait record --------------------------------------------------
  *
@@ -255,6 +264,7 @@ struct cpc_sched {
                                      a host loop (not woken at the end of
                                      an epoch: its host decides) */
     unsigned id;                  /* 0 for the default, then 1, 2, ... */
+    struct cpc__cont_heap *heap;  /* its continuations (cpc__tls_heap) */
     struct cpc_sched *next;       /* every scheduler: world_list, under
                                      world_lock (cpc_sched.c) */
 

@@ -59,6 +59,7 @@ struct cpc_sched cpc__sched_default = {
     .inbox_lock = PTHREAD_MUTEX_INITIALIZER,
     .parked = true,
     .poll_spin_max_ns = -1,
+    .heap = &cpc__cont_heap_default,
 };
 
 /* The program's main thread is the default scheduler's thread until
@@ -449,8 +450,15 @@ cpc_sched *cpc_scheduler_new(void)
     atomic_init(&s->wakefd, -1);
     atomic_init(&s->parked, true);
     atomic_init(&s->poll_spin_max_ns, -1);
+    s->heap = cpc__cont_heap_new();
+    if (s->heap == NULL) {
+        free(s);
+        errno = ENOMEM;
+        return NULL;
+    }
     if (cpc__io_init(s) < 0) {
         int e = errno;
+        cpc__cont_heap_retire(s->heap);
         free(s);
         errno = e;
         return NULL;
@@ -507,6 +515,7 @@ int cpc_scheduler_free(cpc_sched *h)
     cpc__tmr_shutdown(s);
     cpc__io_shutdown(s);
     cpc__io_close(s);
+    cpc__cont_heap_retire(s->heap);
     pthread_mutex_destroy(&s->inbox_lock);
     s->kind = 0;
     free(s);
@@ -754,6 +763,7 @@ static void sched_enter(struct cpc_sched *s)
     cpc__tls_sched = s;
     cpc__tls_cv_key = s->cv_key;
     cpc__tls_on_default = s == &cpc__sched_default;
+    cpc__tls_heap = s->heap;
     if (s->epfd < 0)
         cpc__io_init_or_exit(s);
     atomic_store_explicit(&s->awake, true, memory_order_relaxed);
@@ -765,6 +775,7 @@ static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev)
     cpc__tls_sched = prev;
     cpc__tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
     cpc__tls_on_default = prev == &cpc__sched_default;
+    cpc__tls_heap = prev != NULL ? prev->heap : NULL;
     /* Work queued while s was awake, and not taken, was queued without a
        wake-up: make its next loop (or its host's) see it. */
     atomic_store_explicit(&s->awake, false, memory_order_relaxed);
@@ -788,8 +799,7 @@ static void sched_begin(struct cpc_sched *s)
 
 static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev)
 {
-    if (s == &cpc__sched_default)
-        cpc__cont_cache_flush();
+    cpc__cont_heap_flush(s->heap);
     cpc__tmr_shutdown(s);
     cpc__io_shutdown(s);
     sched_leave(s, prev);

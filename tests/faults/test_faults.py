@@ -102,3 +102,12 @@ def test_debug_runtime_reports_a_descriptor_closed_under_its_waiters(tmp_path):
     assert r.returncode == -6, (r.returncode, r.stderr)     # SIGABRT
     assert 'was closed while 3 threads waited on it' in r.stderr
     assert 'close it with cpc_close' in r.stderr
+
+
+# ---- 5. a second scheduler's continuations come from its own heap ------------
+
+def test_second_scheduler_spawns_without_malloc(tmp_path):
+    exe = build(tmp_path, 'second_sched_spawn')
+    r = run(exe, timeout=20)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert r.stdout == '1000 threads spawned and run on a second scheduler\n'
