@@ -13,7 +13,7 @@
  *   random:P:S    each call with probability P per thousand, from seed S
  *
  * unset: none.  CPC_FAULT_REPORT=FILE writes, at exit, the number of calls
- * made ("allocations N").  A program may also arm failures itself, for a
+ * made ("allocations N"; also on SIGTERM).  A program may also arm failures itself, for a
  * test that wants one precise allocation to fail:
  *
  *     void cpc_fault_arm(long skip, int once) __attribute__((weak));
@@ -24,6 +24,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +69,14 @@ static void report_calls(void)
     }
 }
 
+/* A server is stopped with SIGTERM: the count is written then too. */
+static void report_on_sigterm(int sig)
+{
+    report_calls();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 __attribute__((constructor)) static void shim_init(void)
 {
     const char *e = getenv("CPC_FAULT");
@@ -96,6 +105,7 @@ __attribute__((constructor)) static void shim_init(void)
     if (report != NULL && *report != '\0') {
         report = strdup(report);
         atexit(report_calls);
+        signal(SIGTERM, report_on_sigterm);
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <cpc/cpc_lib.h>
@@ -48,6 +49,20 @@ errno_name(int e)
     case EINPROGRESS: return "EINPROGRESS";
     default: return strerror(e);
     }
+}
+
+/* What a test cannot go on without: a NULL result (ENOMEM, as the library
+   reports running out of memory) ends the test with a message saying so,
+   and the runtime's exit status for it. */
+#define MUST(e) must_((e), #e)
+static inline void *
+must_(void *p, const char *what)
+{
+    if (p == NULL) {
+        fprintf(stderr, "%s: %s\n", what, strerror(errno));
+        exit(CPC_EXIT_EXHAUSTED);
+    }
+    return p;
 }
 
 /* Joining a group of threads (support/join.cpc, linked with every test):
