@@ -47,9 +47,11 @@ ENV = os.environ
 SHIM = ENV.get('FAULTSHIM', '')
 CPCC = ENV.get('CPCC', os.path.join(HERE, '..', '..', 'bin', 'cpcc'))
 OUT = ENV.get('FAULTS_BUILD', os.path.join(tempfile.gettempdir(), 'cpc-faults'))
-# A message naming what ran out: memory, or the OS threads pthread_create
-# could not make (EAGAIN, when its own allocations fail).
-OOM = re.compile(r'out of memory|Cannot allocate memory|ENOMEM|Resource temporarily unavailable')
+# A message naming what ran out: memory (strerror(ENOMEM), getaddrinfo's
+# EAI_MEMORY), or the OS threads pthread_create could not make (EAGAIN,
+# when its own allocations fail).
+OOM = re.compile(r'out of memory|Cannot allocate memory|ENOMEM|Memory allocation failure'
+                 r'|Resource temporarily unavailable')
 BAD = ('segv', 'abort', 'signal', 'hang', 'wrong', 'other')
 
 # The runtime's tests that run under the campaign: those that check an
@@ -57,7 +59,12 @@ BAD = ('segv', 'abort', 'signal', 'hang', 'wrong', 'other')
 # memory themselves (a run with allocations failing is slower).
 RT_SKIP = {'t_slab_memory_returns', 't_time_cached', 't_main_loop_allocates_nothing',
            't_spawn_million', 't_wait_ten_million', 't_recursion_million'}
-# The library's tests: all of them in the long campaign, these in --short.
+# The library's tests: all of them in the long campaign but dns, these in
+# --short.  dns is left out: glibc's getaddrinfo crashes (SIGSEGV in
+# nss_database_check_reload_and_get, glibc 2.36) when an allocation of its
+# NSS state fails, whoever calls it.
+LIB_SKIP = {'dns'}
+# The library's tests in --short:
 LIB_SHORT = ['io_pipe', 'timeout', 'channel', 'net', 'readline', 'sched_channel']
 
 
@@ -147,6 +154,9 @@ class Httpd(Subject):
         head, _, body = data.partition(b'\r\n\r\n')
         if not head.startswith(b'HTTP/1.') or b' 200 ' not in head.split(b'\r\n')[0]:
             return 'refused'
+        m = re.search(rb'(?i)\r\ncontent-length: *(\d+)', head)
+        if m and len(body) < int(m.group(1)):
+            return 'refused'    # cut short: the server dropped the connection
         return 'ok' if body == self.files[name] else 'wrong'
 
     def serve(self, fault, load=True):
@@ -294,7 +304,7 @@ def runtime_subjects():
 def lib_subjects(short):
     d = ENV['LIB_TESTS']
     extra = ENV.get('LIB_EXTRA_SRCS', '').split()
-    names = sorted(f[:-4] for f in os.listdir(d) if f.endswith('.cpc'))
+    names = sorted(f[:-4] for f in os.listdir(d) if f.endswith('.cpc') and f[:-4] not in LIB_SKIP)
     if short:
         names = [n for n in names if n in LIB_SHORT]
     out = []

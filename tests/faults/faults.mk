@@ -27,11 +27,14 @@ $(FAULTSHIM): $(FAULTS_DIR)/faultshim.c
 
 faultshim: $(FAULTSHIM)
 
-test-faults: setup runtime lib $(FAULTSHIM) $(HTTPD_BIN)
+# The runtime's tests run by the campaign are its opt binaries.
+FAULTS_RT_BINS := $(addprefix $(RT_BUILD)/opt/,$(RT_TESTS))
+
+test-faults: setup runtime lib $(FAULTSHIM) $(HTTPD_BIN) $(FAULTS_RT_BINS)
 	@$(FAULTS_ENV) $(PYTHON) -m pytest -q -p no:cacheprovider $(FAULTS_DIR)/test_faults.py
 	@$(FAULTS_ENV) nice $(PYTHON) $(FAULTS_DIR)/campaign.py --short
 
-fuzz-faults: setup runtime lib $(FAULTSHIM) $(HTTPD_BIN)
+fuzz-faults: setup runtime lib $(FAULTSHIM) $(HTTPD_BIN) $(FAULTS_RT_BINS)
 	@$(FAULTS_ENV) nice $(PYTHON) $(FAULTS_DIR)/campaign.py
 
 TEST_SUITES += test-faults

@@ -5,6 +5,7 @@
 #define CPC_TESTLIB_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,19 @@ must_(void *p, const char *what)
         exit(CPC_EXIT_EXHAUSTED);
     }
     return p;
+}
+
+/* pthread_create, or the test ends with the reason (EAGAIN when the OS
+   thread cannot be made, e.g. for want of memory). */
+#define MUST_THREAD(t, fn, arg) must_thread_((t), (fn), (arg), #fn)
+static inline void
+must_thread_(pthread_t *t, void *(*fn)(void *), void *arg, const char *what)
+{
+    int rc = pthread_create(t, NULL, fn, arg);
+    if (rc != 0) {
+        fprintf(stderr, "pthread_create(%s): %s\n", what, strerror(rc));
+        exit(CPC_EXIT_EXHAUSTED);
+    }
 }
 
 /* Joining a group of threads (support/join.cpc, linked with every test):
