@@ -248,6 +248,12 @@ struct cpc_sched {
        migrations, cross-scheduler wake-ups, threads leaving a pool). */
     pthread_mutex_t inbox_lock;
     cpc_continuation *inbox_head, *inbox_tail;  /* inbox_lock */
+    /* Descriptors cpc_close closed on other schedulers (inbox_lock): the
+       loop wakes its own waiters of those that are gone.  More than
+       CPC__CLOSED_MAX: it checks every waited-on fd. */
+#define CPC__CLOSED_MAX 16
+    int closed_fds[CPC__CLOSED_MAX];
+    unsigned nclosed;
     atomic_bool parked;           /* idle, not counted in cpc__world_busy
                                      (set by its thread, cleared by
                                      whoever queues work; inbox_lock) */
@@ -425,6 +431,12 @@ void cpc__io_unlink(struct cpc_sched *s, cpc_continuation *k);
 void cpc__io_shutdown(struct cpc_sched *s);
 /* Close the epoll set and the eventfd (cpc_scheduler_free). */
 void cpc__io_close(struct cpc_sched *s);
+/* fd (every waited-on fd when fd < 0) was closed by cpc_close on another
+   scheduler: wake s's waiters of it with EBADF if its registration in s's
+   epoll set is gone (s's thread). */
+void cpc__io_closed_elsewhere(struct cpc_sched *s, int fd);
+/* Tell every other scheduler that cpc_close closed fd (cpc_sched.c). */
+void cpc__sched_post_close(int fd);
 
 /* ---- pools (cpc_pool.c) ----------------------------------------------- */
 

@@ -382,6 +382,29 @@ static void io_wake(struct cpc_sched *s, struct cpc__io_fd *r, uint32_t ready,
     }
 }
 
+/* Whether the registration of fd, which threads wait on, left s's epoll set
+   (the kernel drops it when the file is closed): registering it again with
+   the events it has works only while the number still names that file. */
+static bool io_registration_gone(struct cpc_sched *s, int fd,
+                                 struct cpc__io_fd *r)
+{
+    uint32_t events;
+    if (r->kept_gen != 0) {
+        events = IO_KEPT_EVENTS;
+    } else if (r->armed != 0) {
+        events = EPOLLONESHOT;
+        if (r->armed & CPC_IO_IN)
+            events |= EPOLLIN | EPOLLRDHUP;
+        if (r->armed & CPC_IO_OUT)
+            events |= EPOLLOUT;
+    } else {
+        return false;
+    }
+    struct epoll_event ev = { .events = events, .data.fd = fd };
+    return epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 &&
+           (errno == ENOENT || errno == EBADF);
+}
+
 #ifdef CPC_DEBUG
 /* The debug runtime detects a descriptor closed with close(2) -- not
    cpc_close -- under its waiters, which epoll drops without an event:
@@ -401,23 +424,7 @@ static void io_dbg_check_closed(struct cpc_sched *s)
     last = now;
     for (size_t fd = 0; fd < s->io_nfds; fd++) {
         struct cpc__io_fd *r = &s->io_fds[fd];
-        uint32_t events;
-        if (r->head == NULL)
-            continue;
-        if (r->kept_gen != 0) {
-            events = IO_KEPT_EVENTS;
-        } else if (r->armed != 0) {
-            events = EPOLLONESHOT;
-            if (r->armed & CPC_IO_IN)
-                events |= EPOLLIN | EPOLLRDHUP;
-            if (r->armed & CPC_IO_OUT)
-                events |= EPOLLOUT;
-        } else {
-            continue;
-        }
-        struct epoll_event ev = { .events = events, .data.fd = (int)fd };
-        if (epoll_ctl(s->epfd, EPOLL_CTL_MOD, (int)fd, &ev) == 0 ||
-            (errno != ENOENT && errno != EBADF))
+        if (r->head == NULL || !io_registration_gone(s, (int)fd, r))
             continue;
         unsigned n = 0;
         for (cpc_continuation *k = r->head; k != NULL;
@@ -637,6 +644,24 @@ static cpc_continuation *io_closed_resume(cpc_continuation *k)
     return k;
 }
 
+/* Wake every waiter of fd (entry r of s's table) with -1/EBADF, and
+   forget the entry. */
+static void io_wake_closed(struct cpc_sched *s, struct cpc__io_fd *r)
+{
+    cpc_continuation *k = r->head;
+    while (k != NULL) {
+        struct cpc_wait *w = cpc_wait_of(k);
+        cpc_continuation *next = w->io_next;
+        io_list_remove(s, r, k);
+        if (w->link & CPC_W_COND)
+            cpc__cv_unlink(w->cv, k);
+        CPC_PUSH_RESERVED(k, struct io_closed_frame)->cpc_fn = io_closed_resume;
+        sched_runq_push(s, k);
+        k = next;
+    }
+    memset(r, 0, sizeof *r);
+}
+
 int cpc_close(int fd)
 {
     if (fd < 0) {
@@ -651,21 +676,26 @@ int cpc_close(int fd)
            registration alive under a number that no longer names it. */
         if (r->in_epoll)
             epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
-        cpc_continuation *k = r->head;
-        while (k != NULL) {
-            struct cpc_wait *w = cpc_wait_of(k);
-            cpc_continuation *next = w->io_next;
-            io_list_remove(s, r, k);
-            if (w->link & CPC_W_COND)
-                cpc__cv_unlink(w->cv, k);
-            CPC_PUSH_RESERVED(k, struct io_closed_frame)->cpc_fn =
-                io_closed_resume;
-            sched_runq_push(s, k);
-            k = next;
-        }
-        memset(r, 0, sizeof *r);
+        io_wake_closed(s, r);
     }
-    return close(fd);
+    int rc = close(fd);
+    int e = errno;
+    /* Waiters on other schedulers: each checks, on its own thread, whether
+       its registration of fd is gone, and wakes them if so. */
+    cpc__sched_post_close(fd);
+    errno = e;
+    return rc;
+}
+
+void cpc__io_closed_elsewhere(struct cpc_sched *s, int fd)
+{
+    size_t from = fd < 0 ? 0 : (size_t)fd;
+    size_t to = fd < 0 ? s->io_nfds : (size_t)fd + 1;
+    for (size_t i = from; i < to && i < s->io_nfds; i++) {
+        struct cpc__io_fd *r = &s->io_fds[i];
+        if (r->head != NULL && io_registration_gone(s, (int)i, r))
+            io_wake_closed(s, r);
+    }
 }
 
 void cpc_signal_fd(int fd, int direction)

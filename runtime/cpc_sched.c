@@ -272,6 +272,30 @@ static void sched_inbox_append(struct cpc_sched *s, cpc_continuation *k,
         cpc__world_busy_add(detached);
 }
 
+void cpc__sched_post_close(int fd)
+{
+    pthread_mutex_lock(&world_lock);
+    for (struct cpc_sched *s = world_list; s != NULL; s = s->next) {
+        if (s == cpc__tls_sched)
+            continue;
+        bool wake;
+        pthread_mutex_lock(&s->inbox_lock);
+        if (s->nclosed < CPC__CLOSED_MAX)
+            s->closed_fds[s->nclosed] = fd;
+        if (s->nclosed <= CPC__CLOSED_MAX)
+            s->nclosed++;
+        wake = !atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
+        atomic_store_explicit(&s->inbox_pending, true, memory_order_relaxed);
+        pthread_mutex_unlock(&s->inbox_lock);
+        if (wake) {
+            atomic_thread_fence(memory_order_seq_cst);
+            if (!atomic_load_explicit(&s->awake, memory_order_relaxed))
+                sched_wakeup(s);
+        }
+    }
+    pthread_mutex_unlock(&world_lock);
+}
+
 void cpc__sched_inbox_push(struct cpc_sched *s, cpc_continuation *k)
 {
     sched_inbox_append(s, k, 0);
@@ -295,16 +319,27 @@ static inline bool sched_inbox_maybe_pending(struct cpc_sched *s)
     return atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
 }
 
-/* Move the inbox to the run queue.  Returns whether it held anything. */
+/* Move the inbox to the run queue, and wake the waiters of descriptors
+   closed elsewhere.  Returns whether it held threads. */
 static __attribute__((noinline)) bool sched_drain_inbox(struct cpc_sched *s)
 {
+    int closed[CPC__CLOSED_MAX];
     pthread_mutex_lock(&s->inbox_lock);
     cpc_continuation *h = s->inbox_head, *t = s->inbox_tail;
     s->inbox_head = s->inbox_tail = NULL;
+    unsigned nclosed = s->nclosed;
+    if (nclosed > 0 && nclosed <= CPC__CLOSED_MAX)
+        memcpy(closed, s->closed_fds, nclosed * sizeof *closed);
+    s->nclosed = 0;
     atomic_store_explicit(&s->inbox_pending, false, memory_order_relaxed);
     pthread_mutex_unlock(&s->inbox_lock);
+    if (nclosed > CPC__CLOSED_MAX)
+        cpc__io_closed_elsewhere(s, -1);
+    else
+        for (unsigned i = 0; i < nclosed; i++)
+            cpc__io_closed_elsewhere(s, closed[i]);
     if (h == NULL)
-        return false;
+        return s->runq.head != NULL && nclosed > 0;
     sched_queue_append(&s->runq, h, t);
     return true;
 }

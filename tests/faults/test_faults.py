@@ -96,6 +96,18 @@ def test_cpc_close_wakes_every_waiter_with_ebadf(tmp_path, flags):
     assert r.stdout == CLOSED
 
 
+@pytest.mark.parametrize('flags', [['-O2'], ['--cpc-debug', '-O0', '-g']],
+                         ids=['opt', 'debug'])
+def test_cpc_close_wakes_the_waiters_of_another_scheduler(tmp_path, flags):
+    exe = build(tmp_path, 'close_other_scheduler', *flags)
+    r = run(exe, timeout=10)
+    assert r.returncode == 0, r.stderr
+    # two schedulers print in parallel: their order is not fixed
+    assert sorted(r.stdout.splitlines()) == [
+        'cpc_close: 0', 'done', 'waiter on the second scheduler: -1 EBADF']
+    assert r.stdout.endswith('done\n')
+
+
 def test_debug_runtime_reports_a_descriptor_closed_under_its_waiters(tmp_path):
     exe = build(tmp_path, 'close_under_waiter', '--cpc-debug', '-O0', '-g')
     r = run(exe, 'close', timeout=10)

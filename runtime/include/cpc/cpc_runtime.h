@@ -240,15 +240,14 @@ int cpc_io_keep(int fd);
    time.  Threads waiting on fd meanwhile are still woken.  0, or -1 with
    errno EBADF (fd < 0). */
 int cpc_io_forget(int fd);
-/* Close fd, first waking the threads of the calling scheduler that wait
-   on it in cpc_io_wait: their cpc_io_wait returns -1 with errno EBADF, in
-   wait order.  A descriptor closed with close(2) under a waiter strands it
-   for ever (epoll drops a closed descriptor without an event; the debug
-   runtime detects it and aborts, naming the fd).  Ends cpc_io_keep(fd)
-   too.  Returns what close(2) returns.  Any context; from a detached
-   thread or a foreign OS thread it is cpc_io_forget and close(2), and a
-   waiter of another scheduler is not woken (close a descriptor from the
-   scheduler whose threads wait on it). */
+/* Close fd and wake the threads waiting on it in cpc_io_wait: their
+   cpc_io_wait returns -1 with errno EBADF, in wait order -- at once on the
+   calling scheduler, at the next turn of other schedulers' loops (each
+   wakes its waiters of fd once it finds its registration of fd gone --
+   not if the number was reused and waited on there again meanwhile).  A descriptor closed with close(2) under a waiter
+   strands it for ever (epoll drops a closed descriptor without an event;
+   the debug runtime detects it and aborts, naming the fd).  Ends
+   cpc_io_keep(fd) too.  Returns what close(2) returns.  Any context. */
 int cpc_close(int fd);
 
 /* A pool of at most max_threads pthreads, created as threads arrive; NULL
