@@ -56,6 +56,7 @@
  */
 #include "cpc_internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 
 struct cpc_condvar {
@@ -143,11 +144,20 @@ static inline void cv_set_link(cpc_continuation *k, cpc_continuation **pprev)
         w->link = (uintptr_t)pprev | flags;
 }
 
+/* Set once cpc_condvar_get has returned NULL for want of memory: a NULL
+   condvar used later most likely comes from an unchecked failure, and the
+   message says so. */
+static atomic_bool cv_out_of_memory;
+
 /* The cold path of every check: c is NULL, freed, or the caller is a
    detached thread.  Never returns. */
 CPC_NORETURN CPC_COLD static void cv_misuse(cpc_condvar *c, const char *what)
 {
     cpc_require_attached(what);
+    if (c == NULL && atomic_load_explicit(&cv_out_of_memory,
+                                          memory_order_relaxed))
+        cpc__oom("earlier: cpc_condvar_get returned NULL, and %s was given "
+                 "that NULL condvar", what);
     if (c == NULL)
         cpc__fatal("%s: NULL condvar", what);
     if (c->magic == CV_MAGIC_SHARED)
@@ -191,8 +201,11 @@ static void cv_destroy(cpc_condvar *c)
 static cpc_condvar *cv_new(size_t size, uint32_t magic)
 {
     cpc_condvar *c = malloc(size);
-    if (c == NULL)
-        cpc__fatal("out of memory allocating a condvar");
+    if (c == NULL) {
+        atomic_store_explicit(&cv_out_of_memory, true, memory_order_relaxed);
+        errno = ENOMEM;
+        return NULL;
+    }
     c->q.head = NULL;
     c->q.tail = NULL;
     c->refcount = 1;
@@ -211,6 +224,8 @@ cpc_condvar *cpc_condvar_get(void)
 cpc_condvar *cpc_condvar_get_shared(void)
 {
     cpc_condvar *c = cv_new(sizeof(struct cv_shared), CV_MAGIC_SHARED);
+    if (c == NULL)
+        return NULL;
     pthread_mutex_init(&cv_shared_of(c)->lock, NULL);
     return c;
 }

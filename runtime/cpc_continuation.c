@@ -16,11 +16,18 @@
  * with free slots (partial list), then a cached empty slab, then a new
  * one.  Live counts per slab let memory go back: a slab whose last slot
  * is freed goes to a bounded cache of empty slabs (SLAB_EMPTY_MAX), beyond
- * which it is unmapped; cpc_main_loop's end unmaps every empty slab and
- * the unused rest of the mapping.  Slabs belong to the scheduler thread;
- * other OS threads allocate with malloc, and a slot freed on another
- * thread (a detached thread ending in a pool) is pushed on a lock-free
- * list the scheduler takes back.  Slab and malloc'd continuations are told
+ * which it is unmapped; the end of a scheduler's run unmaps every empty
+ * slab and the unused rest of the mapping.
+ *
+ * Heaps.  Slabs and the cache below make up a heap (struct
+ * cpc__cont_heap), and every scheduler has its own, used by the OS thread
+ * driving it without locks (cpc__tls_heap): the default scheduler's is a
+ * static object, another's is allocated with it and, when the scheduler
+ * is freed, kept for the next one (threads that migrated away may still
+ * live in its slabs).  Other OS threads (pool workers, foreign spawners)
+ * allocate with malloc.  A slab records its heap: a slot freed by another
+ * OS thread (a thread that migrated, or ended in a pool) is pushed on that
+ * heap's lock-free list, which its scheduler takes back.  Slab and malloc'd continuations are told
  * apart by their capacity: a slot's is a multiple of 16, a malloc'd
  * block's is 8 modulo 16 (see sizing).  The debug build (its header is
  * larger, and it wants every buffer from malloc for valgrind and the
@@ -42,10 +49,10 @@
  * malloc/free.  As in the segment cache of one-shot continuations
  * (Bruggeman et al.), a continuation that ends is reused by the next
  * spawn of the same size without touching the allocator; the slabs play
- * that part for small continuations.  The cache belongs to the scheduler
- * thread and is used without locking; other OS threads (pool workers,
- * foreign spawners) call malloc and free directly.  Compile with
- * -DCPC_NO_CACHE to measure without either.
+ * that part for small continuations.  The cache is part of a scheduler's
+ * heap, used without locking by its thread (a malloc'd block may go back
+ * to any heap); other OS threads call malloc and free directly.  Compile
+ * with -DCPC_NO_CACHE to measure without either.
  */
 #define _GNU_SOURCE
 #include "cpc_internal.h"
@@ -65,7 +72,7 @@
 
 CPC_NORETURN static void cont_oom(size_t total)
 {
-    cpc__fatal("out of memory allocating a continuation of %zu bytes", total);
+    cpc__oom("allocating a continuation of %zu bytes", total);
 }
 
 /* ---- slabs ------------------------------------------------------------------ */
@@ -88,22 +95,62 @@ struct slab {
     uint16_t slot;              /* slot size */
     bool listed;                /* current or on the partial list */
     struct slab *next, *prev;   /* partial (or empty) list */
+    struct cpc__cont_heap *heap; /* whose slots these are */
 };
 _Static_assert(sizeof(struct slab) <= SLAB_HDR, "slab header too large");
 
-/* A class's current slab before its first, and after cpc_main_loop's
-   end: no free slot, no room, so the fast paths need no NULL test. */
+/* A class's current slab before its first, and after a run's end: no
+   free slot, no room, so the fast paths need no NULL test. */
 static struct slab slab_none;
-static struct slab *slab_cur[SLAB_CLASSES] = {   /* allocating from */
-    &slab_none, &slab_none, &slab_none,
-};
-_Static_assert(SLAB_CLASSES == 3, "slab_cur's initialiser");
-static struct slab *slab_partial[SLAB_CLASSES]; /* free slots, not current */
-static struct slab *slab_empty;                 /* cached empty slabs */
-static size_t slab_nempty;
-static char *slab_region, *slab_region_end;     /* not yet carved */
-static _Atomic(cpc_continuation *) slab_remote; /* freed on other threads */
+#endif /* CPC_SLABS */
 
+#ifndef CPC_NO_CACHE
+struct cont_class {
+    cpc_continuation *head;      /* linked through cpc_next */
+    size_t bytes;                /* cached bytes (a byte bound: no division
+                                    on the free path) */
+};
+#endif
+
+/* A scheduler's continuations: slabs and the cache of malloc'd blocks. */
+struct cpc__cont_heap {
+#ifdef CPC_SLABS
+    struct slab *slab_cur[SLAB_CLASSES];       /* allocating from */
+    struct slab *slab_partial[SLAB_CLASSES];   /* free slots, not current */
+    struct slab *slab_empty;                   /* cached empty slabs */
+    size_t slab_nempty;
+    char *slab_region, *slab_region_end;       /* not yet carved */
+    _Atomic(cpc_continuation *) slab_remote;   /* freed on other threads */
+#endif
+#ifndef CPC_NO_CACHE
+    struct cont_class cont_cache[CACHE_CLASSES];
+#endif
+    struct cpc__cont_heap *next_retired;       /* heaps_retired */
+};
+
+#ifdef CPC_SLABS
+#define HEAP_INIT { .slab_cur = { &slab_none, &slab_none, &slab_none } }
+_Static_assert(SLAB_CLASSES == 3, "HEAP_INIT's initialiser");
+#else
+#define HEAP_INIT { 0 }
+#endif
+
+/* The default scheduler's. */
+struct cpc__cont_heap cpc__cont_heap_default = HEAP_INIT;
+
+/* The heap of the scheduler this OS thread drives (the main thread's,
+   before it runs one, is the default's); NULL elsewhere. */
+_Thread_local struct cpc__cont_heap *cpc__tls_heap;
+
+/* The program's main thread is the default scheduler's thread until
+   cpc_main_loop says otherwise (as in cpc_sched.c): here too, for a
+   program that allocates continuations without linking the scheduler. */
+__attribute__((constructor)) static void cont_init_main_thread(void)
+{
+    cpc__tls_heap = &cpc__cont_heap_default;
+}
+
+#ifdef CPC_SLABS
 static inline struct slab *slab_of(const void *p)
 {
     return (struct slab *)((uintptr_t)p & ~(uintptr_t)(SLAB_SIZE - 1));
@@ -114,15 +161,15 @@ static inline bool cont_is_slot(const cpc_continuation *k)
     return (k->size & 8) == 0;
 }
 
-static struct slab *slab_new(unsigned cls)
+static struct slab *slab_new(struct cpc__cont_heap *h, unsigned cls)
 {
     struct slab *s;
-    if (slab_empty != NULL) {
-        s = slab_empty;
-        slab_empty = s->next;
-        slab_nempty--;
+    if (h->slab_empty != NULL) {
+        s = h->slab_empty;
+        h->slab_empty = s->next;
+        h->slab_nempty--;
     } else {
-        if (slab_region == slab_region_end) {
+        if (h->slab_region == h->slab_region_end) {
             size_t len = SLAB_REGION + SLAB_SIZE;
             char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -134,11 +181,11 @@ static struct slab *slab_new(unsigned cls)
                 munmap(p, (size_t)(a - p));
             if (a + SLAB_REGION < p + len)
                 munmap(a + SLAB_REGION, (size_t)(p + len - (a + SLAB_REGION)));
-            slab_region = a;
-            slab_region_end = a + SLAB_REGION;
+            h->slab_region = a;
+            h->slab_region_end = a + SLAB_REGION;
         }
-        s = (struct slab *)(void *)slab_region;
-        slab_region += SLAB_SIZE;
+        s = (struct slab *)(void *)h->slab_region;
+        h->slab_region += SLAB_SIZE;
     }
     unsigned slot = 16 * (cls + 2);
     s->free = NULL;
@@ -148,6 +195,7 @@ static struct slab *slab_new(unsigned cls)
     s->live = 0;
     s->listed = true;
     s->next = s->prev = NULL;
+    s->heap = h;
     return s;
 }
 
@@ -163,23 +211,24 @@ static void slab_list_remove(struct slab **head, struct slab *s)
 }
 
 /* s has free slots again: it joins its class's partial list. */
-static void slab_partial_push(unsigned cls, struct slab *s)
+static void slab_partial_push(struct cpc__cont_heap *h, unsigned cls,
+                              struct slab *s)
 {
     s->listed = true;
     s->prev = NULL;
-    s->next = slab_partial[cls];
+    s->next = h->slab_partial[cls];
     if (s->next != NULL)
         s->next->prev = s;
-    slab_partial[cls] = s;
+    h->slab_partial[cls] = s;
 }
 
 /* An empty slab leaves service: cached, or unmapped. */
-static void slab_release(struct slab *s)
+static void slab_release(struct cpc__cont_heap *h, struct slab *s)
 {
-    if (slab_nempty < SLAB_EMPTY_MAX) {
-        s->next = slab_empty;
-        slab_empty = s;
-        slab_nempty++;
+    if (h->slab_nempty < SLAB_EMPTY_MAX) {
+        s->next = h->slab_empty;
+        h->slab_empty = s;
+        h->slab_nempty++;
     } else {
         munmap(s, SLAB_SIZE);
     }
@@ -200,20 +249,21 @@ static void slab_unlist(struct slab *s)
 
 static void slab_free_slow(struct slab *s)
 {
+    struct cpc__cont_heap *h = s->heap;
     unsigned cls = s->slot / 16 - 2;
     if (!s->listed) {                   /* it was full */
         s->live = slab_capacity(s) - 1;
-        slab_partial_push(cls, s);
+        slab_partial_push(h, cls, s);
     }
-    if (s->live == 0 && s != slab_cur[cls]) {
-        slab_list_remove(&slab_partial[cls], s);
-        slab_release(s);
+    if (s->live == 0 && s != h->slab_cur[cls]) {
+        slab_list_remove(&h->slab_partial[cls], s);
+        slab_release(h, s);
     }
 }
 
-static inline void slab_free(cpc_continuation *k)
+/* Free slot k of s, on the OS thread that owns s's heap. */
+static inline void slab_free(struct slab *s, cpc_continuation *k)
 {
-    struct slab *s = slab_of(k);
     *(void **)(void *)k = s->free;
     s->free = k;
     if (CPC_UNLIKELY(--s->live == 0))
@@ -221,44 +271,46 @@ static inline void slab_free(cpc_continuation *k)
 }
 
 /* Take back the slots other OS threads freed. */
-static void slab_drain_remote(void)
+static void slab_drain_remote(struct cpc__cont_heap *h)
 {
-    if (atomic_load_explicit(&slab_remote, memory_order_relaxed) == NULL)
+    if (atomic_load_explicit(&h->slab_remote, memory_order_relaxed) == NULL)
         return;
     cpc_continuation *k =
-        atomic_exchange_explicit(&slab_remote, NULL, memory_order_acquire);
+        atomic_exchange_explicit(&h->slab_remote, NULL, memory_order_acquire);
     while (k != NULL) {
         cpc_continuation *next = k->cpc_next;
-        slab_free(k);
+        slab_free(slab_of(k), k);
         k = next;
     }
 }
 
-static void slab_free_remote(cpc_continuation *k)
+/* Free slot k of s on an OS thread that does not own s's heap. */
+static CPC_COLD void slab_free_remote(struct slab *s, cpc_continuation *k)
 {
+    struct cpc__cont_heap *h = s->heap;
     cpc_continuation *head =
-        atomic_load_explicit(&slab_remote, memory_order_relaxed);
+        atomic_load_explicit(&h->slab_remote, memory_order_relaxed);
     do
         k->cpc_next = head;
     while (!atomic_compare_exchange_weak_explicit(
-               &slab_remote, &head, k, memory_order_release,
+               &h->slab_remote, &head, k, memory_order_release,
                memory_order_relaxed));
 }
 
-CPC_COLD static void *slab_alloc_slow(unsigned cls)
+CPC_COLD static void *slab_alloc_slow(struct cpc__cont_heap *h, unsigned cls)
 {
-    struct slab *s = slab_cur[cls];
-    slab_drain_remote();
+    struct slab *s = h->slab_cur[cls];
+    slab_drain_remote(h);
     if (s->free != NULL || s->bump < s->end)
         goto take;
     if (s != &slab_none)
         slab_unlist(s);
-    s = slab_partial[cls];
+    s = h->slab_partial[cls];
     if (s != NULL)
-        slab_list_remove(&slab_partial[cls], s);
+        slab_list_remove(&h->slab_partial[cls], s);
     else
-        s = slab_new(cls);
-    slab_cur[cls] = s;
+        s = slab_new(h, cls);
+    h->slab_cur[cls] = s;
 take:;
     void *p = s->free;
     if (p != NULL) {
@@ -282,9 +334,9 @@ static inline void *slab_take_freed(struct slab *s)
     return p;
 }
 
-static inline void *slab_alloc(unsigned cls)
+static inline void *slab_alloc(struct cpc__cont_heap *h, unsigned cls)
 {
-    struct slab *s = slab_cur[cls];
+    struct slab *s = h->slab_cur[cls];
     void *p = slab_take_freed(s);
     if (CPC_LIKELY(p != NULL))
         return p;
@@ -294,46 +346,47 @@ static inline void *slab_alloc(unsigned cls)
         s->live++;
         return p;
     }
-    return slab_alloc_slow(cls);
+    return slab_alloc_slow(h, cls);
 }
 
-static void slab_flush(void)
+static void slab_flush(struct cpc__cont_heap *h)
 {
-    slab_drain_remote();
+    slab_drain_remote(h);
     for (unsigned cls = 0; cls < SLAB_CLASSES; cls++) {
-        struct slab *s = slab_partial[cls];
+        struct slab *s = h->slab_partial[cls];
         while (s != NULL) {
             struct slab *next = s->next;
             if (s->live == 0) {
-                slab_list_remove(&slab_partial[cls], s);
+                slab_list_remove(&h->slab_partial[cls], s);
                 munmap(s, SLAB_SIZE);
             }
             s = next;
         }
-        s = slab_cur[cls];
+        s = h->slab_cur[cls];
         if (s == &slab_none)
             continue;
-        slab_cur[cls] = &slab_none;
+        h->slab_cur[cls] = &slab_none;
         if (s->live == 0) {
             munmap(s, SLAB_SIZE);
         } else {
-            /* Still holds threads (stranded waiters): it joins the partial
-               list, so the next allocation does not assume it is full. */
+            /* Still holds threads (stranded waiters, threads that moved
+               to another scheduler): it joins the partial list, so the
+               next allocation does not assume it is full. */
             if (s->free != NULL || s->bump < s->end)
-                slab_partial_push(cls, s);
+                slab_partial_push(h, cls, s);
             else
                 slab_unlist(s);
         }
     }
-    while (slab_empty != NULL) {
-        struct slab *next = slab_empty->next;
-        munmap(slab_empty, SLAB_SIZE);
-        slab_empty = next;
+    while (h->slab_empty != NULL) {
+        struct slab *next = h->slab_empty->next;
+        munmap(h->slab_empty, SLAB_SIZE);
+        h->slab_empty = next;
     }
-    slab_nempty = 0;
-    if (slab_region != slab_region_end)
-        munmap(slab_region, (size_t)(slab_region_end - slab_region));
-    slab_region = slab_region_end = NULL;
+    h->slab_nempty = 0;
+    if (h->slab_region != h->slab_region_end)
+        munmap(h->slab_region, (size_t)(h->slab_region_end - h->slab_region));
+    h->slab_region = h->slab_region_end = NULL;
 }
 #endif /* CPC_SLABS */
 
@@ -348,28 +401,23 @@ static size_t cont_round_total(size_t total)
 }
 
 #ifndef CPC_NO_CACHE
-struct cont_class {
-    cpc_continuation *head;      /* linked through cpc_next */
-    size_t bytes;                /* cached bytes (a byte bound: no division
-                                    on the free path) */
-};
-static struct cont_class cont_cache[CACHE_CLASSES];
-
-static inline struct cont_class *cont_class_of(size_t total)
+static inline struct cont_class *cont_class_of(struct cpc__cont_heap *h,
+                                               size_t total)
 {
     if (total > CACHE_MAX_TOTAL)
         return NULL;
-    return &cont_cache[(total - 24) / 16];
+    return &h->cont_cache[(total - 24) / 16];
 }
 #endif
 
-/* A malloc'd block of exactly `total` bytes (already rounded). */
-static cpc_continuation *cont_malloc(size_t total)
+/* A malloc'd block of exactly `total` bytes (already rounded), from h's
+   cache when h is not NULL. */
+static cpc_continuation *cont_malloc(struct cpc__cont_heap *h, size_t total)
 {
     cpc_continuation *k;
 #ifndef CPC_NO_CACHE
-    if (CPC_LIKELY(cpc__tls_on_default)) {
-        struct cont_class *cl = cont_class_of(total);
+    if (CPC_LIKELY(h != NULL)) {
+        struct cont_class *cl = cont_class_of(h, total);
         if (cl != NULL && cl->head != NULL) {
             k = cl->head;
             cl->head = k->cpc_next;
@@ -377,6 +425,8 @@ static cpc_continuation *cont_malloc(size_t total)
             return k;
         }
     }
+#else
+    (void)h;
 #endif
     k = malloc(total);
     if (CPC_UNLIKELY(k == NULL))
@@ -384,26 +434,26 @@ static cpc_continuation *cont_malloc(size_t total)
     return k;
 }
 
-/* Free k; `on_default`: the calling OS thread drives the default
-   scheduler (cpc__tls_on_default, or known by the caller), whose thread
-   owns the slabs and the cache. */
+/* Free k on the OS thread whose heap is h (NULL: none, a pool worker or
+   a foreign thread). */
 static inline __attribute__((always_inline)) void
-cont_release_on(cpc_continuation *k, bool on_default)
+cont_release_in(cpc_continuation *k, struct cpc__cont_heap *h)
 {
-    (void)on_default;           /* no slabs, no cache: malloc'd only */
+    (void)h;                    /* no slabs, no cache: malloc'd only */
 #ifdef CPC_SLABS
     if (cont_is_slot(k)) {
-        if (CPC_LIKELY(on_default))
-            slab_free(k);
+        struct slab *s = slab_of(k);
+        if (CPC_LIKELY(s->heap == h))
+            slab_free(s, k);
         else
-            slab_free_remote(k);
+            slab_free_remote(s, k);
         return;
     }
 #endif
 #ifndef CPC_NO_CACHE
-    if (CPC_LIKELY(on_default)) {
+    if (CPC_LIKELY(h != NULL)) {
         size_t total = CPC_HEADER_SIZE + k->size;
-        struct cont_class *cl = cont_class_of(total);
+        struct cont_class *cl = cont_class_of(h, total);
         if (cl != NULL && cl->bytes + total <= CACHE_CLASS_BYTES) {
             k->cpc_next = cl->head;
             cl->head = k;
@@ -417,26 +467,57 @@ cont_release_on(cpc_continuation *k, bool on_default)
 
 static void cont_release(cpc_continuation *k)
 {
-    cont_release_on(k, cpc__tls_on_default);
+    cont_release_in(k, cpc__tls_heap);
 }
 
-void cpc__cont_cache_flush(void)
+void cpc__cont_heap_flush(struct cpc__cont_heap *h)
 {
 #ifndef CPC_NO_CACHE
     for (size_t i = 0; i < CACHE_CLASSES; i++) {
-        cpc_continuation *k = cont_cache[i].head;
+        cpc_continuation *k = h->cont_cache[i].head;
         while (k != NULL) {
             cpc_continuation *next = k->cpc_next;
             free(k);
             k = next;
         }
-        cont_cache[i].head = NULL;
-        cont_cache[i].bytes = 0;
+        h->cont_cache[i].head = NULL;
+        h->cont_cache[i].bytes = 0;
     }
 #endif
 #ifdef CPC_SLABS
-    slab_flush();
+    slab_flush(h);
 #endif
+}
+
+/* Retired heaps, kept for the next new scheduler: slots of theirs may
+   still hold threads that moved to other schedulers, and free them into
+   the heap later. */
+static pthread_mutex_t heaps_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cpc__cont_heap *heaps_retired;        /* heaps_lock */
+
+struct cpc__cont_heap *cpc__cont_heap_new(void)
+{
+    pthread_mutex_lock(&heaps_lock);
+    struct cpc__cont_heap *h = heaps_retired;
+    if (h != NULL)
+        heaps_retired = h->next_retired;
+    pthread_mutex_unlock(&heaps_lock);
+    if (h != NULL)
+        return h;
+    h = malloc(sizeof *h);
+    if (h == NULL)
+        return NULL;
+    *h = (struct cpc__cont_heap)HEAP_INIT;
+    return h;
+}
+
+void cpc__cont_heap_retire(struct cpc__cont_heap *h)
+{
+    cpc__cont_heap_flush(h);
+    pthread_mutex_lock(&heaps_lock);
+    h->next_retired = heaps_retired;
+    heaps_retired = h;
+    pthread_mutex_unlock(&heaps_lock);
 }
 
 #ifdef CPC_SLABS
@@ -462,10 +543,11 @@ static inline uint32_t slab_room(size_t cls)
 static inline cpc_continuation *cont_alloc(size_t size)
 {
     cpc_continuation *k;
+    struct cpc__cont_heap *h = cpc__tls_heap;
 #ifdef CPC_SLABS
-    if (slab_sized(size) && CPC_LIKELY(cpc__tls_on_default)) {
+    if (slab_sized(size) && CPC_LIKELY(h != NULL)) {
         unsigned cls = slab_class(size);
-        k = slab_alloc(cls);
+        k = slab_alloc(h, cls);
         k->size = slab_room(cls);
         return k;
     }
@@ -474,7 +556,7 @@ static inline cpc_continuation *cont_alloc(size_t size)
         cpc__fatal("continuation of %zu bytes is too large (limit 4 GiB)",
                    size);
     size_t total = cont_round_total(CPC_HEADER_SIZE + size);
-    k = cont_malloc(total);
+    k = cont_malloc(h, total);
     k->size = (uint32_t)(total - CPC_HEADER_SIZE);
     return k;
 }
@@ -488,16 +570,17 @@ static __attribute__((noinline)) cpc_continuation *cont_new_slow(size_t size)
     return k;
 }
 
-/* Every spawn allocates: the common case -- a small continuation on the
-   default scheduler, a freed slot in the current slab -- is inline here
+/* Every spawn allocates: the common case -- a small continuation on a
+   scheduler's thread, a freed slot in the current slab -- is inline here
    and calls nothing, so that it saves no register; the rest is a tail
    call. */
 cpc_continuation *cpc_continuation_new(size_t size)
 {
 #ifdef CPC_SLABS
-    if (CPC_LIKELY(slab_sized(size) && cpc__tls_on_default)) {
+    struct cpc__cont_heap *h = cpc__tls_heap;
+    if (CPC_LIKELY(slab_sized(size) && h != NULL)) {
         size_t cls = slab_class(size);
-        cpc_continuation *k = slab_take_freed(slab_cur[cls]);
+        cpc_continuation *k = slab_take_freed(h->slab_cur[cls]);
         if (CPC_LIKELY(k != NULL)) {
             k->cpc_next = NULL;
             k->length = 0;
@@ -534,13 +617,13 @@ cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need)
 void cpc__cont_free(cpc_continuation *k)
 {
     if (!cpc__dbg_free(k))
-        cont_release_on(k, cpc__tls_on_default);
+        cont_release_in(k, cpc__tls_heap);
 }
 
 void cpc__cont_free_default(cpc_continuation *k)
 {
     if (!cpc__dbg_free(k))
-        cont_release_on(k, true);
+        cont_release_in(k, &cpc__cont_heap_default);
 }
 
 void cpc_continuation_free(cpc_continuation *k)

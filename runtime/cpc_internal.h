@@ -42,8 +42,16 @@
 
 /* ---- errors (cpc_debug.c) --------------------------------------------- */
 
-/* Print "cpc: <message>" on stderr and abort. */
+/* Print "cpc: <message>" on stderr and abort: a misuse or an internal
+   error, for which a core file helps. */
 CPC_NORETURN CPC_FMT(1, 2) void cpc__fatal(const char *fmt, ...);
+/* Print "cpc: out of memory <message>" on stderr and exit with status
+   CPC_EXIT_EXHAUSTED: memory ran out where the interface has no way to
+   report it (docs/abi.md, "Running out of memory"). */
+CPC_NORETURN CPC_FMT(1, 2) void cpc__oom(const char *fmt, ...);
+/* The same for another resource (descriptors, OS threads): "cpc: <message>"
+   and exit status CPC_EXIT_EXHAUSTED. */
+CPC_NORETURN CPC_FMT(1, 2) void cpc__exhausted(const char *fmt, ...);
 /* Name of the function at address f ("name", "name+0x12" or "0x..."),
    written into buf. */
 const char *cpc__dbg_symbol_name(const void *f, char *buf, size_t len);
@@ -63,9 +71,7 @@ extern _Thread_local struct cpc_sched *cpc__tls_sched;
 extern _Thread_local struct cpc__pool *cpc__tls_pool;
 /* cpc__tls_sched == &cpc__sched_default, kept as a flag: the fast paths
    (spawn, yield) test it with one compare of a TLS byte and then reach the
-   default scheduler's run queue at its fixed address; the continuation
-   allocator's slabs and cache belong to this thread (other OS threads use
-   malloc, cpc_continuation.c). */
+   default scheduler's run queue at its fixed address. */
 extern _Thread_local bool cpc__tls_on_default;
 /* On a pool worker: the home scheduler of the thread it runs (where
    cpc_attach takes it back, and where it spawns). */
@@ -106,9 +112,20 @@ static inline void cpc_require_attached(const char *what)
 
 #define CPC_HEADER_SIZE offsetof(cpc_continuation, c)
 
-/* Give back the cached buffers and the empty slabs (called when
-   cpc_main_loop returns). */
-void cpc__cont_cache_flush(void);
+/* A scheduler's continuations: its slabs and its cache of malloc'd
+   blocks, used by the OS thread driving it (cpc_continuation.c). */
+struct cpc__cont_heap;
+extern struct cpc__cont_heap cpc__cont_heap_default;
+/* The heap of the scheduler this OS thread drives; NULL on pool workers
+   and foreign threads, which use malloc. */
+extern _Thread_local struct cpc__cont_heap *cpc__tls_heap;
+/* A heap for a new scheduler (a retired one if any); NULL, ENOMEM. */
+struct cpc__cont_heap *cpc__cont_heap_new(void);
+/* Give back h's cached buffers and empty slabs (the end of a run; h's
+   thread, or nobody's). */
+void cpc__cont_heap_flush(struct cpc__cont_heap *h);
+/* Flush h and keep it for a later scheduler (cpc_scheduler_free). */
+void cpc__cont_heap_retire(struct cpc__cont_heap *h);
 
 /* ---- the wait record --------------------------------------------------
  *
@@ -236,6 +253,12 @@ struct cpc_sched {
        migrations, cross-scheduler wake-ups, threads leaving a pool). */
     pthread_mutex_t inbox_lock;
     cpc_continuation *inbox_head, *inbox_tail;  /* inbox_lock */
+    /* Descriptors cpc_close closed on other schedulers (inbox_lock): the
+       loop wakes its own waiters of those that are gone.  More than
+       CPC__CLOSED_MAX: it checks every waited-on fd. */
+#define CPC__CLOSED_MAX 16
+    int closed_fds[CPC__CLOSED_MAX];
+    unsigned nclosed;
     atomic_bool awake;            /* its thread is in its loop and will
                                      see inbox_pending without the
                                      eventfd: whoever queues work writes
@@ -249,6 +272,7 @@ struct cpc_sched {
                                      a host loop (not woken at the end of
                                      an epoch: its host decides) */
     unsigned id;                  /* 0 for the default, then 1, 2, ... */
+    struct cpc__cont_heap *heap;  /* its continuations (cpc__tls_heap) */
     struct cpc_sched *next;       /* every scheduler: world_list, under
                                      world_lock (cpc_sched.c) */
 
@@ -417,8 +441,10 @@ void cpc__tmr_shutdown(struct cpc_sched *s);
 
 /* ---- I/O (cpc_io.c) --------------------------------------------------- */
 
-/* s's epoll set and its wake-up eventfd; aborts on failure. */
-void cpc__io_init(struct cpc_sched *s);
+/* s's epoll set and its wake-up eventfd: 0, or -1 with errno. */
+int cpc__io_init(struct cpc_sched *s);
+/* The same, exiting with a message on failure (nothing to report it to). */
+void cpc__io_init_or_exit(struct cpc_sched *s);
 /* Wait for events at most timeout_ms (-1: forever) and wake the waiters. */
 void cpc__io_poll(struct cpc_sched *s, int timeout_ms);
 /* Remove k (W_COND|W_IO) from its fd list on s (woken by its condvar). */
@@ -427,6 +453,12 @@ void cpc__io_unlink(struct cpc_sched *s, cpc_continuation *k);
 void cpc__io_shutdown(struct cpc_sched *s);
 /* Close the epoll set and the eventfd (cpc_scheduler_free). */
 void cpc__io_close(struct cpc_sched *s);
+/* fd (every waited-on fd when fd < 0) was closed by cpc_close on another
+   scheduler: wake s's waiters of it with EBADF if its registration in s's
+   epoll set is gone (s's thread). */
+void cpc__io_closed_elsewhere(struct cpc_sched *s, int fd);
+/* Tell every other scheduler that cpc_close closed fd (cpc_sched.c). */
+void cpc__sched_post_close(int fd);
 
 /* ---- pools (cpc_pool.c) ----------------------------------------------- */
 
@@ -435,8 +467,6 @@ void cpc__pool_push(struct cpc__pool *p, cpc_continuation *k,
                     struct cpc_sched *home);
 /* A thread leaves pool p (it moved elsewhere or ended). */
 void cpc__pool_leave(struct cpc__pool *p);
-/* Create the default pool (called by cpc_main_loop). */
-void cpc__pool_init_default(void);
 /* Release the default pool when the last running scheduler returns. */
 void cpc__pool_shutdown_default(void);
 

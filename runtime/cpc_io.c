@@ -79,19 +79,34 @@ _Static_assert(sizeof(struct cpc__io_fd) <= 32, "the fd table's entries grew");
 
 #define IO_EVENTS 256
 
-void cpc__io_init(struct cpc_sched *s)
+int cpc__io_init(struct cpc_sched *s)
 {
-    s->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (s->epfd < 0)
-        cpc__fatal("epoll_create1: %s", strerror(errno));
+    int epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (epfd < 0)
+        return -1;
     int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (fd < 0)
-        cpc__fatal("cannot create the scheduler's eventfd: %s",
-                   strerror(errno));
     struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
-    if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-        cpc__fatal("epoll_ctl on the scheduler's eventfd: %s", strerror(errno));
+    if (fd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        close(epfd);
+        errno = e;
+        return -1;
+    }
+    s->epfd = epfd;
     atomic_store_explicit(&s->wakefd, fd, memory_order_release);
+    return 0;
+}
+
+void cpc__io_init_or_exit(struct cpc_sched *s)
+{
+    if (cpc__io_init(s) == 0)
+        return;
+    if (errno == ENOMEM)
+        cpc__oom("creating a scheduler's epoll set and eventfd");
+    cpc__exhausted("cannot create a scheduler's epoll set and eventfd: %s",
+                   strerror(errno));
 }
 
 void cpc__io_shutdown(struct cpc_sched *s)
@@ -127,13 +142,16 @@ void cpc__io_close(struct cpc_sched *s)
    and never moves, so readers need no lock. */
 static size_t keep_n;
 static _Atomic(_Atomic uint32_t *) keep_gen;    /* set after keep_n */
-static pthread_once_t keep_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t keep_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define KEEP_MAX_FDS ((size_t)1 << 22)
 
-static void keep_table_init(void)
+/* The table, allocated by the first keep (keep_lock held): 0, or -1 with
+   errno ENOMEM (a later keep tries again). */
+static int keep_table_init(void)
 {
+    if (atomic_load_explicit(&keep_gen, memory_order_relaxed) != NULL)
+        return 0;
     struct rlimit rl;
     size_t n = 1024;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
@@ -142,10 +160,13 @@ static void keep_table_init(void)
             n = lim < KEEP_MAX_FDS ? (size_t)lim : KEEP_MAX_FDS;
     }
     _Atomic uint32_t *t = calloc(n, sizeof *t);
-    if (t == NULL)
-        cpc__fatal("out of memory for the table of kept fds");
+    if (t == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
     keep_n = n;
     atomic_store_explicit(&keep_gen, t, memory_order_release);
+    return 0;
 }
 
 /* Make keep_gen[fd] odd (keep) or even (forget). */
@@ -155,15 +176,24 @@ static int keep_set(int fd, bool keep)
         errno = EBADF;
         return -1;
     }
-    pthread_once(&keep_once, keep_table_init);
+    pthread_mutex_lock(&keep_lock);
+    _Atomic uint32_t *t = atomic_load_explicit(&keep_gen, memory_order_relaxed);
+    if (t == NULL && !keep) {
+        pthread_mutex_unlock(&keep_lock);
+        return 0;                   /* nothing was ever kept */
+    }
+    if (t == NULL && keep_table_init() < 0) {
+        pthread_mutex_unlock(&keep_lock);
+        return -1;
+    }
+    t = atomic_load_explicit(&keep_gen, memory_order_relaxed);
     if ((size_t)fd >= keep_n) {
+        pthread_mutex_unlock(&keep_lock);
         if (!keep)
             return 0;               /* never kept */
         errno = ERANGE;
         return -1;
     }
-    _Atomic uint32_t *t = atomic_load_explicit(&keep_gen, memory_order_relaxed);
-    pthread_mutex_lock(&keep_lock);
     uint32_t g = atomic_load_explicit(&t[fd], memory_order_relaxed);
     if ((g & 1) != keep) {
         g++;
@@ -195,6 +225,7 @@ static uint32_t keep_current(int fd)
     return (g & 1) ? g : 0;
 }
 
+/* fd's entry in s's table, grown as needed; NULL with errno ENOMEM. */
 static struct cpc__io_fd *io_fd_get(struct cpc_sched *s, int fd)
 {
     if ((size_t)fd >= s->io_nfds) {
@@ -203,7 +234,7 @@ static struct cpc__io_fd *io_fd_get(struct cpc_sched *s, int fd)
             n *= 2;
         struct cpc__io_fd *t = realloc(s->io_fds, n * sizeof *t);
         if (t == NULL)
-            cpc__fatal("out of memory growing the fd table");
+            return NULL;            /* errno ENOMEM */
         memset(t + s->io_nfds, 0, (n - s->io_nfds) * sizeof *t);
         s->io_fds = t;
         s->io_nfds = n;
@@ -351,10 +382,80 @@ static void io_wake(struct cpc_sched *s, struct cpc__io_fd *r, uint32_t ready,
     }
 }
 
+/* Whether the registration of fd, which threads wait on, left s's epoll set
+   (the kernel drops it when the file is closed): registering it again with
+   the events it has works only while the number still names that file. */
+static bool io_registration_gone(struct cpc_sched *s, int fd,
+                                 struct cpc__io_fd *r)
+{
+    uint32_t events;
+    if (r->kept_gen != 0) {
+        events = IO_KEPT_EVENTS;
+    } else if (r->armed != 0) {
+        events = EPOLLONESHOT;
+        if (r->armed & CPC_IO_IN)
+            events |= EPOLLIN | EPOLLRDHUP;
+        if (r->armed & CPC_IO_OUT)
+            events |= EPOLLOUT;
+    } else {
+        return false;
+    }
+    struct epoll_event ev = { .events = events, .data.fd = fd };
+    return epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 &&
+           (errno == ENOENT || errno == EBADF);
+}
+
+#ifdef CPC_DEBUG
+/* The debug runtime detects a descriptor closed with close(2) -- not
+   cpc_close -- under its waiters, which epoll drops without an event:
+   before the scheduler blocks (at most every IO_DBG_CHECK_MS), it
+   registers each waited-on fd again with the events it has, which works
+   only while the number still names the file registered, and aborts
+   naming the fd otherwise.  Meanwhile it blocks IO_DBG_CHECK_MS at most at
+   a time, so that a program stranded for ever is told. */
+#define IO_DBG_CHECK_MS 100
+
+static void io_dbg_check_closed(struct cpc_sched *s)
+{
+    static _Thread_local int64_t last;
+    int64_t now = cpc__mono_ns();
+    if (now - last < (int64_t)IO_DBG_CHECK_MS * 1000000 / 2)
+        return;
+    last = now;
+    for (size_t fd = 0; fd < s->io_nfds; fd++) {
+        struct cpc__io_fd *r = &s->io_fds[fd];
+        if (r->head == NULL || !io_registration_gone(s, (int)fd, r))
+            continue;
+        unsigned n = 0;
+        for (cpc_continuation *k = r->head; k != NULL;
+             k = cpc_wait_of(k)->io_next)
+            n++;
+        cpc__fatal("cpc_io_wait: fd %zu was closed while %u thread%s waited "
+                   "on it, which leaves %s waiting for ever (%s; close it with "
+                   "cpc_close, which wakes its waiters with EBADF)", fd, n,
+                   n == 1 ? "" : "s", n == 1 ? "it" : "them",
+                   errno == ENOENT ? "its number names another file now"
+                                   : "the number is closed");
+    }
+}
+
+static int io_dbg_poll_timeout(struct cpc_sched *s, int timeout_ms)
+{
+    if (timeout_ms == 0 || s->io_waiters == 0)
+        return timeout_ms;
+    io_dbg_check_closed(s);
+    return timeout_ms < 0 || timeout_ms > IO_DBG_CHECK_MS ? IO_DBG_CHECK_MS
+                                                          : timeout_ms;
+}
+#else
+#define io_dbg_poll_timeout(s, timeout_ms) (timeout_ms)
+#endif
+
 void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
 {
     struct epoll_event evs[IO_EVENTS];
     int wakefd = atomic_load_explicit(&s->wakefd, memory_order_relaxed);
+    timeout_ms = io_dbg_poll_timeout(s, timeout_ms);
     int n = epoll_wait(s->epfd, evs, IO_EVENTS, timeout_ms);
     if (n < 0) {
         if (errno == EINTR)
@@ -458,6 +559,10 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
         return io_return(k, io_wait_blocking(fd, direction));
     }
     struct cpc__io_fd *r = io_fd_get(s, fd);
+    if (r == NULL) {
+        errno = ENOMEM;
+        return io_return(k, -1);
+    }
     uint32_t gen = keep_current(fd);
     int rc = 0;
     if (gen != 0 && r->kept_gen == gen) {
@@ -517,6 +622,80 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
     s->io_waiters++;
     s->blocked++;
     return NULL;
+}
+
+/* ---- closing ------------------------------------------------------------- */
+
+/* A waiter woken by cpc_close resumes through this one-word frame, pushed
+   above its own top frame into the room of its wait record: it pops
+   itself, sets errno (the waiter's, on the OS thread that resumes it) and
+   leaves -1 where the caller reads cpc_io_wait's result. */
+CPC_FRAMES_BEGIN
+struct io_closed_frame { cpc_function *cpc_fn; };
+CPC_FRAMES_END
+_Static_assert(sizeof(struct io_closed_frame) + sizeof(int) <= CPC_WAIT_IO,
+               "the wait record's room holds the frame and the result");
+
+static cpc_continuation *io_closed_resume(cpc_continuation *k)
+{
+    CPC_DROP(k, struct io_closed_frame);
+    errno = EBADF;
+    cpc_set_result(k, -1);
+    return k;
+}
+
+/* Wake every waiter of fd (entry r of s's table) with -1/EBADF, and
+   forget the entry. */
+static void io_wake_closed(struct cpc_sched *s, struct cpc__io_fd *r)
+{
+    cpc_continuation *k = r->head;
+    while (k != NULL) {
+        struct cpc_wait *w = cpc_wait_of(k);
+        cpc_continuation *next = w->io_next;
+        io_list_remove(s, r, k);
+        if (w->link & CPC_W_COND)
+            cpc__cv_unlink(w->cv, k);
+        CPC_PUSH_RESERVED(k, struct io_closed_frame)->cpc_fn = io_closed_resume;
+        sched_runq_push(s, k);
+        k = next;
+    }
+    memset(r, 0, sizeof *r);
+}
+
+int cpc_close(int fd)
+{
+    if (fd < 0) {
+        errno = EBADF;
+        return -1;
+    }
+    cpc_io_forget(fd);
+    struct cpc_sched *s = cpc__tls_sched;
+    if (s != NULL && (size_t)fd < s->io_nfds) {
+        struct cpc__io_fd *r = &s->io_fds[fd];
+        /* Out of the epoll set first: a duplicate of fd would keep the
+           registration alive under a number that no longer names it. */
+        if (r->in_epoll)
+            epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+        io_wake_closed(s, r);
+    }
+    int rc = close(fd);
+    int e = errno;
+    /* Waiters on other schedulers: each checks, on its own thread, whether
+       its registration of fd is gone, and wakes them if so. */
+    cpc__sched_post_close(fd);
+    errno = e;
+    return rc;
+}
+
+void cpc__io_closed_elsewhere(struct cpc_sched *s, int fd)
+{
+    size_t from = fd < 0 ? 0 : (size_t)fd;
+    size_t to = fd < 0 ? s->io_nfds : (size_t)fd + 1;
+    for (size_t i = from; i < to && i < s->io_nfds; i++) {
+        struct cpc__io_fd *r = &s->io_fds[i];
+        if (r->head != NULL && io_registration_gone(s, (int)i, r))
+            io_wake_closed(s, r);
+    }
 }
 
 void cpc_signal_fd(int fd, int direction)

@@ -3,6 +3,8 @@
  *
  * A pool is a locked FIFO of continuations served by up to max_threads
  * pthreads, created lazily when a thread arrives and no worker is idle.
+ * The default pool (cpc_default_threadpool) is a static object: a program
+ * that never detaches a thread pays nothing for it.
  * A worker runs a continuation with the same trampoline as the scheduler
  * (cpc__sched_run), with cpc__tls_pool set: the primitives see that and behave
  * like POSIX (cpc_sleep and cpc_io_wait block, cpc_yield returns at once,
@@ -43,7 +45,19 @@ struct cpc__pool {
     pthread_t *workers;
 };
 
-cpc_sched *cpc_default_threadpool = NULL;
+/* The default pool is a static object, ready before anything runs and
+   costing nothing until a thread detaches: its first worker is created
+   then.  Released (by the program, or when the last running scheduler
+   returns), it is reset for the next run instead of freed. */
+static pthread_t pool_default_workers[POOL_DEFAULT_THREADS];
+static struct cpc__pool pool_default = {
+    .kind = CPC__KIND_POOL,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .cond = PTHREAD_COND_INITIALIZER,
+    .max_threads = POOL_DEFAULT_THREADS,
+    .workers = pool_default_workers,
+};
+cpc_sched *cpc_default_threadpool = (cpc_sched *)(void *)&pool_default;
 
 /* Where a queued thread keeps its home: above cpc_link's result. */
 #define POOL_HOME_OFFSET sizeof(cpc_sched *)
@@ -97,8 +111,12 @@ cpc_sched *cpc_threadpool_get(int max_threads)
     }
     struct cpc__pool *s = calloc(1, sizeof *s);
     pthread_t *w = calloc((size_t)max_threads, sizeof *w);
-    if (s == NULL || w == NULL)
-        cpc__fatal("out of memory allocating a thread pool");
+    if (s == NULL || w == NULL) {
+        free(s);
+        free(w);
+        errno = ENOMEM;
+        return NULL;
+    }
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     s->kind = CPC__KIND_POOL;
@@ -129,10 +147,16 @@ int cpc_threadpool_release(cpc_sched *h)
                    "it releases");
     for (int i = 0; i < n; i++)
         pthread_join(s->workers[i], NULL);
+    if (s == &pool_default) {
+        /* Static: back to its initial state, for the next run. */
+        pthread_mutex_lock(&s->lock);
+        s->nthreads = 0;
+        s->shutdown = false;
+        pthread_mutex_unlock(&s->lock);
+        return 0;
+    }
     pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->lock);
-    if (h == cpc_default_threadpool)
-        cpc_default_threadpool = NULL;
     s->kind = 0;
     free(s->workers);
     free(s);
@@ -168,7 +192,8 @@ void cpc__pool_push(struct cpc__pool *s, cpc_continuation *k,
         if (rc == 0)
             s->nthreads++;
         else if (s->nthreads == 0)
-            cpc__fatal("cannot create a thread pool worker: %s", strerror(rc));
+            cpc__exhausted("cannot create a thread pool worker: %s",
+                           strerror(rc));
         /* Otherwise an existing worker will get to it. */
     }
     pthread_mutex_unlock(&s->lock);
@@ -181,16 +206,9 @@ void cpc__pool_leave(struct cpc__pool *s)
     pthread_mutex_unlock(&s->lock);
 }
 
-void cpc__pool_init_default(void)
-{
-    if (cpc_default_threadpool == NULL)
-        cpc_default_threadpool = cpc_threadpool_get(POOL_DEFAULT_THREADS);
-}
-
 void cpc__pool_shutdown_default(void)
 {
-    if (cpc_default_threadpool != NULL &&
-        cpc_threadpool_release(cpc_default_threadpool) < 0)
+    if (cpc_threadpool_release(cpc_default_threadpool) < 0)
         fprintf(stderr, "cpc: the default thread pool still holds threads "
                         "when cpc_main_loop returns\n");
 }

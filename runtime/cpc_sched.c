@@ -63,6 +63,7 @@ struct cpc_sched cpc__sched_default = {
     .inbox_lock = PTHREAD_MUTEX_INITIALIZER,
     .parked = true,
     .poll_spin_max_ns = -1,
+    .heap = &cpc__cont_heap_default,
 };
 
 /* The program's main thread is the default scheduler's thread until
@@ -302,6 +303,30 @@ static void sched_inbox_append(struct cpc_sched *s, cpc_continuation *k,
         cpc__world_busy_add(detached);
 }
 
+void cpc__sched_post_close(int fd)
+{
+    pthread_mutex_lock(&world_lock);
+    for (struct cpc_sched *s = world_list; s != NULL; s = s->next) {
+        if (s == cpc__tls_sched)
+            continue;
+        bool wake;
+        pthread_mutex_lock(&s->inbox_lock);
+        if (s->nclosed < CPC__CLOSED_MAX)
+            s->closed_fds[s->nclosed] = fd;
+        if (s->nclosed <= CPC__CLOSED_MAX)
+            s->nclosed++;
+        wake = !atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
+        atomic_store_explicit(&s->inbox_pending, true, memory_order_relaxed);
+        pthread_mutex_unlock(&s->inbox_lock);
+        if (wake) {
+            atomic_thread_fence(memory_order_seq_cst);
+            if (!atomic_load_explicit(&s->awake, memory_order_relaxed))
+                sched_wakeup(s);
+        }
+    }
+    pthread_mutex_unlock(&world_lock);
+}
+
 void cpc__sched_inbox_push(struct cpc_sched *s, cpc_continuation *k)
 {
     sched_inbox_append(s, k, 0);
@@ -325,16 +350,27 @@ static inline bool sched_inbox_maybe_pending(struct cpc_sched *s)
     return atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
 }
 
-/* Move the inbox to the run queue.  Returns whether it held anything. */
+/* Move the inbox to the run queue, and wake the waiters of descriptors
+   closed elsewhere.  Returns whether it held threads. */
 static __attribute__((noinline)) bool sched_drain_inbox(struct cpc_sched *s)
 {
+    int closed[CPC__CLOSED_MAX];
     pthread_mutex_lock(&s->inbox_lock);
     cpc_continuation *h = s->inbox_head, *t = s->inbox_tail;
     s->inbox_head = s->inbox_tail = NULL;
+    unsigned nclosed = s->nclosed;
+    if (nclosed > 0 && nclosed <= CPC__CLOSED_MAX)
+        memcpy(closed, s->closed_fds, nclosed * sizeof *closed);
+    s->nclosed = 0;
     atomic_store_explicit(&s->inbox_pending, false, memory_order_relaxed);
     pthread_mutex_unlock(&s->inbox_lock);
+    if (nclosed > CPC__CLOSED_MAX)
+        cpc__io_closed_elsewhere(s, -1);
+    else
+        for (unsigned i = 0; i < nclosed; i++)
+            cpc__io_closed_elsewhere(s, closed[i]);
     if (h == NULL)
-        return false;
+        return s->runq.head != NULL && nclosed > 0;
     sched_queue_append(&s->runq, h, t);
     return true;
 }
@@ -472,15 +508,29 @@ cpc_continuation *cpc_done__cps(cpc_continuation *k)
 cpc_sched *cpc_scheduler_new(void)
 {
     struct cpc_sched *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        cpc__fatal("out of memory allocating a scheduler");
+    if (s == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
     s->kind = CPC__KIND_SCHED;
     s->epfd = -1;
     atomic_init(&s->wakefd, -1);
     atomic_init(&s->parked, true);
     atomic_init(&s->poll_spin_max_ns, -1);
+    s->heap = cpc__cont_heap_new();
+    if (s->heap == NULL) {
+        free(s);
+        errno = ENOMEM;
+        return NULL;
+    }
+    if (cpc__io_init(s) < 0) {
+        int e = errno;
+        cpc__cont_heap_retire(s->heap);
+        free(s);
+        errno = e;
+        return NULL;
+    }
     pthread_mutex_init(&s->inbox_lock, NULL);
-    cpc__io_init(s);
     pthread_mutex_lock(&world_lock);
     s->id = world_next_id++;
     if (s->id >= (1u << 24)) {
@@ -532,6 +582,7 @@ int cpc_scheduler_free(cpc_sched *h)
     cpc__tmr_shutdown(s);
     cpc__io_shutdown(s);
     cpc__io_close(s);
+    cpc__cont_heap_retire(s->heap);
     pthread_mutex_destroy(&s->inbox_lock);
     s->kind = 0;
     free(s);
@@ -779,8 +830,9 @@ static void sched_enter(struct cpc_sched *s)
     cpc__tls_sched = s;
     cpc__tls_cv_key = s->cv_key;
     cpc__tls_on_default = s == &cpc__sched_default;
+    cpc__tls_heap = s->heap;
     if (s->epfd < 0)
-        cpc__io_init(s);
+        cpc__io_init_or_exit(s);
     atomic_store_explicit(&s->awake, true, memory_order_relaxed);
 }
 
@@ -790,6 +842,7 @@ static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev)
     cpc__tls_sched = prev;
     cpc__tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
     cpc__tls_on_default = prev == &cpc__sched_default;
+    cpc__tls_heap = prev != NULL ? prev->heap : NULL;
     /* Work queued while s was awake, and not taken, was queued without a
        wake-up: make its next loop (or its host's) see it. */
     atomic_store_explicit(&s->awake, false, memory_order_relaxed);
@@ -806,7 +859,6 @@ static void sched_begin(struct cpc_sched *s)
     world_running++;
     atomic_store_explicit(&world_running_hint, world_running,
                           memory_order_relaxed);
-    cpc__pool_init_default();
     pthread_mutex_unlock(&world_lock);
     sched_unpark(s);
     s->run_epoch = atomic_load_explicit(&world_epoch, memory_order_seq_cst);
@@ -814,8 +866,7 @@ static void sched_begin(struct cpc_sched *s)
 
 static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev)
 {
-    if (s == &cpc__sched_default)
-        cpc__cont_cache_flush();
+    cpc__cont_heap_flush(s->heap);
     cpc__tmr_shutdown(s);
     cpc__io_shutdown(s);
     sched_leave(s, prev);
@@ -880,8 +931,8 @@ void cpc_main_loop(void)
 int cpc_scheduler_backend_fd(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_backend_fd");
-    if (s->epfd < 0)
-        cpc__io_init(s);
+    if (s->epfd < 0 && cpc__io_init(s) < 0)
+        return -1;
     return s->epfd;
 }
 
@@ -908,7 +959,6 @@ int cpc_scheduler_run_once(cpc_sched *h)
     if (!s->embedded) {
         pthread_mutex_lock(&world_lock);
         s->embedded = true;
-        cpc__pool_init_default();
         pthread_mutex_unlock(&world_lock);
     }
     sched_enter(s);

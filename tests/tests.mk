@@ -14,6 +14,7 @@ TEST_SUITES :=
 -include embed/embed.mk
 -include tests/qemu/qemu-tests.mk
 -include tests/install/install-tests.mk
+-include tests/faults/faults.mk
 
 test: setup-test
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

@@ -486,7 +486,29 @@ static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int c
 static CPC_CPS_FN cpc_continuation *main__spawn_4__start(cpc_continuation *cpc_k)
 {
     struct main__spawn_4 *cpc_a = CPC_POP_FIRST(cpc_k, struct main__spawn_4);
+    /* spawn_sched2: the condvar belongs to the scheduler running the
+       spawner, so it is created there. */
+    if (batch_done == NULL)
+        batch_done = cpc_condvar_get();
     return spawner__cps(cpc_k, cpc_a->a0);
+}
+
+/* spawn_sched2: the spawn benchmark on a scheduler other than the default
+   (cpc_scheduler_new), driven by the main thread: its continuations come
+   from its own heap, as the default scheduler's do.  The condvar is left
+   to the exit (it belongs to the other scheduler). */
+static void spawn_on_second_scheduler(long n)
+{
+    cpc_sched *s = cpc_scheduler_new();
+    bench_check(s != NULL, "cpc_scheduler_new");
+    cpc_continuation *cpc_sk = cpc_continuation_new(sizeof(struct main__spawn_4));
+    struct main__spawn_4 *cpc_a = CPC_PUSH_FIRST(cpc_sk, struct main__spawn_4);
+    cpc_a->a0 = n;
+    cpc_a->cpc_fn = main__spawn_4__start;
+    cpc_spawn_continuation_on(s, cpc_sk);
+    cpc_scheduler_run(s);
+    bench_check(children == n, "every child ran");
+    bench_report_ns("spawn_sched2", BENCH_SYS, t1 - t0, (double)(n - warm));
 }
 
 /* ========================================================================
@@ -583,6 +605,12 @@ static CPC_CPS_FN cpc_continuation *main__spawn_6__start(cpc_continuation *cpc_k
 int main(int argc, char **argv)
 {
     long n, i;
+    if (argc == 3 && strcmp(argv[1], "spawn_sched2") == 0 &&
+        (n = atol(argv[2])) > 0) {
+        warm = BENCH_WARMUP(n);
+        spawn_on_second_scheduler(n);
+        return 0;
+    }
     bench_test test = bench_parse(argc, argv, &n, BENCH_SYS);
     warm = BENCH_WARMUP(n);
     switch (test) {

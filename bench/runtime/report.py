@@ -11,7 +11,7 @@ CPC's ratio to the event-driven baseline and its target.
 import re
 import sys
 
-TESTS = ["switch", "cond", "spawn", "idle"]
+TESTS = ["switch", "cond", "spawn", "spawn_sched2", "idle"]
 SYSTEMS = ["cpc", "cpc_shared", "cpcc", "cpc_nocache", "cpc_ev", "cpc_uv", "baseline", "coro", "boost",
            "st"]
 TITLES = {
@@ -30,6 +30,7 @@ DESCR = {
     "switch": "switch (yield ping-pong)",
     "cond": "cond (wake+wait)",
     "spawn": "spawn (create+run+end)",
+    "spawn_sched2": "spawn, second scheduler",
     "idle": "idle thread (peak RSS)",
 }
 # CPC targets on this machine (issue 2).

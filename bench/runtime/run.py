@@ -45,7 +45,7 @@ import report  # noqa: E402
 
 SYSTEMS = ["cpc", "cpc_shared", "cpcc", "cpc_nocache", "cpc_ev", "cpc_uv", "baseline", "coro", "boost",
            "st"]
-TESTS = ["switch", "cond", "spawn", "idle"]
+TESTS = ["switch", "cond", "spawn", "spawn_sched2", "idle"]
 
 # Operation counts per run (switch and cond: iterations per thread, 2
 # operations each; spawn: threads; idle: waiting threads).  Sized so that a
@@ -66,12 +66,14 @@ COUNTS = {
               "cpc_ev": 10_000_000, "cpc_uv": 10_000_000,
               "baseline": 10_000_000, "coro": 10_000_000,
               "boost": 5_000_000, "st": 3_000_000},
+    # spawn on a scheduler other than the default (bench-cpc only).
+    "spawn_sched2": {"cpc": 10_000_000},
     "idle": {"cpc": 10_000_000, "cpc_shared": 10_000_000, "cpcc": 10_000_000, "cpc_nocache": 10_000_000,
              "baseline": 10_000_000, "coro": 10_000_000,
              "boost": 200_000, "st": 200_000},
 }
-QUICK_DIV = {"switch": 20, "cond": 20, "spawn": 20, "idle": 50}
-UNITS = {"switch": "ns", "cond": "ns", "spawn": "ns", "idle": "B"}
+QUICK_DIV = {"switch": 20, "cond": 20, "spawn": 20, "spawn_sched2": 20, "idle": 50}
+UNITS = {"switch": "ns", "cond": "ns", "spawn": "ns", "spawn_sched2": "ns", "idle": "B"}
 TIMEOUT = 120  # seconds, one run
 
 LINE = re.compile(r"^BENCH runtime\.(\w+)\.(\w+) (\S+) (\S+)\s*$")

@@ -133,8 +133,8 @@ static inline void qco_set_base(cpc_continuation *k, Coroutine *co,
 static __attribute__((noinline)) Coroutine *qco_new(void)
 {
     Coroutine *co = malloc(sizeof *co);
-    if (co == NULL)
-        cpc__qemu_fatal("out of memory creating a coroutine");
+    if (co == NULL)     /* QEMU's interface cannot report it: exit */
+        cpc_out_of_memory("a coroutine", sizeof *co);
     co->caller = NULL;
     co->wakeup_head = NULL;
     co->wakeup_tail = &co->wakeup_head;

@@ -5,7 +5,9 @@
 #define CPC_TESTLIB_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <cpc/cpc_lib.h>
@@ -47,6 +49,33 @@ errno_name(int e)
     case ETIMEDOUT: return "ETIMEDOUT";
     case EINPROGRESS: return "EINPROGRESS";
     default: return strerror(e);
+    }
+}
+
+/* What a test cannot go on without: a NULL result (ENOMEM, as the library
+   reports running out of memory) ends the test with a message saying so,
+   and the runtime's exit status for it. */
+#define MUST(e) must_((e), #e)
+static inline void *
+must_(void *p, const char *what)
+{
+    if (p == NULL) {
+        fprintf(stderr, "%s: %s\n", what, strerror(errno));
+        exit(CPC_EXIT_EXHAUSTED);
+    }
+    return p;
+}
+
+/* pthread_create, or the test ends with the reason (EAGAIN when the OS
+   thread cannot be made, e.g. for want of memory). */
+#define MUST_THREAD(t, fn, arg) must_thread_((t), (fn), (arg), #fn)
+static inline void
+must_thread_(pthread_t *t, void *(*fn)(void *), void *arg, const char *what)
+{
+    int rc = pthread_create(t, NULL, fn, arg);
+    if (rc != 0) {
+        fprintf(stderr, "pthread_create(%s): %s\n", what, strerror(rc));
+        exit(CPC_EXIT_EXHAUSTED);
     }
 }
 

@@ -28,12 +28,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Fail with a message naming the test's source line. */
+/* Fail with a message naming the test's source line, and errno when set
+   (a resource that ran out -- ENOMEM from the runtime -- says so). */
 #define CT_CHECK(cond, ...)                                                  \
     do {                                                                     \
         if (!(cond)) {                                                       \
+            int ct_errno = errno;                                            \
             fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
             fprintf(stderr, __VA_ARGS__);                                    \
+            if (ct_errno != 0)                                               \
+                fprintf(stderr, " (%s)", strerror(ct_errno));                \
             fputc('\n', stderr);                                             \
             exit(1);                                                         \
         }                                                                    \
@@ -176,7 +180,7 @@ static inline const char *ct_result_name(int r)
     case CPC_TIMEOUT: return "TIMEOUT";
     case CPC_CONDVAR: return "CONDVAR";
     case 0: return "0";
-    case -1: return "-1";
+    case -1: return errno == ENOMEM ? "-1 ENOMEM (out of memory)" : "-1";
     default: return "?";
     }
 }

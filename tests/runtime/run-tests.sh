@@ -9,6 +9,10 @@
 #   valgrind               the opt binary under memcheck: no error, no leak
 #   abort, abort-debug     the opt (or debug) binary must abort (SIGABRT)
 #                          and its stderr contain every line of t_NAME.abort
+#   exhausted, exhausted-debug  the opt (or debug) binary must exit with
+#                          status 71 (CPC_EXIT_EXHAUSTED: out of memory or
+#                          another resource) and its stderr contain every
+#                          line of t_NAME.exhausted
 #   lowstack               (modifier) run with a 256 KiB stack limit
 # With RT_RUNS="run ..." in the environment, only those runs are made.
 # Tests run two at a time (the machine has two cores).
@@ -26,12 +30,14 @@ VALGRIND="valgrind -q --fair-sched=yes --error-exitcode=99 --leak-check=full \
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 
 run_one() {  # name run lowstack
-    local name=$1 run=$2 low=$3 bin cmd expect_abort=0 flavour
+    local name=$1 run=$2 low=$3 bin cmd expect_abort=0 expect_exit=0 flavour
     case $run in
         opt|O0|debug|tsan|packed) flavour=$run ;;
         valgrind) flavour=opt ;;
         abort) flavour=opt; expect_abort=1 ;;
         abort-debug) flavour=debug; expect_abort=1 ;;
+        exhausted) flavour=opt; expect_exit=71 ;;
+        exhausted-debug) flavour=debug; expect_exit=71 ;;
         *) echo "FAIL $name [$run]: unknown run in TESTS"; return 1 ;;
     esac
     bin=$BUILD/$flavour/$name
@@ -54,6 +60,13 @@ run_one() {  # name run lowstack
             while IFS= read -r line; do
                 grep -qF -- "$line" "$log.err" || why="stderr lacks: $line"
             done < "$SRC/$name.abort"
+        fi
+    elif [ $expect_exit != 0 ]; then
+        [ $rc = $expect_exit ] || why="exit status $rc, expected $expect_exit"
+        if [ -z "$why" ]; then
+            while IFS= read -r line; do
+                grep -qF -- "$line" "$log.err" || why="stderr lacks: $line"
+            done < "$SRC/$name.exhausted"
         fi
     else
         [ $rc = 0 ] || why="exit status $rc"

@@ -121,6 +121,7 @@ CT_DEFINE_SPAWN0(ticker)
 int main(void)
 {
     pool2 = cpc_threadpool_get(3);
+    CT_CHECK(pool2 != NULL, "cpc_threadpool_get");
     for (int id = 0; id < ROVERS; id++)
         rover__spawn(id);
     ticker__spawn();

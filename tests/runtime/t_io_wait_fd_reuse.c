@@ -55,6 +55,7 @@ static cpc_continuation *reader__body(cpc_continuation *k, int cpc_resume, int r
         round = cpc_f->round;
         CPC_RESULT(r, cpc_f);
         CT_OUT("round %d: wait on the reused fd %s\n", round, ct_result_name(r));
+        CT_CHECK(r > 0 && (r & CPC_IO_IN), "io_wait: %d", r);
         CT_CHECK(read(p[0], &c, 1) == 1, "read");
     }
     return k;
@@ -106,6 +107,7 @@ int main(void)
 {
     CT_CHECK(pipe(p) == 0, "pipe");
     cv = cpc_condvar_get();
+    CT_CHECK(cv != NULL, "cpc_condvar_get");
     reader__spawn();
     control__spawn();
     cpc_main_loop();

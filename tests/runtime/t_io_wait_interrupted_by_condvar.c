@@ -22,6 +22,7 @@ static cpc_continuation *reader__resume_2(cpc_continuation *k)
     CPC_RESULT(r, cpc_f);
     CT_OUT("second wait: %s, count %d\n", ct_result_name(r),
            cpc_condvar_count(cv));
+    CT_CHECK(r > 0 && (r & CPC_IO_IN), "io_wait: %d", r);
     CT_CHECK(read(p[0], &c, 1) == 1, "read");
     return k;
 }
@@ -80,6 +81,7 @@ int main(void)
 {
     CT_CHECK(pipe(p) == 0, "pipe");
     cv = cpc_condvar_get();
+    CT_CHECK(cv != NULL, "cpc_condvar_get");
     reader__spawn();
     control__spawn();
     cpc_main_loop();

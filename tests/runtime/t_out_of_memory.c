@@ -1,4 +1,4 @@
-/* Running out of memory for a continuation aborts with a message saying
+/* Running out of memory for a continuation exits with a message saying
    so (the address space is limited to 256 MiB, then a thread grows its
    continuation past it). */
 #include "cps_test.h"

@@ -58,6 +58,7 @@ blocker__resumed_1:
 blocker__resumed_2:
     cpc_f = CPC_POP(k, struct blocker__frame);
     CPC_RESULT(r1, cpc_f);
+    CT_CHECK(r1 > 0 && (r1 & CPC_IO_IN), "io_wait: %d", r1);
     CT_CHECK(read(p[0], &c, 1) == 1 && c == 'b', "read after io_wait");
     BLOCKER_CALL(3, cpc_sleep__cps(k, 0, 20000, NULL));
 blocker__resumed_3:
@@ -132,6 +133,7 @@ int main(void)
 {
     CT_CHECK(pipe(p) == 0, "pipe");
     pool = cpc_threadpool_get(2);
+    CT_CHECK(pool != NULL, "cpc_threadpool_get");
     blocker__spawn();
     writer__spawn();
     cpc_main_loop();
@@ -139,6 +141,7 @@ int main(void)
 
     /* Four 50 ms naps in a pool of two threads take two rounds. */
     pool = cpc_threadpool_get(2);
+    CT_CHECK(pool != NULL, "cpc_threadpool_get");
     t0 = ct_now();
     for (int i = 0; i < 4; i++)
         napper__spawn(i);

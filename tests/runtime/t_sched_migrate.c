@@ -95,7 +95,7 @@ int main(void)
     CT_CHECK(cpc_scheduler_self() == sched[0], "main thread: default scheduler");
     for (int id = 0; id < ROVERS; id++)
         rover__spawn_on(sched[id % 2], id);
-    CT_CHECK(pthread_create(&t, NULL, drive, sched[1]) == 0, "pthread_create");
+    CT_CHECK((errno = pthread_create(&t, NULL, drive, sched[1])) == 0, "pthread_create");
     cpc_main_loop();
     CT_CHECK(pthread_join(t, NULL) == 0, "pthread_join");
     CT_CHECK(rovers_done == ROVERS, "%d rovers done", rovers_done);

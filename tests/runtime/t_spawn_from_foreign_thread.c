@@ -52,7 +52,7 @@ int main(void)
     pthread_t t;
     CT_CHECK(pipe(p) == 0, "pipe");
     keeper__spawn();
-    CT_CHECK(pthread_create(&t, NULL, foreign, NULL) == 0, "pthread_create");
+    CT_CHECK((errno = pthread_create(&t, NULL, foreign, NULL)) == 0, "pthread_create");
     cpc_main_loop();
     pthread_join(t, NULL);
     /* Spawns after the keeper left may still sit in the inbox: run them. */

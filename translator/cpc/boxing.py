@@ -121,16 +121,20 @@ def alignment_specifiers(u, var):
 MALLOC_ALIGN = 16
 
 
-def _env_alloc(env, over_aligned):
+def _env_alloc(env, over_aligned, fname):
     """The allocation of a function's environment: malloc, or aligned_alloc
     for an environment that holds an over-aligned variable (declared here,
-    compatible with <stdlib.h>'s)."""
+    compatible with <stdlib.h>'s); then the check that it succeeded (out of
+    memory exits with a message naming the function, docs/abi.md)."""
+    check = (' if (__builtin_expect(cpc_env == 0, 0)) '
+             'cpc_out_of_memory("the environment of %s", sizeof *cpc_env);' % fname)
     if not over_aligned:
-        return 'struct %s *cpc_env = (struct %s *)__builtin_malloc(sizeof *cpc_env);' % (env, env)
+        return ('struct %s *cpc_env = (struct %s *)__builtin_malloc(sizeof *cpc_env);'
+                % (env, env)) + check
     return ('extern void *aligned_alloc(__SIZE_TYPE__, __SIZE_TYPE__); '
             'struct %s *cpc_env = (struct %s *)(_Alignof(struct %s) > %d ? '
             'aligned_alloc(_Alignof(struct %s), sizeof(struct %s)) : '
-            '__builtin_malloc(sizeof *cpc_env));' % (env, env, env, MALLOC_ALIGN, env, env))
+            '__builtin_malloc(sizeof *cpc_env));' % (env, env, env, MALLOC_ALIGN, env, env)) + check
 
 
 def box_function(u, f, vs, lits=()):
@@ -161,7 +165,7 @@ def box_function(u, f, vs, lits=()):
     labels = an.leading_label_declarations(u, body)
     b0 = rw.full_end(u, labels[-1]) if labels else body.extent.start.offset + 1
     b0 = rw.after_stdc_pragmas(u, b0)
-    init = [_env_alloc(env, over_aligned)]
+    init = [_env_alloc(env, over_aligned, f.name)]
     for v in vs:
         if v.is_param:
             init.append(ctype.copy('cpc_env->' + v.name, v.name, v.type))

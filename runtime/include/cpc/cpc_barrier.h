@@ -8,7 +8,8 @@
 
 typedef struct cpc_barrier cpc_barrier;
 
-/* A barrier for `count` threads; NULL with errno EINVAL if count <= 0. */
+/* A barrier for `count` threads; NULL with errno EINVAL if count <= 0,
+   ENOMEM. */
 cpc_barrier *cpc_barrier_get(int count);
 /* Wait until `count` threads have arrived; the count-th arrival wakes all
    the others in arrival order (FIFO) and frees the barrier. */

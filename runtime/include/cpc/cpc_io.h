@@ -2,7 +2,10 @@
  *
  * All functions work on descriptors prepared by cpc_setup_descriptor
  * (non-blocking).  Errors are -1 with errno set; a timeout is -1 with errno
- * EAGAIN. */
+ * EAGAIN; a timeout that cannot be allocated is -1 with errno ENOMEM (the
+ * operation never waits without its timeout).  Allocation failures are
+ * reported, as everywhere in the library: see docs/abi.md, "Running out
+ * of memory". */
 #ifndef CPC_IO_H
 #define CPC_IO_H
 
@@ -12,7 +15,17 @@
 
 #pragma GCC visibility push(default)
 
-/* Timeouts: a condvar signalled once, after the delay. */
+/* Timeouts: a condvar signalled once, after the delay.  cpc_timeout_get
+   returns NULL with errno ENOMEM when out of memory: check it before
+   waiting on its condvar,
+       cpc_timeout *t = cpc_timeout_get(5, 0);
+       if (t == NULL)
+           return -1;                      // ENOMEM
+       rc = cpc_io_wait(fd, CPC_IO_IN, cpc_timeout_condvar(t));
+       expired = cpc_timeout_expired(t);
+       cpc_timeout_destroy(t);
+   (a NULL condvar would mean "no timeout").  Restarting an expired
+   timeout spawns a thread: out of memory there exits with a message. */
 typedef struct cpc_timeout cpc_timeout;
 cps cpc_timeout *cpc_timeout_get(int secs, int usecs);
 cps void cpc_timeout_restart(cpc_timeout *t);

@@ -119,6 +119,11 @@ extern "C" {
    (the runtime is compiled with -fvisibility=hidden). */
 #pragma GCC visibility push(default)
 
+/* The exit status of a program the runtime ends because memory, or
+   another resource it cannot do without, ran out where the interface has
+   no way to report it (docs/abi.md, "Running out of memory"). */
+#define CPC_EXIT_EXHAUSTED 71
+
 #define CPC_IO_IN   1
 #define CPC_IO_OUT  2
 #define CPC_TIMEOUT 4
@@ -129,6 +134,8 @@ typedef struct cpc_sched cpc_sched;
 typedef struct cpc_continuation cpc_continuation;
 
 #define cpc_default_sched ((cpc_sched *)0)
+/* The default pool (16 pthreads at most), ready from the start; its first
+   pthread is created when a thread first detaches. */
 extern cpc_sched *cpc_default_threadpool;
 
 /* Runs the default scheduler's attached threads until nothing can ever
@@ -155,7 +162,8 @@ void cpc_main_loop(void);
    cpc_link means the thread's home: the scheduler it is attached to, or
    which it came from into a pool. */
 /* A new scheduler, idle until threads are queued on it and an OS thread
-   runs it. */
+   runs it; NULL with errno ENOMEM, or EMFILE/ENFILE (no descriptor left
+   for its epoll set and eventfd). */
 cpc_sched *cpc_scheduler_new(void);
 /* The scheduler cpc_main_loop runs (a static object). */
 cpc_sched *cpc_scheduler_default(void);
@@ -183,7 +191,8 @@ int cpc_scheduler_set_poll_spin(cpc_sched *s, int usec);
    runnable at that moment once, without blocking.  Always from the same
    OS thread.  run_once returns 0 once nothing can run on any scheduler
    (the host may then stop keeping its loop alive for s), non-zero
-   otherwise. */
+   otherwise.  backend_fd is -1 with errno if the default scheduler's
+   epoll set cannot be created (ENOMEM, EMFILE, ENFILE). */
 int cpc_scheduler_backend_fd(cpc_sched *s);
 int cpc_scheduler_backend_timeout(cpc_sched *s);
 int cpc_scheduler_run_once(cpc_sched *s);
@@ -196,6 +205,7 @@ int cpc_scheduler_run_once(cpc_sched *s);
 void cpc_scheduler_set_wakeup(cpc_sched *s, void (*wake)(void *arg),
                               void *arg);
 
+/* A new condvar (one reference), or NULL with errno ENOMEM. */
 cpc_condvar *cpc_condvar_get(void);
 cpc_condvar *cpc_condvar_retain(cpc_condvar *c);
 void cpc_condvar_release(cpc_condvar *c);
@@ -209,7 +219,8 @@ void cpc_signal_all(cpc_condvar *c);
    scheduler's threads, and from native code; a woken thread is queued on
    its own scheduler.  Timed waits, cpc_sleep and cpc_io_wait do not
    accept one.  To check a shared condition and wait without losing a
-   wake-up, hold a mutex over the check and wait with cpc_wait_unlock. */
+   wake-up, hold a mutex over the check and wait with cpc_wait_unlock.
+   NULL with errno ENOMEM. */
 cpc_condvar *cpc_condvar_get_shared(void);
 /* Wakes the threads waiting in cpc_io_wait on fd for a direction that
    meets `direction`, in wait order; their cpc_io_wait returns 0 (neither a
@@ -228,16 +239,27 @@ void cpc_signal_fd(int fd, int direction);
       cannot see close(2), and would not watch another file given the same
       number.  The debug runtime checks it at every wait and aborts naming
       the fd.
-   Any OS thread; 0, or -1 with errno EBADF (fd < 0) or ERANGE (fd beyond
+   Any OS thread; 0, or -1 with errno EBADF (fd < 0), ERANGE (fd beyond
    the descriptor limit the process had at its first keep: the fd is then
-   waited on as any other). */
+   waited on as any other) or ENOMEM (the first keep allocates a table;
+   the fd is then waited on as any other). */
 int cpc_io_keep(int fd);
 /* End cpc_io_keep(fd), before closing it: later waits arm it again each
    time.  Threads waiting on fd meanwhile are still woken.  0, or -1 with
    errno EBADF (fd < 0). */
 int cpc_io_forget(int fd);
+/* Close fd and wake the threads waiting on it in cpc_io_wait: their
+   cpc_io_wait returns -1 with errno EBADF, in wait order -- at once on the
+   calling scheduler, at the next turn of other schedulers' loops (each
+   wakes its waiters of fd once it finds its registration of fd gone --
+   not if the number was reused and waited on there again meanwhile).  A descriptor closed with close(2) under a waiter
+   strands it for ever (epoll drops a closed descriptor without an event;
+   the debug runtime detects it and aborts, naming the fd).  Ends
+   cpc_io_keep(fd) too.  Returns what close(2) returns.  Any context. */
+int cpc_close(int fd);
 
-/* A pool of at most max_threads pthreads, created as threads arrive. */
+/* A pool of at most max_threads pthreads, created as threads arrive; NULL
+   with errno EINVAL (max_threads <= 0) or ENOMEM. */
 cpc_sched *cpc_threadpool_get(int max_threads);
 /* 0, or -1 with errno EBUSY while CPC threads are still in the pool. */
 int cpc_threadpool_release(cpc_sched *s);
@@ -366,8 +388,17 @@ __attribute__((used)) static const char *const cpc__flavour_check =
    instead of a call to __tls_get_addr on every cps entry. */
 extern _Thread_local int cpc_budget __attribute__((tls_model("initial-exec")));
 
+/* Out of memory where nothing can report it (docs/abi.md, "Running out of
+   memory"): prints "cpc: out of memory allocating WHAT (N bytes)" (size 0:
+   without the size) on stderr and exits with status CPC_EXIT_EXHAUSTED.  Translated code calls
+   it when the environment of a cps invocation cannot be allocated:
+       if (__builtin_expect(cpc_env == 0, 0))
+           cpc_out_of_memory("the environment of f", sizeof *cpc_env); */
+__attribute__((noreturn, cold)) void cpc_out_of_memory(const char *what,
+                                                       size_t size);
+
 /* Out of line: grow k so that `need` more bytes fit above c[length].  Never
-   returns NULL (out of memory aborts with a message). */
+   returns NULL (out of memory exits with a message, as above). */
 cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need);
 /* A new, empty continuation with room for `size` bytes of frames. */
 cpc_continuation *cpc_continuation_new(size_t size);
@@ -538,8 +569,10 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
                    CPC_IO_OUT or both; an error or hang-up on the fd counts
                    as ready both ways), CPC_CONDVAR (c may be NULL), 0 when
                    woken by cpc_signal_fd, or -1 with errno: EBADF for a bad
-                   fd, EINVAL for a bad direction.  A regular file is always
-                   ready.
+                   fd or one closed by cpc_close while the thread waited,
+                   EINVAL for a bad direction, ENOMEM when the
+                   scheduler's table of fds cannot grow to hold fd.  A
+                   regular file is always ready.
      cpc_link      the previous scheduler (cpc_sched *)
    Detached (in a thread pool): cpc_yield returns at once, cpc_sleep and
    cpc_io_wait block like nanosleep and poll, cpc_wait and the condvar
