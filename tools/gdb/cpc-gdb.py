@@ -254,10 +254,27 @@ def _labels(body_name, near):
 
 def _resume_loc(func, n, near):
     """(file, line) of the call at which F waits in its frame whose cpc_fn
-    is F__resume_N (at `near`): the line of the label F__resumed_N."""
+    is F__resume_N (at `near`): the line of the label F__resumed_N, or
+    (optimised code, where the label keeps no address once the body is
+    inlined into its resume stub) entry N of the table F__lines the
+    translator writes beside F."""
     try:
         lab = _labels(func + '__body', near).get('%s__resumed_%d' % (func, n))
-        return lab[:2] if lab else _inlined_resume_loc(near)
+        if lab:
+            return lab[:2]
+    except (RuntimeError, gdb.error, AttributeError):
+        pass
+    try:
+        b = gdb.block_for_pc(near)
+        sym = gdb.lookup_symbol(func + '__lines', b)[0] if b is not None else None
+        if sym is not None and sym.symtab is not None:
+            v = sym.value()
+            if 0 < n <= v.type.range()[1]:
+                return (sym.symtab.filename, int(v[n]))
+    except (RuntimeError, gdb.error, AttributeError, ValueError):
+        pass
+    try:
+        return _inlined_resume_loc(near)
     except (RuntimeError, gdb.error, AttributeError):
         return None
 
@@ -402,23 +419,47 @@ def running_stack(newest):
     return None
 
 
-def _count_bodies(frames):
-    """How many frames of the continuation belong to the bodies among these
-    C frames, newest first (each body invocation pushed one; gcc may
-    describe one inlined call as two nested inline frames at the same pc).
-    A body pushes its frame on its first line (the dispatch) and drops it
-    before it returns, on its last line: a body stopped on either line,
-    which only the newest can be, holds none."""
-    n = 0
-    prev = None
-    for i, f in enumerate(frames):
+# the runtime's primitives: C functions that push no frame of their own
+PRIMITIVE_ENTRIES = ('cpc_yield__cps', 'cpc_done__cps', 'cpc_wait__cps', 'cpc_sleep__cps',
+                     'cpc_io_wait__cps', 'cpc_link__cps')
+
+
+def _groups(frames):
+    """The C frames of the cps code on an OS thread (newest first) in
+    groups, one per invocation of a cps function F: its body F__body (gcc
+    may describe one inlined call as two nested records), then the entry,
+    bounce or resume stub that called it -- or, optimised, into which it
+    is inlined, and which is then the group alone.  [(F, frames, whether
+    the invocation holds a frame of the continuation)]: a spawn thunk
+    S__start or a deferred entry F__defer holds none, nor does a
+    primitive, nor the newest invocation stopped on its body's first or
+    last line (its frame is pushed on the first, dropped on the last)."""
+    groups = []
+    for f in frames:
         name = f.name() or ''
-        if name.endswith('__body') and not (
-                prev is not None and prev.name() == name and prev.pc() == f.pc()):
-            if i > 0 or not _at_edge(f):
-                n += 1
-        prev = f
-    return n
+        m = GENERATED_RE.match(name)
+        kind = m.group(2) if m else 'cps'
+        func = user_name(name)
+        if groups and groups[-1][0] == func and groups[-1][2] == {'body'}:
+            groups[-1][1].append(f)             # the body's caller (or its twin record)
+            groups[-1][2].add(kind)
+        else:
+            groups.append((func, [f], {kind}))
+    out = []
+    for i, (func, fs, kinds) in enumerate(groups):
+        holds = bool(kinds - {'start', 'defer'}) and (fs[0].name() or '') not in PRIMITIVE_ENTRIES
+        if holds and i == 0 and 'body' in kinds and _at_edge(fs[0]):
+            holds = False
+        elif holds and i == 0 and kinds <= {'cps', 'bounce'} and _at_edge(fs[0]):
+            holds = False                       # an inlined body at its dispatch
+        out.append((func, fs, holds))
+    return out
+
+
+def _count_bodies(frames):
+    """How many frames of the continuation belong to the cps functions
+    running on the C stack (see _groups)."""
+    return sum(1 for _, _, holds in _groups(frames) if holds)
 
 
 def _at_edge(f):
@@ -433,24 +474,21 @@ def _at_edge(f):
 
 
 def running_logical_frames(k, frames):
-    """Logical frames of a running thread: its real cps frames, then its
-    continuation less the frames of the bodies running on the C stack."""
+    """Logical frames of a running thread: one per cps function running on
+    the C stack (the newest C frame of its invocation: its body, or the
+    stub the body is inlined into), then its continuation less their
+    frames."""
     out = []
-    bodies = _count_bodies(frames)
-    prev = None
-    for f in frames:
-        name = f.name() or ''
-        same = prev is not None and prev.name() == name and prev.pc() == f.pc()
-        prev = f
-        if same:
-            continue                     # gcc's nested inline record of one call
-        if re.search(r'__(bounce|start|resume_\d+|defer)$', name):
+    groups = _groups(frames)
+    for func, fs, holds in groups:
+        f = fs[0]
+        if re.search(r'__(start|defer)$', f.name() or '') and f is not frames[0]:
             continue                     # scaffolding: its callee is shown
         sal = f.find_sal()
         loc = (sal.symtab.filename, sal.line) if sal.symtab is not None else None
-        out.append(LogicalFrame(user_name(name), loc, _real_args(f), real=f))
+        out.append(LogicalFrame(func, loc, _real_args(f), real=f))
     if k is not None:
-        out += continuation_frames(k, skip=bodies)
+        out += continuation_frames(k, skip=sum(1 for _, _, h in groups if h))
     return out
 
 
@@ -656,6 +694,84 @@ def _condvar_scheduler(magic, k, scheds):
     return next((s for s in scheds if s.addr == home), None)
 
 
+# struct cpc_condvar (cpc_condvar.c): q.head 0, q.tail 8, refcount 16,
+# magic 24 (in a union with a uint64_t); malloc'ed, so 16-byte aligned.
+# Magics (cpc_internal.h): a scheduler's cv_key, or CV_MAGIC_SHARED.
+CV_TAIL, CV_REFCOUNT, CV_MAGIC = 8, 16, 24
+CV_MAGIC_SHARED = 0x43565348
+HEAP_CHUNK = 4 << 20
+
+
+def _heap_regions():
+    """[(start, end)] of the inferior's writable private memory that malloc
+    may use: the heap and anonymous mappings (not stacks, not files)."""
+    pid = gdb.selected_inferior().pid
+    out = []
+    try:
+        with open('/proc/%d/maps' % pid) as f:
+            for ln in f:
+                parts = ln.split()
+                if len(parts) < 5 or not parts[1].startswith('rw') or parts[1][3] != 'p':
+                    continue
+                path = parts[5] if len(parts) > 5 else ''
+                if path not in ('', '[heap]'):
+                    continue
+                a, b = (int(x, 16) for x in parts[0].split('-'))
+                out.append((a, b))
+    except OSError:
+        pass
+    return out
+
+
+def _heap_condvars(scheds):
+    """[(address, magic, [waiters])] of the condvars with waiters found in
+    the heap: a word holding a live condvar magic at offset 20 of a 16-byte
+    aligned block, whose wait list (chained through cpc_next from q.head)
+    ends where q.tail points.  Only a condvar passes that check."""
+    keys = {int(s.value['cv_key']) for s in scheds} | {CV_MAGIC_SHARED}
+    pats = [(struct.pack('<I', m), m) for m in keys]
+    inf = gdb.selected_inferior()
+    found = []
+    for a, b in _heap_regions():
+        at = a
+        while at < b:
+            n = min(HEAP_CHUNK, b - at)
+            try:
+                buf = bytes(inf.read_memory(at, n))
+            except (gdb.MemoryError, gdb.error):
+                at += n
+                continue
+            for pat, magic in pats:
+                i = buf.find(pat)
+                while i >= 0:
+                    c = at + i - CV_MAGIC
+                    if c % 16 == 0 and i >= CV_MAGIC:
+                        ws = _condvar_waiters(buf, i - CV_MAGIC)
+                        if ws:
+                            found.append((c, magic, ws))
+                    i = buf.find(pat, i + 1)
+            at += n
+    return found
+
+
+def _condvar_waiters(buf, off):
+    """The waiters of the condvar candidate at offset off of buf, or None."""
+    head, tail = struct.unpack_from('<QQ', buf, off)
+    refcount = struct.unpack_from('<i', buf, off + CV_REFCOUNT)[0]
+    if head == 0 or tail == 0 or refcount < 0 or head % 8 or tail % 8:
+        return None
+    out, k = [], head
+    try:
+        while k and len(out) < (1 << 20):
+            out.append(k)
+            if k == tail:
+                return out if _u64(k) == 0 else None
+            k = _u64(k)
+    except (gdb.MemoryError, gdb.error):
+        return None
+    return None
+
+
 def find_threads():
     """(every CPC thread that can be found, in listing order; whether the
     listing is complete; the schedulers)."""
@@ -693,6 +809,13 @@ def find_threads():
                 add(k, 'waiting on condvar 0x%x' % c, 5, _condvar_scheduler(magic, k, scheds))
             c = int(cvv['dbg_next'])
 
+    else:
+        # the release runtime keeps no list of condvars: they are found in
+        # the heap (_heap_condvars), which costs the program nothing
+        for c, magic, waiters in _heap_condvars(scheds):
+            for k in waiters:
+                add(k, 'waiting on condvar 0x%x' % c, 5, _condvar_scheduler(magic, k, scheds))
+
     # the default pool's queue (each queued thread keeps its home)
     pool = _global('cpc_default_threadpool')
     if pool is not None and int(pool) != 0:
@@ -708,7 +831,7 @@ def find_threads():
 
     # the debug runtime's registry: everything else, and thread numbers
     reg = _global('cpc__dbg_threads')
-    complete = reg is not None
+    complete = True
     if reg is not None:
         k = int(reg)
         while k:
@@ -801,6 +924,9 @@ functions in its continuation, where each waits, its saved variables)."""
         if not complete:
             gdb.write('(threads waiting only on a condvar are listed with the debug '
                       'runtime only: link with cpcc --cpc-debug)\n')
+        if not _global('cpc__dbg_threads'):
+            gdb.write('(release runtime: a thread held by the program with cpc_park is '
+                      'listed with the debug runtime only, cpcc --cpc-debug)\n')
 
 
 def _require_process():
@@ -885,9 +1011,8 @@ class RenamedFrame(FrameDecorator):
 
     def function(self):
         name = self.inferior_frame().name()
-        m = GENERATED_RE.match(name or '')
-        if m and m.group(2) in ('body', 'cps'):
-            return m.group(1)
+        if GENERATED_RE.match(name or ''):
+            return user_name(name)
         return super().function()
 
 
@@ -936,30 +1061,47 @@ class CpcFrameFilter:
         return self._frames(it)
 
     def _frames(self, it):
-        cps = []
+        """gdb's frames, with the C frames of each cps invocation shown as
+        one frame under the function's name (the stubs its body was called
+        from, or is inlined into, are not frames of the program), and the
+        cps callers waiting in the continuation after them."""
+        pending = []                    # decorators of the cps frames met
         k = None
         for dec in it:
             f = dec.inferior_frame()
             name = f.name() or ''
-            if cps and name in TRAMPOLINES:
-                try:
-                    extra = continuation_frames(k, skip=_count_bodies(cps)) \
-                        if k is not None else []
-                except gdb.error:
-                    extra = []
-                # they borrow the last real frame printed: gdb numbers
-                # frames by their gdb.Frame, so these print unnumbered
-                for lf in extra:
-                    yield ContinuationFrame(lf, cps[-1])
-                cps = []
-                k = None
             if GENERATED_RE.match(name) or (name.startswith('cpc_') and name.endswith('__cps')):
-                cps.append(f)
+                pending.append(dec)
                 if k is None:
                     k = _frame_k(f)
-                yield RenamedFrame(dec)
-            else:
-                yield dec
+                continue
+            if pending:
+                yield from self._invocations(pending, k, name in TRAMPOLINES)
+                pending, k = [], None
+            yield dec
+        if pending:
+            yield from self._invocations(pending, k, False)
+
+    @staticmethod
+    def _invocations(decs, k, waiting):
+        frames = [d.inferior_frame() for d in decs]
+        by_frame = {id(f): d for f, d in zip(frames, decs)}
+        groups = _groups(frames)
+        shown = frames[0]
+        for func, fs, holds in groups:
+            if re.search(r'__(start|defer)$', fs[0].name() or '') and fs[0] is not frames[0]:
+                continue
+            shown = fs[0]
+            yield RenamedFrame(by_frame[id(fs[0])])
+        if waiting and k is not None:
+            try:
+                extra = continuation_frames(k, skip=sum(1 for _, _, h in groups if h))
+            except gdb.error:
+                extra = []
+            # they borrow the last real frame printed: gdb numbers frames
+            # by their gdb.Frame, so these print unnumbered
+            for lf in extra:
+                yield ContinuationFrame(lf, shown)
 
 
 # ---- next, step and finish over cps calls ---------------------------------------------

@@ -149,6 +149,15 @@ def resume(name, index, zeros, code=''):
                                             ', '.join(['cpc_k', str(index)] + zeros)))
 
 
+def resume_lines(name, lines):
+    """The line where each resume point N (1, 2, ...) of function `name`
+    is written, for gdb's views of a waiting thread: where the label
+    F__resumed_N is, at any optimisation level (inlined into its resume
+    stub, the label keeps no address).  Data only, which nothing reads."""
+    return 'static const unsigned %s__lines[%d] __attribute__((used)) = { 0, %s };' % (
+        name, len(lines) + 1, ', '.join(str(n) for n in lines))
+
+
 def bounce(name, pnames, has_body, code=''):
     """Runs a deferred call from the trampoline: pops its arguments."""
     pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)
