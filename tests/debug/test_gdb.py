@@ -220,6 +220,20 @@ def test_locals_after_a_resume_hold_their_values():
                       ('sq', '1'), ('total', '13')], out
 
 
+def test_info_locals_and_args_of_a_cps_function_list_the_users_variables_only():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:14', 'run', 'echo --locals--\\n',
+              'info locals', 'echo --args--\\n', 'info args', 'kill')
+    locals_ = out[out.index('--locals--\n') + 11:out.index('--args--')].splitlines()
+    args = out[out.index('--args--\n') + 9:].splitlines()
+    assert locals_ == ['sq = 9', 'total = 0'], out
+    assert args[0] == 'n = 3' and not args[1].startswith(('cpc_', 'n =')), out
+
+
+def test_info_locals_shows_the_variables_kept_in_the_heap_environment():
+    out = gdb(build('locals', '-O0'), 'break locals.cpc:16', 'run', 'info locals', 'kill')
+    assert re.findall(r'^(\w+) = (.*)$', out, re.M) == [('twice', '2'), ('value', '42')], out
+
+
 def test_arguments_and_locals_readable_before_a_cps_call():
     out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'print n', 'print total', 'kill')
     assert re.search(r'^\$1 = 3\n\$2 = 0$', out, re.M), out

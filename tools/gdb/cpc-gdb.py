@@ -929,6 +929,90 @@ functions in its continuation, where each waits, its saved variables)."""
                       'listed with the debug runtime only, cpcc --cpc-debug)\n')
 
 
+# ---- locals and arguments of a cps function ----------------------------------------
+
+RENAMED_RE = re.compile(r'^(.+)__\d+$')      # a local renamed apart (prepare.py)
+
+
+def _is_generated_name(name):
+    return name.startswith(('cpc_', '__cpc'))
+
+
+def _frame_variables(frame, args):
+    """[(name, gdb.Value or error text)] of the arguments (args) or the
+    locals of frame, innermost block first, as `info locals` lists them;
+    in a cps function's frame, under the user's names and without the
+    translation's own (cpc_k, cpc_f, cpc_r, cpc_env, temporaries), and
+    with the variables boxed in the heap environment among the locals."""
+    try:
+        block = frame.block()
+    except RuntimeError:
+        return None
+    cps = GENERATED_RE.match(frame.name() or '') is not None
+    out, env = [], None
+    while block is not None and not block.is_global and not block.is_static:
+        for sym in block:
+            if not sym.is_variable and not sym.is_argument:
+                continue
+            if bool(sym.is_argument) != args:
+                continue
+            name = sym.name
+            if cps and name == 'cpc_env':
+                env = sym
+            if cps and _is_generated_name(name):
+                continue
+            m = RENAMED_RE.match(name) if cps else None
+            try:
+                v = frame.read_var(sym, block)
+            except (gdb.error, ValueError, RuntimeError) as e:
+                v = '<error: %s>' % e
+            out.append((m.group(1) if m else name, v))
+        if block.function is not None:
+            break
+        block = block.superblock
+    if cps and env is not None and not args and not _at_edge(frame):
+        try:
+            p = frame.read_var(env)
+            if int(p) != 0:
+                e = p.dereference()
+                out += [(f.name, e[f.name]) for f in e.type.strip_typedefs().fields()
+                        if f.name and not _is_generated_name(f.name)]
+        except (gdb.error, gdb.MemoryError, RuntimeError, ValueError):
+            pass
+    return out
+
+
+class InfoCpcLocals(gdb.Command):
+    """The local variables (info locals) or arguments (info args) of the
+selected frame; in a cps function, the user's only, under their names, with
+those kept in the heap environment.  Optional argument: a regular
+expression that the names must match."""
+
+    def __init__(self, what):
+        self.args = what == 'args'
+        super().__init__('info ' + what, gdb.COMMAND_STACK)
+
+    def invoke(self, arg, from_tty):
+        try:
+            frame = gdb.selected_frame()
+        except gdb.error:
+            raise gdb.GdbError('No frame selected.')
+        words = [w for w in gdb.string_to_argv(arg) if w != '-q']
+        pattern = re.compile(words[-1]) if words else None
+        vs = _frame_variables(frame, self.args)
+        if vs is None:
+            raise gdb.GdbError('No symbol table info available.')
+        vs = [(n, v) for n, v in vs if pattern is None or pattern.search(n)]
+        if not vs:
+            gdb.write('No arguments.\n' if self.args else 'No locals.\n')
+        for n, v in vs:
+            try:
+                text = v if isinstance(v, str) else v.format_string()
+            except (gdb.error, gdb.MemoryError) as e:
+                text = '<error: %s>' % e
+            gdb.write('%s = %s\n' % (n, text))
+
+
 def _require_process():
     if not gdb.selected_inferior().pid:
         raise gdb.GdbError('The program is not being run.')
@@ -1014,6 +1098,19 @@ class RenamedFrame(FrameDecorator):
         if GENERATED_RE.match(name or ''):
             return user_name(name)
         return super().function()
+
+    def frame_args(self):
+        """The user's arguments (not cpc_k, cpc_resume)."""
+        args = super().frame_args()
+        if args is None or not GENERATED_RE.match(self.inferior_frame().name() or ''):
+            return args
+        out = []
+        for a in args:
+            sym = a.symbol()
+            name = sym if isinstance(sym, str) else sym.name
+            if not _is_generated_name(name):
+                out.append(a)
+        return out
 
 
 class ContinuationFrame(FrameDecorator):
@@ -1408,6 +1505,8 @@ else:
     _define_hooks()
 gdb.events.stop.connect(_on_stop)
 
+InfoCpcLocals('locals')
+InfoCpcLocals('args')
 InfoCpcThreads()
 CpcThreadCmd()
 CpcPrefix()
