@@ -532,3 +532,13 @@ def test_info_cpc_threads_lists_every_thread_of_a_server_with_the_release_runtim
     assert callers == {('reader', 'server.cpc', server_line('cpc_read_timeout(c->fd')): n,
                        ('client', 'server.cpc', server_line('/* waits for the reply */')): n,
                        ('acceptor', 'server.cpc', server_line('cpc_accept(lfd')): 1}, callers
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_thread_the_library_spawned_shows_the_function_it_will_run(opt):
+    out = gdb(build('pending', opt), 'break pending.cpc:10', 'run', 'info cpc-threads', 'kill')
+    got = normalise('\n'.join(cpc_threads_listing(out)))
+    with open(os.path.join(TOP, 'lib', 'timeout.cpc')) as f:
+        line = next(n for n, ln in enumerate(f, 1) if ln.startswith('timeout_sleeper('))
+    assert '    #0  timeout_sleeper (t=0xADDR) [not started yet] at %s/lib/timeout.cpc:%d' % (
+        TOP, line) in got.splitlines(), got

@@ -98,7 +98,10 @@ def test_every_corpus_program_has_its_lines_in_the_line_table():
 def test_every_cpc_program_and_library_file_has_its_lines_in_the_line_table():
     jobs = [(f, lambda p, tmp: cpc_violations(p, tmp), (os.path.join(PROGRAMS, f),))
             for f in sorted(os.listdir(PROGRAMS)) if f.endswith('.cpc')]
-    jobs += [('lib/' + f, lambda p, tmp: cpc_violations(p, tmp, '-I' + LIB),
-              (os.path.join(LIB, f),)) for f in sorted(os.listdir(LIB)) if f.endswith('.cpc')]
+    for sub in ('', 'qemu'):
+        d = os.path.join(LIB, sub)
+        jobs += [(os.path.join('lib', sub, f),
+                  lambda p, tmp: cpc_violations(p, tmp, '-I' + LIB, '-I' + os.path.dirname(p)),
+                  (os.path.join(d, f),)) for f in sorted(os.listdir(d)) if f.endswith('.cpc')]
     msgs = run_all(jobs)
     assert not msgs, '\n'.join(msgs)

@@ -206,15 +206,40 @@ def _struct_vars(addr, t):
     return out
 
 
+_inlined_params = {}
+
+
 def _spawn_target(thunk_sym):
-    """The cps function a spawn thunk S__start calls, read from its code."""
+    """The cps function a spawn thunk S__start calls, read from its code: a
+    call of T__cps, or (optimised) T's entry or body inlined into it."""
     try:
         b = gdb.block_for_pc(int(thunk_sym.value().address))
         arch = gdb.selected_inferior().architecture()
-        for insn in arch.disassemble(b.start, b.end - 1):
+        insns = arch.disassemble(b.start, b.end - 1)
+        for insn in insns:
             m = CPS_CALL_RE.search(insn['asm'])
             if m:
                 return m.group(1)
+        for insn in insns:
+            ib = gdb.block_for_pc(insn['addr'])
+            while ib is not None and ib.function is not None and ib.function != thunk_sym:
+                m = GENERATED_RE.match(ib.function.name)
+                if m and m.group(2) in ('cps', 'body'):
+                    # (an inlined function's symbol has the line of the call: T's
+                    # own line is that of its entry's code, pinned there)
+                    loc = None
+                    for i2 in insns:
+                        if ib.start <= i2['addr'] < ib.end:
+                            sal = gdb.find_pc_line(i2['addr'])
+                            if sal.symtab is not None and \
+                                    sal.symtab.filename == ib.function.symtab.filename:
+                                loc = (sal.symtab.filename, sal.line)
+                                break
+                    _inlined_params[m.group(1)] = (
+                        [x.name for x in ib if x.is_argument and not x.name.startswith('cpc_')],
+                        loc)
+                    return m.group(1)
+                ib = ib.superblock
     except (RuntimeError, gdb.error, AttributeError):
         pass
     return None
@@ -336,10 +361,26 @@ def continuation_frames(k, skip=0):
                     ts = gdb.lookup_global_symbol(target + '__cps') or \
                         gdb.lookup_static_symbol(target + '__cps')
                 loc = _loc_of_symbol(ts)
-                names = _param_names(ts)
+                try:
+                    names = _param_names(ts)
+                except (RuntimeError, gdb.error, AttributeError):
+                    names = None
+                inlined = _inlined_params.get(target, (None, None))
+                names = names or inlined[0]
+                for helper in ('__body', '__bounce', '__defer', '__resume_1'):
+                    if loc is not None:
+                        break
+                    # T's entry inlined into the thunk: one of its other
+                    # functions is declared on its line too
+                    hs = gdb.lookup_static_symbol(target + helper) or \
+                        gdb.lookup_global_symbol(target + helper)
+                    loc = _loc_of_symbol(hs)
+                loc = loc or inlined[1]
             note = 'not started yet'
         else:
-            frames.append(LogicalFrame(name, None, [], 'frame of unknown size: '
+            if sym is None and not re.match(r'[A-Za-z_]', name):
+                break       # not a function: below the bottom frame, nothing to show
+            frames.append(LogicalFrame(user_name(name), None, [], 'frame of unknown size: '
                                        'the rest of the continuation is not shown'))
             break
         t = _type(sname, sym)
