@@ -542,3 +542,21 @@ def test_a_thread_the_library_spawned_shows_the_function_it_will_run(opt):
         line = next(n for n, ln in enumerate(f, 1) if ln.startswith('timeout_sleeper('))
     assert '    #0  timeout_sleeper (t=0xADDR) [not started yet] at %s/lib/timeout.cpc:%d' % (
         TOP, line) in got.splitlines(), got
+
+
+def test_a_variable_dead_across_a_call_is_optimized_out_until_it_is_set_again():
+    # count's sq is not saved across square(n): after the resume, on the
+    # call's line, it has no value yet; the line sets it
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'finish',
+              'echo --at-13--\\n', 'info locals', 'next', 'echo --at-14--\\n', 'info locals',
+              'kill')
+    at13 = out[out.index('--at-13--'):out.index('--at-14--')]
+    at14 = out[out.index('--at-14--'):]
+    assert re.search(r'^sq = <optimized out>$', at13, re.M), out
+    assert re.search(r'^sq = 9$', at14, re.M), out
+
+
+def test_an_argument_dead_across_a_call_is_optimized_out_after_it():
+    # report's n is not used after count(n): not restored when report resumes
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:22', 'run', 'info args', 'kill')
+    assert re.search(r'^n = <optimized out>$', out, re.M), out

@@ -389,6 +389,11 @@ def continuation_frames(k, skip=0):
             break
         size = t.sizeof
         if size > top:
+            # (a layout that does not fit: shown without its variables rather
+            # than dropped, with what follows)
+            if skip <= 0:
+                frames.append(LogicalFrame(func, loc, [], 'its saved variables do not fit '
+                                           'struct %s' % sname))
             break
         if skip > 0:
             skip -= 1
@@ -990,6 +995,7 @@ def _frame_variables(frame, args):
     except RuntimeError:
         return None
     cps = GENERATED_RE.match(frame.name() or '') is not None
+    dead = _dead_here(frame) if cps else set()
     out, env = [], None
     while block is not None and not block.is_global and not block.is_static:
         for sym in block:
@@ -1003,10 +1009,13 @@ def _frame_variables(frame, args):
             if cps and _is_generated_name(name):
                 continue
             m = RENAMED_RE.match(name) if cps else None
-            try:
-                v = frame.read_var(sym, block)
-            except (gdb.error, ValueError, RuntimeError) as e:
-                v = '<error: %s>' % e
+            if name in dead:
+                v = '<optimized out>'       # not restored at the resume, not set since
+            else:
+                try:
+                    v = frame.read_var(sym, block)
+                except (gdb.error, ValueError, RuntimeError) as e:
+                    v = '<error: %s>' % e
             out.append((m.group(1) if m else name, v))
         if block.function is not None:
             break
@@ -1020,6 +1029,52 @@ def _frame_variables(frame, args):
                         if f.name and not _is_generated_name(f.name)]
         except (gdb.error, gdb.MemoryError, RuntimeError, ValueError):
             pass
+    return out
+
+
+def _dead_here(frame):
+    """The variables of a cps function's frame that hold no value: the
+    thread resumed at resume point N, which did not restore them (they are
+    dead across the call), and has passed no line that sets them since
+    (the translator's tables F__dead and F__lines).  Between the resume
+    line and the current one when the current one follows it; when it
+    comes before (a loop went round), a variable set on a line after the
+    resume or before the current line holds its value."""
+    m = GENERATED_RE.match(frame.name() or '')
+    func, kind = m.group(1), m.group(2)
+    n = None
+    if kind.startswith('resume_'):
+        n = int(kind[len('resume_'):])
+    else:
+        try:
+            v = frame.read_var('cpc_resume')
+            if not v.is_optimized_out:
+                n = int(v)
+        except (gdb.error, ValueError, RuntimeError):
+            return set()
+    if not n:
+        return set()
+    try:
+        b = frame.block()
+        table = gdb.lookup_symbol(func + '__dead', b)[0]
+        lines = gdb.lookup_symbol(func + '__lines', b)[0]
+        if table is None or lines is None:
+            return set()
+        entry = table.value()[n].string()
+        resumed = int(lines.value()[n])
+        here = frame.find_sal().line
+    except (gdb.error, gdb.MemoryError, RuntimeError, ValueError, IndexError):
+        return set()
+    out = set()
+    for item in entry.split():
+        name, _, sets = item.partition('@')
+        at = [int(x) for x in sets.split(',') if x]
+        if here >= resumed:
+            live = any(resumed <= a < here for a in at)
+        else:
+            live = any(a >= resumed or a < here for a in at)
+        if not live:
+            out.add(name)
     return out
 
 

@@ -579,20 +579,37 @@ class Emitter:
         """The resume functions and the rewritten call sites."""
         lifted = set()
         self.frame_ptr_used = False
-        lines = {}
+        lines, dead = {}, {}
+        defined = self.definition_lines(cfg) if sites else {}
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
                                  sig.code))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
+            saved = {v.key for v in vs}
+            dead[site.index] = [(f.vars[k].name, defined.get(k, ()))
+                                for k in site.scope if k not in saved and k in f.vars]
             stored = [v for v in vs if v.key not in layout.fixed_keys]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if not v.is_param and ctype.is_const(v.type))
         if lines:
             pre.append(cg.resume_lines(f.name, [lines.get(i, 0)
                                                 for i in range(1, max(lines) + 1)]))
+            pre.append(cg.resume_dead(f.name, [dead.get(i, ())
+                                               for i in range(1, max(lines) + 1)]))
         if lifted:
             self.unconst_decls(f, cfg, lifted, small)
+
+    def definition_lines(self, cfg):
+        """{variable key: sorted lines of the statements that set it}."""
+        out = {}
+        for n in cfg.nodes:
+            if n.cursor is None or not n.defs:
+                continue
+            line = rw.presumed_line(self.u, n.cursor.extent.start.offset)[1]
+            for k in n.defs:
+                out.setdefault(k, set()).add(line)
+        return {k: sorted(v) for k, v in out.items()}
 
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
