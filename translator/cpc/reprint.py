@@ -4,11 +4,15 @@ mapped back to the source.
 Clang's pretty printer renders a whole function (libclang prints
 declarations only, not statements) with a layout of its own: one block item
 per line, indented four spaces per enclosing block.  `function(u, c)` puts a
-`#line` directive before the line of each block item, so that gcc's messages
-and gdb's lines in the re-printed function name the line where the item is
-written.  Items are matched to the rendering in order, each to the next
-line indented as deep as the item is nested; an item the rendering does not
-show where expected keeps the line numbering of what precedes it.
+`#line` directive before the line of each statement (`statement_lines`: the
+block items, the branches and loop bodies that are not blocks), so that
+gcc's messages and gdb's lines in the re-printed function name the line
+where the statement is written.  Statements are matched to the rendering in
+order, each to the next line indented as deep as it is nested.  A line the
+rendering adds (a block's `}`, `else`, a label, the rest of a statement)
+gets the line where its block ends, where a do-while's condition is, or
+where what follows is: a macro's expansion stays on the macro's line, never
+on the lines after it.
 
 Where the rendering is not C that gcc reads, or not the program's C, it is
 mended here, for functions (`function`) and other declarations
