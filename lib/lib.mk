@@ -1,6 +1,6 @@
 # lib/lib.mk -- the CPC library (lib/*.cpc), written in CPC and compiled
 # by bin/cpcc.  Exposes:
-#   LIB_OBJS        the objects for libcpc.a        (cpcc -O2)
+#   LIB_OBJS        the objects for libcpc.a        (cpcc -O2 -g)
 #   LIB_OBJS_DEBUG  the objects for libcpc_debug.a  (cpcc --cpc-debug -O0 -g;
 #                   the debug runtime has a different continuation layout)
 # runtime/runtime.mk archives them into libcpc.a and libcpc_debug.a.  `make lib` builds both sets.
@@ -21,9 +21,11 @@ RUNTIME_EXTRA_OBJS_DEBUG += $(LIB_OBJS_DEBUG)
 
 lib: $(LIB_OBJS) $(LIB_OBJS_DEBUG)
 
+# -g: gdb shows the library's frames in a release program's CPC threads
+# (debug information changes no instruction).
 $(BUILD)/lib/%.o: $(TOP)/lib/%.cpc $(LIB_DEPS) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
-	$(LIB_CPCC) -O2 $(LIB_CPCFLAGS) -c $< -o $@
+	$(LIB_CPCC) -O2 -g $(LIB_CPCFLAGS) -c $< -o $@
 
 $(BUILD)/lib/debug/%.o: $(TOP)/lib/%.cpc $(LIB_DEPS) | $(SETUP_STAMP)
 	@mkdir -p $(@D)

@@ -140,6 +140,9 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/gdb" && \
 	    cp -R $(INSTALL_GDB) "$(DESTDIR)$(pkgdatadir)/gdb/")
 	$(if $(INSTALL_GDB),@$(MAKE) --no-print-directory install-gdb-autoload)
+	$(if $(INSTALL_GDB),@echo "cpc: gdb loads the CPC extension for programs built with this CPC once \
+	it trusts its directory: add the line 'add-auto-load-safe-path $(pkgdatadir)/gdb' \
+	to ~/.config/gdb/gdbinit (cpc(7), Debugging)")
 	@if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
 	    $(LDCONFIG); fi
 

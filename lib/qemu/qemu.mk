@@ -30,7 +30,7 @@ $(BUILD)/lib/qemu/debug/coroutine.o: $(QEMU_LIB_DIR)/coroutine.c $(QEMU_LIB_DEPS
 
 $(BUILD)/lib/qemu/%.o: $(QEMU_LIB_DIR)/%.cpc $(QEMU_LIB_DEPS) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
-	$(LIB_CPCC) -O2 $(LIB_CPCFLAGS) -I$(QEMU_LIB_DIR) -c $< -o $@
+	$(LIB_CPCC) -O2 -g $(LIB_CPCFLAGS) -I$(QEMU_LIB_DIR) -c $< -o $@
 
 $(BUILD)/lib/qemu/debug/%.o: $(QEMU_LIB_DIR)/%.cpc $(QEMU_LIB_DEPS) | $(SETUP_STAMP)
 	@mkdir -p $(@D)

@@ -115,12 +115,12 @@ def test_info_cpc_threads_lists_every_state_with_the_debug_runtime():
     ], got
 
 
-def test_info_cpc_threads_without_the_debug_runtime_walks_the_scheduler():
+def test_info_cpc_threads_without_the_debug_runtime_walks_the_scheduler_and_the_heap():
     out = gdb(build('states', '-O0'), INSPECT, 'run', 'info cpc-threads', 'kill')
     got = normalise('\n'.join(cpc_threads_listing(out)))
     got = re.sub(r'sleeping, \d+\.\d+ s left', 'sleeping, T s left', got)
     assert got.splitlines() == [
-        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 6 CPC threads',
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 8 CPC threads',
         '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
         '    #0  inspector (pass=1) at states.cpc:52',
         '  CPC thread 2 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
@@ -134,9 +134,13 @@ def test_info_cpc_threads_without_the_debug_runtime_walks_the_scheduler():
         '  CPC thread 6 (0xADDR): waiting for fd 3 (in)',
         '    #0  reader (fd=3, buf=...) at states.cpc:26',
         '    #1  read_twice () at states.cpc:31',
-        '6 CPC threads: 1 running, 2 runnable, 1 sleeping, 1 fd, 1 detached',
-        '(threads waiting only on a condvar are listed with the debug runtime only: '
-        'link with cpcc --cpc-debug)',
+        '  CPC thread 7 (0xADDR): waiting on condvar 0xADDR',
+        '    #0  waiter (woken=10) at states.cpc:20',
+        '  CPC thread 8 (0xADDR): waiting on condvar 0xADDR',
+        '    #0  waiter (woken=20) at states.cpc:20',
+        '8 CPC threads: 1 running, 2 runnable, 1 sleeping, 2 condvar, 1 fd, 1 detached',
+        '(release runtime: a thread held by the program with cpc_park is listed with the '
+        'debug runtime only, cpcc --cpc-debug)',
     ], got
 
 
@@ -214,6 +218,20 @@ def test_locals_after_a_resume_hold_their_values():
     values = re.findall(r'^(sq|total) = (-?\d+)$', out, re.M)
     assert values == [('sq', '9'), ('total', '0'), ('sq', '4'), ('total', '9'),
                       ('sq', '1'), ('total', '13')], out
+
+
+def test_info_locals_and_args_of_a_cps_function_list_the_users_variables_only():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:14', 'run', 'echo --locals--\\n',
+              'info locals', 'echo --args--\\n', 'info args', 'kill')
+    locals_ = out[out.index('--locals--\n') + 11:out.index('--args--')].splitlines()
+    args = out[out.index('--args--\n') + 9:].splitlines()
+    assert locals_ == ['sq = 9', 'total = 0'], out
+    assert args[0] == 'n = 3' and not args[1].startswith(('cpc_', 'n =')), out
+
+
+def test_info_locals_shows_the_variables_kept_in_the_heap_environment():
+    out = gdb(build('locals', '-O0'), 'break locals.cpc:16', 'run', 'info locals', 'kill')
+    assert re.findall(r'^(\w+) = (.*)$', out, re.M) == [('twice', '2'), ('value', '42')], out
 
 
 def test_arguments_and_locals_readable_before_a_cps_call():
@@ -379,7 +397,7 @@ def test_info_cpc_threads_walks_every_scheduler_without_the_debug_runtime():
     out = gdb(build('scheds', '-O0'), INSPECT_SECOND, 'run', 'info cpc-threads', 'kill')
     got = sleep_times(normalise('\n'.join(cpc_threads_listing(out))))
     assert got.splitlines() == [
-        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 6 CPC threads',
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 7 CPC threads',
         '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
         '    #0  holder () at scheds.cpc:49',
         '  CPC thread 2 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
@@ -392,23 +410,27 @@ def test_info_cpc_threads_walks_every_scheduler_without_the_debug_runtime():
         '    #0  sleeper (secs=10) at scheds.cpc:16',
         '  CPC thread 6 (0xADDR): waiting for fd 5 (in)',
         '    #0  reader (fd=5, buf=...) at scheds.cpc:27',
-        'CPC scheduler 1 (0xADDR), driven by OS thread T (LWP N): 6 CPC threads',
-        '  CPC thread 7 (0xADDR): running (thread T, LWP N)',
+        '  CPC thread 7 (0xADDR): waiting on condvar 0xADDR',
+        '    #0  waiter (which=0) at scheds.cpc:21',
+        'CPC scheduler 1 (0xADDR), driven by OS thread T (LWP N): 7 CPC threads',
+        '  CPC thread 8 (0xADDR): running (thread T, LWP N)',
         '    #0  look (pass=2) at scheds.cpc:56',
         '    #1  inspector (pass=2) at scheds.cpc:61',
-        '  CPC thread 8 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
+        '  CPC thread 9 (0xADDR): detached, running on a pool worker (thread T, LWP N)',
         '    #0  blocker () at scheds.cpc:34',
-        '  CPC thread 9 (0xADDR): runnable',
-        '    #0  yielder (n=3) at scheds.cpc:40',
         '  CPC thread 10 (0xADDR): runnable',
+        '    #0  yielder (n=3) at scheds.cpc:40',
+        '  CPC thread 11 (0xADDR): runnable',
         '    #0  yielder (n=6) at scheds.cpc:40',
-        '  CPC thread 11 (0xADDR): sleeping, T s left',
+        '  CPC thread 12 (0xADDR): sleeping, T s left',
         '    #0  sleeper (secs=20) at scheds.cpc:16',
-        '  CPC thread 12 (0xADDR): waiting for fd 7 (in)',
+        '  CPC thread 13 (0xADDR): waiting for fd 7 (in)',
         '    #0  reader (fd=7, buf=...) at scheds.cpc:27',
-        '12 CPC threads: 2 running, 4 runnable, 2 sleeping, 2 fd, 2 detached',
-        '(threads waiting only on a condvar are listed with the debug runtime only: '
-        'link with cpcc --cpc-debug)',
+        '  CPC thread 14 (0xADDR): waiting on condvar 0xADDR',
+        '    #0  waiter (which=1) at scheds.cpc:21',
+        '14 CPC threads: 2 running, 4 runnable, 2 sleeping, 2 condvar, 2 fd, 2 detached',
+        '(release runtime: a thread held by the program with cpc_park is listed with the '
+        'debug runtime only, cpcc --cpc-debug)',
     ], got
 
 
@@ -441,3 +463,100 @@ def test_breakpoint_on_a_spawned_statement_has_one_location_and_stops_once_per_s
     hits = [int(x) for x in re.findall(r'breakpoint already hit (\d+) time', out)]
     assert hits == [2, 2], out
     assert 'j=6\nj=7\n' in out, out
+
+
+# ---- a server: every thread, with the release runtime ------------------------------
+
+SERVER_CLIENTS = 200
+THREAD_RE = re.compile(r'^  CPC thread (\d+) \(0x[0-9a-f]+\): (.+)$')
+FRAME_RE = re.compile(r'^    #(\d+)  ([A-Za-z_]\w*) \((.*)\)( \[[^]]*\])? at ([^:\s]+):(\d+)$')
+
+
+def server_line(marker):
+    with open(os.path.join(HERE, 'server.cpc')) as f:
+        return next(n for n, ln in enumerate(f, 1) if marker in ln)
+
+
+def server_threads(opt):
+    """{thread number: (state, [(function, file, line)])} of info cpc-threads
+    on tests/debug/server.cpc with its clients connected; the summary line."""
+    exe = build('server', opt)
+    out = gdb(exe, 'break server.cpc:%d' % server_line('/* LINE_READY */'),
+              'run %d' % SERVER_CLIENTS, 'info cpc-threads', 'kill')
+    threads, cur, summary = {}, None, None
+    for ln in cpc_threads_listing(out):
+        m = THREAD_RE.match(ln)
+        f = FRAME_RE.match(ln)
+        if m:
+            cur = threads.setdefault(int(m.group(1)), (m.group(2), []))
+        elif f:
+            assert cur is not None and int(f.group(1)) == len(cur[1]), ln
+            cur[1].append((f.group(2), os.path.basename(f.group(5)), int(f.group(6))))
+        elif re.match(r'^\d+ CPC threads: ', ln):
+            summary = ln
+        else:
+            assert ln.startswith(('CPC scheduler 0', '(release runtime')), (ln, out[-3000:])
+    return threads, summary
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_info_cpc_threads_lists_every_thread_of_a_server_with_the_release_runtime(opt):
+    threads, summary = server_threads(opt)
+    n = SERVER_CLIENTS
+    # inspector, ticker, acceptor; per client: the client, the connection's
+    # reader and writer, the library's timeout thread of the reader
+    assert len(threads) == 3 + 4 * n, summary
+    assert summary == '%d CPC threads: 1 running, 1 sleeping, %d condvar, %d fd' % (
+        3 + 4 * n, 2 * n, 2 * n + 1), summary
+    where = {}
+    for state, frames in threads.values():
+        assert frames, state
+        for a, b in zip(frames, frames[1:]):
+            assert a[0] != b[0], (state, frames)        # no frame doubled
+        where.setdefault(frames[0][0], set()).add((state.split(',')[0].split(' 0x')[0],
+                                                  frames[0][1], frames[0][2]))
+    assert where['ticker'] == {('sleeping', 'server.cpc', server_line('/* sleeps */'))}
+    assert where['writer'] == {('waiting on condvar', 'server.cpc',
+                                server_line('/* waits for a message */'))}
+    (running,) = where['inspector']
+    assert running[0].startswith('running (thread ') and \
+        running[1:] == ('server.cpc', server_line('/* LINE_READY */')), running
+    assert {(s, f) for s, f, _ in where['timeout_sleeper']} == {
+        ('waiting on condvar', 'timeout.cpc')}, where['timeout_sleeper']
+    # the readers and the clients wait in the library, called from their lines
+    callers = {}
+    for state, frames in threads.values():
+        if frames[0][0] == 'cpc__lib_wait_fd':
+            callers.setdefault(frames[-1][:1] + frames[-1][1:], 0)
+            callers[frames[-1]] += 1
+    assert callers == {('reader', 'server.cpc', server_line('cpc_read_timeout(c->fd')): n,
+                       ('client', 'server.cpc', server_line('/* waits for the reply */')): n,
+                       ('acceptor', 'server.cpc', server_line('cpc_accept(lfd')): 1}, callers
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_thread_the_library_spawned_shows_the_function_it_will_run(opt):
+    out = gdb(build('pending', opt), 'break pending.cpc:10', 'run', 'info cpc-threads', 'kill')
+    got = normalise('\n'.join(cpc_threads_listing(out)))
+    with open(os.path.join(TOP, 'lib', 'timeout.cpc')) as f:
+        line = next(n for n, ln in enumerate(f, 1) if ln.startswith('timeout_sleeper('))
+    assert '    #0  timeout_sleeper (t=0xADDR) [not started yet] at %s/lib/timeout.cpc:%d' % (
+        TOP, line) in got.splitlines(), got
+
+
+def test_a_variable_dead_across_a_call_is_optimized_out_until_it_is_set_again():
+    # count's sq is not saved across square(n): after the resume, on the
+    # call's line, it has no value yet; the line sets it
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'finish',
+              'echo --at-13--\\n', 'info locals', 'next', 'echo --at-14--\\n', 'info locals',
+              'kill')
+    at13 = out[out.index('--at-13--'):out.index('--at-14--')]
+    at14 = out[out.index('--at-14--'):]
+    assert re.search(r'^sq = <optimized out>$', at13, re.M), out
+    assert re.search(r'^sq = 9$', at14, re.M), out
+
+
+def test_an_argument_dead_across_a_call_is_optimized_out_after_it():
+    # report's n is not used after count(n): not restored when report resumes
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:22', 'run', 'info args', 'kill')
+    assert re.search(r'^n = <optimized out>$', out, re.M), out

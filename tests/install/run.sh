@@ -108,6 +108,10 @@ if ! run_make install PREFIX="$P"; then
     exit 1
 fi
 ok "make install PREFIX=$P"
+# gdb declines the extension until its directory is trusted: make install says how
+grep -qF "add-auto-load-safe-path $P/share/cpc/gdb" "$WORK/make.log" &&
+    ok "make install says how gdb trusts the extension" ||
+    fail "make install says how gdb trusts the extension" "$(tail -3 "$WORK/make.log")"
 
 # A user's environment: the prefix is on the default search paths, the
 # checkout is not (an empty PYTHONPATH, another working directory).

@@ -98,7 +98,8 @@ def run_diag(path, tmp):
     if not wants:
         return 'FAIL %s: no expect-error comment' % name
     errors = [(m.group(0), os.path.basename(m.group(1)), int(m.group(2)))
-              for m in re.finditer(r'^(.*?):(\d+):\d+: error: .*$', r.stderr, re.M)]
+              for m in re.finditer(r'^(\S[^:\n]*):(\d+):\d+: error: .*$', r.stderr, re.M)]
+    # (a line of the source that cpcc quotes under its message starts with spaces)
     for n, w in wants:
         if not any(f == name and l == n and w in e for e, f, l in errors):
             return 'FAIL %s: missing message %r at line %d in\n%s' % (name, w, n, r.stderr)

@@ -206,15 +206,40 @@ def _struct_vars(addr, t):
     return out
 
 
+_inlined_params = {}
+
+
 def _spawn_target(thunk_sym):
-    """The cps function a spawn thunk S__start calls, read from its code."""
+    """The cps function a spawn thunk S__start calls, read from its code: a
+    call of T__cps, or (optimised) T's entry or body inlined into it."""
     try:
         b = gdb.block_for_pc(int(thunk_sym.value().address))
         arch = gdb.selected_inferior().architecture()
-        for insn in arch.disassemble(b.start, b.end - 1):
+        insns = arch.disassemble(b.start, b.end - 1)
+        for insn in insns:
             m = CPS_CALL_RE.search(insn['asm'])
             if m:
                 return m.group(1)
+        for insn in insns:
+            ib = gdb.block_for_pc(insn['addr'])
+            while ib is not None and ib.function is not None and ib.function != thunk_sym:
+                m = GENERATED_RE.match(ib.function.name)
+                if m and m.group(2) in ('cps', 'body'):
+                    # (an inlined function's symbol has the line of the call: T's
+                    # own line is that of its entry's code, pinned there)
+                    loc = None
+                    for i2 in insns:
+                        if ib.start <= i2['addr'] < ib.end:
+                            sal = gdb.find_pc_line(i2['addr'])
+                            if sal.symtab is not None and \
+                                    sal.symtab.filename == ib.function.symtab.filename:
+                                loc = (sal.symtab.filename, sal.line)
+                                break
+                    _inlined_params[m.group(1)] = (
+                        [x.name for x in ib if x.is_argument and not x.name.startswith('cpc_')],
+                        loc)
+                    return m.group(1)
+                ib = ib.superblock
     except (RuntimeError, gdb.error, AttributeError):
         pass
     return None
@@ -254,10 +279,27 @@ def _labels(body_name, near):
 
 def _resume_loc(func, n, near):
     """(file, line) of the call at which F waits in its frame whose cpc_fn
-    is F__resume_N (at `near`): the line of the label F__resumed_N."""
+    is F__resume_N (at `near`): the line of the label F__resumed_N, or
+    (optimised code, where the label keeps no address once the body is
+    inlined into its resume stub) entry N of the table F__lines the
+    translator writes beside F."""
     try:
         lab = _labels(func + '__body', near).get('%s__resumed_%d' % (func, n))
-        return lab[:2] if lab else _inlined_resume_loc(near)
+        if lab:
+            return lab[:2]
+    except (RuntimeError, gdb.error, AttributeError):
+        pass
+    try:
+        b = gdb.block_for_pc(near)
+        sym = gdb.lookup_symbol(func + '__lines', b)[0] if b is not None else None
+        if sym is not None and sym.symtab is not None:
+            v = sym.value()
+            if 0 < n <= v.type.range()[1]:
+                return (sym.symtab.filename, int(v[n]))
+    except (RuntimeError, gdb.error, AttributeError, ValueError):
+        pass
+    try:
+        return _inlined_resume_loc(near)
     except (RuntimeError, gdb.error, AttributeError):
         return None
 
@@ -319,10 +361,26 @@ def continuation_frames(k, skip=0):
                     ts = gdb.lookup_global_symbol(target + '__cps') or \
                         gdb.lookup_static_symbol(target + '__cps')
                 loc = _loc_of_symbol(ts)
-                names = _param_names(ts)
+                try:
+                    names = _param_names(ts)
+                except (RuntimeError, gdb.error, AttributeError):
+                    names = None
+                inlined = _inlined_params.get(target, (None, None))
+                names = names or inlined[0]
+                for helper in ('__body', '__bounce', '__defer', '__resume_1'):
+                    if loc is not None:
+                        break
+                    # T's entry inlined into the thunk: one of its other
+                    # functions is declared on its line too
+                    hs = gdb.lookup_static_symbol(target + helper) or \
+                        gdb.lookup_global_symbol(target + helper)
+                    loc = _loc_of_symbol(hs)
+                loc = loc or inlined[1]
             note = 'not started yet'
         else:
-            frames.append(LogicalFrame(name, None, [], 'frame of unknown size: '
+            if sym is None and not re.match(r'[A-Za-z_]', name):
+                break       # not a function: below the bottom frame, nothing to show
+            frames.append(LogicalFrame(user_name(name), None, [], 'frame of unknown size: '
                                        'the rest of the continuation is not shown'))
             break
         t = _type(sname, sym)
@@ -331,6 +389,11 @@ def continuation_frames(k, skip=0):
             break
         size = t.sizeof
         if size > top:
+            # (a layout that does not fit: shown without its variables rather
+            # than dropped, with what follows)
+            if skip <= 0:
+                frames.append(LogicalFrame(func, loc, [], 'its saved variables do not fit '
+                                           'struct %s' % sname))
             break
         if skip > 0:
             skip -= 1
@@ -402,23 +465,47 @@ def running_stack(newest):
     return None
 
 
-def _count_bodies(frames):
-    """How many frames of the continuation belong to the bodies among these
-    C frames, newest first (each body invocation pushed one; gcc may
-    describe one inlined call as two nested inline frames at the same pc).
-    A body pushes its frame on its first line (the dispatch) and drops it
-    before it returns, on its last line: a body stopped on either line,
-    which only the newest can be, holds none."""
-    n = 0
-    prev = None
-    for i, f in enumerate(frames):
+# the runtime's primitives: C functions that push no frame of their own
+PRIMITIVE_ENTRIES = ('cpc_yield__cps', 'cpc_done__cps', 'cpc_wait__cps', 'cpc_sleep__cps',
+                     'cpc_io_wait__cps', 'cpc_link__cps')
+
+
+def _groups(frames):
+    """The C frames of the cps code on an OS thread (newest first) in
+    groups, one per invocation of a cps function F: its body F__body (gcc
+    may describe one inlined call as two nested records), then the entry,
+    bounce or resume stub that called it -- or, optimised, into which it
+    is inlined, and which is then the group alone.  [(F, frames, whether
+    the invocation holds a frame of the continuation)]: a spawn thunk
+    S__start or a deferred entry F__defer holds none, nor does a
+    primitive, nor the newest invocation stopped on its body's first or
+    last line (its frame is pushed on the first, dropped on the last)."""
+    groups = []
+    for f in frames:
         name = f.name() or ''
-        if name.endswith('__body') and not (
-                prev is not None and prev.name() == name and prev.pc() == f.pc()):
-            if i > 0 or not _at_edge(f):
-                n += 1
-        prev = f
-    return n
+        m = GENERATED_RE.match(name)
+        kind = m.group(2) if m else 'cps'
+        func = user_name(name)
+        if groups and groups[-1][0] == func and groups[-1][2] == {'body'}:
+            groups[-1][1].append(f)             # the body's caller (or its twin record)
+            groups[-1][2].add(kind)
+        else:
+            groups.append((func, [f], {kind}))
+    out = []
+    for i, (func, fs, kinds) in enumerate(groups):
+        holds = bool(kinds - {'start', 'defer'}) and (fs[0].name() or '') not in PRIMITIVE_ENTRIES
+        if holds and i == 0 and 'body' in kinds and _at_edge(fs[0]):
+            holds = False
+        elif holds and i == 0 and kinds <= {'cps', 'bounce'} and _at_edge(fs[0]):
+            holds = False                       # an inlined body at its dispatch
+        out.append((func, fs, holds))
+    return out
+
+
+def _count_bodies(frames):
+    """How many frames of the continuation belong to the cps functions
+    running on the C stack (see _groups)."""
+    return sum(1 for _, _, holds in _groups(frames) if holds)
 
 
 def _at_edge(f):
@@ -433,24 +520,21 @@ def _at_edge(f):
 
 
 def running_logical_frames(k, frames):
-    """Logical frames of a running thread: its real cps frames, then its
-    continuation less the frames of the bodies running on the C stack."""
+    """Logical frames of a running thread: one per cps function running on
+    the C stack (the newest C frame of its invocation: its body, or the
+    stub the body is inlined into), then its continuation less their
+    frames."""
     out = []
-    bodies = _count_bodies(frames)
-    prev = None
-    for f in frames:
-        name = f.name() or ''
-        same = prev is not None and prev.name() == name and prev.pc() == f.pc()
-        prev = f
-        if same:
-            continue                     # gcc's nested inline record of one call
-        if re.search(r'__(bounce|start|resume_\d+|defer)$', name):
+    groups = _groups(frames)
+    for func, fs, holds in groups:
+        f = fs[0]
+        if re.search(r'__(start|defer)$', f.name() or '') and f is not frames[0]:
             continue                     # scaffolding: its callee is shown
         sal = f.find_sal()
         loc = (sal.symtab.filename, sal.line) if sal.symtab is not None else None
-        out.append(LogicalFrame(user_name(name), loc, _real_args(f), real=f))
+        out.append(LogicalFrame(func, loc, _real_args(f), real=f))
     if k is not None:
-        out += continuation_frames(k, skip=bodies)
+        out += continuation_frames(k, skip=sum(1 for _, _, h in groups if h))
     return out
 
 
@@ -656,6 +740,84 @@ def _condvar_scheduler(magic, k, scheds):
     return next((s for s in scheds if s.addr == home), None)
 
 
+# struct cpc_condvar (cpc_condvar.c): q.head 0, q.tail 8, refcount 16,
+# magic 24 (in a union with a uint64_t); malloc'ed, so 16-byte aligned.
+# Magics (cpc_internal.h): a scheduler's cv_key, or CV_MAGIC_SHARED.
+CV_TAIL, CV_REFCOUNT, CV_MAGIC = 8, 16, 24
+CV_MAGIC_SHARED = 0x43565348
+HEAP_CHUNK = 4 << 20
+
+
+def _heap_regions():
+    """[(start, end)] of the inferior's writable private memory that malloc
+    may use: the heap and anonymous mappings (not stacks, not files)."""
+    pid = gdb.selected_inferior().pid
+    out = []
+    try:
+        with open('/proc/%d/maps' % pid) as f:
+            for ln in f:
+                parts = ln.split()
+                if len(parts) < 5 or not parts[1].startswith('rw') or parts[1][3] != 'p':
+                    continue
+                path = parts[5] if len(parts) > 5 else ''
+                if path not in ('', '[heap]'):
+                    continue
+                a, b = (int(x, 16) for x in parts[0].split('-'))
+                out.append((a, b))
+    except OSError:
+        pass
+    return out
+
+
+def _heap_condvars(scheds):
+    """[(address, magic, [waiters])] of the condvars with waiters found in
+    the heap: a word holding a live condvar magic at offset 20 of a 16-byte
+    aligned block, whose wait list (chained through cpc_next from q.head)
+    ends where q.tail points.  Only a condvar passes that check."""
+    keys = {int(s.value['cv_key']) for s in scheds} | {CV_MAGIC_SHARED}
+    pats = [(struct.pack('<I', m), m) for m in keys]
+    inf = gdb.selected_inferior()
+    found = []
+    for a, b in _heap_regions():
+        at = a
+        while at < b:
+            n = min(HEAP_CHUNK, b - at)
+            try:
+                buf = bytes(inf.read_memory(at, n))
+            except (gdb.MemoryError, gdb.error):
+                at += n
+                continue
+            for pat, magic in pats:
+                i = buf.find(pat)
+                while i >= 0:
+                    c = at + i - CV_MAGIC
+                    if c % 16 == 0 and i >= CV_MAGIC:
+                        ws = _condvar_waiters(buf, i - CV_MAGIC)
+                        if ws:
+                            found.append((c, magic, ws))
+                    i = buf.find(pat, i + 1)
+            at += n
+    return found
+
+
+def _condvar_waiters(buf, off):
+    """The waiters of the condvar candidate at offset off of buf, or None."""
+    head, tail = struct.unpack_from('<QQ', buf, off)
+    refcount = struct.unpack_from('<i', buf, off + CV_REFCOUNT)[0]
+    if head == 0 or tail == 0 or refcount < 0 or head % 8 or tail % 8:
+        return None
+    out, k = [], head
+    try:
+        while k and len(out) < (1 << 20):
+            out.append(k)
+            if k == tail:
+                return out if _u64(k) == 0 else None
+            k = _u64(k)
+    except (gdb.MemoryError, gdb.error):
+        return None
+    return None
+
+
 def find_threads():
     """(every CPC thread that can be found, in listing order; whether the
     listing is complete; the schedulers)."""
@@ -693,6 +855,13 @@ def find_threads():
                 add(k, 'waiting on condvar 0x%x' % c, 5, _condvar_scheduler(magic, k, scheds))
             c = int(cvv['dbg_next'])
 
+    else:
+        # the release runtime keeps no list of condvars: they are found in
+        # the heap (_heap_condvars), which costs the program nothing
+        for c, magic, waiters in _heap_condvars(scheds):
+            for k in waiters:
+                add(k, 'waiting on condvar 0x%x' % c, 5, _condvar_scheduler(magic, k, scheds))
+
     # the default pool's queue (each queued thread keeps its home)
     pool = _global('cpc_default_threadpool')
     if pool is not None and int(pool) != 0:
@@ -708,7 +877,7 @@ def find_threads():
 
     # the debug runtime's registry: everything else, and thread numbers
     reg = _global('cpc__dbg_threads')
-    complete = reg is not None
+    complete = True
     if reg is not None:
         k = int(reg)
         while k:
@@ -801,6 +970,143 @@ functions in its continuation, where each waits, its saved variables)."""
         if not complete:
             gdb.write('(threads waiting only on a condvar are listed with the debug '
                       'runtime only: link with cpcc --cpc-debug)\n')
+        if not _global('cpc__dbg_threads'):
+            gdb.write('(release runtime: a thread held by the program with cpc_park is '
+                      'listed with the debug runtime only, cpcc --cpc-debug)\n')
+
+
+# ---- locals and arguments of a cps function ----------------------------------------
+
+RENAMED_RE = re.compile(r'^(.+)__\d+$')      # a local renamed apart (prepare.py)
+
+
+def _is_generated_name(name):
+    return name.startswith(('cpc_', '__cpc'))
+
+
+def _frame_variables(frame, args):
+    """[(name, gdb.Value or error text)] of the arguments (args) or the
+    locals of frame, innermost block first, as `info locals` lists them;
+    in a cps function's frame, under the user's names and without the
+    translation's own (cpc_k, cpc_f, cpc_r, cpc_env, temporaries), and
+    with the variables boxed in the heap environment among the locals."""
+    try:
+        block = frame.block()
+    except RuntimeError:
+        return None
+    cps = GENERATED_RE.match(frame.name() or '') is not None
+    dead = _dead_here(frame) if cps else set()
+    out, env = [], None
+    while block is not None and not block.is_global and not block.is_static:
+        for sym in block:
+            if not sym.is_variable and not sym.is_argument:
+                continue
+            if bool(sym.is_argument) != args:
+                continue
+            name = sym.name
+            if cps and name == 'cpc_env':
+                env = sym
+            if cps and _is_generated_name(name):
+                continue
+            m = RENAMED_RE.match(name) if cps else None
+            if name in dead:
+                v = '<optimized out>'       # not restored at the resume, not set since
+            else:
+                try:
+                    v = frame.read_var(sym, block)
+                except (gdb.error, ValueError, RuntimeError) as e:
+                    v = '<error: %s>' % e
+            out.append((m.group(1) if m else name, v))
+        if block.function is not None:
+            break
+        block = block.superblock
+    if cps and env is not None and not args and not _at_edge(frame):
+        try:
+            p = frame.read_var(env)
+            if int(p) != 0:
+                e = p.dereference()
+                out += [(f.name, e[f.name]) for f in e.type.strip_typedefs().fields()
+                        if f.name and not _is_generated_name(f.name)]
+        except (gdb.error, gdb.MemoryError, RuntimeError, ValueError):
+            pass
+    return out
+
+
+def _dead_here(frame):
+    """The variables of a cps function's frame that hold no value: the
+    thread resumed at resume point N, which did not restore them (they are
+    dead across the call), and has passed no line that sets them since
+    (the translator's tables F__dead and F__lines).  Between the resume
+    line and the current one when the current one follows it; when it
+    comes before (a loop went round), a variable set on a line after the
+    resume or before the current line holds its value."""
+    m = GENERATED_RE.match(frame.name() or '')
+    func, kind = m.group(1), m.group(2)
+    n = None
+    if kind.startswith('resume_'):
+        n = int(kind[len('resume_'):])
+    else:
+        try:
+            v = frame.read_var('cpc_resume')
+            if not v.is_optimized_out:
+                n = int(v)
+        except (gdb.error, ValueError, RuntimeError):
+            return set()
+    if not n:
+        return set()
+    try:
+        b = frame.block()
+        table = gdb.lookup_symbol(func + '__dead', b)[0]
+        lines = gdb.lookup_symbol(func + '__lines', b)[0]
+        if table is None or lines is None:
+            return set()
+        entry = table.value()[n].string()
+        resumed = int(lines.value()[n])
+        here = frame.find_sal().line
+    except (gdb.error, gdb.MemoryError, RuntimeError, ValueError, IndexError):
+        return set()
+    out = set()
+    for item in entry.split():
+        name, _, sets = item.partition('@')
+        at = [int(x) for x in sets.split(',') if x]
+        if here >= resumed:
+            live = any(resumed <= a < here for a in at)
+        else:
+            live = any(a >= resumed or a < here for a in at)
+        if not live:
+            out.add(name)
+    return out
+
+
+class InfoCpcLocals(gdb.Command):
+    """The local variables (info locals) or arguments (info args) of the
+selected frame; in a cps function, the user's only, under their names, with
+those kept in the heap environment.  Optional argument: a regular
+expression that the names must match."""
+
+    def __init__(self, what):
+        self.args = what == 'args'
+        super().__init__('info ' + what, gdb.COMMAND_STACK)
+
+    def invoke(self, arg, from_tty):
+        try:
+            frame = gdb.selected_frame()
+        except gdb.error:
+            raise gdb.GdbError('No frame selected.')
+        words = [w for w in gdb.string_to_argv(arg) if w != '-q']
+        pattern = re.compile(words[-1]) if words else None
+        vs = _frame_variables(frame, self.args)
+        if vs is None:
+            raise gdb.GdbError('No symbol table info available.')
+        vs = [(n, v) for n, v in vs if pattern is None or pattern.search(n)]
+        if not vs:
+            gdb.write('No arguments.\n' if self.args else 'No locals.\n')
+        for n, v in vs:
+            try:
+                text = v if isinstance(v, str) else v.format_string()
+            except (gdb.error, gdb.MemoryError) as e:
+                text = '<error: %s>' % e
+            gdb.write('%s = %s\n' % (n, text))
 
 
 def _require_process():
@@ -885,10 +1191,22 @@ class RenamedFrame(FrameDecorator):
 
     def function(self):
         name = self.inferior_frame().name()
-        m = GENERATED_RE.match(name or '')
-        if m and m.group(2) in ('body', 'cps'):
-            return m.group(1)
+        if GENERATED_RE.match(name or ''):
+            return user_name(name)
         return super().function()
+
+    def frame_args(self):
+        """The user's arguments (not cpc_k, cpc_resume)."""
+        args = super().frame_args()
+        if args is None or not GENERATED_RE.match(self.inferior_frame().name() or ''):
+            return args
+        out = []
+        for a in args:
+            sym = a.symbol()
+            name = sym if isinstance(sym, str) else sym.name
+            if not _is_generated_name(name):
+                out.append(a)
+        return out
 
 
 class ContinuationFrame(FrameDecorator):
@@ -936,30 +1254,47 @@ class CpcFrameFilter:
         return self._frames(it)
 
     def _frames(self, it):
-        cps = []
+        """gdb's frames, with the C frames of each cps invocation shown as
+        one frame under the function's name (the stubs its body was called
+        from, or is inlined into, are not frames of the program), and the
+        cps callers waiting in the continuation after them."""
+        pending = []                    # decorators of the cps frames met
         k = None
         for dec in it:
             f = dec.inferior_frame()
             name = f.name() or ''
-            if cps and name in TRAMPOLINES:
-                try:
-                    extra = continuation_frames(k, skip=_count_bodies(cps)) \
-                        if k is not None else []
-                except gdb.error:
-                    extra = []
-                # they borrow the last real frame printed: gdb numbers
-                # frames by their gdb.Frame, so these print unnumbered
-                for lf in extra:
-                    yield ContinuationFrame(lf, cps[-1])
-                cps = []
-                k = None
             if GENERATED_RE.match(name) or (name.startswith('cpc_') and name.endswith('__cps')):
-                cps.append(f)
+                pending.append(dec)
                 if k is None:
                     k = _frame_k(f)
-                yield RenamedFrame(dec)
-            else:
-                yield dec
+                continue
+            if pending:
+                yield from self._invocations(pending, k, name in TRAMPOLINES)
+                pending, k = [], None
+            yield dec
+        if pending:
+            yield from self._invocations(pending, k, False)
+
+    @staticmethod
+    def _invocations(decs, k, waiting):
+        frames = [d.inferior_frame() for d in decs]
+        by_frame = {id(f): d for f, d in zip(frames, decs)}
+        groups = _groups(frames)
+        shown = frames[0]
+        for func, fs, holds in groups:
+            if re.search(r'__(start|defer)$', fs[0].name() or '') and fs[0] is not frames[0]:
+                continue
+            shown = fs[0]
+            yield RenamedFrame(by_frame[id(fs[0])])
+        if waiting and k is not None:
+            try:
+                extra = continuation_frames(k, skip=sum(1 for _, _, h in groups if h))
+            except gdb.error:
+                extra = []
+            # they borrow the last real frame printed: gdb numbers frames
+            # by their gdb.Frame, so these print unnumbered
+            for lf in extra:
+                yield ContinuationFrame(lf, shown)
 
 
 # ---- next, step and finish over cps calls ---------------------------------------------
@@ -1266,6 +1601,8 @@ else:
     _define_hooks()
 gdb.events.stop.connect(_on_stop)
 
+InfoCpcLocals('locals')
+InfoCpcLocals('args')
 InfoCpcThreads()
 CpcThreadCmd()
 CpcPrefix()

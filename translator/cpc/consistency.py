@@ -63,11 +63,33 @@ def _block_scope_declarations(node):
             yield from _block_scope_declarations(ch)
 
 
+# The keywords the cps tag is made of (the front-end reads `cps` as a GNU
+# attribute) and the generated C's attributes are spelt with.
+ATTRIBUTE_KEYWORDS = ('__attribute__', '__attribute')
+
+
+def attribute_macro_errors(u):
+    """A program that defines `__attribute__` as a macro (to hide GNU C
+    from other compilers) takes the cps tag away: every cps function would
+    be read as native."""
+    errs = []
+    for c in u.top():
+        if c.kind == K.MACRO_DEFINITION and c.spelling in ATTRIBUTE_KEYWORDS and \
+                u.in_main_file(c):
+            errs.append(u.diag(c, '`%s` is defined as a macro: cps functions are marked with '
+                               'a GNU attribute, which this definition removes (define it '
+                               'only for compilers other than gcc: `#ifndef __GNUC__`)'
+                               % c.spelling))
+    return errs
+
+
 def check_consistency(u):
     """Every declaration of a function agrees on cps-ness (Clang keeps the
     first declaration's type, so the spelling is checked)."""
     seen = {}
-    errs = []
+    errs = attribute_macro_errors(u)
+    if errs:
+        raise fe.Diags(errs)
     spelling = cps_spelling_re(u)
     for c in function_declarations(u):
         if u.in_main_file(c):

@@ -417,10 +417,20 @@ def cc_base(o):
     return o.cc + ['-I' + RUNTIME_INC] + implied_defines(o)
 
 
-def run(cmd, o):
+def run(cmd, o, about=None, generated=None):
+    """Run cmd; with `about` (the .cpc files the generated C was
+    translated from), its messages go to stderr in the user's terms
+    (messages.py)."""
     if o.verbose:
         sys.stderr.write(' '.join(cmd) + '\n')
-    r = subprocess.run(cmd)
+    if not about:
+        return subprocess.run(cmd).returncode
+    r = subprocess.run(cmd, stderr=subprocess.PIPE)
+    if r.stderr:
+        from . import messages
+        text = r.stderr.decode('utf-8', 'replace')
+        sys.stderr.write(messages.relayed(text, about, generated))
+        sys.stderr.flush()
     return r.returncode
 
 
@@ -438,13 +448,15 @@ def translate_file(path, o, info=None):
                                    check_invariants=o.check_invariants,
                                    cc=cc_base(o) + o.flags)
     except fe.Diags as e:
+        from . import messages
         for d in e.diags:
-            sys.stderr.write(d.format() + '\n')
+            sys.stderr.write(messages.quoted(d.format()) + '\n')
         n = len(e.diags)
         sys.stderr.write('%d error%s generated.\n' % (n, '' if n == 1 else 's'))
         sys.exit(1)
     except fe.Diag as d:
-        sys.stderr.write(d.format() + '\n')
+        from . import messages
+        sys.stderr.write(messages.quoted(d.format()) + '\n')
         sys.exit(1)
 
 
@@ -612,7 +624,7 @@ def compile_all(o, tmpdir):
             cmd += ['-x', 'none']
         if out is not None:
             cmd += ['-o', out]
-        rc = run(cmd, o)
+        rc = run(cmd, o, [path] if kind == 'cpc' else None, srcfile)
         if rc != 0:
             return rc
         if kind == 'cpc' and o.md:

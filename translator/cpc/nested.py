@@ -753,6 +753,14 @@ class Lifter:
             out.append(pad(f.start, f.end, decl + at_def))
         return out
 
+    def pool_helpers(self, at):
+        """POOL_HELPERS with their code on one line, the line of `at` (the
+        lifted functions' helpers are on the enclosing function's line)."""
+        lines = POOL_HELPERS.split('\n')
+        directives = [ln for ln in lines if ln.startswith('#')]
+        code = ' '.join(ln.strip() for ln in lines if not ln.startswith('#'))
+        return '\n'.join(directives + [self.line_directive(at), code])
+
     def use_edits(self):
         edits = {f: [] for f in self.fns}
         self.pools = []               # nested functions with a pool of thunks
@@ -834,11 +842,12 @@ class Lifter:
             for f in nested:
                 th = self.thunks(f)
                 if th and not helpers_done and f in self.pools:
-                    pre.insert(1, POOL_HELPERS)
+                    pre.insert(1, self.pool_helpers(top.start))
                     helpers_done = True
                 if th:
+                    # (on one line: the nested function's)
                     pre.append(self.line_directive(f.start))
-                    pre.extend(th)
+                    pre.append(' '.join(th))
             col = top.start - (self.text.rfind(b'\n', 0, top.start) + 1)
             pre.append(self.line_directive(top.start))
             out_edits.append((top.start, top.start, '\n'.join(pre) + '\n' + ' ' * col))

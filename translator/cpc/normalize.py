@@ -226,8 +226,13 @@ class Normalizer:
                 lab = self.label()
                 s, t = self.lin(cond)
                 b = self.in_loop(lambda: self.stmt(body), lab)
-                return self.fixed(c, 'for (;;) { %s %s %s if (!(%s)) break; }' % (
-                    b, self.placed(lab), ' '.join(s), t))
+                # (the condition on its own line, not the body's last one)
+                # (the loop's jump back on the condition's line, as gcc puts
+                # a do-while's)
+                here = rw.line_directive(self.u, rw.start(cond))
+                return self.fixed(c, '\n%s\nfor (;;) {\n%s\n%s\n%s\n%s %s if (!(%s)) break; }' % (
+                    here, rw.line_directive(self.u, rw.start(body)), b, here,
+                    self.placed(lab), ' '.join(s), t))
             return self.in_loop(lambda: self.rebuild_stmt(c))
         if k == K.FOR_STMT:
             return self.for_stmt(c)
@@ -280,8 +285,11 @@ class Normalizer:
             else:
                 s, t = self.lin(init)
                 parts.extend(s + discarded(t))
-        condpart = ''
-        if cond is not None:
+        condpart, head = '', ';;'
+        if cond is not None and not self.cps(cond):
+            # in the head: gcc lays the loop out, and its lines, as the source's
+            head = '; %s;' % self.src(cond)
+        elif cond is not None:
             s, t = self.lin(cond)
             condpart = '%s if (!(%s)) break;' % (' '.join(s), t)
         if inc is not None and self.cps(inc):
@@ -289,11 +297,14 @@ class Normalizer:
             b = self.in_loop(lambda: self.stmt(body), lab)
             s, t = self.lin(inc)
             s += discarded(t)
-            loop = 'for (;;) { %s %s %s %s }' % (condpart, b, self.placed(lab), ' '.join(s))
+            # (the increment on the line of the `for`, not the body's last one)
+            loop = 'for (%s) { %s\n%s\n%s\n%s\n%s %s }' % (
+                head, condpart, rw.line_directive(self.u, rw.start(body)), b,
+                rw.line_directive(self.u, rw.start(inc)), self.placed(lab), ' '.join(s))
         else:
             b = self.in_loop(lambda: self.stmt(body))
             inctext = self.src(inc) if inc is not None else ''
-            loop = 'for (;; %s) { %s %s }' % (inctext, condpart, b)
+            loop = 'for (%s %s) { %s %s }' % (head, inctext, condpart, b)
         return self.fixed(c, '{ %s %s }' % (' '.join(parts), loop))
 
     def site(self, c, site):

@@ -163,7 +163,10 @@ def expand_macros(u):
                     not u.in_main_file(c):
                 continue
             if c.kind == K.FUNCTION_DECL and c.is_definition():
-                parts.append(reprint.function(u, c))
+                # (each function of an X-macro on the macro's line, not on
+                # the lines the rendering of what precedes it takes)
+                parts.append((rw.line_directive(u, c.extent.start.offset) + '\n'
+                              if parts else '') + reprint.function(u, c))
             else:
                 # (kept as written by the emitter: the cps tag spelt `cps`)
                 parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', reprint.declaration(u, c)) + ';')

@@ -4,11 +4,15 @@ mapped back to the source.
 Clang's pretty printer renders a whole function (libclang prints
 declarations only, not statements) with a layout of its own: one block item
 per line, indented four spaces per enclosing block.  `function(u, c)` puts a
-`#line` directive before the line of each block item, so that gcc's messages
-and gdb's lines in the re-printed function name the line where the item is
-written.  Items are matched to the rendering in order, each to the next
-line indented as deep as the item is nested; an item the rendering does not
-show where expected keeps the line numbering of what precedes it.
+`#line` directive before the line of each statement (`statement_lines`: the
+block items, the branches and loop bodies that are not blocks), so that
+gcc's messages and gdb's lines in the re-printed function name the line
+where the statement is written.  Statements are matched to the rendering in
+order, each to the next line indented as deep as it is nested.  A line the
+rendering adds (a block's `}`, `else`, a label, the rest of a statement)
+gets the line where its block ends, where a do-while's condition is, or
+where what follows is: a macro's expansion stays on the macro's line, never
+on the lines after it.
 
 Where the rendering is not C that gcc reads, or not the program's C, it is
 mended here, for functions (`function`) and other declarations
@@ -114,21 +118,99 @@ def gcc_atomics(text):
         pos = end
 
 
-def block_items(body):
-    """(depth, item) of every block item under the compound statement
-    `body`, in source order; depth counts the compound statements around
-    the item (1 for the body's own items)."""
+LABELS = (K.LABEL_STMT, K.CASE_STMT, K.DEFAULT_STMT)
+# where the rendering puts the sub-statements of a statement: kid index
+SUBSTATEMENTS = {K.IF_STMT: (1, 2), K.WHILE_STMT: (-1,), K.SWITCH_STMT: (-1,),
+                 K.FOR_STMT: (-1,), K.DO_STMT: (0,)}
+
+
+# A statement with attributes: Clang writes the attributes first, then the
+# statement indented (` __attribute__((fallthrough))        ;`).
+ATTRIBUTED_LINE_RE = re.compile(r'^ (?:__attribute__|\[\[)')
+
+
+def attributed_statement(n):
+    return n.kind == K.UNEXPOSED_STMT and len(fe.kids(n)) == 1 and \
+        not fe.kids(n)[0].kind.is_expression()
+
+
+def statement_lines(body, lines):
+    """[(i, depth, statement)]: each statement under the compound statement
+    `body` that the rendering `lines` starts on a line of its own, matched
+    to that line i, in order: the block items, and the branches and loop
+    bodies that are not blocks (the rendering indents them one level).  A
+    statement is matched to the next line indented as deep as it is
+    nested (depth 1 for the body's own items); a block that is a branch or
+    a loop's body is on its head's line or on a line of its own (the
+    rendering writes `while (c)` alone, `if (c) {` not); a statement
+    expression's items are one level deeper than the statement it is in;
+    a label's statement is on the line after the label, at its level."""
     out = []
-    stack = [(body, 0, False)]
-    while stack:
-        n, depth, is_item = stack.pop()
-        if is_item:
-            out.append((depth, n))
+    pos = [1]                   # line 0 is the function's head
+
+    def find(depth, attributed):
+        want = ' ' * (INDENT * depth)
+        for i in range(pos[0], len(lines)):
+            ln = lines[i]
+            if ln.startswith(want) and ln[len(want):len(want) + 1] not in (' ', '}', '') or \
+                    attributed and ATTRIBUTED_LINE_RE.match(ln):
+                pos[0] = i + 1
+                return i
+        return None
+
+    def line_of(n, depth):
+        if n.kind in LABELS:
+            line_of(fe.kids(n)[-1], depth)
+            return
+        i = find(depth, attributed_statement(n))
+        if i is not None:
+            out.append((i, depth, n))
+        inside(n, depth)
+
+    def block(n, depth):
+        for k in fe.kids(n):
+            line_of(k, depth + 1)
+
+    def own_line(depth):
+        """Whether the next line is a `{` alone at `depth`."""
+        i = pos[0]
+        return i < len(lines) and lines[i] == ' ' * (INDENT * depth) + '{'
+
+    def inside(n, depth):
         kids = fe.kids(n)
         if n.kind == K.COMPOUND_STMT:
-            depth += 1
-        stack.extend((k, depth, n.kind == K.COMPOUND_STMT) for k in reversed(kids))
+            block(n, depth)
+            return
+        if attributed_statement(n):
+            inside(kids[0], depth)      # on the attributes' line
+            return
+        subs = SUBSTATEMENTS.get(n.kind, ())
+        subs = {(i if i >= 0 else len(kids) + i) for i in subs if -len(kids) <= i < len(kids)}
+        for i, k in enumerate(kids):
+            if i not in subs:
+                statement_expressions(k, depth)
+            elif k.kind == K.COMPOUND_STMT and not own_line(depth + 1):
+                block(k, depth)
+            elif n.kind == K.IF_STMT and i == 2 and k.kind == K.IF_STMT:
+                inside(k, depth)            # `else if` on the `else` line
+            else:
+                line_of(k, depth + 1)
+
+    def statement_expressions(n, depth):
+        if n.kind == K.StmtExpr:
+            for k in fe.kids(n):
+                if k.kind == K.COMPOUND_STMT:
+                    block(k, depth)
+            return
+        for k in fe.kids(n):
+            statement_expressions(k, depth)
+
+    block(body, 0)
     return out
+
+
+def _line_number(directive):
+    return int(directive.split()[1])
 
 
 def function(u, c):
@@ -142,17 +224,10 @@ def function(u, c):
     lines = text.split('\n')
     marks = {}
     placed = []                   # (start, end, depth, line) of each item found
-    pos = 1                       # line 0 is the function's head
-    for depth, item in block_items(body[-1]):
-        want = ' ' * (INDENT * depth)
-        for i in range(pos, len(lines)):
-            ln = lines[i]
-            if ln.startswith(want) and ln[len(want):len(want) + 1] not in (' ', '}', ''):
-                marks[i] = rw.line_directive(u, item.extent.start.offset)
-                placed.append((item.extent.start.offset, item.extent.end.offset, depth, i))
-                lines[i] = local_labels_declared(item, ln)
-                pos = i + 1
-                break
+    for i, depth, item in statement_lines(body[-1], lines):
+        marks[i] = rw.line_directive(u, item.extent.start.offset)
+        placed.append((item.extent.start.offset, item.extent.end.offset, depth, i))
+        lines[i] = local_labels_declared(item, lines[i])
     for tag in tags_defined_in_expressions(body[-1]):
         # before the innermost item around the definition, on its line (the
         # item keeps its line number)
@@ -170,12 +245,51 @@ def function(u, c):
                                          body[-1].extent.end.offset):
         nxt = [p[3] for p in placed if p[0] > at]
         before.setdefault(min(nxt) if nxt else closing, []).append(pragma)
+    # a line the rendering adds (a `}`, `else`, `} while (0);`, a branch of
+    # a macro's statement) is on the line where the statement before it
+    # ends, or the condition of a do-while: never on the lines that follow
+    # in the source (the lines of a macro's expansion are all its line)
+    ends = {}
+    for a, b, depth, i in placed:
+        ends[i] = rw.line_directive(u, b)
+    dos = [n for n, _ in an.walk(body[-1], skip_spawn=False) if n.kind == K.DO_STMT]
     out = []
+    numbered = None               # the line the next output line is numbered
+    last_end = None
+    opened = []                   # the directives of the ends of the blocks open here
+    starts = sorted(marks)
+    do_conds = iter(sorted(dos, key=lambda n: n.extent.end.offset))
     for i, ln in enumerate(lines):
         out.extend(before.get(i, ()))
+        want = None
         if i in marks or i in before:
-            out.append(marks.get(i) or rw.line_directive(u, c.extent.end.offset))
+            want = marks.get(i) or rw.line_directive(u, c.extent.end.offset)
+        elif i == closing:
+            want = rw.line_directive(u, c.extent.end.offset)
+        elif i > closing:
+            want = None
+        elif ln.lstrip().startswith('}'):
+            # a block's end: where it ends in the source
+            want = opened.pop() if opened else last_end
+            if ln.lstrip().startswith('} while ('):
+                d = next(do_conds, None)
+                if d is not None and fe.kids(d):
+                    want = rw.line_directive(u, fe.kids(d)[-1].extent.start.offset)
+        elif i > 0:
+            # a label, an `else`, the rest of a statement: where what follows is
+            later = [j for j in starts if j > i]
+            want = marks[later[0]] if later else last_end
+        if want is not None and (i in marks or want != numbered):
+            out.append(want)
+            numbered = want
+        if i in ends:
+            last_end = ends[i]
+        if i > 0 and i != closing:
+            opened.extend([ends.get(i, last_end)] * (ln.count('{') - ln.count('}')))
         out.append(vector_declarators(alignas_first(ln)))
+        if numbered is not None:
+            numbered = '#line %d %s' % (_line_number(numbered) + 1,
+                                        numbered.split(None, 2)[2])
     return '\n'.join(out)
 
 

@@ -25,7 +25,7 @@ K = fe.K
 # Suffixes of the names generated for a cps function, and for any function
 # (spawned statements become functions named after the one they are in).
 CPS_SUFFIX_RE = re.compile(r'__(?:cps|body|bounce|defer|resume_\d+|resumed_\d+|frame|args|'
-                           r'env|reserve)$')
+                           r'env|reserve|lines|dead)$')
 ANY_SUFFIX_RE = re.compile(r'__(?:spawn_\d+|tag_\d+_)')
 
 DECL_KINDS = (K.VAR_DECL, K.FUNCTION_DECL, K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL,

@@ -133,6 +133,20 @@ def presumed_line(u, offset):
     return f or u.path, line
 
 
+def head_offset(u, c):
+    """Where function definition c's generated helpers and prologue are
+    said to be: at its name, whose line gcc gives a C function (the line of
+    `f (int a)` under `static int`), when the name is written in the file
+    between the definition's start and its body; else at the start."""
+    a = c.extent.start.offset
+    loc = c.location
+    if loc.file is not None and loc.file.name == u.path and a <= loc.offset < c.extent.end.offset:
+        body = [k for k in c.get_children() if k.kind.name == 'COMPOUND_STMT']
+        if not body or loc.offset < body[-1].extent.start.offset:
+            return loc.offset
+    return a
+
+
 def line_directive(u, offset):
     f, line = presumed_line(u, offset)
     return '#line %d "%s"' % (line, cstr(f))

@@ -213,14 +213,18 @@ class Outliner:
         # helpers the emitter writes on its line) on the enclosing function's
         # line, as its spawn thunks: a breakpoint on the spawn's line is then
         # at the spawn site and on the spawned code only
-        fn += rw.line_directive(u, f.c.extent.start.offset) + '\n'
+        fn += rw.line_directive(u, rw.head_offset(u, f.c)) + '\n'
         # (compiled as the code around it: an.CODE_ATTRIBUTES)
         fn += 'static %scps void %s(%s)\n{\n' % (an.code_attributes_text(u, f.c), name,
                                                 ', '.join(params) or 'void')
         prologue = local_decls + prologue
         if prologue:
             fn += '\n'.join(prologue) + '\n'
-        fn += rw.line_directive(u, a0) + '\n' + ' ' * rw.col_of(u, a0) + text + '\n}'
+        # the function's end (where the thread ends) on the statement's last
+        # line, not the line after it
+        last = text.rsplit('\n', 1)[-1]
+        end = ' }' if '//' not in last else '\n' + rw.line_directive(u, b0 - 1) + '\n}'
+        fn += rw.line_directive(u, a0) + '\n' + ' ' * rw.col_of(u, a0) + text + end
         pre.append(fn)
         s0 = rw.start(sp)
         call = 'cpc_spawn %s(%s);' % (name, ', '.join(args))

@@ -131,6 +131,8 @@ class Checker:
                 pts = list(ft.argument_types())
                 d = an.callee_decl(n)
                 name = d.spelling if d is not None else self.u.src(ch[0])
+                if d is not None and name in PRIMITIVES and not self.u.in_main_file(d):
+                    self.primitive_arguments(n, name, ch[1:])
                 for i, a in enumerate(ch[1:]):
                     if i < len(pts):
                         self.check(a, pts[i], a.type,
@@ -152,6 +154,24 @@ class Checker:
                     self.check(n, ch[1].type, ch[2].type,
                                'the arms of `?:` have types {dst} and {src}')
 
+    def primitive_arguments(self, call, name, args):
+        """A primitive with optional arguments (declared `...` to Clang)
+        takes its own count of them, a condvar where it takes one."""
+        params = PRIMITIVES[name]
+        need = sum(1 for _, default, _ in params if default is None)
+        sig = primitive_signature(name)
+        if not need <= len(args) <= len(params):
+            self.errs.append(self.u.diag(call, '`%s` takes %s argument%s, not %d: %s' % (
+                name, need if need == len(params) else '%d to %d' % (need, len(params)),
+                '' if len(params) == 1 else 's', len(args), sig)))
+            return
+        for i, (a, (t, _, _)) in enumerate(zip(args, params)):
+            if t.endswith('*') and fe.tkind(fe.strip_sugar(a.type)[0]) != fe.TK_POINTER and \
+                    not null_constant(self.u, a):
+                self.errs.append(self.u.diag(a, 'argument %d of `%s` is a condvar (`%s`), '
+                                             'not %s: %s' % (i + 1, name, t.strip(),
+                                                             a.type.spelling, sig)))
+
     def run(self):
         u = self.u
         self.errs.extend(misplaced_cps_errors(u))
@@ -172,6 +192,34 @@ class Checker:
                         self.exprs(x, c)
         if self.errs:
             raise fe.Diags(self.errs)
+
+
+# The primitives with optional arguments (declared `...` to Clang), each
+# argument in order.
+PRIMITIVES = {      # (C type, default or None when required, name)
+    'cpc_wait': [('cpc_condvar *', None, 'c'), ('int', '-1', 'sec'), ('int', '0', 'usec')],
+    'cpc_sleep': [('int', None, 'sec'), ('int', '0', 'usec'), ('cpc_condvar *', 'NULL', 'c')],
+    'cpc_io_wait': [('int', None, 'fd'), ('int', None, 'direction'),
+                    ('cpc_condvar *', 'NULL', 'c')],
+}
+
+
+def primitive_signature(name):
+    """`cpc_sleep(int sec [, int usec [, cpc_condvar *c]])`."""
+    out, opened = '', 0
+    for i, (t, default, n) in enumerate(PRIMITIVES[name]):
+        decl = '%s%s%s' % (t, '' if t.endswith('*') else ' ', n)
+        if default is None:
+            out += (', ' if i else '') + decl
+        else:
+            out += ' [%s%s' % (', ' if i else '', decl)
+            opened += 1
+    return '%s(%s%s)' % (name, out, ']' * opened)
+
+
+def null_constant(u, e):
+    return re.fullmatch(rb'\(*\s*(0|NULL|\(\s*void\s*\*\s*\)\s*0)\s*\)*',
+                        u.text[e.extent.start.offset:e.extent.end.offset].strip()) is not None
 
 
 OBJECT_DECLS = (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL, K.TYPEDEF_DECL)

@@ -10,7 +10,7 @@ def test_spawn_of_block_is_outlined_with_free_locals_as_parameters():
                                         'cpc_spawn { g(x); g(y); } return 0; }\n'))
     assert out == ('cps void g(int);\n/* the statement spawned at t.cpc:3 */\n'
                    'static cps void main__spawn_1(int x, int y)\n{\n'
-                   '                                             { g(x); g(y); }\n}\n'
+                   '                                             { g(x); g(y); } }\n'
                    'int main(void) { int x = 1, y = 2; cpc_spawn main__spawn_1(x, y); return 0; }\n')
 
 
@@ -22,13 +22,13 @@ def test_spawn_of_call_with_pure_arguments_is_not_outlined():
 def test_spawn_of_call_with_cps_argument_runs_it_in_the_thread():
     out = without_line_directives(stage('spawn', 'cps int h(int);\ncps void g(int);\n'
                                         'int main(void) { int x = 1; cpc_spawn g(h(x)); return 0; }\n'))
-    assert 'static cps void main__spawn_1(int x)\n{\n                                      g(h(x));\n}\n' in out
+    assert 'static cps void main__spawn_1(int x)\n{\n                                      g(h(x)); }\n' in out
     assert 'int main(void) { int x = 1; cpc_spawn main__spawn_1(x); return 0; }\n' in out
 
 
 def test_return_in_spawned_statement_ends_the_thread():
     out = stage('spawn', 'int main(void) { int x = 1; cpc_spawn { if (x) return 3; } return 0; }\n')
-    assert '\n                                      { if (x) { (void)(3); return; } }\n' in out
+    assert '\n                                      { if (x) { (void)(3); return; } } }\n' in out
 
 
 def test_nested_spawns_are_outlined_one_level_per_round():

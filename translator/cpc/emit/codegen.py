@@ -149,6 +149,27 @@ def resume(name, index, zeros, code=''):
                                             ', '.join(['cpc_k', str(index)] + zeros)))
 
 
+def resume_lines(name, lines):
+    """The line where each resume point N (1, 2, ...) of function `name`
+    is written, for gdb's views of a waiting thread: where the label
+    F__resumed_N is, at any optimisation level (inlined into its resume
+    stub, the label keeps no address).  Data only, which nothing reads."""
+    return 'static const unsigned %s__lines[%d] __attribute__((used)) = { 0, %s };' % (
+        name, len(lines) + 1, ', '.join(str(n) for n in lines))
+
+
+def resume_dead(name, dead):
+    """For each resume point N of function `name`, the variables in scope
+    there that it does not restore (dead across the call) and the lines of
+    the statements that set each: gdb's `info locals` shows such a variable
+    as `<optimized out>` until the thread passes one of them.  Data only,
+    which nothing reads: `NAME@LINE,LINE NAME@...` per resume point."""
+    entries = ['"%s"' % ' '.join('%s@%s' % (v, ','.join(str(n) for n in ls))
+                                 for v, ls in vs) for vs in dead]
+    return 'static const char *const %s__dead[%d] __attribute__((used)) = { "", %s };' % (
+        name, len(dead) + 1, ', '.join(entries))
+
+
 def bounce(name, pnames, has_body, code=''):
     """Runs a deferred call from the trampoline: pops its arguments."""
     pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)

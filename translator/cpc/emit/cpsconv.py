@@ -439,7 +439,7 @@ class Emitter:
 
     def insert_before(self, f, frames, pre):
         a = f.c.extent.start.offset
-        txt = self.generated_prelude(a, frames, pre)
+        txt = self.generated_prelude(rw.head_offset(self.u, f.c), frames, pre)
         txt += rw.resync(self.u, a)
         self.edits.append((a, a, txt))
 
@@ -563,14 +563,15 @@ class Emitter:
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
                           for d in labels) + opening
-        newbody = cg.pin(rw.line_directive(self.u, a),
+        head_at = rw.head_offset(self.u, f.c)
+        newbody = cg.pin(rw.line_directive(self.u, head_at),
                          (head + '{\n' + opening).rstrip('\n').split('\n')) + '\n' + \
             rw.resync(self.u, start) + bodytext + end
         define, undef = cg.function_name_macros(user_function_name(f))
         specs = f.body.extent.start.offset
         txt = rw.directives_in(self.u, a, specs) + self.tags_declared_in(a, specs) + define + \
-            self.generated_prelude(a, frames, pre)
-        txt += rw.line_directive(self.u, a) + '\n'
+            self.generated_prelude(head_at, frames, pre)
+        txt += rw.line_directive(self.u, head_at) + '\n'
         e = f.c.extent.end.offset
         self.edits.append((a, e, txt + newbody + '\n' + undef + rw.resync(self.u, e)))
 
@@ -578,15 +579,37 @@ class Emitter:
         """The resume functions and the rewritten call sites."""
         lifted = set()
         self.frame_ptr_used = False
+        lines, dead = {}, {}
+        defined = self.definition_lines(cfg) if sites else {}
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
                                  sig.code))
+            lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
+            saved = {v.key for v in vs}
+            dead[site.index] = [(f.vars[k].name, defined.get(k, ()))
+                                for k in site.scope if k not in saved and k in f.vars]
             stored = [v for v in vs if v.key not in layout.fixed_keys]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if not v.is_param and ctype.is_const(v.type))
+        if lines:
+            pre.append(cg.resume_lines(f.name, [lines.get(i, 0)
+                                                for i in range(1, max(lines) + 1)]))
+            pre.append(cg.resume_dead(f.name, [dead.get(i, ())
+                                               for i in range(1, max(lines) + 1)]))
         if lifted:
             self.unconst_decls(f, cfg, lifted, small)
+
+    def definition_lines(self, cfg):
+        """{variable key: sorted lines of the statements that set it}."""
+        out = {}
+        for n in cfg.nodes:
+            if n.cursor is None or not n.defs:
+                continue
+            line = rw.presumed_line(self.u, n.cursor.extent.start.offset)[1]
+            for k in n.defs:
+                out.setdefault(k, set()).add(line)
+        return {k: sorted(v) for k, v in out.items()}
 
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
@@ -936,6 +959,8 @@ def user_function_name(f):
 
 def comment_text(s, limit=72):
     """s on one line, safe inside a C comment."""
+    # (without the directives of the text: `#line`s the translation wrote)
+    s = '\n'.join(ln for ln in s.split('\n') if not ln.lstrip().startswith('#'))
     s = ' '.join(s.split()).replace('*/', '* /').replace('/*', '/ *').replace('??', '? ?')
     return s if len(s) <= limit else s[:limit - 3] + '...'
 

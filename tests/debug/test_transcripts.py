@@ -1,0 +1,79 @@
+"""docs/debugging.md's gdb sessions are what gdb prints today.
+
+Each session in the page is a fenced block of `(gdb) COMMAND` lines and
+their output, after a comment naming the program of this directory and its
+cpcc flags:
+
+    <!-- session: lines -O0 -->
+
+The test runs the commands in gdb (batch mode) on that program and compares
+its output with the block, both with addresses, process and thread numbers,
+times and the checkout's path made neutral.  `CPC_UPDATE_DOCS=1 make
+test-debug` writes what gdb printed into the page instead.
+"""
+import os
+import re
+
+import pytest
+
+from test_gdb import HERE, TOP, build, gdb
+
+DOC = os.path.join(TOP, 'docs', 'debugging.md')
+SESSION_RE = re.compile(r'<!-- session: (\S+)((?: \S+)*) -->\n\n```\n(.*?)```\n', re.S)
+# what gdb prints that depends on the machine, not on CPC
+NOISE_RE = re.compile(r'^(\[Thread debugging using libthread_db enabled\]|Using host libthread_db'
+                      r'|Starting program: |\[New Thread |\[Thread 0x.* exited\]|\[Inferior 1 '
+                      r'|Kill the program being debugged\?|warning: Error disabling address '
+                      r'space randomization)')
+
+
+def sessions():
+    with open(DOC) as f:
+        text = f.read()
+    return text, list(SESSION_RE.finditer(text))
+
+
+def run_session(name, flags, block):
+    commands = [ln[len('(gdb) '):] for ln in block.splitlines() if ln.startswith('(gdb) ')]
+    script = ''.join('echo (gdb) %s\\n\n%s\n' % (c.replace('\\', '\\\\'), c) for c in commands)
+    out = gdb(build(name, *flags), script=script + 'kill\n')
+    out = re.sub(r'^Thread (\d+) "[^"]*" hit', r'Thread \1 "%s" hit' % name[:15], out,
+                 flags=re.M)           # (the program's name, not its build's)
+    lines = [ln.rstrip() for ln in out.replace(HERE + '/', '').replace(TOP, 'CPC').splitlines()
+             if not NOISE_RE.match(ln)]
+    while lines and lines[-1] == '':
+        lines.pop()
+    return '\n'.join(lines) + '\n'
+
+
+def neutral(text):
+    text = re.sub(r'0x[0-9a-f]+', '0xADDR', text)
+    text = re.sub(r'LWP \d+', 'LWP N', text)
+    text = re.sub(r'\b(OS )?thread \d+', lambda m: (m.group(1) or '') + 'thread T', text)
+    text = re.sub(r'\d+\.\d+ s (left|\))', r'T s \1', text)
+    text = re.sub(r'timeout in \d+\.\d+ s', 'timeout in T s', text)
+    return text
+
+
+def session_ids():
+    return ['%d-%s' % (i, m.group(1)) for i, m in enumerate(sessions()[1])]
+
+
+@pytest.mark.parametrize('index', range(len(sessions()[1])), ids=session_ids())
+def test_the_session_in_debugging_md_is_what_gdb_prints(index):
+    text, found = sessions()
+    m = found[index]
+    got = run_session(m.group(1), m.group(2).split(), m.group(3))
+    if os.environ.get('CPC_UPDATE_DOCS'):
+        text, found = sessions()          # (an earlier session may have changed it)
+        m = found[index]
+        with open(DOC, 'w') as f:
+            f.write(text[:m.start(3)] + got + text[m.end(3):])
+        return
+    assert neutral(got) == neutral(m.group(3)), got
+
+
+def test_every_session_names_its_program():
+    text, found = sessions()
+    blocks = re.findall(r'```\n\(gdb\) ', text)
+    assert len(found) == len(blocks) and found, 'a gdb session without `<!-- session: -->`'

@@ -1,0 +1,67 @@
+"""cpcc's messages in the user's terms (messages.py): gcc's messages on the
+generated C name the user's functions, at the column of what they are about
+in the user's line, which they quote; the translator's own errors quote the
+line too.  Each test compiles a small program with bin/cpcc."""
+import os
+import subprocess
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
+CPCC = os.path.join(TOP, 'bin', 'cpcc')
+
+SENDER = '''#include <cpc/cpc_runtime.h>
+
+static cps int send_message_h(int fd, const char *msg)
+{
+    cpc_yield();
+    return fd + (msg != 0);
+}
+
+cps void server(int fd)
+{
+    int r = send_message_h(fd, 42);
+    (void)r;
+}
+
+int main(void) { cpc_spawn server(1); cpc_main_loop(); return 0; }
+'''
+
+
+def compile_messages(tmp_path, text, *flags):
+    src = tmp_path / 'prog.cpc'
+    src.write_text(text)
+    r = subprocess.run([CPCC, '-Wall', *flags, '-c', '-o', str(tmp_path / 'prog.o'), 'prog.cpc'],
+                       cwd=tmp_path, capture_output=True, text=True)
+    return r.stderr
+
+
+def test_a_warning_on_a_cps_call_names_the_users_function_and_argument(tmp_path):
+    err = compile_messages(tmp_path, SENDER)
+    lines = err.splitlines()
+    assert "prog.cpc: In function ‘server’:" in lines, err
+    i = lines.index('prog.cpc:11:32: warning: passing argument 2 of ‘send_message_h’ makes '
+                    'pointer from integer without a cast [-Wint-conversion]')
+    assert lines[i + 1:i + 3] == ['   11 |     int r = send_message_h(fd, 42);',
+                                  '      |                                ^~'], err
+    assert '__' not in err, err
+
+
+def test_the_expected_note_points_at_the_users_parameter(tmp_path):
+    lines = compile_messages(tmp_path, SENDER).splitlines()
+    i = lines.index("prog.cpc:3:39: note: expected ‘const char *’ but argument is of type ‘int’")
+    assert lines[i + 1:i + 3] == [
+        '    3 | static cps int send_message_h(int fd, const char *msg)',
+        '      |                                       ^~~~~~~~~~~~~~~']
+
+
+def test_a_warning_on_a_rewritten_line_has_the_column_of_the_name(tmp_path):
+    err = compile_messages(tmp_path, SENDER.replace('(void)r;', 'int idle; (void)r;'))
+    assert 'prog.cpc:12:9: warning: unused variable ‘idle’ [-Wunused-variable]' in err, err
+
+
+def test_a_translator_error_quotes_the_line(tmp_path):
+    err = compile_messages(tmp_path, SENDER.replace('send_message_h(fd, 42)',
+                                                    'send_message_h(fd)'))
+    assert err.splitlines()[:3] == [
+        'prog.cpc:11:30: error: too few arguments to function call, expected 2, have 1',
+        '   11 |     int r = send_message_h(fd);',
+        '      |                              ^'], err
