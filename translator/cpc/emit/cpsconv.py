@@ -549,11 +549,12 @@ class Emitter:
         if sites:
             pre.append(cg.entry_calling_body(f.name, sig.entry_pdecls, sig.lead, need,
                                              sig.pnames))
+            stable = cg.stable_frame(len(sites))
             push = sig.bounds + cg.frame_push(
                 f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in layout.fixed],
-                sites[0].index if len(sites) == 1 else None)
+                sites[0].index if len(sites) == 1 else None, stable)
             opening = cg.body_opening(f.name, [s.index for s in sites], push,
-                                      self.frame_ptr_used or len(push) > 1)
+                                      self.frame_ptr_used or len(push) > 1, stable)
             head = cg.body_prototype(f.name, sig.bdecls, sig.code) + '\n'
         else:
             opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames) + \
@@ -578,6 +579,7 @@ class Emitter:
         """The resume functions and the rewritten call sites."""
         lifted = set()
         self.frame_ptr_used = False
+        self.stable = cg.stable_frame(len(sites))
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
@@ -822,7 +824,7 @@ class Emitter:
         body, uses_frame = cg.call_site(name, site.index, comment_text(u.src(site.stmt)),
                                         decls, result_temps, stores,
                                         site.index if store_fn else None, fn, names,
-                                        restores, result)
+                                        restores, result, self.stable)
         self.frame_ptr_used = self.frame_ptr_used or uses_frame
         if prefix:
             body = [prefix] + body
