@@ -292,13 +292,16 @@ def bench_scaling():
 STAGES = ("import json, sys, time; t0 = time.process_time(); sys.path.insert(0, %r); "
           "from cpc import pipeline; t1 = time.process_time(); f = sys.argv[1]; "
           "times = {'start-up (imports)': t1 - t0}; "
-          "pipeline.translate(open(f, 'rb').read(), f, sys.argv[2:], timings=times); "
-          "print(json.dumps(times))" % os.path.join(TOP, "translator"))
+          "pipeline.translate(open(f, 'rb').read(), f, sys.argv[2:], timings=times, "
+          "cc=[%r, '-I' + %r, '-O2'] + sys.argv[2:]); "
+          "print(json.dumps(times))" % (os.path.join(TOP, "translator"), CC,
+                                        os.path.join(TOP, "runtime", "include")))
 
 
 def stage_times(src, flags):
-    """{stage: CPU seconds} of one translation of `src` (in a child process),
-    or None when it failed."""
+    """{stage: CPU seconds} of one translation of `src` (in a child process,
+    as cpcc -O2 runs it: `conditionals` asks the C compiler, whose CPU is
+    charged to it), or None when it failed."""
     p = run([sys.executable, "-c", STAGES, src] + flags)
     if p.returncode != 0:
         say("# stage times of %s failed: %s" % (src, p.stderr.strip()[-300:]))
