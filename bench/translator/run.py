@@ -30,6 +30,15 @@
     The benchmark program is also run, translated and native (-DCPC_NATIVE), and the two
     checksums compared.
 
+(d) Real-code inputs (bench_real): glib and the C library's headers, lib/, examples/httpd
+    and one 10,000-line cps function; per case cpcc, cc on the generated C, cc on the source
+    as plain C, the ratio, and the translation's CPU per stage (bench/README.md):
+
+      BENCH translator.real.<case>.{cpcc,cc,plain} <s> s
+      BENCH translator.real.<case>.ratio <x> x
+
+(c) Scaling shapes (bench_scaling), below.
+
 Knobs: BENCH_QUICK=1 (small counts, one run), BENCH_RUNS, BENCH_CPU, BENCH_COUNT (cps-call
 iterations, default 1e8), BENCH_COMPILE_RUNS.  Exit status 1 if something crashed or gave a
 wrong result (figures over target are reported, not failed).

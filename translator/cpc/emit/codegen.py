@@ -87,13 +87,13 @@ def pin(directive, lines):
     line (it ends a `//` comment of the program's text, or the next piece
     is a preprocessor directive), the next goes on a new line after
     `directive` (a #line naming the first line)."""
-    out = lines[0]
+    out = [lines[0]]        # (joined once: a dispatch has a line per resume point)
     for prev, line in zip(lines, lines[1:]):
         if '//' in prev or '\n' in prev or line.lstrip().startswith('#'):
-            out += '\n' + directive + '\n' + line
+            out += ['\n', directive, '\n', line]
         elif line.strip():
-            out += ' ' + line.strip()
-    return out
+            out += [' ', line.strip()]
+    return ''.join(out)
 
 
 def call(fn, args):

@@ -578,6 +578,7 @@ class Emitter:
     def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
         lifted = set()
+        checked = set()
         self.frame_ptr_used = False
         self.stable = cg.stable_frame(len(sites))
         for site in sites:
@@ -586,7 +587,9 @@ class Emitter:
                                  sig.code))
             stored = [v for v in vs if v.key not in layout.fixed_keys]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
-            lifted.update(v.key for v in vs if not v.is_param and ctype.is_const(v.type))
+            lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
+                          ctype.is_const(v.type))
+            checked.update(v.key for v in vs)       # (each variable's type looked at once)
         if lifted:
             self.unconst_decls(f, cfg, lifted, small)
 
