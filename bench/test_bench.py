@@ -83,3 +83,17 @@ def test_targets_are_ratios_of_the_same_run_with_met_flags():
     assert rows["switch.cpc_vs_coro"][5] is True
     assert rows["translator.lines_per_source"][5] is True
     assert "cond.cpc_vs_eventc" not in rows             # no figures, no target
+
+
+def test_translator_targets_of_the_real_code_cases():
+    log = """\
+BENCH translator.real.httpd.ratio 1.25 x
+BENCH translator.real.glib_5k.ratio 2.0 x
+BENCH translator.real.func10k.ratio 2.9 x
+BENCH translator.translate.max_lines_10s 16000 lines
+"""
+    rows = {r[0]: r for r in targets.rows(targets.parse(log.splitlines()))}
+    assert rows["translator.real.httpd"][4:6] == (1.3, True)
+    assert rows["translator.real.glib_5k"][4:6] == (1.3, False)
+    assert rows["translator.real.func10k"][4:6] == (3.0, True)     # to plain C
+    assert rows["translator.max_lines_10s"][4:6] == (20000, False)

@@ -96,6 +96,19 @@ def rows(bench):
     x = v("translator.compile.ratio")
     if x is not None:
         add("translator.compile_ratio", x, "x", "<=", 1.5, "cpcc + cc time / cc alone")
+    for name in sorted(k[len("translator.real."):-len(".ratio")] for k in bench
+                       if k.startswith("translator.real.") and k.endswith(".ratio")):
+        x = v("translator.real.%s.ratio" % name)
+        if name.startswith("func"):
+            add("translator.real.%s" % name, x, "x", "<=", 3.0,
+                "one large cps function: cpcc + cc / cc on it without suspensions")
+        else:
+            add("translator.real.%s" % name, x, "x", "<=", 1.3,
+                "%s: cpcc + cc time / cc alone" % name)
+    x = v("translator.translate.max_lines_10s")
+    if x is not None:
+        add("translator.max_lines_10s", x, "lines", ">=", 20000,
+            "largest function translated in 10 s")
     return out
 
 

@@ -10,7 +10,11 @@ under `&&`/`||`/`?:`, `cpc_yield()` cooperation points, and plain native helpers
 `cc -DCPC_NATIVE -x c` the same file is an ordinary C program printing the same checksum,
 so the benchmark also checks that the translation is right.
 
-Usage: gen5k.py [--lines N] [--seed S] > file.cpc
+With `--headers libc` or `--headers glib` the file also includes the C library's large
+headers (and glib's), and its native helpers call into them, as real code does;
+`--native P` makes a share P of the functions native (default 0.1: a file of cps code).
+
+Usage: gen5k.py [--lines N] [--seed S] [--headers none|libc|glib] [--native P] > file.cpc
 """
 
 import argparse
@@ -29,7 +33,7 @@ PROLOGUE = """\
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
+%(headers)s
 struct rec {
     unsigned id;
     unsigned long total;
@@ -46,9 +50,67 @@ static void mix(unsigned long v)
 """
 
 
+LIBC_HEADERS = """\
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+"""
+
+GLIB_HEADERS = "#include <glib.h>\n"
+
+# a native helper that uses the headers, called by every native function
+USES = {
+    "none": "",
+    "libc": """
+static unsigned from_headers(unsigned v)
+{
+    char text[32];
+    struct stat st;
+    snprintf(text, sizeof text, "%u", v);
+    v += (unsigned)strlen(text) + (unsigned)isdigit((unsigned char)text[0]);
+    v ^= (unsigned)htonl(v) >> 7;
+    memset(&st, 0, sizeof st);
+    v += (unsigned)st.st_size + (unsigned)(labs((long)v - 12345) & 0xff);
+    return v + (unsigned)(errno == EINTR) + (unsigned)lround(sqrt((double)(v & 0xffff)));
+}
+""",
+    "glib": """
+static unsigned from_headers(unsigned v)
+{
+    char *text = g_strdup_printf("%u", v);
+    GString *s = g_string_new(text);
+    g_string_append_c(s, 'x');
+    v += (unsigned)s->len + g_str_hash(text);
+    g_string_free(s, TRUE);
+    g_free(text);
+    v ^= GUINT32_TO_BE(v) >> 7;
+    return v + (unsigned)MIN(v & 0xff, 200) + (unsigned)(errno == EINTR);
+}
+""",
+}
+
+
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, headers="none"):
         self.r = random.Random(seed)
+        self.headers = headers
         self.out = []
         self.cps = []      # (name, arity)
         self.native = []   # (name, arity)
@@ -65,7 +127,10 @@ class Gen:
         name = "nat_%d" % i
         self.emit("static unsigned %s(unsigned a, unsigned b)" % name)
         self.emit("{")
-        self.emit("    unsigned acc = a ^ 0x%x;" % r.randrange(1, 0xffff))
+        if self.headers != "none":
+            self.emit("    unsigned acc = from_headers(a) ^ 0x%x;" % r.randrange(1, 0xffff))
+        else:
+            self.emit("    unsigned acc = a ^ 0x%x;" % r.randrange(1, 0xffff))
         self.emit("    for (int k = 0; k < %d; k++) {" % r.randrange(2, 6))
         self.emit("        acc = acc * 31 + (b >> (k & 7));")
         self.emit("        if (acc & 0x80000000u)")
@@ -184,15 +249,19 @@ class Gen:
         self.emit("}")
 
 
-def generate(lines=5000, seed=1):
-    g = Gen(seed)
-    g.emit(PROLOGUE)
+def generate(lines=5000, seed=1, headers="none", native=0.1):
+    g = Gen(seed, headers)
+    included = {"none": "", "libc": LIBC_HEADERS,
+                "glib": LIBC_HEADERS + GLIB_HEADERS}[headers]
+    g.emit(PROLOGUE % {"headers": included} + USES[headers])
     for i in range(8):
         g.native_fn(i)
     i = 0
+    every = max(1, round(1 / native)) if native < 0.5 else 0
     # leave room for the driver (one line per cps function + ~15)
     while g.lines() + len(g.cps) + 60 < lines:
-        if i % 10 == 9:
+        if (every and i % every == every - 1) or (not every and
+                                                  i % round(1 / (1 - native)) != 0):
             g.native_fn(100 + i)
         else:
             g.cps_fn(i)
@@ -206,8 +275,10 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lines", type=int, default=5000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--headers", choices=["none", "libc", "glib"], default="none")
+    ap.add_argument("--native", type=float, default=0.1)
     a = ap.parse_args()
-    print(generate(a.lines, a.seed), end="")
+    print(generate(a.lines, a.seed, a.headers, a.native), end="")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,15 @@
     The benchmark program is also run, translated and native (-DCPC_NATIVE), and the two
     checksums compared.
 
+(d) Real-code inputs (bench_real): glib and the C library's headers, lib/, examples/httpd
+    and one 10,000-line cps function; per case cpcc, cc on the generated C, cc on the source
+    as plain C, the ratio, and the translation's CPU per stage (bench/README.md):
+
+      BENCH translator.real.<case>.{cpcc,cc,plain} <s> s
+      BENCH translator.real.<case>.ratio <x> x
+
+(c) Scaling shapes (bench_scaling), below.
+
 Knobs: BENCH_QUICK=1 (small counts, one run), BENCH_RUNS, BENCH_CPU, BENCH_COUNT (cps-call
 iterations, default 1e8), BENCH_COMPILE_RUNS.  Exit status 1 if something crashed or gave a
 wrong result (figures over target are reported, not failed).
@@ -289,18 +298,169 @@ def bench_scaling():
     say("BENCH translator.translate.max_lines_10s %d lines" % best)
 
 
+STAGES = ("import json, sys, time; t0 = time.process_time(); sys.path.insert(0, %r); "
+          "from cpc import pipeline; t1 = time.process_time(); f = sys.argv[1]; "
+          "times = {'start-up (imports)': t1 - t0}; "
+          "pipeline.translate(open(f, 'rb').read(), f, sys.argv[2:], timings=times, "
+          "cc=[%r, '-I' + %r, '-O2'] + sys.argv[2:]); "
+          "print(json.dumps(times))" % (os.path.join(TOP, "translator"), CC,
+                                        os.path.join(TOP, "runtime", "include")))
+
+
+def stage_times(src, flags):
+    """{stage: CPU seconds} of one translation of `src` (in a child process,
+    as cpcc -O2 runs it: `conditionals` asks the C compiler, whose CPU is
+    charged to it), or None when it failed."""
+    p = run([sys.executable, "-c", STAGES, src] + flags)
+    if p.returncode != 0:
+        say("# stage times of %s failed: %s" % (src, p.stderr.strip()[-300:]))
+        return None
+    import json
+    return json.loads(p.stdout.splitlines()[-1])
+
+
+def generated(script, path, *args):
+    p = run([sys.executable, os.path.join(HERE, script)] + [str(a) for a in args])
+    with open(path, "w") as f:
+        f.write(p.stdout)
+    return path
+
+
+def real_cases():
+    """(name, [(source, flags, plain)], what it is): the inputs that look like real
+    code.  `plain` tells whether the source is also a C program (-DCPC_NATIVE)."""
+    d = os.path.join(OUT, "real")
+    os.makedirs(d, exist_ok=True)
+    glib = run(["pkg-config", "--cflags", "glib-2.0"]).stdout.split()
+    big = 2000 if quick else 10000
+    cases = [
+        ("gen5k", [(generated("gen5k.py", os.path.join(d, "gen5k.cpc"), "--lines", 5000),
+                    [], True)], "5,000 lines of cps code, small headers"),
+        ("glib_300", [(generated("gen5k.py", os.path.join(d, "glib_300.cpc"), "--lines", 300,
+                                 "--headers", "glib", "--native", 0.7), glib, True)],
+         "300 lines, 30% cps functions, glib and the C library's large headers"),
+        ("glib_5k", [(generated("gen5k.py", os.path.join(d, "glib_5k.cpc"), "--lines", 5000,
+                                "--headers", "glib", "--native", 0.7), glib, True)],
+         "5,000 lines, 30% cps functions, glib and the C library's large headers"),
+        ("libc_1k5", [(generated("gen5k.py", os.path.join(d, "libc_1k5.cpc"), "--lines",
+                                 1500, "--headers", "libc", "--native", 0.7), [], True)],
+         "1,500 lines, 30% cps functions, the C library's large headers"),
+        ("lib", [(os.path.join(TOP, "lib", f), ["-I" + os.path.join(TOP, "lib")], False)
+                 for f in sorted(os.listdir(os.path.join(TOP, "lib"))) if f.endswith(".cpc")],
+         "the CPC library, lib/*.cpc (sum over its files)"),
+        ("httpd", [(os.path.join(TOP, "examples", "httpd", "httpd.cpc"),
+                    ["-I" + os.path.join(TOP, "examples", "httpd")], False)],
+         "examples/httpd/httpd.cpc"),
+        ("func%dk" % (big // 1000), [(generated("bigfunc.py", os.path.join(d, "bigfunc.cpc"),
+                                                "--lines", big), [], True)],
+         "one %d-line cps function, a suspension on every line" % big),
+    ]
+    return cases
+
+
+def bench_real():
+    """(d) Real-code inputs: per case the CPU time of `cpcc -O2 -c` (translation and
+    C compiler), of `cc -O2 -c` on the generated C, and of `cc -O2 -c` on the source
+    compiled as plain C where it is one; medians of BENCH_COMPILE_RUNS runs:
+
+      BENCH translator.real.<case>.cpcc <s> s
+      BENCH translator.real.<case>.cc <s> s          on the generated C
+      BENCH translator.real.<case>.plain <s> s       on the source as plain C
+      BENCH translator.real.<case>.ratio <x> x       cpcc / cc (target <= 1.3)
+
+    (for the one large function the ratio is to plain C: target <= 3), then each
+    case's translation CPU per stage (one translation in a child process)."""
+    inc = "-I" + os.path.join(TOP, "runtime", "include")
+    d = os.path.join(OUT, "real")
+    all_stages = {}
+    for name, files, what in real_cases():
+        t_cpcc, t_cc, t_plain = [], [], []
+        ok = True
+        for _ in range(COMPILE_RUNS):
+            a = b = c = 0.0
+            for src, flags, plain in files:
+                base = os.path.join(d, name + "-" + os.path.basename(src))
+                rc, cpu, _w, err = child_cpu([CPCC, "-O2", "-c", "--save-temps"] + flags +
+                                             [src, "-o", base + ".o"], cwd=d)
+                if rc != 0:
+                    failures.append("cpcc -O2 -c %s" % src)
+                    say("# cpcc failed on %s: %s" % (src, err.strip()[:500]))
+                    ok = False
+                    break
+                a += cpu
+                gen = os.path.join(d, os.path.splitext(os.path.basename(src))[0] + ".cpc.c")
+                rc, cpu, _w, err = child_cpu([CC, "-O2", "-c", inc] + flags +
+                                             ["-iquote", os.path.dirname(src), gen,
+                                              "-o", base + ".gen.o"], cwd=d)
+                if rc != 0:
+                    failures.append("cc -O2 -c on the C generated from %s" % src)
+                    ok = False
+                    break
+                b += cpu
+                if plain:
+                    rc, cpu, _w, err = child_cpu([CC, "-O2", "-c", "-w", "-DCPC_NATIVE", "-x",
+                                                  "c"] + flags + [src, "-o", base + ".nat.o"],
+                                                 cwd=d)
+                    c = c + cpu if rc == 0 else None
+                else:
+                    c = None
+            if not ok:
+                break
+            t_cpcc.append(a)
+            t_cc.append(b)
+            t_plain.append(c)
+        if not ok:
+            continue
+        a, b = statistics.median(t_cpcc), statistics.median(t_cc)
+        say("# %s: %s" % (name, what))
+        say("BENCH translator.real.%s.cpcc %.3f s" % (name, a))
+        say("BENCH translator.real.%s.cc %.3f s" % (name, b))
+        c = None
+        if None not in t_plain:
+            c = statistics.median(t_plain)
+            say("BENCH translator.real.%s.plain %.3f s" % (name, c))
+        if name.startswith("func"):
+            if c:
+                say("BENCH translator.real.%s.ratio %.2f x" % (name, a / c))
+        else:
+            say("BENCH translator.real.%s.ratio %.2f x" % (name, a / b))
+        stages = {}
+        for src, flags, _plain in files:
+            t = stage_times(src, flags)
+            for k, v in (t or {}).items():
+                stages[k] = stages.get(k, 0.0) + v
+        all_stages[name] = stages
+    # the table of bench/README.md: translation CPU per stage, per case
+    names = list(all_stages)
+    order = []
+    for st in all_stages.values():
+        for k in st:
+            if k not in order:
+                order.append(k)
+    say("# translation CPU per stage (s), one run each:")
+    say("# | stage | " + " | ".join(names) + " |")
+    say("# |---|" + "---:|" * len(names))
+    for k in order:
+        say("# | %s | " % k + " | ".join("%.3f" % all_stages[n].get(k, 0.0) for n in names)
+            + " |")
+    say("# | total | " + " | ".join("%.3f" % sum(all_stages[n].values()) for n in names)
+        + " |")
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     if not os.access(CPCC, os.X_OK):
         say("# bench-translator: %s missing" % CPCC)
         return 1
-    what = sys.argv[1:] or ["cpscall", "O0", "compile", "scaling"]
+    what = sys.argv[1:] or ["cpscall", "O0", "compile", "real", "scaling"]
     if "cpscall" in what:
         bench_cpscall()
     if "O0" in what:
         bench_O0()
     if "compile" in what:
         bench_compile()
+    if "real" in what:
+        bench_real()
     if "scaling" in what:
         bench_scaling()
     for f in failures:

@@ -11,12 +11,29 @@ TYPE_WORDS_RE = re.compile(
     rb'\b(int|void|char|long|short|float|double|unsigned|signed|struct|union|enum)\b')
 
 
+# a macro definition that is a name and one other (`coroutine_fn cps`), read
+# as text without its comments and continued lines: only those (and those
+# with literals, which could hide a comment's marks) are tokenised, not the
+# thousands of a library's headers
+ONE_NAME_DEFINITION_RE = re.compile(rb'\s*[A-Za-z_$][\w$]*[ \t]+[A-Za-z_$][\w$]*\s*')
+LAYOUT_RE = re.compile(rb'/\*.*?\*/|//[^\n]*|\\\n', re.S)
+
+
+def _may_name_one_name(text):
+    """A macro definition's text (None: unknown) may be `NAME OTHER`."""
+    if text is None or b'"' in text or b"'" in text:
+        return True
+    return ONE_NAME_DEFINITION_RE.fullmatch(LAYOUT_RE.sub(b' ', text)) is not None
+
+
 def cps_spelling_re(u):
     """`cps`, or an object-like macro that stands for it (QEMU's
     `#define coroutine_fn cps`, also through other such macros)."""
     bodies = {}
     for d in u.top():
         if d.kind == K.MACRO_DEFINITION:
+            if not _may_name_one_name(u.spelled(d)):
+                continue
             toks = [t.spelling for t in d.get_tokens()]
             if len(toks) == 2 and toks[0] == d.spelling:
                 bodies[d.spelling] = toks[1]

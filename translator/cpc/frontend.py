@@ -36,6 +36,8 @@ def _signatures():
         'clang_Type_getValueType': ([ci.Type], ci.Type),
         'clang_getElementType': ([ci.Type], ci.Type),
         'clang_getSpellingLocation': ([ci.SourceLocation, P(vp), P(u), P(u), P(u)], None),
+        'clang_getExpansionLocation': ([ci.SourceLocation, P(vp), P(u), P(u), P(u)], None),
+        'clang_getFileName': ([vp], ci._CXString),
         'clang_getPresumedLocation': ([ci.SourceLocation, P(ci._CXString), P(u), P(u)], None),
         'clang_getCursorPrintingPolicy': ([ci.Cursor], vp),
         'clang_PrintingPolicy_setProperty': ([vp, c, u], None),
@@ -777,12 +779,15 @@ PARSE_INCLUDE_ATTRIBUTED_TYPES = 0x1000   # CXTranslationUnit_IncludeAttributedT
 
 # `_Float128` (ISO/IEC TS 18661-3, which gcc knows) is `__float128` to this
 # Clang, which has no keyword for it (and glibc's headers give it none).
+# Clang stops at 256 nested brackets (parentheses, braces, square brackets),
+# gcc at none: the limit is raised beyond what the passes' walks can hold
+# (depth.py), which reports a program deeper still.
 FRONTEND_FLAGS = [
     '-x', 'c', '-std=gnu11', '-D__CPC_FRONTEND__', '-D_Float128=__float128',
     '-Wno-error=int-conversion', '-Wno-error=implicit-function-declaration',
     '-Wno-error=incompatible-pointer-types', '-Wno-error=return-type',
     '-Wno-error=implicit-int', '-Wno-dangling-else',
-    '-ferror-limit=50',
+    '-ferror-limit=50', '-fbracket-depth=100000',
 ]
 
 
@@ -796,6 +801,7 @@ class Unit:
         self._main_file = None
         self._top = None
         self._defs = None
+        self._files = {}          # libclang's file handle -> its bytes (spelled)
 
     def release(self):
         """Drop what this parse's cursors hold (children, preorders, the
@@ -849,8 +855,38 @@ class Unit:
         return once_per_cursor(cursor, 'in_main_file', self._in_main_file)
 
     def _in_main_file(self, cursor):
-        loc = cursor.location
-        return loc.file is not None and loc.file.name == self.path
+        # the file of the expansion location, compared as libclang's handle
+        # (no Python object per cursor: the passes ask it of every
+        # declaration of every header)
+        main = self.main_file()
+        if main is None:
+            loc = cursor.location
+            return loc.file is not None and loc.file.name == self.path
+        f = ctypes.c_void_p()
+        lib().clang_getExpansionLocation(cursor.location, ctypes.byref(f), None, None, None)
+        return f.value == main
+
+    def spelled(self, cursor):
+        """The bytes that spell `cursor` in the file where it is written
+        (the main file's text, or a header read once per unit), or None
+        when they cannot be told (a macro expansion, a file not on disk)."""
+        e = cursor.extent
+        fa, a = spelling_offset(e.start)
+        fb, b = spelling_offset(e.end)
+        if fa is None or fa != fb or b < a:
+            return None
+        if fa == self.main_file():
+            return self.text[a:b]
+        files = self._files
+        if fa not in files:
+            name = ci._CXString.from_result(lib().clang_getFileName(fa))
+            try:
+                with open(name, 'rb') as fh:
+                    files[fa] = fh.read()
+            except OSError:
+                files[fa] = None
+        text = files[fa]
+        return None if text is None or b > len(text) else text[a:b]
 
     def main_file(self):
         """libclang's handle of the main file (to compare spelling locations)."""

@@ -17,6 +17,8 @@ import contextlib
 from dataclasses import dataclass, field
 import gc
 import re
+import resource
+import time
 from typing import Callable, Optional
 
 from . import depth
@@ -58,6 +60,21 @@ class Context:
     # the C compiler that compiles the output, with its flags (conditionals.py
     # asks it which branches of the file's #if it takes); None: not known
     cc: Optional[list] = None
+    # stage name (or 'parse') -> CPU seconds spent in it, when measured
+    timings: Optional[dict] = None
+
+    def charge(self, name, since):
+        """Add the CPU time since `since` (cpu_now()) to stage `name`,
+        when timings are measured."""
+        if self.timings is not None:
+            self.timings[name] = self.timings.get(name, 0.0) + cpu_now() - since
+
+
+def cpu_now():
+    """CPU seconds of this process and of the children it waited for (the
+    C compiler that `conditionals` runs)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + r.ru_utime + r.ru_stime
 
 
 @dataclass(frozen=True)
@@ -235,13 +252,30 @@ def first_parse(text, ctx):
     parsed, ctx.parsed = ctx.parsed, None
     if parsed is not None and parsed[0] is text:
         return parsed[1]
-    return parse(text, ctx.path, ctx.args)
+    t0 = cpu_now()
+    try:
+        return parse(text, ctx.path, ctx.args)
+    finally:
+        ctx.charge('parse', t0)
 
 
-def step(u, edits, args):
+def step(u, edits, ctx):
     if not edits:
         return u
-    return parse(rw.apply(u.text, edits), u.path, args)
+    t0 = cpu_now()
+    try:
+        return parse(rw.apply(u.text, edits), u.path, ctx.args)
+    finally:
+        ctx.charge('parse', t0)
+
+
+def run_edits(p, u, ctx):
+    """p's edits of u (its CPU time charged to it)."""
+    t0 = cpu_now()
+    try:
+        return p.run(u, ctx)
+    finally:
+        ctx.charge(p.name, t0)
 
 
 class InvariantBroken(fe.Diags):
@@ -260,13 +294,13 @@ def verify(p, u, ctx, what):
 
 def run_pass(p, u, ctx):
     if not p.fixed_point:
-        return step(u, p.run(u, ctx), ctx.args)
+        return step(u, run_edits(p, u, ctx), ctx)
     given = u
     for _ in range(MAX_ROUNDS):
-        edits = p.run(u, ctx)
+        edits = run_edits(p, u, ctx)
         if not edits:
             return u
-        before, u = u, step(u, edits, ctx.args)
+        before, u = u, step(u, edits, ctx)
         if before is not given:     # (the caller's unit is the caller's to release)
             before.release()
         before = None
@@ -357,7 +391,7 @@ def run_until(name, text, path, args=(), dataflow='lifting'):
 
 @depth_safe(path_arg=1)
 def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=None,
-              check_invariants=False, cc=None):
+              check_invariants=False, cc=None, timings=None):
     """Translate CPC `text` (bytes) of file `path`; returns C text, or the
     CPC text after stage `stop_after` (a name of stage_names()).  With
     dataflow='environments' every variable live across a cps call stays in
@@ -367,14 +401,19 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     `check_invariants` every pass's invariant is checked on its output and
     the first one broken raises InvariantBroken at the place it fails.
     `cc`, the command (with its flags) that compiles the output, lets the
-    front-end take the branches of conditional directives that it takes."""
+    front-end take the branches of conditional directives that it takes.
+    `timings` (a dict), when given, receives the CPU seconds spent in each
+    stage by name, parsing (`parse`) and the checks apart."""
     if stop_after is not None and stop_after not in stage_names():
         raise ValueError('unknown pass %r' % stop_after)
-    ctx = Context(path=path, args=list(args), dataflow=dataflow, info=info, cc=cc)
+    ctx = Context(path=path, args=list(args), dataflow=dataflow, info=info, cc=cc,
+                  timings=timings)
     if isinstance(text, str):
         text = text.encode('utf-8', 'surrogateescape')
     for s in PRE_PARSE:
+        t0 = cpu_now()
         text = s.run(text, ctx)
+        ctx.charge(s.name, t0)
         if stop_after == s.name:
             return text.decode('utf-8', 'surrogateescape')
     with collected_per_parse():
@@ -392,4 +431,4 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
                 return text_of(u)
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')
-        return EMIT.run(u, ctx)
+        return run_edits(EMIT, u, ctx)

@@ -46,6 +46,16 @@ def _owner(name, cps_functions, functions):
 def _collisions(u):
     """(declaration, owner) of every name of the main file spelt like one
     the translation generates."""
+    suspects = []
+    for top in u.top():
+        if not u.in_main_file(top):
+            continue
+        for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
+            if n.kind in DECL_KINDS and '__' in n.spelling and \
+                    (CPS_SUFFIX_RE.search(n.spelling) or ANY_SUFFIX_RE.search(n.spelling)):
+                suspects.append(n)
+    if not suspects:
+        return []       # (the functions of every header are not looked at)
     functions, cps_functions = set(), set()
     for c in u.top():
         if c.kind == K.FUNCTION_DECL:
@@ -53,15 +63,10 @@ def _collisions(u):
             if fe.is_cps_function_type(c.type):
                 cps_functions.add(c.spelling)
     found = {}
-    for top in u.top():
-        if not u.in_main_file(top):
-            continue
-        for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
-            if n.kind not in DECL_KINDS or '__' not in n.spelling:
-                continue
-            owner = _owner(n.spelling, cps_functions, functions)
-            if owner is not None:
-                found.setdefault(n.canonical.hash, (n, owner))
+    for n in suspects:
+        owner = _owner(n.spelling, cps_functions, functions)
+        if owner is not None:
+            found.setdefault(n.canonical.hash, (n, owner))
     return list(found.values())
 
 

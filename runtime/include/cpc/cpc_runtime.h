@@ -417,6 +417,12 @@ void cpc_spawn_continuation_on(cpc_sched *s, cpc_continuation *k);
 #define CPC_POP(k, T) ((T *)cpc_pop_frame((k), sizeof(T)))
 /* The top frame, of struct type T, left in place. */
 #define CPC_TOP(k, T) ((T *)(void *)((k)->c + (k)->length - sizeof(T)))
+/* The statement at a resume point of a body: memory is what another
+   invocation left.  It makes no code; it stops the C compiler's analyses of
+   the memory read after it (the frame's restores) from going back through
+   every other resume point of the body, which cost time in the square of
+   their number. */
+#define CPC_RESUMED() __asm__ __volatile__("" ::: "memory")
 /* Pop the top frame, of struct type T, without looking at it. */
 #define CPC_DROP(k, T) ((void)cpc_pop_frame((k), sizeof(T)))
 /* Copy the value returned to the frame `fr` (the top frame, or the one

@@ -40,3 +40,29 @@ def test_deeper_than_the_limit_is_a_diagnostic(monkeypatch):
         translate('cps int f(void) { return %s; }\n' % total)
     d, = e.value.diags
     assert (d.file, d.line) == ('t.cpc', 1) and 'nests too deeply' in d.msg
+
+
+def test_a_thousand_nested_blocks_translate_as_gcc_compiles_them(tmp_path):
+    # Clang's default limit is 256 brackets; gcc has none
+    src = HDR + 'cps int f(int x) {\n' + '{' * 1000 + ' x = g(x); ' + '}' * 1000 + \
+        '\n    return x;\n}\n'
+    out = translate(src[len(HDR):])
+    assert 'f__resumed_1:' in out
+    compiled_by_gcc(out, tmp_path)
+
+
+def test_a_thousand_nested_parentheses_translate_as_gcc_compiles_them(tmp_path):
+    src = 'cps int f(int x) {\n    x = ' + '(' * 1000 + 'g(x) + 1' + ')' * 1000 + \
+        ';\n    return x;\n}\n'
+    out = translate(src)
+    assert 'f__resumed_1:' in out
+    compiled_by_gcc(out, tmp_path)
+
+
+def compiled_by_gcc(out, tmp_path):
+    import subprocess
+    c = tmp_path / 't.c'
+    c.write_text(out)
+    r = subprocess.run(['cc', '-c', '-I', fe.RUNTIME_INCLUDE, str(c), '-o', str(tmp_path / 't.o')],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]

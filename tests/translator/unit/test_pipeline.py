@@ -132,3 +132,13 @@ def test_the_documentation_shows_the_declared_pipeline():
     m = re.search(r'<!-- pipeline table: begin -->\n(.*?)<!-- pipeline table: end -->', doc, re.S)
     assert m, 'docs/translator.md has no pipeline table'
     assert m.group(1) == pipeline.describe()
+
+
+def test_timings_charge_the_cpu_of_each_stage_and_of_parsing():
+    times = {}
+    pipeline.translate((HDR + NESTED).encode(), PATH, timings=times)
+    # every stage that ran is charged, parsing apart (normalize edits: a parse)
+    assert set(times) >= {'nested', 'parse', 'normalize', 'emit'}
+    assert set(times) <= set(pipeline.stage_names()) | {'parse', 'emit', 'invariant checks'}
+    assert all(v >= 0 for v in times.values())
+    assert sum(times.values()) > 0

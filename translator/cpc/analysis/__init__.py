@@ -13,7 +13,6 @@ assignment on any path.
 """
 import bisect
 import functools
-import heapq
 import re
 
 from .. import clex
@@ -1321,34 +1320,44 @@ def postorder(cfg):
 
 def _solve(order, flow_from, flow_to, gen, keep):
     """The least fixed point of out[n] = gen[n] | (in[n] & keep[n]) with
-    in[n] = OR of out[m] for m in flow_from(n), by a worklist taken in
+    in[n] = OR of out[m] for m in flow_from(n), by sweeps over the nodes in
     `order` (reverse postorder for a forward problem, postorder for a
-    backward one, so each node mostly sees its inputs final).  Returns
-    (in, out) as lists of ints indexed by node id."""
+    backward one, so each node mostly sees its inputs final): a sweep
+    computes the nodes whose inputs changed since they were last computed,
+    and another sweep follows only when a change flowed backwards (a loop).
+    Returns (in, out) as lists of ints indexed by node id."""
     n_nodes = len(order)
+    ids = [n.id for n in order]
     rank = [0] * n_nodes
-    for i, n in enumerate(order):
-        rank[n.id] = i
+    for r, i in enumerate(ids):
+        rank[i] = r
+    froms = [None] * n_nodes         # by id: the ids it flows from
+    tos = [None] * n_nodes           # by id: the ranks it flows to
+    for n in order:
+        froms[n.id] = [p.id for p in flow_from(n)]
+        tos[n.id] = [rank[s.id] for s in flow_to(n)]
     inn = [0] * n_nodes
     out = [0] * n_nodes
-    queued = [True] * n_nodes
-    heap = list(range(n_nodes))          # ranks, already a heap
-    pop, push = heapq.heappop, heapq.heappush
-    while heap:
-        n = order[pop(heap)]
-        i = n.id
-        queued[i] = False
-        m = 0
-        for p in flow_from(n):
-            m |= out[p.id]
-        inn[i] = m
-        o = gen[i] | (m & keep[i])
-        if o != out[i]:
-            out[i] = o
-            for s in flow_to(n):
-                if not queued[s.id]:
-                    queued[s.id] = True
-                    push(heap, rank[s.id])
+    dirty = [True] * n_nodes         # by rank
+    again = True
+    while again:
+        again = False
+        for r in range(n_nodes):
+            if not dirty[r]:
+                continue
+            dirty[r] = False
+            i = ids[r]
+            m = 0
+            for p in froms[i]:
+                m |= out[p]
+            inn[i] = m
+            o = gen[i] | (m & keep[i])
+            if o != out[i]:
+                out[i] = o
+                for t in tos[i]:
+                    dirty[t] = True
+                    if t <= r:
+                        again = True
     return inn, out
 
 

@@ -87,13 +87,13 @@ def pin(directive, lines):
     line (it ends a `//` comment of the program's text, or the next piece
     is a preprocessor directive), the next goes on a new line after
     `directive` (a #line naming the first line)."""
-    out = lines[0]
+    out = [lines[0]]        # (joined once: a dispatch has a line per resume point)
     for prev, line in zip(lines, lines[1:]):
         if '//' in prev or '\n' in prev or line.lstrip().startswith('#'):
-            out += '\n' + directive + '\n' + line
+            out += ['\n', directive, '\n', line]
         elif line.strip():
-            out += ' ' + line.strip()
-    return out
+            out += [' ', line.strip()]
+    return ''.join(out)
 
 
 def call(fn, args):
@@ -211,12 +211,30 @@ def entry_calling_body(name, pdecls, lead, need, pnames):
             '    return %s__body(%s);\n}' % (name, ', '.join(['cpc_k', '0'] + pnames)))
 
 
-def body_opening(name, indexes, push, frame_ptr):
+# A body with more resume points than this reaches its frame once per
+# invocation (`stable_frame`), not at each call site and resume point: gcc's
+# value numbering follows each load of the continuation's length back
+# through every resume point it may come from, and compiling a body with N
+# of them took time in N squared (a 2,000-line function with a call on
+# every line: 45 s of gcc -O2 against 4 s).  Below it, the frame address is
+# recomputed where it is used, which keeps the hot path of small functions
+# free of a saved register.
+STABLE_FRAME_SITES = 32
+
+
+def stable_frame(n_sites):
+    return n_sites > STABLE_FRAME_SITES
+
+
+def body_opening(name, indexes, push, frame_ptr, stable=False):
     """The start of f__body: the frame pointer cpc_f, when `frame_ptr`
     (one for the whole body, declared before the jumps to the resume
     points, so that call sites declare nothing), the dispatch to the resume
-    points, then the push of the invocation's frame (`push`: statements)."""
-    dispatch = '    struct %s *cpc_f;\n' % frame_name(name) if frame_ptr else ''
+    points, then the push of the invocation's frame (`push`: statements).
+    With a `stable` frame, the dispatch sets cpc_f to the frame, once."""
+    dispatch = '    struct %s *cpc_f;\n' % frame_name(name) if frame_ptr or stable else ''
+    if stable:
+        dispatch += '    if (cpc_resume) cpc_f = CPC_TOP(cpc_k, struct %s);\n' % frame_name(name)
     dispatch += '    switch (cpc_resume) {\n%s    }\n' % ''.join(
         '    case %d: goto %s__resumed_%d;\n' % (i, name, i) for i in indexes)
     dispatch += '    { /* the frame of this invocation */\n%s    }\n' % ''.join(
@@ -224,15 +242,16 @@ def body_opening(name, indexes, push, frame_ptr):
     return dispatch
 
 
-def frame_push(name, copies, first_resume):
+def frame_push(name, copies, first_resume, stable=False):
     """The statements pushing the frame at entry, storing `copies` (the
     parameters the body never assigns) and cpc_fn when there is one
-    resume point (`first_resume`, else None)."""
+    resume point (`first_resume`, else None); a `stable` frame's address
+    stays in cpc_f."""
     fr = frame_name(name)
     push = ['cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr] + copies
     if first_resume is not None:
         push.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, first_resume))
-    if len(push) == 1:
+    if len(push) == 1 and not stable:
         push = ['(void)CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr]
     return push
 
@@ -280,7 +299,7 @@ def frame_top(name):
 
 
 def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_index, fn,
-              args, restores, result):
+              args, restores, result, stable=False):
     """The lines replacing a cps call: one block, declaring at its top the
     temporaries of the arguments (`arg_temps`, initialised) and of the
     result (`result_temps`), then the frame stores `stores` (and cpc_fn
@@ -290,21 +309,27 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     nothing is no lexical block for debuggers: a breakpoint on the call's
     line has one location, before the call.  Jumping to the label skips the
     argument temporaries' initialisation, which C forbids only for a
-    variably modified type: then they and the call get an inner block."""
+    variably modified type: then they and the call get an inner block.
+    With a `stable` frame, cpc_f already points to the frame.  The resume
+    point tells the C compiler that memory is what another invocation left
+    (CPC_RESUMED: no code), so that its analyses of the memory read after
+    it stop there instead of going back through every other resume point
+    of the body."""
+    top = [] if stable else [frame_top(name)]
     sets = list(stores)
     if store_fn_index is not None:
         sets.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, store_fn_index))
-    call_stmts = arg_temps + ([frame_top(name)] + sets if sets else [])
+    call_stmts = arg_temps + (top + sets if sets else [])
     call_stmts.append('return %s;' % call(fn, args))
     if any('[' in t.split('=')[0] for t in arg_temps):
         call_stmts = ['{'] + ['    ' + c for c in call_stmts] + ['}']
     after = restores + result
     if after:
-        after = [frame_top(name)] + after
+        after = top + after
     lines = ['{ /* %s */' % comment]
     lines += ['    ' + t for t in result_temps + call_stmts]
-    lines.append('%s__resumed_%d:' % (name, index))
-    lines += ['    ' + x for x in after] if after else ['    ;']
+    lines.append('%s__resumed_%d: CPC_RESUMED();' % (name, index))
+    lines += ['    ' + x for x in after]
     lines.append('}')
     return lines, bool(sets or after)
 

@@ -549,11 +549,12 @@ class Emitter:
         if sites:
             pre.append(cg.entry_calling_body(f.name, sig.entry_pdecls, sig.lead, need,
                                              sig.pnames))
+            stable = cg.stable_frame(len(sites))
             push = sig.bounds + cg.frame_push(
                 f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in layout.fixed],
-                sites[0].index if len(sites) == 1 else None)
+                sites[0].index if len(sites) == 1 else None, stable)
             opening = cg.body_opening(f.name, [s.index for s in sites], push,
-                                      self.frame_ptr_used or len(push) > 1)
+                                      self.frame_ptr_used or len(push) > 1, stable)
             head = cg.body_prototype(f.name, sig.bdecls, sig.code) + '\n'
         else:
             opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames) + \
@@ -578,9 +579,11 @@ class Emitter:
     def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
         lifted = set()
+        checked = set()
         self.frame_ptr_used = False
         lines, dead = {}, {}
         defined = self.definition_lines(cfg) if sites else {}
+        self.stable = cg.stable_frame(len(sites))
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
@@ -591,7 +594,9 @@ class Emitter:
                                 for k in site.scope if k not in saved and k in f.vars]
             stored = [v for v in vs if v.key not in layout.fixed_keys]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
-            lifted.update(v.key for v in vs if not v.is_param and ctype.is_const(v.type))
+            lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
+                          ctype.is_const(v.type))
+            checked.update(v.key for v in vs)       # (each variable's type looked at once)
         if lines:
             pre.append(cg.resume_lines(f.name, [lines.get(i, 0)
                                                 for i in range(1, max(lines) + 1)]))
@@ -845,7 +850,7 @@ class Emitter:
         body, uses_frame = cg.call_site(name, site.index, comment_text(u.src(site.stmt)),
                                         decls, result_temps, stores,
                                         site.index if store_fn else None, fn, names,
-                                        restores, result)
+                                        restores, result, self.stable)
         self.frame_ptr_used = self.frame_ptr_used or uses_frame
         if prefix:
             body = [prefix] + body

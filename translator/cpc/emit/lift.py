@@ -21,6 +21,25 @@ class Lifting:
         self.cfg = cfg
         self.live_in, self.live_out = an.liveness(cfg)
         _, self.init_out = an.possibly_initialised(cfg)
+        # per variable, computed once (a large function has thousands of
+        # sites, each with hundreds of variables)
+        self._orders = {}
+        self._vlas = {}
+
+    def _order(self, v):
+        """Where v goes in a frame: parameters first, then by declaration."""
+        try:
+            return self._orders[v.key]
+        except KeyError:
+            r = self._orders[v.key] = (not v.is_param, v.cursor.location.offset)
+            return r
+
+    def _is_vla(self, v):
+        try:
+            return self._vlas[v.key]
+        except KeyError:
+            r = self._vlas[v.key] = ctype.is_vla(v.type)
+            return r
 
     def frame_vars(self, site):
         r = site.resume_node
@@ -32,9 +51,9 @@ class Lifting:
         # call suspends (`f(i = 1); return i;` keeps i)
         keys = bits.keys_of(live & self.init_out.masks[c.id] & site.scope_mask)
         vs = [self.func.vars[k] for k in keys if k in self.func.vars]
-        vs.sort(key=lambda v: (not v.is_param, v.cursor.location.offset))
+        vs.sort(key=self._order)
         for v in vs:
-            if ctype.is_vla(v.type):
+            if self._is_vla(v):
                 raise fe.Diags([self.func.u.diag(
                     site.call, 'variable-length array `%s` is live across the cps '
                     'call to `%s`' % (v.name, an.callee_of(site.call).spelling or '?'))])
