@@ -453,6 +453,7 @@ K = ci.CursorKind
 TK_INVALID = 0
 TK_UNEXPOSED = 1
 TK_VOID = 2
+TK_BOOL = 3
 TK_LAST_BUILTIN = 39          # kinds up to this one are builtin scalar types (or void)
 TK_COMPLEX = 100
 TK_POINTER = 101
@@ -717,12 +718,18 @@ def presumed(loc):
     return ci._CXString.from_result(s), line.value, col.value
 
 
+# CXPrintingPolicy_Bool: off, the boolean type is spelt `_Bool`, which every C
+# mode reads (in C23 mode Clang writes `bool`, which gcc 12 does not know)
+POLICY_BOOL = 12
+
+
 def pretty(c):
     """Macro-expanded, valid C text of a declaration, statement or
     expression cursor."""
     L = lib()
     pol = L.clang_getCursorPrintingPolicy(c)
     try:
+        L.clang_PrintingPolicy_setProperty(pol, POLICY_BOOL, 0)
         s = L.clang_getCursorPrettyPrinted(c, pol)
         return ci._CXString.from_result(s)
     finally:
