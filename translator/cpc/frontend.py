@@ -918,6 +918,12 @@ class Unit:
             self._stringifies = {}
         return self._macros
 
+    def macro_names(self):
+        """The names of every macro the unit defines (builtin, on the command
+        line, in a header or in the file)."""
+        self.macro_ranges()
+        return self._macro_defs.keys()
+
     def stringifying_macro_in(self, a, b):
         """True if a macro invoked in the file range [a, b), or any macro its
         definition names, stringifies or pastes (`#`, `##`): rewriting the

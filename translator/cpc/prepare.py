@@ -155,47 +155,26 @@ def expand_macros(u):
             if r not in ranges:
                 ranges.append(r)
     edits = []
-    self_referential = None
     for a, b in sorted(ranges):
         parts = []
+        verbatim = []
         for c in u.top():
             if (c.extent.start.offset, c.extent.end.offset) != (a, b) or \
                     not u.in_main_file(c):
                 continue
             if c.kind == K.FUNCTION_DECL and c.is_definition():
-                parts.append(reprint.function(u, c))
+                parts.append(reprint.function(u, c, verbatim))
             else:
                 # (kept as written by the emitter: the cps tag spelt `cps`)
-                parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', reprint.declaration(u, c)) + ';')
+                parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', reprint.declaration(u, c, verbatim))
+                             + ';')
         # the rendering spells the cps tag as an attribute Clang reads back
         text = '\n'.join(parts)
-        if self_referential is None:
-            self_referential = self_referential_macros(u)
-        shield = sorted(self_referential & set(IDENTIFIER_RE.findall(text)))
-        push = ''.join('#pragma push_macro("%s")\n#undef %s\n' % (m, m) for m in shield)
-        pop = ''.join('#pragma pop_macro("%s")\n' % m for m in shield)
+        push, pop = reprint.shield_macros(u, text, verbatim)
         new = '\n' + rw.directives_in(u, a, b) + push + rw.line_directive(u, a) + '\n' + \
             text + '\n' + pop + rw.resync(u, b)
         edits.append((a, b, new))
     return edits
-
-
-IDENTIFIER_RE = re.compile(r'\b[A-Za-z_]\w*\b')
-
-
-def self_referential_macros(u):
-    """Names of the macros whose replacement names themselves, as in
-    `#define check(t) check(#t, sizeof(t))`: the preprocessor left that
-    inner name alone, but in a rendering of the expanded code it would be
-    expanded again.  A rendering is therefore compiled with them undefined
-    (#pragma push_macro / pop_macro around it)."""
-    names = set()
-    for d in u.top():
-        if d.kind == K.MACRO_DEFINITION:
-            toks = [t.spelling for t in d.get_tokens()]
-            if d.spelling in toks[1:]:
-                names.add(d.spelling)
-    return names
 
 
 # The names of the translation's own locals and parameters in a cps
