@@ -23,6 +23,7 @@ Invariant of the output: no struct or union is defined in such a function
 (outside another record), unless it depends on the function's own
 declarations.
 """
+from . import clex
 from . import frontend as fe
 from . import analysis as an
 from . import rewrite as rw
@@ -116,6 +117,57 @@ def _tag_refs(u, root, names):
     return edits
 
 
+def _scope_of(n, parents):
+    """The extent (a, b) of the block (or statement: a `for` header's
+    declarations) where a declaration n is in scope."""
+    for p in an.ancestors(n, parents):
+        if p.kind in (K.COMPOUND_STMT, K.FOR_STMT):
+            return p.extent.start.offset, p.extent.end.offset
+    return None
+
+
+def _generic_tag_refs(u, f, names):
+    """Edits renaming the tags that `_Generic`'s associations name (their
+    type names are no cursors, unlike those of casts and sizeof): each
+    `struct name` or `union name` written between the association's
+    expressions is the innermost record of that name defined before it in
+    a block around it."""
+    generics = [n for n, _ in an.walk(f.body, skip_spawn=False, into_sizeof=True)
+                if n.kind == K.GENERIC_SELECTION_EXPR]
+    if not generics:
+        return []
+    parents = an.parents_of(f.body)
+    defined = {}              # (keyword, tag) -> [(offset, scope, record)]
+    for n, _ in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+        if n.kind in RECORDS and n.is_definition() and n.spelling and not _unnamed(n):
+            scope = _scope_of(n, parents)
+            if scope is not None:
+                kw = b'union' if n.kind == K.UNION_DECL else b'struct'
+                defined.setdefault((kw, n.spelling.encode()), []).append(
+                    (n.extent.start.offset, scope, n))
+    edits = []
+    for g in generics:
+        r = u.written(g)
+        if r is None or r != (g.extent.start.offset, g.extent.end.offset):
+            continue
+        covered = [(k.extent.start.offset, k.extent.end.offset) for k in an.kids(g)]
+        toks = clex.tokens(u.text[r[0]:r[1]])
+        for t, nxt in zip(toks, toks[1:]):
+            at = r[0] + t.start
+            if t.text not in (b'struct', b'union') or nxt.kind != clex.ID or \
+                    any(a <= at < b for a, b in covered):
+                continue
+            seen = [(o, sc, rec) for (o, sc, rec) in defined.get((t.text, nxt.text), ())
+                    if o < at and sc[0] <= at < sc[1]]
+            if not seen:
+                continue
+            rec = max(seen, key=lambda x: (x[1][0], x[0]))[2]
+            h = rec.canonical.hash
+            if h in names:
+                edits.append((r[0] + nxt.start, r[0] + nxt.end, names[h][1]))
+    return edits
+
+
 def _functions(u):
     """The functions whose locals may leave their stack: cps functions and
     functions that spawn."""
@@ -186,7 +238,7 @@ def hoist(u):
             gap = ' ' if u.text[b:b + 1].isalnum() or u.text[b:b + 1] == b'_' else ''
             edits.append((a, b, rw.fix_lines(u, a, b, '' if alone else '%s %s%s' % (
                 kw, names[r.canonical.hash][1], gap))))
-        for (x, y, t) in _tag_refs(u, f.body, names):
+        for (x, y, t) in _tag_refs(u, f.body, names) + _generic_tag_refs(u, f, names):
             if not any(a <= x and y <= b for (a, b) in inner):
                 edits.append((x, y, t))
         at = c.extent.start.offset
