@@ -52,15 +52,16 @@ def cleanup_vars(u, f, parents):
                 continue
             stmt = parents.get(id(n))
             block = parents.get(id(stmt)) if stmt is not None else None
+            # its scope ends with its block, or with the `for` statement
+            # whose header declares it; (a cps call in its own initialiser
+            # counts: normalisation makes it a call after the declaration)
+            e = block.extent.end.offset if block is not None else f.body.extent.end.offset
+            if not any(n.extent.start.offset <= o < e for o in calls):
+                continue
             if block is None or block.kind != K.COMPOUND_STMT:
                 raise fe.Diags([u.diag(n, 'a variable with a cleanup attribute in scope at a '
                                        'cps call must be declared in a block (not in a `for` '
                                        'header)')])
-            # (a cps call in its own initialiser counts: normalisation
-            # makes it a call after the declaration)
-            e = block.extent.end.offset
-            if not any(n.extent.start.offset <= o < e for o in calls):
-                continue
             if u.written(a) is None:
                 raise fe.Diags([u.diag(n, 'the cleanup attribute of `%s`, in scope at a cps '
                                        'call, comes out of a macro; write it in the function '
