@@ -8,16 +8,22 @@ function that spawns, moves to file scope, just before the function, under a
 name of its own, `F__tag_N_name` (another block may define another `struct
 name`), or `F__tag_N_` for one without a tag (`struct { ... } v;`); the
 definition in the body becomes `struct F__tag_N_name`, and every use of the
-tag in the function follows.  Only records that declarations define move
-(the types variables may have), when written outside macros; a record nested
-in another moves with it (an anonymous member stays a member).  A local
-enumeration or typedef needs no move: ctype.py spells a variable of such a
-type with the type it stands for (the enumeration's integer type, compatible
-with it in C); local typedefs are marked unused, since their uses may all
-leave the function.  A record that depends on something of the function (a
-variable-length array bound, a local typedef or enumeration, a statement
-expression) stays where it is: a variable of it that must leave the
-function's stack is an error.
+tag in the function follows (`_Generic`'s associations included, whose type
+names have no cursors).  Records that declarations define move (the types
+variables may have), and so do those defined in expressions
+(`g(sizeof(struct t { ... }))`: a cps call's statement may move into a block
+of its own, and the tag must stay in scope after it), when written outside
+macros; a record nested in another moves with it (an anonymous member stays
+a member).  A local enumeration or typedef needs no move: ctype.py spells a
+variable of such a type with the type it stands for (the enumeration's
+integer type, compatible with it in C); local typedefs are marked unused,
+since their uses may all leave the function.  An enumeration defined in an
+expression (`g((enum { A = 6 })1)`) becomes a declaration of its own in
+front of the statement (in a block with it when its scope ends with the
+statement), named `F__tag_N_` when it has no tag, for the same reason.  A
+record that depends on something of the function (a variable-length array
+bound, a local typedef or enumeration, a statement expression) stays where
+it is: a variable of it that must leave the function's stack is an error.
 
 Invariant of the output: no struct or union is defined in such a function
 (outside another record), unless it depends on the function's own
@@ -62,11 +68,19 @@ def _movable_records(u, f, standalone=None):
     if standalone is None:
         standalone = set()
     out, seen = [], set()
+    within = []               # the extents of the records defined so far
     for n, parent in an.walk(f.body, skip_spawn=False, into_sizeof=True):
         if n.kind not in RECORDS or not n.is_definition() or n.canonical.hash in seen:
             continue
         seen.add(n.canonical.hash)
-        if parent is None or parent.kind not in OBJECT_TYPES:
+        a = n.extent.start.offset
+        nested = any(x <= a < y for x, y in within)
+        within.append((a, n.extent.end.offset))
+        # (one defined in an expression, `g(sizeof(struct t {...}))`, moves
+        # too: a cps call's statement may move into a block of its own, and
+        # the type must stay in scope after it)
+        if parent is None or nested or not (parent.kind in OBJECT_TYPES or
+                                            parent.kind.is_expression()):
             continue
         if n.spelling and _written_as_is(u, n):
             out.append(n)
@@ -168,6 +182,83 @@ def _generic_tag_refs(u, f, names):
     return edits
 
 
+STATEMENTS_WITH_HEADERS = (K.IF_STMT, K.SWITCH_STMT, K.WHILE_STMT, K.DO_STMT, K.FOR_STMT)
+
+
+def _substatements(s):
+    """The statements directly under statement s (not its header's
+    expressions)."""
+    ch = an.kids(s)
+    if s.kind == K.IF_STMT:
+        return ch[1:]
+    if s.kind == K.DO_STMT:
+        return ch[:1]
+    if s.kind in (K.WHILE_STMT, K.SWITCH_STMT, K.FOR_STMT, K.LABEL_STMT, K.CASE_STMT,
+                  K.DEFAULT_STMT):
+        return ch[-1:]
+    return ch if s.kind == K.COMPOUND_STMT else []
+
+
+def _statement_of(n, parents):
+    """The statement whose expression (or header, or declaration) holds n:
+    an expression statement is the expression itself."""
+    prev = n
+    for p in an.ancestors(n, parents):
+        if p.kind.is_statement():
+            if any(an.node_id(x) == an.node_id(prev) for x in _substatements(p)):
+                return prev
+            return p
+        prev = p
+    return None
+
+
+def _enums_in_expressions(u, f, first):
+    """Edits moving each enumeration defined in an expression of f
+    (`g((enum { A = 6 })1)`, `sizeof(enum e { B })`) in front of the
+    statement around it, as a declaration of its own: a cps call's
+    statement may move into a block of its own (normalize.py, the
+    emitter), and its enumerators must stay in scope after it.  An unnamed
+    one is named `F__tag_N_` (N from `first` on).  The statement is put in
+    a block with it when its scope ends with the statement (an `if` or a
+    loop, whose header declares it, or a sub-statement of one)."""
+    parents = None
+    edits, n_tag = [], first
+    moved = {}                # id(statement) -> [definition text]
+    statements = {}
+    for n, parent in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+        if n.kind != K.ENUM_DECL or not n.is_definition() or parent is None or \
+                not parent.kind.is_expression() or not _written_as_is(u, n):
+            continue
+        if parents is None:
+            parents = an.parents_of(f.body)
+        stmt = _statement_of(n, parents)
+        if stmt is None:
+            continue
+        a, b = n.extent.start.offset, rw.after_attributes(u.text, n.extent.end.offset)
+        text = u.text[a:b].decode('utf-8', 'surrogateescape')
+        if _unnamed(n):
+            name = '%s__tag_%d_' % (f.name, n_tag)
+            n_tag += 1
+            brace = text.index('{')
+            text = 'enum %s %s' % (name, text[brace:])
+        else:
+            name = n.spelling
+        moved.setdefault(id(stmt), []).append(text)
+        statements[id(stmt)] = stmt
+        edits.append((a, b, 'enum %s' % name + '\n' * text.count('\n')))
+    for key, texts in moved.items():
+        stmt = statements[key]
+        above = parents.get(id(stmt))
+        block = stmt.kind in STATEMENTS_WITH_HEADERS or above is None or \
+            above.kind != K.COMPOUND_STMT
+        a, b = rw.start(stmt), rw.full_end(u, stmt)
+        decls = ''.join('%s; ' % t for t in texts)
+        edits.append((a, a, rw.fix_lines(u, a, a, ('{ ' if block else '') + decls)))
+        if block:
+            edits.append((b, b, ' }'))
+    return edits
+
+
 def _functions(u):
     """The functions whose locals may leave their stack: cps functions and
     functions that spawn."""
@@ -204,6 +295,7 @@ def hoist(u):
         records = [r for r in records if not _depends_on_function(r, f, moving)]
         keep = {r.canonical.hash for r in records}
         names = {h: v for h, v in names.items() if h in keep}
+        edits += _enums_in_expressions(u, f, len(moving) + 1)
         if not records:
             continue
         hoisted = []
