@@ -165,9 +165,11 @@ def expand_macros(u):
             if c.kind == K.FUNCTION_DECL and c.is_definition():
                 parts.append(reprint.function(u, c, verbatim))
             else:
-                # (kept as written by the emitter: the cps tag spelt `cps`)
+                # (kept as written by the emitter: the cps tag spelt `cps`,
+                # the macro of the runtime's header)
                 parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', reprint.declaration(u, c, verbatim))
                              + ';')
+                verbatim.append('cps')
         # the rendering spells the cps tag as an attribute Clang reads back
         text = '\n'.join(parts)
         push, pop = reprint.shield_macros(u, text, verbatim)
