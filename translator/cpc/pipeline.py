@@ -22,6 +22,7 @@ from typing import Callable, Optional
 from . import depth
 from . import frontend as fe
 from . import rewrite as rw
+from . import clang_limits
 from . import conditionals
 from . import headers
 from . import nested
@@ -227,6 +228,7 @@ def parse(text, path, args):
         for d in e.diags:
             if NESTED_MSG in d.msg:
                 d.msg = nested.UNLIFTED_MSG
+                d.from_clang = False
         raise
 
 
@@ -373,12 +375,17 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     ctx = Context(path=path, args=list(args), dataflow=dataflow, info=info, cc=cc)
     if isinstance(text, str):
         text = text.encode('utf-8', 'surrogateescape')
-    for s in PRE_PARSE:
-        text = s.run(text, ctx)
-        if stop_after == s.name:
-            return text.decode('utf-8', 'surrogateescape')
-    with collected_per_parse():
+    given = text
+    try:
+        for s in PRE_PARSE:
+            text = s.run(text, ctx)
+            if stop_after == s.name:
+                return text.decode('utf-8', 'surrogateescape')
         u = first_parse(text, ctx)
+    except fe.Diags as e:
+        clang_limits.explain(e, given, path, cc)
+        raise
+    with collected_per_parse():
         for p in PASSES:
             before = u
             u = run_pass(p, u, ctx)
