@@ -1,0 +1,42 @@
+/* 6.5.1.1 generic selection over compound literals (of scalar, struct, union, enum, array
+   and unnamed record types) written in macro arguments (CHECK stringifies: the function is
+   rendered with its macros expanded), in cps functions after a suspension, with cps calls in
+   the controlling expression (never made) and in the selected association. */
+#include "corpus.h"
+#define TYPENAME(x) _Generic((x), int: "int", long: "long", double: "double", default: "other")
+#define VAL(x) (x)
+struct P { int a, b; };
+CPS int id(int x) { return x; }
+CPS int f(int n)
+{
+    int x = id(n);
+    CHECK(_Generic((int){x}, int: 1, default: 0));
+    CHECK(_Generic((struct P){x, 2}, struct P: 1, default: 0));
+    CHECK(_Generic(((struct P){x, 2}).a, int: 1, default: 0));
+    CHECK(_Generic((long){x}, long: id(1), default: 0));
+    printf("%s %s\n", TYPENAME((double){x}), TYPENAME((long){id(x)}));
+    int *p = &(int){x};
+    CHECK(_Generic(p, int *: *p == x, default: 0));
+    CHECK(_Generic(&(int){x}, int *: 1, default: 0));
+    CHECK(_Generic((char[]){"ab"}, char *: 1, default: 0));
+    CHECK(_Generic((const int){x}, int: 1, default: 0));
+    return VAL(_Generic((int[2]){x, id(3)}, int *: id(4), default: 0));
+}
+CPS int g(int n)
+{
+    int x = id(n);
+    CHECK(_Generic((struct { int a; }){x}, default: 1));
+    CHECK(_Generic(((struct { int a; }){x}).a, int: 1, default: 0));
+    CHECK(_Generic((union { int a; float f; }){x}.a, int: 1, default: 0));
+    CHECK(_Generic((enum { E1, E2 }){x}, unsigned: 1, int: 1, default: 0));
+    printf("%s\n", TYPENAME(((struct { long l; }){x}).l));
+    printf("%s\n", TYPENAME(((struct { long l; }){id(x)}).l));
+    return x;
+}
+int main(void)
+{
+    int a = f(1);
+    int b = g(2);
+    printf("%d %d\n", a, b);
+    return 0;
+}
