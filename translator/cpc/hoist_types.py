@@ -29,6 +29,8 @@ Invariant of the output: no struct or union is defined in such a function
 (outside another record), unless it depends on the function's own
 declarations.
 """
+import bisect
+
 from . import clex
 from . import frontend as fe
 from . import analysis as an
@@ -68,14 +70,16 @@ def _movable_records(u, f, standalone=None):
     if standalone is None:
         standalone = set()
     out, seen = [], set()
-    within = []               # the extents of the records defined so far
+    open_ends = []            # where the records around the walk's place end
     for n, parent in an.walk(f.body, skip_spawn=False, into_sizeof=True):
         if n.kind not in RECORDS or not n.is_definition() or n.canonical.hash in seen:
             continue
         seen.add(n.canonical.hash)
         a = n.extent.start.offset
-        nested = any(x <= a < y for x, y in within)
-        within.append((a, n.extent.end.offset))
+        while open_ends and open_ends[-1] <= a:
+            open_ends.pop()
+        nested = bool(open_ends)
+        open_ends.append(n.extent.end.offset)
         # (one defined in an expression, `g(sizeof(struct t {...}))`, moves
         # too: a cps call's statement may move into a block of its own, and
         # the type must stay in scope after it)
@@ -187,7 +191,7 @@ STATEMENTS_WITH_HEADERS = (K.IF_STMT, K.SWITCH_STMT, K.WHILE_STMT, K.DO_STMT, K.
 
 def _substatements(s):
     """The statements directly under statement s (not its header's
-    expressions)."""
+    expressions; every child of a compound statement)."""
     ch = an.kids(s)
     if s.kind == K.IF_STMT:
         return ch[1:]
@@ -196,7 +200,7 @@ def _substatements(s):
     if s.kind in (K.WHILE_STMT, K.SWITCH_STMT, K.FOR_STMT, K.LABEL_STMT, K.CASE_STMT,
                   K.DEFAULT_STMT):
         return ch[-1:]
-    return ch if s.kind == K.COMPOUND_STMT else []
+    return []
 
 
 def _statement_of(n, parents):
@@ -205,7 +209,8 @@ def _statement_of(n, parents):
     prev = n
     for p in an.ancestors(n, parents):
         if p.kind.is_statement():
-            if any(an.node_id(x) == an.node_id(prev) for x in _substatements(p)):
+            if p.kind == K.COMPOUND_STMT or \
+                    any(an.node_id(x) == an.node_id(prev) for x in _substatements(p)):
                 return prev
             return p
         prev = p
@@ -300,6 +305,9 @@ def hoist(u):
             continue
         hoisted = []
         inner = set()
+        # (read once: most bodies have none, and the records may be many)
+        has_pragmas = bool(pragmas.written_in(u, f.body.extent.start.offset,
+                                              f.body.extent.end.offset))
         for r in records:
             a, b = rw.start(r), r.extent.end.offset
             # the definition's text from its body on, references renamed
@@ -314,7 +322,8 @@ def hoist(u):
             decl = '%s %s%s %s;' % (kw, '__attribute__((%s)) ' % attrs if attrs else '',
                                     names[r.canonical.hash][1], text)
             # and so does the `#pragma pack` in effect there
-            pack = pragmas.pack_change(u, f.body.extent.start.offset, a, r)
+            pack = pragmas.pack_change(u, f.body.extent.start.offset, a, r) \
+                if has_pragmas else None
             if pack is not None:
                 give, restore = pragmas.pragma_lines(pack)
                 decl = '\n%s%s\n%s' % (give, decl, restore)
@@ -330,8 +339,10 @@ def hoist(u):
             gap = ' ' if u.text[b:b + 1].isalnum() or u.text[b:b + 1] == b'_' else ''
             edits.append((a, b, rw.fix_lines(u, a, b, '' if alone else '%s %s%s' % (
                 kw, names[r.canonical.hash][1], gap))))
+        inner = sorted(inner)             # (the moved definitions do not overlap)
         for (x, y, t) in _tag_refs(u, f.body, names) + _generic_tag_refs(u, f, names):
-            if not any(a <= x and y <= b for (a, b) in inner):
+            i = bisect.bisect_right(inner, (x, float('inf'))) - 1
+            if not (i >= 0 and inner[i][0] <= x and y <= inner[i][1]):
                 edits.append((x, y, t))
         at = c.extent.start.offset
         edits.append((at, at, ' '.join(hoisted).strip(' ') + '\n' + rw.resync(u, at)))

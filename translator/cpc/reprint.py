@@ -148,6 +148,7 @@ def function(u, c, verbatim=None):
     lines = text.split('\n')
     marks = {}
     placed = []                   # (start, end, depth, line) of each item found
+    line_of_item = {}             # node_id(item) -> its line
     pos = 1                       # line 0 is the function's head
     for depth, item in block_items(body[-1]):
         want = ' ' * (INDENT * depth)
@@ -156,15 +157,23 @@ def function(u, c, verbatim=None):
             if ln.startswith(want) and ln[len(want):len(want) + 1] not in (' ', '}', ''):
                 marks[i] = rw.line_directive(u, item.extent.start.offset)
                 placed.append((item.extent.start.offset, item.extent.end.offset, depth, i))
+                line_of_item[an.node_id(item)] = i
                 lines[i] = local_labels_declared(item, ln)
                 pos = i + 1
                 break
-    for tag in tags_defined_in_expressions(body[-1]):
+    tags = tags_defined_in_expressions(body[-1])
+    parents = {id(n): p for n, p in an.walk(body[-1], skip_spawn=False, into_sizeof=True)} \
+        if tags else {}
+    for tag in tags:
         # before the innermost item around the definition, on its line (the
-        # item keeps its line number)
-        o = tag.extent.start.offset
-        around = [p for p in placed if p[0] <= o < p[1]]
-        i = max(around, key=lambda p: p[2])[3] if around else min(marks, default=None)
+        # item keeps its line number); found by the tree, since the items
+        # of one macro expansion share their offsets
+        i = next((line_of_item[an.node_id(p)] for p in an.ancestors(tag, parents)
+                  if an.node_id(p) in line_of_item), None)
+        if i is None:
+            o = tag.extent.start.offset
+            around = [p for p in placed if p[0] <= o < p[1]]
+            i = max(around, key=lambda p: p[2])[3] if around else min(marks, default=None)
         if i is not None:
             ln = lines[i]
             cut = len(ln) - len(ln.lstrip(' '))
