@@ -109,11 +109,16 @@ def cut(u, n):
 
 def copied_text_is_cut(u, f):
     """An expression whose text the later passes copy (a returned value,
-    the arguments of a cps call) ends in a macro expansion."""
+    the arguments of a cps call, the initialiser of a local, which boxing
+    and the splitting of declarations copy) ends in a macro expansion."""
     for n, p in an.walk(f.body, skip_spawn=False):
         if n.kind == K.RETURN_STMT:
             ch = an.kids(n)
             if ch and cut(u, ch[0]):
+                return True
+        elif n.kind == K.VAR_DECL and p is not None and p.kind == K.DECL_STMT:
+            init = an.var_init(u, n)
+            if init is not None and cut(u, init):
                 return True
     for c in f.cps_calls:
         if any(cut(u, x) for x in an.args_of(c)):

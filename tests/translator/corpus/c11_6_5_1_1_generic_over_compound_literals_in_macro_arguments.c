@@ -1,7 +1,11 @@
 /* 6.5.1.1 generic selection over compound literals (of scalar, struct, union, enum, array
    and unnamed record types) written in macro arguments (CHECK stringifies: the function is
    rendered with its macros expanded), in cps functions after a suspension, with cps calls in
-   the controlling expression (never made) and in the selected association. */
+   the controlling expression (never made) and in the selected association; and as the
+   initialisers of locals written in the argument of a variadic macro (commas in the
+   literal), whose text the translation copies (boxing, the splitting of declarations):
+   Clang's extent of such an initialiser ends where the invocation starts, so the function is
+   rendered expanded. */
 #include "corpus.h"
 #define TYPENAME(x) _Generic((x), int: "int", long: "long", double: "double", default: "other")
 #define VAL(x) (x)
@@ -33,10 +37,25 @@ CPS int g(int n)
     printf("%s\n", TYPENAME(((struct { long l; }){id(x)}).l));
     return x;
 }
+#define ID(...) __VA_ARGS__
+#define KIND(...) _Generic((__VA_ARGS__), int: 1, struct P: 2, default: 3)
+
+CPS int h(int n)
+{
+    int x = id(n);
+    int k = ID(_Generic((struct P){x, 3}, struct P: 4, default: 5));
+    struct P q = ID((struct P){ KIND((int){x}), 6 });
+    int a = ID(_Generic((struct P){x, 3}, struct P: x, default: 5)), b = id(KIND((struct P){1, 2}));
+    int *p = &k;
+    id(0);
+    return k * 10000 + q.a * 1000 + q.b * 100 + (a + *p) * 10 + b;
+}
+
 int main(void)
 {
     int a = f(1);
     int b = g(2);
-    printf("%d %d\n", a, b);
+    int c = h(3);
+    printf("%d %d %d\n", a, b, c);
     return 0;
 }
