@@ -22,7 +22,9 @@ take the spellings every C mode reads (`_Static_assert`, `__typeof__`,
 `__asm__`), the pragmas written in the body (which the rendering drops:
 `pack` changes the layout of the records after it) go back, as `#pragma`
 lines, before the block item that follows them, and the attributes of the
-function that Clang ignores (`optimize`) go back in front of it.
+function that Clang ignores (`optimize`) go back in front of it.  A rendering
+is the code after expansion: `shield_macros` gives the directives that keep
+the C compiler from expanding it again.
 """
 import re
 
