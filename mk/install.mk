@@ -108,7 +108,7 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	sed -i -e 's|^command = .*|command = python3 -m venv $(pkglibdir)/venv|' \
 	    "$(DESTDIR)$(pkglibdir)/venv/pyvenv.cfg"
 	rm -f "$(DESTDIR)$(pkglibdir)/venv/bin/"[aA]ctivate*   # nobody activates it
-	@set -e; cd $(TOP)/translator && for f in $$(find cpc -name '*.py' ! -path '*__pycache__*'); do \
+	@set -e; cd $(TOP)/translator && for f in $$(find cpc \( -name '*.py' -o -name '*.h' \) ! -path '*__pycache__*'); do \
 	    $(INSTALL) -D -m 644 $$f "$(DESTDIR)$(INSTALL_SITE)/$$f"; done
 	$(call install_subst,$(INSTALL_SRC)/installed.py.in,"$(DESTDIR)$(INSTALL_SITE)/cpc/installed.py")
 	$(INSTALL) -m 644 $(TOP)/tools/cpc_check.py "$(DESTDIR)$(INSTALL_SITE)/"

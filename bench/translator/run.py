@@ -252,7 +252,8 @@ def shape_file(shape, n):
 def bench_scaling():
     """(c) Translation time per 1,000 lines of cps code: gen5k's file, and one
     function of each shape of shapes.py (deep expressions, long if chains,
-    goto-heavy code, thousands of locals, macro-expanded blocks):
+    goto-heavy code, thousands of locals, macro-expanded blocks, with cps
+    calls or with cleanup variables and none):
 
       BENCH translator.translate.kloc.<shape> <s> s    CPU per 1,000 lines
 
@@ -267,10 +268,12 @@ def bench_scaling():
         f.write(p.stdout)
     cases = [("gen5k", gen)]
     sizes = {"and_chain": 2000, "sum": 600, "else_if": 330, "gotos": 1000, "locals": 3000,
-             "blocks": 12}
+             "blocks": 12, "cleanup_blocks": 14}
+    expanded = ("blocks", "cleanup_blocks")       # sizes are powers of two
     if quick:
-        sizes = {k: (v if k == "blocks" else v // 2) for k, v in sizes.items()}
+        sizes = {k: (v if k in expanded else v // 2) for k, v in sizes.items()}
         sizes["blocks"] = 10
+        sizes["cleanup_blocks"] = 12
     for shape, n in sizes.items():
         cases.append((shape, shape_file(shape, n)))
     for name, path in cases:
@@ -280,8 +283,8 @@ def bench_scaling():
             continue
         with open(path) as f:
             lines = sum(1 for _ in f)
-        if name == "blocks":          # counted as expanded: a line per block
-            lines = 2 ** sizes["blocks"]
+        if name in expanded:          # counted as expanded: a line per block
+            lines = 2 ** sizes[name]
         say("BENCH translator.translate.kloc.%s %.3f s" % (name, cpu * 1000.0 / lines))
         say("# %s: %d lines in %.2f s CPU" % (name, lines, cpu))
     budget = 10.0

@@ -9,6 +9,9 @@ Shapes (N is the size; every shape has about one cps call per line):
   gotos       N labels, a cps call after each, a conditional backward goto every line
   locals      N locals, each initialised by a cps call
   blocks      a macro that expands to 2**N blocks, each a cps call
+  cleanup_blocks  a macro that expands to 2**N blocks, each a local with a cleanup
+              attribute and no cps call (one call before them, one after): thousands of
+              locals no frame holds
 
 Usage: shapes.py SHAPE N > file.cpc
 """
@@ -59,8 +62,16 @@ def blocks(n):
     return out + ['cps int f(int x) {', '    B%d' % n, '    return x;', '}']
 
 
+def cleanup_blocks(n):
+    out = ['static int total;', 'static void done(int *p) { total += *p; }',
+           '#define B0 { int __attribute__((cleanup(done))) x = 1; }']
+    out += ['#define B%d B%d B%d' % (k, k - 1, k - 1) for k in range(1, n + 1)]
+    return out + ['cps int f(int x) {', '    x = g(x);', '    B%d' % n, '    return g(x) + total;',
+                  '}']
+
+
 SHAPES = {'and_chain': and_chain, 'sum': sum_, 'else_if': else_if, 'gotos': gotos,
-          'locals': locals_, 'blocks': blocks}
+          'locals': locals_, 'blocks': blocks, 'cleanup_blocks': cleanup_blocks}
 
 
 def source(shape, n):

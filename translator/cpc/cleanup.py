@@ -12,6 +12,7 @@ which only silences a warning), and its cleanup becomes explicit calls
 Invariant of the output: no local of a cps function with a cleanup attribute
 is in scope at a cps call, or has one in its initialiser.
 """
+import bisect
 
 from . import frontend as fe
 from . import analysis as an
@@ -41,7 +42,7 @@ def cleanup_vars(u, f, parents):
     scope), with the function named by the attribute."""
     if not f.is_cps or f.body is None or not f.cps_calls:
         return []
-    calls = [c.extent.start.offset for c in f.cps_calls]
+    calls = sorted(c.extent.start.offset for c in f.cps_calls)
     out = []
     for n, p in an.walk(f.body, skip_spawn=False):
         if n.kind != K.VAR_DECL:
@@ -52,15 +53,17 @@ def cleanup_vars(u, f, parents):
                 continue
             stmt = parents.get(id(n))
             block = parents.get(id(stmt)) if stmt is not None else None
+            # its scope ends with its block, or with the `for` statement
+            # whose header declares it; (a cps call in its own initialiser
+            # counts: normalisation makes it a call after the declaration)
+            e = block.extent.end.offset if block is not None else f.body.extent.end.offset
+            i = bisect.bisect_left(calls, n.extent.start.offset)
+            if i == len(calls) or calls[i] >= e:
+                continue
             if block is None or block.kind != K.COMPOUND_STMT:
                 raise fe.Diags([u.diag(n, 'a variable with a cleanup attribute in scope at a '
                                        'cps call must be declared in a block (not in a `for` '
                                        'header)')])
-            # (a cps call in its own initialiser counts: normalisation
-            # makes it a call after the declaration)
-            e = block.extent.end.offset
-            if not any(n.extent.start.offset <= o < e for o in calls):
-                continue
             if u.written(a) is None:
                 raise fe.Diags([u.diag(n, 'the cleanup attribute of `%s`, in scope at a cps '
                                        'call, comes out of a macro; write it in the function '

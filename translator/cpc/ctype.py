@@ -30,8 +30,15 @@ def _quals(t):
     return q
 
 
+BOOL_RE = re.compile(r'\bbool\b')
+
+
 def leaf_spelling(t):
     s = TAG_RE.sub(' ', t.spelling).strip()
+    if fe.tkind(t) == fe.TK_BOOL:
+        # `_Bool`, which every C mode reads: in C23 mode Clang spells it
+        # `bool`, a keyword gcc 12 does not know
+        s = BOOL_RE.sub('_Bool', s)
     s = re.sub(r'\s+', ' ', s)
     if '(unnamed' in s or '(anonymous' in s:
         raise Unnameable(s)

@@ -17,6 +17,9 @@ from . import paths
 
 TOP = paths.CHECKOUT
 RUNTIME_INCLUDE = paths.INCLUDE_DIR
+# headers that only the front-end reads, in front of the others: where Clang's own
+# headers refuse what gcc's accept (frontend_include/stdatomic.h says how)
+FRONTEND_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'frontend_include')
 
 # --------------------------------------------------------------------------
 # libclang setup
@@ -455,6 +458,7 @@ K = ci.CursorKind
 TK_INVALID = 0
 TK_UNEXPOSED = 1
 TK_VOID = 2
+TK_BOOL = 3
 TK_LAST_BUILTIN = 39          # kinds up to this one are builtin scalar types (or void)
 TK_COMPLEX = 100
 TK_POINTER = 101
@@ -719,12 +723,18 @@ def presumed(loc):
     return ci._CXString.from_result(s), line.value, col.value
 
 
+# CXPrintingPolicy_Bool: off, the boolean type is spelt `_Bool`, which every C
+# mode reads (in C23 mode Clang writes `bool`, which gcc 12 does not know)
+POLICY_BOOL = 12
+
+
 def pretty(c):
     """Macro-expanded, valid C text of a declaration, statement or
     expression cursor."""
     L = lib()
     pol = L.clang_getCursorPrintingPolicy(c)
     try:
+        L.clang_PrintingPolicy_setProperty(pol, POLICY_BOOL, 0)
         s = L.clang_getCursorPrettyPrinted(c, pol)
         return ci._CXString.from_result(s)
     finally:
@@ -748,12 +758,55 @@ def mask_cps_attribute(text):
     return CPS_ATTR_RE.sub(rep, text)
 
 
+# A line marker with flags (`# 200 "xyz" 2 3`: 1 enters a file, 2 returns to
+# one, 3 and 4 a system header), as preprocessors write them.  gcc keeps a stack
+# of the files entered (flag 1) and ignores, with a warning, a return (flag 2)
+# to a file that is not the one it entered from; Clang refuses such a marker
+# ("cannot pop empty include stack").  The front-end reads the markers as gcc
+# does: without their flags (blanked), and an ignored one not at all (blanked
+# whole), so that lines and file names, `__LINE__` in a rendering included, are
+# gcc's.  Offsets are kept; the program's text keeps the markers for the C
+# compiler.
+LINE_MARKER_RE = re.compile(rb'^[ \t]*#[ \t]*(line[ \t]+)?\d+[ \t]+"((?:[^"\\\n]|\\.)*)"'
+                            rb'((?:[ \t]+\d+)*)[ \t]*$', re.M)
+
+
+def line_markers_as_gcc_reads_them(text, path):
+    """`text` (of file `path`) with the flags of its line markers blanked,
+    and the markers gcc ignores blanked whole (same length)."""
+    if b'"' not in text or b'#' not in text:
+        return text
+    out, last = [], 0
+    current, entered = path.encode('utf-8', 'surrogateescape'), []
+    for m in LINE_MARKER_RE.finditer(text):
+        name, flags = m.group(2), m.group(3).split()
+        if m.group(1) or not flags:
+            current = name
+            continue
+        if b'2' in flags and not (entered and entered[-1] == name):
+            keep = m.start()                   # ignored by gcc
+        else:
+            if b'1' in flags:
+                entered.append(current)
+            elif b'2' in flags:
+                entered.pop()
+            current = name
+            keep = m.start(3)
+        out += [text[last:keep], re.sub(rb'[^\n]', b' ', text[keep:m.end()])]
+        last = m.end()
+    if not out:
+        return text
+    out.append(text[last:])
+    return b''.join(out)
+
+
 class Diag(Exception):
     """A user-facing diagnostic: file:line:col: error: message."""
 
-    def __init__(self, msg, file=None, line=0, col=0, notes=()):
+    def __init__(self, msg, file=None, line=0, col=0, notes=(), from_clang=False):
         super().__init__(msg)
         self.msg = msg
+        self.from_clang = from_clang      # Clang's own error (clang_limits.py)
         self.file = file
         self.line = line
         self.col = col
@@ -947,6 +1000,12 @@ class Unit:
             self._stringifies = {}
         return self._macros
 
+    def macro_names(self):
+        """The names of every macro the unit defines (builtin, on the command
+        line, in a header or in the file)."""
+        self.macro_ranges()
+        return self._macro_defs.keys()
+
     def stringifying_macro_in(self, a, b):
         """True if a macro invoked in the file range [a, b), or any macro its
         definition names, stringifies or pastes (`#`, `##`): rewriting the
@@ -1038,7 +1097,7 @@ def parse(text, path, args=(), check=True):
     rd = resource_dir()
     if rd:
         flags += ['-resource-dir', rd]
-    flags += ['-I' + RUNTIME_INCLUDE]
+    flags += ['-I' + FRONTEND_INCLUDE, '-I' + RUNTIME_INCLUDE]
     flags += list(args)
     # always reported, whatever the user's flags: typecheck tells an
     # implicit-int declaration (`cps *p;`) from `cps` on an object by it
@@ -1046,7 +1105,8 @@ def parse(text, path, args=(), check=True):
     opts = (ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD |
             PARSE_INCLUDE_ATTRIBUTED_TYPES)
     try:
-        tu = _index.parse(path, args=flags, unsaved_files=[(path, text)],
+        tu = _index.parse(path, args=flags,
+                          unsaved_files=[(path, line_markers_as_gcc_reads_them(text, path))],
                           options=opts)
     except ci.TranslationUnitLoadError as e:
         raise Diags([Diag('cannot parse %s: %s' % (path, e))])
@@ -1058,7 +1118,7 @@ def parse(text, path, args=(), check=True):
                 loc = d.location
                 fname = loc.file.name if loc.file else path
                 pf, pl, pc = presumed(loc) if loc.file else (fname, 0, 0)
-                errs.append(Diag(d.spelling, pf or fname, pl, pc))
+                errs.append(Diag(d.spelling, pf or fname, pl, pc, from_clang=True))
         if errs:
             raise Diags(errs)
     return u

@@ -258,7 +258,9 @@ class Lifter:
                 continue
             o, inj = self.to_orig(d.location.offset)
             if o is not None and any(f.lbrace <= o < f.end for f in nested):
-                self.errs.append(self.diag(o, d.spelling))
+                err = self.diag(o, d.spelling)
+                err.from_clang = True
+                self.errs.append(err)
 
     def nested_fn_of_decl(self, d, use_off, ctx):
         """The nested Fn that FUNCTION_DECL `d` declares (at its definition

@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from . import depth
 from . import frontend as fe
 from . import rewrite as rw
+from . import clang_limits
 from . import conditionals
 from . import headers
 from . import nested
@@ -244,6 +245,7 @@ def parse(text, path, args):
         for d in e.diags:
             if NESTED_MSG in d.msg:
                 d.msg = nested.UNLIFTED_MSG
+                d.from_clang = False
         raise
 
 
@@ -410,14 +412,20 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
                   timings=timings)
     if isinstance(text, str):
         text = text.encode('utf-8', 'surrogateescape')
-    for s in PRE_PARSE:
-        t0 = cpu_now()
-        text = s.run(text, ctx)
-        ctx.charge(s.name, t0)
-        if stop_after == s.name:
-            return text.decode('utf-8', 'surrogateescape')
+    given = text
+    try:
+        for s in PRE_PARSE:
+            t0 = cpu_now()
+            text = s.run(text, ctx)
+            ctx.charge(s.name, t0)
+            if stop_after == s.name:
+                return text.decode('utf-8', 'surrogateescape')
+        with collected_per_parse():
+            u = first_parse(text, ctx)
+    except fe.Diags as e:
+        clang_limits.explain(e, given, path, cc)
+        raise
     with collected_per_parse():
-        u = first_parse(text, ctx)
         for p in PASSES:
             before = u
             u = run_pass(p, u, ctx)

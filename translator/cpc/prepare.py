@@ -109,11 +109,16 @@ def cut(u, n):
 
 def copied_text_is_cut(u, f):
     """An expression whose text the later passes copy (a returned value,
-    the arguments of a cps call) ends in a macro expansion."""
+    the arguments of a cps call, the initialiser of a local, which boxing
+    and the splitting of declarations copy) ends in a macro expansion."""
     for n, p in an.walk(f.body, skip_spawn=False):
         if n.kind == K.RETURN_STMT:
             ch = an.kids(n)
             if ch and cut(u, ch[0]):
+                return True
+        elif n.kind == K.VAR_DECL and p is not None and p.kind == K.DECL_STMT:
+            init = an.var_init(u, n)
+            if init is not None and cut(u, init):
                 return True
     for c in f.cps_calls:
         if any(cut(u, x) for x in an.args_of(c)):
@@ -155,9 +160,9 @@ def expand_macros(u):
             if r not in ranges:
                 ranges.append(r)
     edits = []
-    self_referential = None
     for a, b in sorted(ranges):
         parts = []
+        verbatim = []
         for c in u.top():
             if (c.extent.start.offset, c.extent.end.offset) != (a, b) or \
                     not u.in_main_file(c):
@@ -166,39 +171,20 @@ def expand_macros(u):
                 # (each function of an X-macro on the macro's line, not on
                 # the lines the rendering of what precedes it takes)
                 parts.append((rw.line_directive(u, c.extent.start.offset) + '\n'
-                              if parts else '') + reprint.function(u, c))
+                              if parts else '') + reprint.function(u, c, verbatim))
             else:
-                # (kept as written by the emitter: the cps tag spelt `cps`)
-                parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', reprint.declaration(u, c)) + ';')
+                # (kept as written by the emitter: the cps tag spelt `cps`,
+                # the macro of the runtime's header)
+                parts.append(CPS_ATTRIBUTE_RE.sub(' cps ', reprint.declaration(u, c, verbatim))
+                             + ';')
+                verbatim.append('cps')
         # the rendering spells the cps tag as an attribute Clang reads back
         text = '\n'.join(parts)
-        if self_referential is None:
-            self_referential = self_referential_macros(u)
-        shield = sorted(self_referential & set(IDENTIFIER_RE.findall(text)))
-        push = ''.join('#pragma push_macro("%s")\n#undef %s\n' % (m, m) for m in shield)
-        pop = ''.join('#pragma pop_macro("%s")\n' % m for m in shield)
+        push, pop = reprint.shield_macros(u, text, verbatim)
         new = '\n' + rw.directives_in(u, a, b) + push + rw.line_directive(u, a) + '\n' + \
             text + '\n' + pop + rw.resync(u, b)
         edits.append((a, b, new))
     return edits
-
-
-IDENTIFIER_RE = re.compile(r'\b[A-Za-z_]\w*\b')
-
-
-def self_referential_macros(u):
-    """Names of the macros whose replacement names themselves, as in
-    `#define check(t) check(#t, sizeof(t))`: the preprocessor left that
-    inner name alone, but in a rendering of the expanded code it would be
-    expanded again.  A rendering is therefore compiled with them undefined
-    (#pragma push_macro / pop_macro around it)."""
-    names = set()
-    for d in u.top():
-        if d.kind == K.MACRO_DEFINITION:
-            toks = [t.spelling for t in d.get_tokens()]
-            if d.spelling in toks[1:]:
-                names.add(d.spelling)
-    return names
 
 
 # The names of the translation's own locals and parameters in a cps

@@ -26,7 +26,9 @@ take the spellings every C mode reads (`_Static_assert`, `__typeof__`,
 `__asm__`), the pragmas written in the body (which the rendering drops:
 `pack` changes the layout of the records after it) go back, as `#pragma`
 lines, before the block item that follows them, and the attributes of the
-function that Clang ignores (`optimize`) go back in front of it.
+function that Clang ignores (`optimize`) go back in front of it.  A rendering
+is the code after expansion: `shield_macros` gives the directives that keep
+the C compiler from expanding it again.
 """
 import re
 
@@ -213,27 +215,42 @@ def _line_number(directive):
     return int(directive.split()[1])
 
 
-def function(u, c):
+def function(u, c, verbatim=None):
     """The macro-expanded text of function definition c, with `#line`
-    directives before its block items (see the module's doc)."""
-    text = unnamed_types_written(u, c, portable_spellings(gcc_atomics(fe.pretty(c))))
+    directives before its block items (see the module's doc).  The pieces
+    of source text it copies as written (macros unexpanded) are appended to
+    the list `verbatim`, when given (see shield_macros)."""
+    text = unnamed_types_written(u, c, portable_spellings(gcc_atomics(fe.pretty(c))),
+                                 verbatim)
     body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
     if not body:
         return text
-    text = ignored_attributes_written(u, c, body[-1]) + text
+    lost = ignored_attributes_written(u, c, body[-1])
+    if verbatim is not None:
+        verbatim.append(lost)
+    text = lost + text
     lines = text.split('\n')
     marks = {}
     placed = []                   # (start, end, depth, line) of each item found
+    line_of_item = {}             # node_id(item) -> its line
     for i, depth, item in statement_lines(body[-1], lines):
         marks[i] = rw.line_directive(u, item.extent.start.offset)
         placed.append((item.extent.start.offset, item.extent.end.offset, depth, i))
+        line_of_item[an.node_id(item)] = i
         lines[i] = local_labels_declared(item, lines[i])
-    for tag in tags_defined_in_expressions(body[-1]):
+    tags = tags_defined_in_expressions(body[-1])
+    parents = {id(n): p for n, p in an.walk(body[-1], skip_spawn=False, into_sizeof=True)} \
+        if tags else {}
+    for tag in tags:
         # before the innermost item around the definition, on its line (the
-        # item keeps its line number)
-        o = tag.extent.start.offset
-        around = [p for p in placed if p[0] <= o < p[1]]
-        i = max(around, key=lambda p: p[2])[3] if around else min(marks, default=None)
+        # item keeps its line number); found by the tree, since the items
+        # of one macro expansion share their offsets
+        i = next((line_of_item[an.node_id(p)] for p in an.ancestors(tag, parents)
+                  if an.node_id(p) in line_of_item), None)
+        if i is None:
+            o = tag.extent.start.offset
+            around = [p for p in placed if p[0] <= o < p[1]]
+            i = max(around, key=lambda p: p[2])[3] if around else min(marks, default=None)
         if i is not None:
             ln = lines[i]
             cut = len(ln) - len(ln.lstrip(' '))
@@ -305,20 +322,51 @@ def ignored_attributes_written(u, c, body):
     return '__attribute__((%s)) ' % ', '.join(lost) if lost else ''
 
 
-def declaration(u, c):
+def declaration(u, c, verbatim=None):
     """The macro-expanded text of declaration c (not a function definition),
-    less its `;`."""
-    return unnamed_types_written(u, c, portable_spellings(fe.pretty(c)))
+    less its `;` (`verbatim`: as for function)."""
+    return unnamed_types_written(u, c, portable_spellings(fe.pretty(c)), verbatim)
+
+
+IDENTIFIER_RE = re.compile(r'\b[A-Za-z_]\w*\b')
+
+
+def shield_macros(u, text, verbatim=()):
+    """(before, after): the directives that compile the rendering `text`
+    with none of its identifiers a macro, and restore the macros after it.
+    A rendering is the code after expansion: the C compiler must not expand
+    it again, whatever macros are defined where it goes (a function-like
+    macro named like a function the expansion calls, `#define E(x) x` in
+    front of `E(E)(X)`, an object-like one, a self-referential one, one
+    that the body undefines or defines anew: its directives go in front of
+    the rendering).  So every identifier of the rendering that the unit
+    defines as a macro anywhere (in force there or not: undefining a name
+    that is no macro changes nothing) is pushed and undefined before it
+    (`#pragma push_macro`, `#undef`) and popped after it.  Identifiers of
+    directive lines (pragmas that go back, which the compiler expands) and
+    of the pieces copied as written (`verbatim`) keep their macros."""
+    names = u.macro_names()
+    keep = set()
+    for piece in verbatim:
+        keep.update(IDENTIFIER_RE.findall(piece))
+    found = set()
+    for line in text.split('\n'):
+        if not line.lstrip().startswith('#'):
+            found.update(IDENTIFIER_RE.findall(line))
+    shield = sorted((found & names) - keep)
+    return (''.join('#pragma push_macro("%s")\n#undef %s\n' % (m, m) for m in shield),
+            ''.join('#pragma pop_macro("%s")\n' % m for m in shield))
 
 
 UNNAMED_RE = re.compile(r'\b(struct|union|enum) \((?:unnamed|anonymous) (?:struct|union|enum) '
                         r'at ([^()]*?):(\d+):(\d+)\)')
 
 
-def unnamed_types_written(u, c, txt):
+def unnamed_types_written(u, c, txt, verbatim=None):
     """Clang renders a use of an unnamed struct, union or enum type defined
     in an expression (`sizeof(struct {char a;})`) by its place: the
-    definition is written back from the source."""
+    definition is written back from the source (appended to `verbatim`
+    too, when given)."""
     if 'unnamed' not in txt and 'anonymous' not in txt:
         return txt
     records = {}
@@ -333,7 +381,10 @@ def unnamed_types_written(u, c, txt):
         if r is None:
             return m.group(0)
         # (with the attributes after its `}`: `struct {...} __attribute__((packed))`)
-        return u.text[r[0]:rw.after_attributes(u.text, r[1])].decode('utf-8', 'surrogateescape')
+        piece = u.text[r[0]:rw.after_attributes(u.text, r[1])].decode('utf-8', 'surrogateescape')
+        if verbatim is not None:
+            verbatim.append(piece)
+        return piece
     return UNNAMED_RE.sub(written, txt)
 
 

@@ -13,9 +13,11 @@ wrong size, silently; and translated, the call would be made.  Each such
 call is replaced by an lvalue of its type that C never reads, `(*(T *)0)`,
 or `((void)0)` for a void call: `sizeof(make().arr)` becomes
 `sizeof((*(struct s *)0).arr)`, `typeof(big())` becomes `typeof((*(long *)0))`.
+The name of a cps function there (`sizeof f`, which GNU C makes 1) becomes a
+function designator of its type that C never calls, `(*(int (*)(int))0)`.
 
-Invariant of the output: no cps call in an unevaluated operand (in any
-function, and at file scope).
+Invariant of the output: no cps call or cps function's name in an
+unevaluated operand (in any function, and at file scope).
 """
 from . import frontend as fe
 from . import analysis as an
@@ -69,22 +71,35 @@ def _unevaluated_roots(u):
                     yield from an.args_of(n)
 
 
+def _is_cps_function_name(n):
+    """n names a cps function (`sizeof f`, GNU C's 1, or `typeof(f)`)."""
+    if n.kind != K.DECL_REF_EXPR:
+        return False
+    d = n.referenced
+    return d is not None and d.kind == K.FUNCTION_DECL and fe.is_cps_function_type(d.type)
+
+
 def _outer_cps_calls(root):
-    """The cps calls in root that are not inside another one."""
+    """The cps calls in root that are not inside another one, and the names
+    of cps functions outside them (designators of a function the
+    generated C does not declare under that name)."""
     stack = [root]
     while stack:
         n = stack.pop()
-        if an.is_cps_call(n):
+        if an.is_cps_call(n) or _is_cps_function_name(n):
             yield n
             continue
         stack.extend(an.kids(n))
 
 
 def _stand_in(call):
-    """An expression of the call's type that is never evaluated."""
+    """An expression of the call's type (or the function's, for a cps
+    function's name: a function designator) that is never evaluated."""
     t = call.type
     if ctype.is_void(t):
         return '((void)0)'
+    if call.kind == K.DECL_REF_EXPR:
+        return '(*(%s)0)' % ctype.declare_ptr_to(t, '', keep_cps=True)
     return '(*(%s)0)' % ctype.declare(t, '*', keep_cps=True)
 
 

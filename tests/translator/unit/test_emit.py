@@ -4,9 +4,10 @@ import re
 
 import pytest
 
+from cpc import analysis as an
 from cpc import frontend as fe
 from cpc import pipeline
-from helpers import HDR, assert_expected, case_id, emit, expected_cases
+from helpers import HDR, assert_expected, before, case_id, emit, expected_cases
 
 
 def test_native_file_is_copied_byte_for_byte():
@@ -40,6 +41,18 @@ def test_liveness_lifts_only_live_variables():
               'cpc_yield(); printf("%d", used); }\n')
     assert frame_fields(out, 'f') == ['used', 'cpc_fn']
     assert restored(out, 'f', 1) == ['used']
+
+
+def test_data_flow_sets_hold_only_the_variables_in_scope_at_a_cps_call():
+    # (the locals of blocks without calls would make a set per node grow with
+    # the function's length)
+    u, _ = before('emit', 'cps int g(int x);\ncps int f(int n) { int a = g(n); '
+                  '{ int b = a; a += b; } for (int i = 0; i < 3; i++) { int c = i; a += c; } '
+                  '{ int d = g(a); return d + a; } }\n')
+    f = an.func(u, u.function_defs()[-1])
+    cfg = an.Cfg(f)
+    assert sorted(f.vars[k].name for k in cfg.bits.keys) == ['a', 'd', 'n']
+    assert cfg.bits.mask(f.vars) == 0b111
 
 
 def test_uninitialised_variable_not_lifted():

@@ -81,11 +81,37 @@ def test_output_is_the_expected_file(case):
     assert_expected('types', case)
 
 
-def test_records_in_sizeof_and_in_macro_arguments_stay():
+def test_records_in_macro_arguments_stay():
     src = ('#define SIZE(e) ((int)(e))\n'
            'cps int f(void) { int n = SIZE(sizeof(struct { char a; char b; })); cpc_yield(); '
-           'return n + (int)sizeof(struct { long x; }); }\n')
+           'return n; }\n')
     assert stage('types', src) == src
+
+
+def test_records_defined_in_expressions_move_and_their_later_uses_follow():
+    out = stage('types', 'cps int g(int x);\n'
+                'cps int f(void) { int n = g(sizeof(struct t { char a; char b; })); '
+                'struct t v = {1, 2}; cpc_yield(); '
+                'return n + v.a + (int)sizeof(struct { long x; }); }\n')
+    assert out.startswith('cps int g(int x);\nstruct f__tag_1_t { char a; char b; }; '
+                          'struct f__tag_2_ { long x; };\n'), out
+    assert 'g(sizeof(struct f__tag_1_t)); struct f__tag_1_t v = {1, 2};' in out, out
+    assert '(int)sizeof(struct f__tag_2_)' in out, out
+
+
+def test_enums_defined_in_expressions_are_declared_before_their_statement():
+    out = stage('types', 'cps int g(int x);\n'
+                'cps int f(int k) { g((enum { A = 6 })k); '
+                'if (g((enum e { B = 7 })k)) k = B; return A + k; }\n')
+    assert 'enum f__tag_1_ { A = 6 }; g((enum f__tag_1_)k);' in out, out
+    assert '{ enum e { B = 7 }; if (g((enum e)k)) k = B; }' in out, out
+
+
+def test_generic_associations_name_the_hoisted_record_in_scope():
+    out = stage('types', 'cps int f(void) { struct s { int a; } v = {1}; cpc_yield(); '
+                '{ struct s { long b; } w = {2}; (void)w; '
+                'return _Generic(w, struct s: 1, default: 2); } }\n')
+    assert '_Generic(w, struct f__tag_2_s: 1, default: 2)' in out, out
 
 
 def test_a_struct_under_a_pack_pragma_of_the_function_keeps_it_at_file_scope():

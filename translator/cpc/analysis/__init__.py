@@ -908,6 +908,28 @@ class Cfg:
         for n in self.nodes:
             for s in n.succ:
                 s.pred.append(n)
+        if root is None:
+            self._narrow_to_call_scopes()
+
+    def _narrow_to_call_scopes(self):
+        """Number again only the variables in scope at some cps call: every
+        question about a whole function's graph is asked at its call sites
+        (what a resume point saves, what is boxed), about the variables in
+        scope there, and each variable's facts are independent of the
+        others'.  The bit sets then stay as small as the frames, though a
+        function may declare many more locals, in blocks without calls (a
+        set over all of them at every node grows with the square of the
+        function's length: a possibly-initialised set keeps every variable
+        met)."""
+        wide = self.bits
+        relevant = 0
+        for site in self.sites:
+            relevant |= site.scope_mask
+        self.bits = Bits(wide.ordered(relevant))
+        for site in self.sites:
+            site.bits = self.bits
+            site.scope_mask = self.bits.mask(wide.ordered(site.scope_mask))
+        self.scope = self._visible = None
 
     def new(self, kind, cursor=None):
         n = Node(len(self.nodes), kind, cursor)
@@ -1247,11 +1269,13 @@ def assigned_anywhere(cfg):
 class Bits:
     """Sets of variable keys as Python ints: bit i is the i-th key met.
     The data flow over a whole function then costs a few machine words per
-    node and step instead of a copy of a set."""
+    node and step instead of a copy of a set.  Given `keys`, the numbering
+    is closed: those keys only, in that order; mask() leaves out the others."""
 
-    def __init__(self):
-        self.index = {}
-        self.keys = []
+    def __init__(self, keys=None):
+        self.closed = keys is not None
+        self.keys = list(keys or ())
+        self.index = {k: i for i, k in enumerate(self.keys)}
 
     def mask(self, keys):
         m = 0
@@ -1259,10 +1283,22 @@ class Bits:
         for k in keys:
             i = index.get(k)
             if i is None:
+                if self.closed:
+                    continue
                 i = index[k] = len(self.keys)
                 self.keys.append(k)
             m |= 1 << i
         return m
+
+    def ordered(self, m):
+        """The keys of m, by bit number."""
+        out = []
+        keys = self.keys
+        while m:
+            low = m & -m
+            out.append(keys[low.bit_length() - 1])
+            m ^= low
+        return out
 
     def keys_of(self, m):
         out = set()
