@@ -99,11 +99,11 @@ build() {   # build NAME BACKEND MODE
     : > "$dir/times"
     (
         cd "$dir" &&
-        export QEMU_CPC_MODE=$mode QEMU_CPC_CPCC=$cpcc QEMU_CPC_TIMES=$dir/times &&
+        export QEMU_CPC_MODE=$mode QEMU_CPC_CPCC=$cpcc QEMU_CPC_TIMES=$dir/times \
+            QEMU_CPC_INCLUDE=$top/runtime/include &&
         "$src/configure" --cc="$here/cc-wrapper" --python="$python2" \
             --target-list= --disable-docs --disable-werror --disable-guest-agent \
-            --with-coroutine="$backend" \
-            --extra-cflags="-I$top/runtime/include" > configure.log 2>&1 &&
+            --with-coroutine="$backend" > configure.log 2>&1 &&
         : > times &&
         make -j"$jobs" $targets > make.log 2>&1
     )
