@@ -52,8 +52,9 @@ make -C "$top" --no-print-directory -s setup runtime lib >/dev/null || die "cann
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 src=$out/src
+src_ucontext=$out/src-ucontext
 pristine=$out/pristine
-rm -rf "$src" "$pristine"
+rm -rf "$src" "$src_ucontext" "$pristine"
 mkdir -p "$pristine"
 if git -C "$qemu" rev-parse --verify -q cpc >/dev/null; then
     git -C "$qemu" archive cpc | tar -x -C "$pristine"
@@ -82,26 +83,34 @@ PY
 edit include/qemu-common.h \
     "s.replace('#include \"cpc/cpc_runtime.h\"\n', '#include \"cpc/cpc_runtime.h\"\n#define coroutine_fn __attribute__((cps))\n', 1)"
 
-# The backend: this project's, in place of the branch's (which uses the
-# original CPC's continuation layout).
+# The CPC parts of the branch are the original CPC's: its backend (on the
+# original continuation layout) and a copy of its runtime header in
+# include/cpc/, which a quoted #include from include/ would find before
+# this runtime's.  This project's backend takes the place of the first,
+# and this runtime's header (cc-wrapper's -I) of the second.  Neither is
+# an edit of QEMU's code.
+# The ucontext build is the branch as it is (less the edits).
+cp -a "$src" "$src_ucontext"
 cp "$top/lib/qemu/backend/coroutine-cpc.c" "$src/coroutine-cpc.c"
+rm -r "$src/include/cpc"
 
-edits=$(cd "$out" && diff -ru --exclude=coroutine-cpc.c pristine src)
+edits=$(cd "$out" && diff -ru --exclude=coroutine-cpc.c --exclude=cpc pristine src)
 edit_files=$(printf '%s\n' "$edits" | grep -c '^+++ ')
 edit_lines=$(printf '%s\n' "$edits" | grep -E '^[-+]' | grep -vcE '^(\+\+\+|---) ')
 
 # ---------------------------------------------------------------- builds
 targets="qemu-img qemu-io qemu-nbd tests/test-coroutine"
-build() {   # build NAME BACKEND MODE
-    local name=$1 backend=$2 mode=$3 dir=$out/build-$1
+build() {   # build NAME BACKEND MODE SOURCES
+    local name=$1 backend=$2 mode=$3 tree=$4 dir=$out/build-$1 include=
+    [ "$mode" = cpc ] && include=$top/runtime/include
     rm -rf "$dir"
     mkdir -p "$dir"
     : > "$dir/times"
     (
         cd "$dir" &&
         export QEMU_CPC_MODE=$mode QEMU_CPC_CPCC=$cpcc QEMU_CPC_TIMES=$dir/times \
-            QEMU_CPC_INCLUDE=$top/runtime/include &&
-        "$src/configure" --cc="$here/cc-wrapper" --python="$python2" \
+            QEMU_CPC_INCLUDE=$include &&
+        "$tree/configure" --cc="$here/cc-wrapper" --python="$python2" \
             --target-list= --disable-docs --disable-werror --disable-guest-agent \
             --with-coroutine="$backend" > configure.log 2>&1 &&
         : > times &&
@@ -110,7 +119,7 @@ build() {   # build NAME BACKEND MODE
     local rc=$?
     if [ $rc != 0 ]; then
         echo "qemu-cpc: build $name FAILED (see $dir/configure.log, $dir/make.log)"
-        grep -E 'error' "$dir/make.log" | head -20 | sed 's/^/qemu-cpc:   /'
+        grep -E "error:|undefined reference" "$dir/make.log" | head -20 | sed 's/^/qemu-cpc:   /'
     fi
     return $rc
 }
@@ -154,8 +163,8 @@ run_iotests() {   # NAME FORMAT -> prints "PASS RUN FAILED-NAMES"
     echo "$((run - nfail)) $run ${failed}"
 }
 
-build ucontext ucontext gcc
-build cpc cpc cpc
+build ucontext ucontext gcc "$src_ucontext"
+build cpc cpc cpc "$src"
 
 # ---------------------------------------------------------------- tests
 summary=()
@@ -176,7 +185,7 @@ fi
 # in the ucontext build
 while read -r tool file cpu; do
     [ "$tool" = cpcc ] || continue
-    gcc_cpu=$(awk -v f="$file" '$2 == f { print $3 }' "$out/build-ucontext/times" | tail -1)
+    gcc_cpu=$(awk -v f="$src_ucontext/${file#$src/}" '$2 == f { print $3 }' "$out/build-ucontext/times" | tail -1)
     summary+=("qemu-cpc: translate ${file#$src/} $cpu ${gcc_cpu:-?}")
 done < "$out/build-cpc/times"
 printf '%s\n' "${summary[@]}"
