@@ -110,6 +110,7 @@ class Edge:
         self.kind = kind            # 'call' or 'spawn'
         self.text = text
         self.bad = False
+        self.asserted = False       # a hybrid test inside an assertion
 
 
 # --------------------------------------------------------------------------
@@ -142,6 +143,8 @@ class Checker:
         self.main_paths = set()
         self.decl_cache = {}
         self.spawn_count = 0
+        self.slots_to_annotate = []   # pointer slots a cooperative function flows into
+        self.asserted = []            # (file, start, end): conditions of assertions
 
     # ---------------------------------------------------------------- util
 
@@ -441,6 +444,42 @@ class Checker:
         for name in self.opts.entry:
             for n in self.by_name(name, '--entry'):
                 n.root = n.root or 'entry'
+        self.primitives_defined_here()
+
+    def user_file(self, path):
+        """An analysed file or one of its user headers (CPC's own headers
+        declare what they declare)."""
+        if path is None:
+            return False
+        if path in self.main_paths:
+            return True
+        rt = os.path.realpath(self.fe.RUNTIME_INCLUDE) + os.sep
+        return not os.path.realpath(path).startswith(rt)
+
+    def primitives_defined_here(self):
+        """Annotated functions defined in the analysed files that call no
+        annotated function, whose annotation a header gives (the interface
+        says they are cooperative), and that annotated code calls: the
+        coroutine library's own primitives (QEMU's qemu_coroutine_yield,
+        which switches natively).  They are roots, as primitives declared
+        elsewhere are; an annotation written only where the function is
+        defined, or on a function that only native code calls, is still
+        checked for being spurious."""
+        called_by_coro = set()
+        for n in self.nodes.values():
+            if n.coro:
+                for e in n.calls:
+                    called_by_coro.add(e.dst.key)
+        for n in self.nodes.values():
+            if n.kind != 'func' or not n.local or not n.coro or n.root is not None:
+                continue
+            if n.key not in called_by_coro:
+                continue
+            if any(e.dst.coro for e in n.calls):
+                continue
+            if any(sp and ident[0] not in self.main_paths and not system
+                   for (_l, sp, system, ident, _d) in n.decl_locs):
+                n.root = 'primitive'
 
     def by_name(self, name, opt):
         r = [n for n in self.nodes.values() if n.kind == 'func' and n.name == name]
@@ -477,6 +516,8 @@ class Checker:
                         stack.append((a, ctx))
                     stack.append((body, (owner, detached)))
                     continue
+            if k in (K.IF_STMT, K.CONDITIONAL_OPERATOR) and len(kids) >= 2:
+                self.note_assertion(kids)
             if k == K.CALL_EXPR and kids:
                 self.call(n, kids, ctx, stack)
                 for a in reversed(kids[1:]):
@@ -491,7 +532,8 @@ class Checker:
             elif k == K.BINARY_OPERATOR and len(kids) == 2 and \
                     self.fe.binop(n) == self.fe.BO['Assign']:
                 l, r = kids
-                self.flow(n, self.value_coro(l), r, 'assign', dst=self.desc(l))
+                self.flow(n, self.value_coro(l), r, 'assign', dst=self.desc(l),
+                          slot=self.expr_decl(l))
             elif k == K.VAR_DECL:
                 ex = [x for x in kids if x.kind.is_expression()]
                 if ex:
@@ -517,6 +559,47 @@ class Checker:
                                      self.ann(cb), self.src(self.unit, b)))
             for x in reversed(kids):
                 stack.append((x, ctx))
+
+    def noreturn_call(self, e):
+        """e is (a statement or expression that is only) a call to a
+        function that does not return: __assert_fail, abort, ..."""
+        K, an = self.K, self.an
+        for _ in range(8):
+            if e.kind == K.COMPOUND_STMT:
+                ch = list(e.get_children())
+                if len(ch) != 1:
+                    return False
+                e = ch[0]
+                continue
+            s = an.strip(e)
+            while s.kind in (K.CSTYLE_CAST_EXPR, K.PAREN_EXPR):
+                s = an.strip(list(s.get_children())[-1])
+            if s.kind != K.CALL_EXPR:
+                return False
+            d = an.callee_decl(s)
+            if d is None:
+                return False
+            if 'noreturn' in d.type.spelling:
+                return True
+            return any(t.spelling == '_Noreturn' for t in d.get_tokens()
+                       if t.location.offset < d.location.offset)
+        return False
+
+    def note_assertion(self, kids):
+        """An `if` or `?:` with an arm that does not return (assert(), in
+        any C library's spelling): its condition is an assertion."""
+        cond, arms = kids[0], kids[1:]
+        if any(self.noreturn_call(a) for a in arms):
+            e = cond.extent
+            if e.start.file is not None:
+                self.asserted.append((e.start.file.name, e.start.offset, e.end.offset))
+
+    def in_assertion(self, c):
+        e = c.extent
+        if e.start.file is None:
+            return False
+        f, a, b = e.start.file.name, e.start.offset, e.end.offset
+        return any(f == g and x <= a and b <= y for (g, x, y) in self.asserted)
 
     def is_null(self, e):
         e = self.an.strip(e)
@@ -572,8 +655,10 @@ class Checker:
         if node is not None and owner is not None and node.need_cont:
             owner.uses_cont = True
         if node is not None:
-            self.edge(owner, node, self.loc(call), det,
-                      text=None if node.kind == 'func' else self.src(self.unit, callee))
+            e = self.edge(owner, node, self.loc(call), det,
+                          text=None if node.kind == 'func' else self.src(self.unit, callee))
+            if e is not None and node.name in self.opts.hybrid:
+                e.asserted = self.in_assertion(call)
         # arguments flowing into annotated (or plain) function pointer parameters
         ft = self.fe.function_type_of(callee.type)
         ptypes = []
@@ -584,7 +669,7 @@ class Checker:
                 p = params[i]
                 if self.is_fnptr(p.type):
                     self.flow(a, self.decl_has(p, 'coro'), a, 'arg',
-                              dst='argument %d of `%s`' % (i + 1, name))
+                              dst='argument %d of `%s`' % (i + 1, name), slot=p)
             elif i < len(ptypes) and self.is_fnptr(ptypes[i]):
                 self.flow(a, self.type_has(ptypes[i], 'coro'), a, 'arg',
                           dst='argument %d of `%s`' % (i + 1, name))
@@ -629,7 +714,7 @@ class Checker:
         if decl is None and at.kind in (K.VAR_DECL, K.FIELD_DECL):
             decl = at
         dc = self.decl_has(decl, 'coro') if decl is not None else self.type_has(t, 'coro')
-        self.flow(e, dc, e, 'init', dst=dst)
+        self.flow(e, dc, e, 'init', dst=dst, slot=decl)
 
     # -------------------------------------------------- pointer flow check
 
@@ -686,9 +771,9 @@ class Checker:
     def value_coro(self, e):
         return self.value_has(e, 'coro')
 
-    def flow(self, at, dst_coro, src, what, dst):
+    def flow(self, at, dst_coro, src, what, dst, slot=None):
         """A function pointer value src flows into a slot annotated
-        dst_coro (described by dst)."""
+        dst_coro (described by dst; `slot`, its declaration when known)."""
         s = self.an.strip(src)
         if not self.is_fnptr(src.type) or not self.is_fnptr(s.type):
             return
@@ -714,6 +799,9 @@ class Checker:
         msg += ' (%s the %s annotation) [annotation-cast]' % (
             'loses' if sc else 'adds', self.coro_name)
         self.err(at, msg)
+        if sc and slot is not None and slot.kind in (
+                self.K.VAR_DECL, self.K.PARM_DECL, self.K.FIELD_DECL):
+            self.slots_to_annotate.append(slot)
 
     def err(self, cursor, msg):
         self.report.add(self.loc(cursor), 'error', msg)
@@ -767,8 +855,11 @@ class Checker:
                         not self.opts.no_spurious:
                     R.add(where, 'warning', '`%s` is annotated %s but calls no %s '
                           'function [spurious-annotation]' % (n.name, cn, cn))
+                # a test that only asserts (assert(qemu_in_coroutine())) picks
+                # no code path
                 hyb = sorted(set(e.dst.name for e in n.calls
-                                 if e.dst.kind == 'func' and e.dst.name in self.opts.hybrid))
+                                 if e.dst.kind == 'func' and e.dst.name in self.opts.hybrid
+                                 and not e.asserted))
                 if hyb:
                     R.add(where, 'warning', '`%s` is a hybrid function (it tests %s): split '
                           'it into a %s and a native version [hybrid-function]' % (
@@ -785,7 +876,7 @@ class Checker:
                 # declarations that disagree (the translator rejects them)
                 if n.coro and n.kind == 'func':
                     for (loc, sp, system, ident, d) in n.decl_locs:
-                        if not sp and not system and loc[0] in self.main_paths and \
+                        if not sp and not system and self.user_file(loc[0]) and \
                                 n.coro_at is not None and loc != n.coro_at:
                             # the translator rejects these for cps
                             sev = 'error' if 'cps' in self.names['coro'] else 'warning'
@@ -1064,6 +1155,11 @@ def parse_args(argv):
     p.add_argument('--infer', choices=('notes', 'list', 'patch'),
                    help='print the functions that must be annotated (fixed point), '
                    'as notes (default), a list of names or a patch')
+    p.add_argument('--fix', action='store_true',
+                   help='write the annotations inference decides into the files and their '
+                   'user headers (add the missing ones, mend declarations that disagree, '
+                   'annotate pointer slots that hold cooperative functions, remove spurious '
+                   'ones), again until nothing changes')
     p.add_argument('--dot', metavar='FILE', help='write the annotated call graph '
                    '(Graphviz dot) to FILE (`-` for stdout)')
     p.add_argument('--no-spurious', action='store_true',
@@ -1192,6 +1288,10 @@ def run(argv):
     ck.build()
     ck.infer()
     ck.check()
+    if opts.fix:
+        ck = fix_until_stable(ck, opts, per_file)
+        if ck is None:
+            return 2
     order = {f: i for i, f in enumerate(opts.files)}
     R = ck.report
     if opts.no_warnings:
@@ -1218,6 +1318,40 @@ def run(argv):
         if any_missing:
             status = 1
     return status
+
+
+FIX_ROUNDS = 16
+
+
+def fix_until_stable(ck, opts, per_file):
+    """cpc-check --fix: write what inference decides, parse and decide
+    again until nothing changes; the checker of the last round."""
+    from cpc_check_fix import Fixer
+    added = removed = 0
+    changed = set()
+    for _ in range(FIX_ROUNDS):
+        fx = Fixer(ck)
+        fx.decide()
+        a, r, files = fx.write()
+        if not files:
+            break
+        added += a
+        removed += r
+        changed.update(files)
+        ck = Checker(opts)
+        if not ck.parse_all(opts.files, opts.clang, per_file):
+            return None
+        ck.build()
+        ck.infer()
+        ck.check()
+    else:
+        sys.stderr.write('cpc-check: --fix: annotations still change after %d rounds\n'
+                         % FIX_ROUNDS)
+    sys.stderr.write('cpc-check: --fix: %d annotation%s added, %d removed, in %d file%s\n' % (
+        added, '' if added == 1 else 's', removed, len(changed), '' if len(changed) == 1 else 's'))
+    for f in sorted(changed):
+        sys.stderr.write('cpc-check: --fix: wrote %s\n' % f)
+    return ck
 
 
 def main():

@@ -1,0 +1,145 @@
+"""cpc-check --fix: write the annotations that inference decides.
+
+The checker (cpc_check.Checker) decides; this module writes.  For every
+function declared in the analysed files or their user headers (never a
+system header, never CPC's own headers):
+
+  - a function that must be cooperative (the fixed point of `--infer`, an
+    annotated root: entry point, primitive, spawned, stored in an annotated
+    pointer) gets the annotation on each declaration that lacks it, which
+    also mends declarations that disagree (`inconsistent-annotation`);
+  - an annotated function that the checker finds spurious (it calls no
+    cooperative function, uses no continuation, and is no root) loses it on
+    every declaration;
+  - a cooperative function stored in a function pointer slot that is not
+    annotated (a struct field, a variable, a parameter: `annotation-cast`)
+    gets the slot annotated, so that the calls through it are cooperative
+    and inference then reaches their callers.
+
+Each edit inserts or removes the annotation word alone; every other byte
+stays as it was.  An edit can make more functions cooperative (a slot, a
+header declaration), so cpc-check parses and decides again until nothing
+changes.
+"""
+import os
+import re
+
+
+class Fixer:
+    def __init__(self, checker):
+        self.ck = checker
+        self.word = checker.coro_name
+        self.runtime = os.path.realpath(checker.fe.RUNTIME_INCLUDE) + os.sep
+        self.inserts = {}      # file -> {offset}
+        self.removals = {}     # file -> {(start, end)}
+
+    # ------------------------------------------------------------ deciding
+
+    def wanted(self, n):
+        """Whether function node n must carry the annotation."""
+        if n.root == 'native':
+            return False
+        if not n.local:
+            return n.coro              # trusted as declared: only make them agree
+        return n.inferred or (n.coro and (n.uses_cont or n.root is not None))
+
+    def editable(self, fname):
+        if fname is None or not os.path.isfile(fname):
+            return False
+        if os.path.realpath(fname).startswith(self.runtime):
+            return False
+        ck = self.ck
+        if fname in ck.main_paths:
+            # a file the front-end reads as written (masked to the same
+            # length); one whose nested functions were lifted is not
+            u = next((u for u in ck.units if u.path == fname), None)
+            return u is not None and len(u.text) == len(ck.disk_text(fname))
+        return True
+
+    def decide(self):
+        for n in self.ck.nodes.values():
+            if n.kind != 'func':
+                continue
+            want = self.wanted(n)
+            for (_loc, spelled, system, ident, d) in n.decl_locs:
+                fname = ident[0]
+                if system or not self.editable(fname):
+                    continue
+                if want and not spelled:
+                    pos = self.insertion_point(d, fname)
+                    if pos is not None:
+                        self.inserts.setdefault(fname, set()).add(pos)
+                elif not want and n.coro and spelled and n.local:
+                    r = self.spelling_range(d, fname)
+                    if r is not None:
+                        self.removals.setdefault(fname, set()).add(r)
+        for d in self.ck.slots_to_annotate:
+            fname = d.location.file.name if d.location.file else None
+            if fname is None or self.ck.is_system(d) or not self.editable(fname):
+                continue
+            pos = self.insertion_point(d, fname)
+            if pos is not None:
+                self.inserts.setdefault(fname, set()).add(pos)
+
+    DECLARATOR_RE = re.compile(rb'(?:[\s*(]|\b(?:const|volatile|restrict|__restrict)\b)*$')
+
+    def insertion_point(self, d, fname):
+        """Where the word goes in declaration d: before the declared name,
+        or, when the name follows `*` or `(` (a pointer result, a function
+        pointer), before the declarator's stars and parentheses, at the end
+        of the specifiers it then binds to (`int coroutine_fn (*read)(int)`,
+        `Coroutine coroutine_fn *self(void)`)."""
+        ext = d.extent
+        if ext.start.file is None or ext.start.file.name != fname:
+            return None
+        off = d.location.offset
+        text = self.ck.disk_text(fname)
+        if not ext.start.offset <= off <= len(text):
+            return None
+        before = text[ext.start.offset:off]
+        if not before.rstrip().endswith((b'*', b'(')):
+            return off
+        m = self.DECLARATOR_RE.search(before)
+        start = m.start() if m else len(before)
+        while start < len(before) and before[start:start + 1].isspace():
+            start += 1
+        return ext.start.offset + start
+
+    def spelling_range(self, d, fname):
+        """The bytes of the word (and the blank after it) in declaration d:
+        before the name, or just before the declaration (an annotation macro
+        that expands to nothing lies outside Clang's extent)."""
+        text = self.ck.disk_text(fname)
+        a, b = d.extent.start.offset, d.location.offset
+        pat = re.compile(rb'\b%s\b[ \t]*' % re.escape(self.word.encode()))
+        m = pat.search(text, a, b)
+        if m is None:
+            lo = max(0, a - 256)
+            pre = text[lo:a]
+            cut = max(pre.rfind(b';'), pre.rfind(b'{'), pre.rfind(b'}'))
+            start = lo + cut + 1
+            found = list(pat.finditer(text, start, a))
+            m = found[-1] if found else None
+        if m is None:
+            return None
+        return m.start(), m.end()
+
+    # ------------------------------------------------------------- writing
+
+    def write(self):
+        """Apply the edits; returns (added, removed, files changed)."""
+        added = removed = 0
+        files = sorted(set(self.inserts) | set(self.removals))
+        for fname in files:
+            text = self.ck.disk_text(fname)
+            edits = [(p, p, self.word.encode() + b' ') for p in self.inserts.get(fname, ())]
+            edits += [(a, b, b'') for (a, b) in self.removals.get(fname, ())]
+            edits.sort(reverse=True)
+            out = text
+            for (a, b, s) in edits:
+                out = out[:a] + s + out[b:]
+            with open(fname, 'wb') as fh:
+                fh.write(out)
+            added += len(self.inserts.get(fname, ()))
+            removed += len(self.removals.get(fname, ()))
+        return added, removed, files
