@@ -86,19 +86,34 @@ class Node:
         self.coro = False           # annotated cooperative
         self.block = False          # annotated blocking
         self.coro_at = None         # location of one annotating declaration
-        self.defn = None            # (unit, cursor) of the definition in an analysed file
+        self.defn = None            # (path, offset) of the definition in an analysed file
+        self.defn_loc = None        # (file, line, col) of the definition's name
         self.local = False          # defined in an analysed file
         self.root = None            # why it is cooperative regardless of its calls
         self.calls = []             # Edge list (out)
         self.inferred = False       # cooperative after the fixed point
         self.why = None             # Edge that made it cooperative
-        self.decl_locs = []         # [(loc, spelled_coro, cursor, unit_path)]
+        self.decl_locs = []         # [(loc, spelled_coro, system, (file, offset), DeclPos)]
         self.owner = None           # for spawn nodes: the enclosing function node
         self.need_cont = False      # a cpc_need_cont function (gets the continuation)
         self.uses_cont = False      # calls a cpc_need_cont function
+        self.native_use = False     # its address goes where a native function is expected
 
     def __repr__(self):
         return 'Node(%s)' % self.name
+
+
+class DeclPos:
+    """Where a declaration is written (what --infer=patch and --fix edit),
+    kept without its translation unit."""
+    __slots__ = ('file', 'start', 'name')
+
+    def __init__(self, cursor):
+        e, l = cursor.extent, cursor.location
+        self.file = l.file.name if l.file is not None else None
+        same = e.start.file is not None and e.start.file.name == self.file
+        self.start = e.start.offset if same else None    # the declaration's first byte
+        self.name = l.offset                             # the declared name's
 
 
 class Edge:
@@ -138,7 +153,8 @@ class Checker:
         self.block_name = self.names['block'][0]
         self.report = Report()
         self.nodes = {}
-        self.units = []
+        self.unit_lengths = {}        # analysed file -> length of the text parsed
+        self.seen_decls = set()       # (file, offset) of the declarations registered
         self.texts = {}
         self.main_paths = set()
         self.decl_cache = {}
@@ -223,7 +239,9 @@ class Checker:
         # coroutine_fn) before the first specifier is outside the extent:
         # look back to the end of the previous declaration
         pre = ftext[max(0, a - 256):a].decode('utf-8', 'replace')
-        pre = re.split(r'[;{}]', pre)[-1]
+        # (a parameter's look-back stops at its parenthesis or comma: the
+        # function's own annotation lies before them)
+        pre = re.split(r'[;{}(,]' if c.kind == self.K.PARM_DECL else r'[;{}]', pre)[-1]
         pre = re.sub(r'/\*.*?\*/|//[^\n]*|^\s*#[^\n]*', ' ', pre, flags=re.S | re.M)
         if '*/' in pre:
             pre = pre.split('*/')[-1]
@@ -332,7 +350,7 @@ class Checker:
                for ch in d.get_children()):
             n.need_cont = True
         sp = self.spelled(d, 'coro') or (self.type_has(d.type, 'coro') and not self.is_system(d))
-        n.decl_locs.append((self.name_loc(d), sp, self.is_system(d), ident, d))
+        n.decl_locs.append((self.name_loc(d), sp, self.is_system(d), ident, DeclPos(d)))
 
     def ptr_node(self, text, coro, block):
         key = 'ptr:%s:%d:%d' % (text, coro, block)
@@ -384,8 +402,13 @@ class Checker:
                 ok = False
                 continue
             self.texts[path] = u.text
-            self.units.append(u)
+            self.unit_lengths[path] = len(u.text)
             self.main_paths.add(path)
+            # the graph keeps no cursor: each unit is read, then let go,
+            # so a whole project does not hold every translation unit
+            self.build_unit(u)
+            self.unit = None
+            u.release()
         return ok
 
     def parse(self, text, path, args):
@@ -397,39 +420,66 @@ class Checker:
 
     # -------------------------------------------------------------- build
 
-    def build(self):
+    def expansion(self, c):
+        """(libclang's file handle, offset) of cursor c's location, where
+        a macro is expanded: one C call, no Python objects, to sort the
+        thousands of declarations a header brings."""
+        import ctypes
+        ci = self.fe.ci
+        f, off = ci.c_object_p(), ctypes.c_uint()
+        ci.conf.lib.clang_getInstantiationLocation(
+            c.location, ctypes.byref(f), None, None, ctypes.byref(off))
+        return ctypes.cast(f, ctypes.c_void_p).value, off.value
+
+    def build_unit(self, u):
         K = self.K
-        # pass 1: every function declaration of the analysed files and of
-        # the (non-system) headers they include
-        for u in self.units:
-            for c in u.tu.cursor.get_children():
-                if c.kind != K.FUNCTION_DECL:
-                    continue
-                if self.is_system(c):
-                    continue
-                n = self.fn_node(c)
-                if c.is_definition() and c.location.file is not None and \
-                        c.location.file.name == u.path and n.defn is None:
-                    n.defn = (u, c)
-                    n.local = True
+        self.unit = u
+        top = list(u.tu.cursor.get_children())
+        handles = {}            # file handle -> name, for this unit
+        where = []
+        for c in top:
+            h, off = self.expansion(c)
+            name = handles.get(h)
+            if name is None and h is not None:
+                loc = c.location
+                name = handles[h] = loc.file.name if loc.file is not None else ''
+            where.append((name, off))
+        # pass 1: every function declaration of the file and of the
+        # (non-system) headers it includes; a header's declarations are
+        # registered by the first unit that includes it
+        for c, (name, off) in zip(top, where):
+            if c.kind != K.FUNCTION_DECL or not name:
+                continue
+            if name != u.path and (name, off) in self.seen_decls:
+                continue
+            self.seen_decls.add((name, off))
+            if self.is_system(c):
+                continue
+            n = self.fn_node(c)
+            if name == u.path and n.defn is None and c.is_definition():
+                n.defn = (u.path, off)
+                n.defn_loc = self.name_loc(c)
+                n.local = True
         # pass 2: bodies and file-scope initialisers
-        for u in self.units:
-            self.unit = u
-            for c in u.tu.cursor.get_children():
-                if c.location.file is None or c.location.file.name != u.path:
+        for c, (name, off) in zip(top, where):
+            if name != u.path:
+                continue
+            if c.kind == K.FUNCTION_DECL and c.is_definition():
+                n = self.fn_node(c)
+                if n.defn != (u.path, off):
                     continue
-                if c.kind == K.FUNCTION_DECL and c.is_definition():
-                    n = self.fn_node(c)
-                    if n.defn is None or n.defn[1] != c:
-                        continue
-                    self.func = c
-                    ctx = (n, False)
-                    for x in c.get_children():
-                        if x.kind == K.COMPOUND_STMT:
-                            self.visit(x, ctx)
-                elif c.kind == K.VAR_DECL:
-                    self.func = None
-                    self.visit(c, None)
+                self.func = c
+                ctx = (n, False)
+                for x in c.get_children():
+                    if x.kind == K.COMPOUND_STMT:
+                        self.visit(x, ctx)
+            elif c.kind == K.VAR_DECL:
+                self.func = None
+                self.visit(c, None)
+        self.func = None
+
+    def build(self):
+        """The roots, once every file is read."""
         # roots
         for name in self.opts.primitive:
             for n in self.by_name(name, '--primitive'):
@@ -781,6 +831,13 @@ class Checker:
             ch = list(s.get_children())
             if len(ch) == 3 and self.value_coro(ch[1]) != self.value_coro(ch[2]):
                 return           # reported on the `?:` itself
+        if not dst_coro:
+            # a function handed over as a native function pointer (a thread's
+            # start routine, a callback) is native by that use: inference
+            # does not make it cooperative
+            d = self.expr_decl(s)
+            if d is not None and d.kind == self.K.FUNCTION_DECL:
+                self.fn_node(d).native_use = True
         sc = self.value_coro(src)
         if sc == bool(dst_coro):
             return
@@ -800,8 +857,9 @@ class Checker:
             'loses' if sc else 'adds', self.coro_name)
         self.err(at, msg)
         if sc and slot is not None and slot.kind in (
-                self.K.VAR_DECL, self.K.PARM_DECL, self.K.FIELD_DECL):
-            self.slots_to_annotate.append(slot)
+                self.K.VAR_DECL, self.K.PARM_DECL, self.K.FIELD_DECL) and \
+                not self.is_system(slot):
+            self.slots_to_annotate.append(DeclPos(slot))
 
     def err(self, cursor, msg):
         self.report.add(self.loc(cursor), 'error', msg)
@@ -832,7 +890,7 @@ class Checker:
                 c = e.src
                 if c.kind == 'spawn' or c.inferred:
                     continue
-                if not c.local or c.root == 'native':
+                if not c.local or c.root == 'native' or (c.native_use and not c.coro):
                     continue
                 c.inferred = True
                 c.why = e
@@ -846,8 +904,7 @@ class Checker:
         cn, bn = self.coro_name, self.block_name
         for n in sorted(self.nodes.values(), key=lambda x: x.key):
             if n.kind == 'func' and n.local:
-                u, c = n.defn
-                where = self.name_loc(c)
+                where = n.defn_loc
                 if n.coro and n.block:
                     R.add(where, 'error', '`%s` is annotated both %s and %s '
                           '[conflicting-annotation]' % (n.name, cn, bn))
@@ -900,6 +957,10 @@ class Checker:
                     if n.root == 'native':
                         fix = '`%s` stays native: run the call in a new thread or ' \
                             'coroutine (cpc_spawn)' % n.name
+                    elif n.native_use:
+                        fix = '`%s` stays native (its address is used as a native ' \
+                            'function pointer): run the call in a new thread or ' \
+                            'coroutine (cpc_spawn)' % n.name
                     else:
                         fix = 'annotate `%s` with %s' % (n.name, cn)
                     R.add(e.loc, 'error', 'call to %s from non-%s function `%s`%s; '
@@ -936,7 +997,7 @@ class Checker:
     def missing(self):
         return sorted((n for n in self.nodes.values()
                        if n.kind == 'func' and n.local and n.inferred and not n.coro),
-                      key=lambda n: self.name_loc(n.defn[1]))
+                      key=lambda n: n.defn_loc)
 
     # ------------------------------------------------------------- output
 
@@ -949,7 +1010,7 @@ class Checker:
             out = self.patch(miss)
         else:
             for n in miss:
-                f, line, col = self.name_loc(n.defn[1])
+                f, line, col = n.defn_loc
                 chain = []
                 m = n
                 seen = set()
@@ -968,7 +1029,8 @@ class Checker:
                     f, line, col, n.name, self.coro_name, reason))
             # native functions (main, --native) that call what must be cooperative
             for n in sorted(self.nodes.values(), key=lambda n: n.key):
-                if n.kind != 'func' or not n.local or n.root != 'native':
+                if n.kind != 'func' or not n.local or not (
+                        n.root == 'native' or (n.native_use and not n.coro)):
                     continue
                 for e in n.calls:
                     d = e.dst
@@ -980,6 +1042,7 @@ class Checker:
         return out, bool(miss)
 
     def patch(self, miss):
+        from cpc_check_fix import insertion_point
         edits = {}
         runtime = os.path.realpath(self.fe.RUNTIME_INCLUDE)
         for n in miss:
@@ -989,16 +1052,11 @@ class Checker:
                     continue
                 if os.path.realpath(fname).startswith(runtime + os.sep):
                     continue
-                ext = d.extent
-                if ext.start.file is None or ext.start.file.name != fname:
-                    continue
                 text = self.file_text(fname) if fname not in self.main_paths else \
                     self.disk_text(fname)
-                before = text[ext.start.offset:off].rstrip()
-                if before.endswith(b'*') or before.endswith(b'('):
-                    pos = ext.start.offset
-                else:
-                    pos = off
+                pos = insertion_point(d, text)
+                if pos is None:
+                    continue
                 edits.setdefault(fname, set()).add(pos)
         out = []
         for fname in sorted(edits, key=lambda f: (f not in self.main_paths, f)):

@@ -25,6 +25,27 @@ import os
 import re
 
 
+DECLARATOR_RE = re.compile(rb'(?:[\s*(]|\b(?:const|volatile|restrict|__restrict)\b)*$')
+
+
+def insertion_point(d, text):
+    """Where the annotation word goes in the declaration at DeclPos d of
+    `text`: before the declared name, or, when the name follows `*` or `(`
+    (a pointer result, a function pointer), before the declarator's stars
+    and parentheses, at the end of the specifiers it then binds to
+    (`int coroutine_fn (*read)(int)`, `Coroutine coroutine_fn *self(void)`)."""
+    if d.start is None or not d.start <= d.name <= len(text):
+        return None
+    before = text[d.start:d.name]
+    if not before.rstrip().endswith((b'*', b'(')):
+        return d.name
+    m = DECLARATOR_RE.search(before)
+    start = m.start() if m else len(before)
+    while start < len(before) and before[start:start + 1].isspace():
+        start += 1
+    return d.start + start
+
+
 class Fixer:
     def __init__(self, checker):
         self.ck = checker
@@ -52,8 +73,7 @@ class Fixer:
         if fname in ck.main_paths:
             # a file the front-end reads as written (masked to the same
             # length); one whose nested functions were lifted is not
-            u = next((u for u in ck.units if u.path == fname), None)
-            return u is not None and len(u.text) == len(ck.disk_text(fname))
+            return ck.unit_lengths.get(fname) == len(ck.disk_text(fname))
         return True
 
     def decide(self):
@@ -74,43 +94,24 @@ class Fixer:
                     if r is not None:
                         self.removals.setdefault(fname, set()).add(r)
         for d in self.ck.slots_to_annotate:
-            fname = d.location.file.name if d.location.file else None
-            if fname is None or self.ck.is_system(d) or not self.editable(fname):
+            fname = d.file
+            if not self.editable(fname):
                 continue
             pos = self.insertion_point(d, fname)
             if pos is not None:
                 self.inserts.setdefault(fname, set()).add(pos)
 
-    DECLARATOR_RE = re.compile(rb'(?:[\s*(]|\b(?:const|volatile|restrict|__restrict)\b)*$')
-
     def insertion_point(self, d, fname):
-        """Where the word goes in declaration d: before the declared name,
-        or, when the name follows `*` or `(` (a pointer result, a function
-        pointer), before the declarator's stars and parentheses, at the end
-        of the specifiers it then binds to (`int coroutine_fn (*read)(int)`,
-        `Coroutine coroutine_fn *self(void)`)."""
-        ext = d.extent
-        if ext.start.file is None or ext.start.file.name != fname:
-            return None
-        off = d.location.offset
-        text = self.ck.disk_text(fname)
-        if not ext.start.offset <= off <= len(text):
-            return None
-        before = text[ext.start.offset:off]
-        if not before.rstrip().endswith((b'*', b'(')):
-            return off
-        m = self.DECLARATOR_RE.search(before)
-        start = m.start() if m else len(before)
-        while start < len(before) and before[start:start + 1].isspace():
-            start += 1
-        return ext.start.offset + start
+        return insertion_point(d, self.ck.disk_text(fname))
 
     def spelling_range(self, d, fname):
-        """The bytes of the word (and the blank after it) in declaration d:
+        """The bytes, at DeclPos d, of the word (and the blank after it) in declaration d:
         before the name, or just before the declaration (an annotation macro
         that expands to nothing lies outside Clang's extent)."""
         text = self.ck.disk_text(fname)
-        a, b = d.extent.start.offset, d.location.offset
+        if d.start is None:
+            return None
+        a, b = d.start, d.name
         pat = re.compile(rb'\b%s\b[ \t]*' % re.escape(self.word.encode()))
         m = pat.search(text, a, b)
         if m is None:

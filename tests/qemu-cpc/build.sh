@@ -109,11 +109,11 @@ build() {   # build NAME BACKEND MODE SOURCES
     (
         cd "$dir" &&
         export QEMU_CPC_MODE=$mode QEMU_CPC_CPCC=$cpcc QEMU_CPC_TIMES=$dir/times \
-            QEMU_CPC_INCLUDE=$include &&
+            QEMU_CPC_INCLUDE=$include QEMU_CPC_COMPDB=$dir/commands &&
         "$tree/configure" --cc="$here/cc-wrapper" --python="$python2" \
             --target-list= --disable-docs --disable-werror --disable-guest-agent \
             --with-coroutine="$backend" > configure.log 2>&1 &&
-        : > times &&
+        : > times && : > commands &&
         make -j"$jobs" $targets > make.log 2>&1
     )
     local rc=$?
@@ -164,11 +164,39 @@ run_iotests() {   # NAME FORMAT -> prints "PASS RUN FAILED-NAMES"
 }
 
 build ucontext ucontext gcc "$src_ucontext"
+
+# The annotations the branch lacks: cpc-check --fix over every file of the
+# programs, with the compile commands of the ucontext build (the same
+# files and flags, in the other tree; the generated headers of the ucontext
+# build).
+fixdb=$out/cpc-check
+mkdir -p "$fixdb"
+python3 - "$out/build-ucontext/commands" "$src_ucontext" "$src" "$fixdb/compile_commands.json" <<'PY'
+import json, sys
+commands, old, new, dst = sys.argv[1:]
+seen = {}
+for line in open(commands):
+    e = json.loads(line.replace(old + '/', new + '/'))
+    seen[e['file']] = e
+json.dump(list(seen.values()), open(dst, 'w'), indent=1)
+PY
+cp -a "$src" "$out/before-fix"
+( cd "$out" && /usr/bin/time -f '%e' -o "$fixdb/seconds" \
+    "$top/tools/cpc-check" --coroutine-attr coroutine_fn -q --fix -p "$fixdb" ) \
+    > "$fixdb/fix.log" 2>&1
+fix_status=$?
+fixes=$(cd "$out" && diff -ru before-fix src)
+fix_files=$(printf '%s\n' "$fixes" | grep -c '^+++ ')
+fix_lines=$(printf '%s\n' "$fixes" | grep -E '^[-+]' | grep -vcE '^(\+\+\+|---) ')
+printf '%s\n' "$fixes" > "$fixdb/fix.diff"
+rm -rf "$out/before-fix"
+
 build cpc cpc cpc "$src"
 
 # ---------------------------------------------------------------- tests
 summary=()
 summary+=("qemu-cpc: edits $edit_files $edit_lines")
+summary+=("qemu-cpc: cpc-check --fix $fix_files files $fix_lines lines, status $fix_status, $(cat "$fixdb/seconds" 2>/dev/null || echo '?') s (see $fixdb/fix.diff)")
 for b in ucontext cpc; do
     read -r pass run < <(run_coroutine_tests $b)
     summary+=("qemu-cpc: test-coroutine $b $pass/$run")

@@ -67,6 +67,7 @@ CASES = [
     ('hybrid_assert', QEMU + [IN + 'hybrid_assert.c']),
     ('primitive_here', QEMU + ['--infer', IN + 'primitive_here.c']),
     ('header_unannotated', QEMU + [IN + 'header_unannotated.c']),
+    ('native_by_use', QEMU + ['--infer', IN + 'native_by_use.c']),
     ('project_db', QEMU + ['-p', PROJECT_DB]),
     ('project_db_one', QEMU + ['-p', PROJECT_DB, IN + 'project/b.c']),
     ('sh:project_db_missing', ['-p', IN + 'project']),
