@@ -159,7 +159,9 @@ class Checker:
         self.main_paths = set()
         self.decl_cache = {}
         self.spawn_count = 0
-        self.slots_to_annotate = []   # pointer slots a cooperative function flows into
+        self.slots_to_annotate = []   # (ident, DeclPos) of pointer slots a cooperative function flows into
+        self.native_flows = []        # (source, destination) of function pointers into native slots
+        self.native_slots = set()     # slots that must stay native (native_by_use)
         self.asserted = []            # (file, start, end): conditions of assertions
 
     # ---------------------------------------------------------------- util
@@ -480,6 +482,7 @@ class Checker:
 
     def build(self):
         """The roots, once every file is read."""
+        self.native_by_use()
         # roots
         for name in self.opts.primitive:
             for n in self.by_name(name, '--primitive'):
@@ -832,12 +835,7 @@ class Checker:
             if len(ch) == 3 and self.value_coro(ch[1]) != self.value_coro(ch[2]):
                 return           # reported on the `?:` itself
         if not dst_coro:
-            # a function handed over as a native function pointer (a thread's
-            # start routine, a callback) is native by that use: inference
-            # does not make it cooperative
-            d = self.expr_decl(s)
-            if d is not None and d.kind == self.K.FUNCTION_DECL:
-                self.fn_node(d).native_use = True
+            self.note_native_flow(s, slot)
         sc = self.value_coro(src)
         if sc == bool(dst_coro):
             return
@@ -856,10 +854,59 @@ class Checker:
         msg += ' (%s the %s annotation) [annotation-cast]' % (
             'loses' if sc else 'adds', self.coro_name)
         self.err(at, msg)
-        if sc and slot is not None and slot.kind in (
-                self.K.VAR_DECL, self.K.PARM_DECL, self.K.FIELD_DECL) and \
-                not self.is_system(slot):
-            self.slots_to_annotate.append(DeclPos(slot))
+        if sc and self.slot_ident(slot) is not None:
+            self.slots_to_annotate.append((self.slot_ident(slot), DeclPos(slot)))
+
+    # A function pointer that reaches native code it cannot change (a system
+    # header's parameter: pthread_create's start routine; a cast; a call
+    # through an unannotated pointer) must stay native, and so must a user
+    # slot whose value goes there (QEMU's qemu_thread_create passes its
+    # parameter to pthread_create).  A function stored in such a slot is
+    # native by that use: inference does not make it cooperative, and
+    # --fix does not annotate the slot.  Another native slot (a struct field
+    # of the program's own) is one --fix may annotate instead.
+
+    def slot_ident(self, d):
+        if d is None or d.kind not in (self.K.VAR_DECL, self.K.PARM_DECL, self.K.FIELD_DECL):
+            return None
+        if self.is_system(d) or d.location.file is None:
+            return None
+        if not self.user_file(d.location.file.name):
+            return None
+        return (d.location.file.name, d.location.offset)
+
+    def note_native_flow(self, value, slot):
+        """Function pointer `value` goes into native slot `slot` (None: a
+        destination with no declaration of the program's)."""
+        d = self.expr_decl(value)
+        if d is None:
+            return
+        if d.kind == self.K.FUNCTION_DECL:
+            src = ('func', self.fn_node(d).key)
+        else:
+            i = self.slot_ident(d)
+            if i is None:
+                return
+            src = ('slot', i)
+        dst = self.slot_ident(slot)
+        self.native_flows.append((src, ('slot', dst) if dst is not None else ('native',)))
+
+    def native_by_use(self):
+        """The slots whose values reach native code that cannot change,
+        and the functions stored in them (Node.native_use)."""
+        bound = set()
+        changed = True
+        while changed:
+            changed = False
+            for src, dst in self.native_flows:
+                if src[0] == 'slot' and src[1] not in bound and \
+                        (dst[0] == 'native' or dst[1] in bound):
+                    bound.add(src[1])
+                    changed = True
+        for src, dst in self.native_flows:
+            if src[0] == 'func' and (dst[0] == 'native' or dst[1] in bound):
+                self.nodes[src[1]].native_use = True
+        self.native_slots = bound
 
     def err(self, cursor, msg):
         self.report.add(self.loc(cursor), 'error', msg)

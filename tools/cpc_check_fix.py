@@ -14,7 +14,8 @@ system header, never CPC's own headers):
   - a cooperative function stored in a function pointer slot that is not
     annotated (a struct field, a variable, a parameter: `annotation-cast`)
     gets the slot annotated, so that the calls through it are cooperative
-    and inference then reaches their callers.
+    and inference then reaches their callers -- unless the slot's value goes
+    on to native code that cannot change (Checker.native_by_use).
 
 Each edit inserts or removes the annotation word alone; every other byte
 stays as it was.  An edit can make more functions cooperative (a slot, a
@@ -93,9 +94,9 @@ class Fixer:
                     r = self.spelling_range(d, fname)
                     if r is not None:
                         self.removals.setdefault(fname, set()).add(r)
-        for d in self.ck.slots_to_annotate:
+        for ident, d in self.ck.slots_to_annotate:
             fname = d.file
-            if not self.editable(fname):
+            if ident in self.ck.native_slots or not self.editable(fname):
                 continue
             pos = self.insertion_point(d, fname)
             if pos is not None:
