@@ -1443,6 +1443,8 @@ def fix_until_stable(ck, opts, per_file):
         added += a
         removed += r
         changed.update(files)
+        if not fx.again and opts.quiet:
+            break           # the graph is the same: nothing more to decide or to say
         ck = Checker(opts)
         if not ck.parse_all(opts.files, opts.clang, per_file):
             return None

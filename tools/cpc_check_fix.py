@@ -18,9 +18,10 @@ system header, never CPC's own headers):
     on to native code that cannot change (Checker.native_by_use).
 
 Each edit inserts or removes the annotation word alone; every other byte
-stays as it was.  An edit can make more functions cooperative (a slot, a
-header declaration), so cpc-check parses and decides again until nothing
-changes.
+stays as it was.  Inference has already given every function its final
+annotation, but an annotated slot makes the calls through it cooperative,
+so when a slot changes (or will, because a function stored in one became
+cooperative) cpc-check parses and decides again, until nothing changes.
 """
 import os
 import re
@@ -54,6 +55,7 @@ class Fixer:
         self.runtime = os.path.realpath(checker.fe.RUNTIME_INCLUDE) + os.sep
         self.inserts = {}      # file -> {offset}
         self.removals = {}     # file -> {(start, end)}
+        self.again = False     # the edits change the call graph: decide again
 
     # ------------------------------------------------------------ deciding
 
@@ -94,10 +96,18 @@ class Fixer:
                     r = self.spelling_range(d, fname)
                     if r is not None:
                         self.removals.setdefault(fname, set()).add(r)
+        # A function that becomes cooperative while stored in a native slot
+        # of the program's: the next round annotates the slot.
+        became = {n.key for n in self.ck.nodes.values()
+                  if n.kind == 'func' and not n.coro and self.wanted(n)}
+        if any(src[0] == 'func' and src[1] in became and dst[0] == 'slot'
+               for src, dst in self.ck.native_flows):
+            self.again = True
         for ident, d in self.ck.slots_to_annotate:
             fname = d.file
             if ident in self.ck.native_slots or not self.editable(fname):
                 continue
+            self.again = True
             pos = self.insertion_point(d, fname)
             if pos is not None:
                 self.inserts.setdefault(fname, set()).add(pos)
