@@ -855,7 +855,33 @@ class Checker:
             'loses' if sc else 'adds', self.coro_name)
         self.err(at, msg)
         if sc and self.slot_ident(slot) is not None:
-            self.slots_to_annotate.append((self.slot_ident(slot), DeclPos(slot)))
+            self.slots_to_annotate.append((self.slot_ident(slot), self.annotated_by(slot)))
+
+    def annotated_by(self, slot):
+        """Where slot's annotation is written: the slot's declaration, or
+        the program's typedef that names its pointer type (`cfunc_t cfunc;`:
+        the cps tag goes on the function type, which the typedef spells)."""
+        fe = self.fe
+        t = slot.type
+        for _ in range(8):
+            k = fe.tkind(t)
+            if k == fe.TK_ELABORATED:
+                t = t.get_named_type()
+            elif k == fe.TK_TYPEDEF:
+                d = t.get_declaration()
+                if d is not None and d.kind == self.K.TYPEDEF_DECL and \
+                        self.slot_ident_any(d) is not None:
+                    return DeclPos(d)
+                break
+            else:
+                break
+        return DeclPos(slot)
+
+    def slot_ident_any(self, d):
+        if self.is_system(d) or d.location.file is None or \
+                not self.user_file(d.location.file.name):
+            return None
+        return (d.location.file.name, d.location.offset)
 
     # A function pointer that reaches native code it cannot change (a system
     # header's parameter: pthread_create's start routine; a cast; a call

@@ -19,3 +19,6 @@ int outer(int s)
 {
     return helper(s);
 }
+
+static int cmd_read(int arg) { return read_sync(arg); }
+const Command commands[] = { { "read", cmd_read } };
