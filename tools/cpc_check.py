@@ -162,6 +162,7 @@ class Checker:
         self.slots_to_annotate = []   # (ident, DeclPos) of pointer slots a cooperative function flows into
         self.native_flows = []        # (source, destination) of function pointers into native slots
         self.native_slots = set()     # slots that must stay native (native_by_use)
+        self.stored_in_coro = set()   # functions stored in cooperative slots
         self.asserted = []            # (file, start, end): conditions of assertions
 
     # ---------------------------------------------------------------- util
@@ -836,6 +837,12 @@ class Checker:
                 return           # reported on the `?:` itself
         if not dst_coro:
             self.note_native_flow(s, slot)
+        else:
+            # a function stored where a cooperative one is expected must be
+            # one (--fix annotates it; it is then a root, stored in a pointer)
+            d = self.expr_decl(s)
+            if d is not None and d.kind == self.K.FUNCTION_DECL:
+                self.stored_in_coro.add(self.fn_node(d).key)
         sc = self.value_coro(src)
         if sc == bool(dst_coro):
             return

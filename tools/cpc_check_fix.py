@@ -8,6 +8,8 @@ system header, never CPC's own headers):
     annotated root: entry point, primitive, spawned, stored in an annotated
     pointer) gets the annotation on each declaration that lacks it, which
     also mends declarations that disagree (`inconsistent-annotation`);
+  - a function stored where a cooperative one is expected (an annotated
+    slot, a table of handlers whose type became cooperative) gets it too;
   - an annotated function that the checker finds spurious (it calls no
     cooperative function, uses no continuation, and is no root) loses it on
     every declaration;
@@ -63,6 +65,8 @@ class Fixer:
         """Whether function node n must carry the annotation."""
         if n.root == 'native':
             return False
+        if n.key in self.ck.stored_in_coro:
+            return True                # stored where a cooperative function is expected
         if not n.local:
             return n.coro              # trusted as declared: only make them agree
         return n.inferred or (n.coro and (n.uses_cont or n.root is not None))
@@ -100,6 +104,8 @@ class Fixer:
         # of the program's: the next round annotates the slot.
         became = {n.key for n in self.ck.nodes.values()
                   if n.kind == 'func' and not n.coro and self.wanted(n)}
+        if became & self.ck.stored_in_coro:
+            self.again = True      # their callers may become cooperative
         if any(src[0] == 'func' and src[1] in became and dst[0] == 'slot'
                for src, dst in self.ck.native_flows):
             self.again = True

@@ -22,3 +22,5 @@ int outer(int s)
 
 static int cmd_read(int arg) { return read_sync(arg); }
 const Command commands[] = { { "read", cmd_read } };
+static int cmd_length(int arg) { return arg; }
+const Command more[] = { { "length", cmd_length } };
