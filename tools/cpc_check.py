@@ -86,19 +86,34 @@ class Node:
         self.coro = False           # annotated cooperative
         self.block = False          # annotated blocking
         self.coro_at = None         # location of one annotating declaration
-        self.defn = None            # (unit, cursor) of the definition in an analysed file
+        self.defn = None            # (path, offset) of the definition in an analysed file
+        self.defn_loc = None        # (file, line, col) of the definition's name
         self.local = False          # defined in an analysed file
         self.root = None            # why it is cooperative regardless of its calls
         self.calls = []             # Edge list (out)
         self.inferred = False       # cooperative after the fixed point
         self.why = None             # Edge that made it cooperative
-        self.decl_locs = []         # [(loc, spelled_coro, cursor, unit_path)]
+        self.decl_locs = []         # [(loc, spelled_coro, system, (file, offset), DeclPos)]
         self.owner = None           # for spawn nodes: the enclosing function node
         self.need_cont = False      # a cpc_need_cont function (gets the continuation)
         self.uses_cont = False      # calls a cpc_need_cont function
+        self.native_use = False     # its address goes where a native function is expected
 
     def __repr__(self):
         return 'Node(%s)' % self.name
+
+
+class DeclPos:
+    """Where a declaration is written (what --infer=patch and --fix edit),
+    kept without its translation unit."""
+    __slots__ = ('file', 'start', 'name')
+
+    def __init__(self, cursor):
+        e, l = cursor.extent, cursor.location
+        self.file = l.file.name if l.file is not None else None
+        same = e.start.file is not None and e.start.file.name == self.file
+        self.start = e.start.offset if same else None    # the declaration's first byte
+        self.name = l.offset                             # the declared name's
 
 
 class Edge:
@@ -110,6 +125,7 @@ class Edge:
         self.kind = kind            # 'call' or 'spawn'
         self.text = text
         self.bad = False
+        self.asserted = False       # a hybrid test inside an assertion
 
 
 # --------------------------------------------------------------------------
@@ -137,11 +153,17 @@ class Checker:
         self.block_name = self.names['block'][0]
         self.report = Report()
         self.nodes = {}
-        self.units = []
+        self.unit_lengths = {}        # analysed file -> length of the text parsed
+        self.seen_decls = set()       # (file, offset) of the declarations registered
         self.texts = {}
         self.main_paths = set()
         self.decl_cache = {}
         self.spawn_count = 0
+        self.slots_to_annotate = []   # (ident, DeclPos) of pointer slots a cooperative function flows into
+        self.native_flows = []        # (source, destination) of function pointers into native slots
+        self.native_slots = set()     # slots that must stay native (native_by_use)
+        self.stored_in_coro = set()   # functions stored in cooperative slots
+        self.asserted = []            # (file, start, end): conditions of assertions
 
     # ---------------------------------------------------------------- util
 
@@ -220,7 +242,9 @@ class Checker:
         # coroutine_fn) before the first specifier is outside the extent:
         # look back to the end of the previous declaration
         pre = ftext[max(0, a - 256):a].decode('utf-8', 'replace')
-        pre = re.split(r'[;{}]', pre)[-1]
+        # (a parameter's look-back stops at its parenthesis or comma: the
+        # function's own annotation lies before them)
+        pre = re.split(r'[;{}(,]' if c.kind == self.K.PARM_DECL else r'[;{}]', pre)[-1]
         pre = re.sub(r'/\*.*?\*/|//[^\n]*|^\s*#[^\n]*', ' ', pre, flags=re.S | re.M)
         if '*/' in pre:
             pre = pre.split('*/')[-1]
@@ -329,7 +353,7 @@ class Checker:
                for ch in d.get_children()):
             n.need_cont = True
         sp = self.spelled(d, 'coro') or (self.type_has(d.type, 'coro') and not self.is_system(d))
-        n.decl_locs.append((self.name_loc(d), sp, self.is_system(d), ident, d))
+        n.decl_locs.append((self.name_loc(d), sp, self.is_system(d), ident, DeclPos(d)))
 
     def ptr_node(self, text, coro, block):
         key = 'ptr:%s:%d:%d' % (text, coro, block)
@@ -381,8 +405,13 @@ class Checker:
                 ok = False
                 continue
             self.texts[path] = u.text
-            self.units.append(u)
+            self.unit_lengths[path] = len(u.text)
             self.main_paths.add(path)
+            # the graph keeps no cursor: each unit is read, then let go,
+            # so a whole project does not hold every translation unit
+            self.build_unit(u)
+            self.unit = None
+            u.release()
         return ok
 
     def parse(self, text, path, args):
@@ -394,39 +423,67 @@ class Checker:
 
     # -------------------------------------------------------------- build
 
-    def build(self):
+    def expansion(self, c):
+        """(libclang's file handle, offset) of cursor c's location, where
+        a macro is expanded: one C call, no Python objects, to sort the
+        thousands of declarations a header brings."""
+        import ctypes
+        ci = self.fe.ci
+        f, off = ci.c_object_p(), ctypes.c_uint()
+        ci.conf.lib.clang_getInstantiationLocation(
+            c.location, ctypes.byref(f), None, None, ctypes.byref(off))
+        return ctypes.cast(f, ctypes.c_void_p).value, off.value
+
+    def build_unit(self, u):
         K = self.K
-        # pass 1: every function declaration of the analysed files and of
-        # the (non-system) headers they include
-        for u in self.units:
-            for c in u.tu.cursor.get_children():
-                if c.kind != K.FUNCTION_DECL:
-                    continue
-                if self.is_system(c):
-                    continue
-                n = self.fn_node(c)
-                if c.is_definition() and c.location.file is not None and \
-                        c.location.file.name == u.path and n.defn is None:
-                    n.defn = (u, c)
-                    n.local = True
+        self.unit = u
+        top = list(u.tu.cursor.get_children())
+        handles = {}            # file handle -> name, for this unit
+        where = []
+        for c in top:
+            h, off = self.expansion(c)
+            name = handles.get(h)
+            if name is None and h is not None:
+                loc = c.location
+                name = handles[h] = loc.file.name if loc.file is not None else ''
+            where.append((name, off))
+        # pass 1: every function declaration of the file and of the
+        # (non-system) headers it includes; a header's declarations are
+        # registered by the first unit that includes it
+        for c, (name, off) in zip(top, where):
+            if c.kind != K.FUNCTION_DECL or not name:
+                continue
+            if name != u.path and (name, off) in self.seen_decls:
+                continue
+            self.seen_decls.add((name, off))
+            if self.is_system(c):
+                continue
+            n = self.fn_node(c)
+            if name == u.path and n.defn is None and c.is_definition():
+                n.defn = (u.path, off)
+                n.defn_loc = self.name_loc(c)
+                n.local = True
         # pass 2: bodies and file-scope initialisers
-        for u in self.units:
-            self.unit = u
-            for c in u.tu.cursor.get_children():
-                if c.location.file is None or c.location.file.name != u.path:
+        for c, (name, off) in zip(top, where):
+            if name != u.path:
+                continue
+            if c.kind == K.FUNCTION_DECL and c.is_definition():
+                n = self.fn_node(c)
+                if n.defn != (u.path, off):
                     continue
-                if c.kind == K.FUNCTION_DECL and c.is_definition():
-                    n = self.fn_node(c)
-                    if n.defn is None or n.defn[1] != c:
-                        continue
-                    self.func = c
-                    ctx = (n, False)
-                    for x in c.get_children():
-                        if x.kind == K.COMPOUND_STMT:
-                            self.visit(x, ctx)
-                elif c.kind == K.VAR_DECL:
-                    self.func = None
-                    self.visit(c, None)
+                self.func = c
+                ctx = (n, False)
+                for x in c.get_children():
+                    if x.kind == K.COMPOUND_STMT:
+                        self.visit(x, ctx)
+            elif c.kind == K.VAR_DECL:
+                self.func = None
+                self.visit(c, None)
+        self.func = None
+
+    def build(self):
+        """The roots, once every file is read."""
+        self.native_by_use()
         # roots
         for name in self.opts.primitive:
             for n in self.by_name(name, '--primitive'):
@@ -441,6 +498,42 @@ class Checker:
         for name in self.opts.entry:
             for n in self.by_name(name, '--entry'):
                 n.root = n.root or 'entry'
+        self.primitives_defined_here()
+
+    def user_file(self, path):
+        """An analysed file or one of its user headers (CPC's own headers
+        declare what they declare)."""
+        if path is None:
+            return False
+        if path in self.main_paths:
+            return True
+        rt = os.path.realpath(self.fe.RUNTIME_INCLUDE) + os.sep
+        return not os.path.realpath(path).startswith(rt)
+
+    def primitives_defined_here(self):
+        """Annotated functions defined in the analysed files that call no
+        annotated function, whose annotation a header gives (the interface
+        says they are cooperative), and that annotated code calls: the
+        coroutine library's own primitives (QEMU's qemu_coroutine_yield,
+        which switches natively).  They are roots, as primitives declared
+        elsewhere are; an annotation written only where the function is
+        defined, or on a function that only native code calls, is still
+        checked for being spurious."""
+        called_by_coro = set()
+        for n in self.nodes.values():
+            if n.coro:
+                for e in n.calls:
+                    called_by_coro.add(e.dst.key)
+        for n in self.nodes.values():
+            if n.kind != 'func' or not n.local or not n.coro or n.root is not None:
+                continue
+            if n.key not in called_by_coro:
+                continue
+            if any(e.dst.coro for e in n.calls):
+                continue
+            if any(sp and ident[0] not in self.main_paths and not system
+                   for (_l, sp, system, ident, _d) in n.decl_locs):
+                n.root = 'primitive'
 
     def by_name(self, name, opt):
         r = [n for n in self.nodes.values() if n.kind == 'func' and n.name == name]
@@ -477,6 +570,8 @@ class Checker:
                         stack.append((a, ctx))
                     stack.append((body, (owner, detached)))
                     continue
+            if k in (K.IF_STMT, K.CONDITIONAL_OPERATOR) and len(kids) >= 2:
+                self.note_assertion(kids)
             if k == K.CALL_EXPR and kids:
                 self.call(n, kids, ctx, stack)
                 for a in reversed(kids[1:]):
@@ -491,7 +586,8 @@ class Checker:
             elif k == K.BINARY_OPERATOR and len(kids) == 2 and \
                     self.fe.binop(n) == self.fe.BO['Assign']:
                 l, r = kids
-                self.flow(n, self.value_coro(l), r, 'assign', dst=self.desc(l))
+                self.flow(n, self.value_coro(l), r, 'assign', dst=self.desc(l),
+                          slot=self.expr_decl(l))
             elif k == K.VAR_DECL:
                 ex = [x for x in kids if x.kind.is_expression()]
                 if ex:
@@ -517,6 +613,47 @@ class Checker:
                                      self.ann(cb), self.src(self.unit, b)))
             for x in reversed(kids):
                 stack.append((x, ctx))
+
+    def noreturn_call(self, e):
+        """e is (a statement or expression that is only) a call to a
+        function that does not return: __assert_fail, abort, ..."""
+        K, an = self.K, self.an
+        for _ in range(8):
+            if e.kind == K.COMPOUND_STMT:
+                ch = list(e.get_children())
+                if len(ch) != 1:
+                    return False
+                e = ch[0]
+                continue
+            s = an.strip(e)
+            while s.kind in (K.CSTYLE_CAST_EXPR, K.PAREN_EXPR):
+                s = an.strip(list(s.get_children())[-1])
+            if s.kind != K.CALL_EXPR:
+                return False
+            d = an.callee_decl(s)
+            if d is None:
+                return False
+            if 'noreturn' in d.type.spelling:
+                return True
+            return any(t.spelling == '_Noreturn' for t in d.get_tokens()
+                       if t.location.offset < d.location.offset)
+        return False
+
+    def note_assertion(self, kids):
+        """An `if` or `?:` with an arm that does not return (assert(), in
+        any C library's spelling): its condition is an assertion."""
+        cond, arms = kids[0], kids[1:]
+        if any(self.noreturn_call(a) for a in arms):
+            e = cond.extent
+            if e.start.file is not None:
+                self.asserted.append((e.start.file.name, e.start.offset, e.end.offset))
+
+    def in_assertion(self, c):
+        e = c.extent
+        if e.start.file is None:
+            return False
+        f, a, b = e.start.file.name, e.start.offset, e.end.offset
+        return any(f == g and x <= a and b <= y for (g, x, y) in self.asserted)
 
     def is_null(self, e):
         e = self.an.strip(e)
@@ -572,8 +709,10 @@ class Checker:
         if node is not None and owner is not None and node.need_cont:
             owner.uses_cont = True
         if node is not None:
-            self.edge(owner, node, self.loc(call), det,
-                      text=None if node.kind == 'func' else self.src(self.unit, callee))
+            e = self.edge(owner, node, self.loc(call), det,
+                          text=None if node.kind == 'func' else self.src(self.unit, callee))
+            if e is not None and node.name in self.opts.hybrid:
+                e.asserted = self.in_assertion(call)
         # arguments flowing into annotated (or plain) function pointer parameters
         ft = self.fe.function_type_of(callee.type)
         ptypes = []
@@ -584,7 +723,7 @@ class Checker:
                 p = params[i]
                 if self.is_fnptr(p.type):
                     self.flow(a, self.decl_has(p, 'coro'), a, 'arg',
-                              dst='argument %d of `%s`' % (i + 1, name))
+                              dst='argument %d of `%s`' % (i + 1, name), slot=p)
             elif i < len(ptypes) and self.is_fnptr(ptypes[i]):
                 self.flow(a, self.type_has(ptypes[i], 'coro'), a, 'arg',
                           dst='argument %d of `%s`' % (i + 1, name))
@@ -629,7 +768,7 @@ class Checker:
         if decl is None and at.kind in (K.VAR_DECL, K.FIELD_DECL):
             decl = at
         dc = self.decl_has(decl, 'coro') if decl is not None else self.type_has(t, 'coro')
-        self.flow(e, dc, e, 'init', dst=dst)
+        self.flow(e, dc, e, 'init', dst=dst, slot=decl)
 
     # -------------------------------------------------- pointer flow check
 
@@ -686,9 +825,9 @@ class Checker:
     def value_coro(self, e):
         return self.value_has(e, 'coro')
 
-    def flow(self, at, dst_coro, src, what, dst):
+    def flow(self, at, dst_coro, src, what, dst, slot=None):
         """A function pointer value src flows into a slot annotated
-        dst_coro (described by dst)."""
+        dst_coro (described by dst; `slot`, its declaration when known)."""
         s = self.an.strip(src)
         if not self.is_fnptr(src.type) or not self.is_fnptr(s.type):
             return
@@ -696,6 +835,14 @@ class Checker:
             ch = list(s.get_children())
             if len(ch) == 3 and self.value_coro(ch[1]) != self.value_coro(ch[2]):
                 return           # reported on the `?:` itself
+        if not dst_coro:
+            self.note_native_flow(s, slot)
+        else:
+            # a function stored where a cooperative one is expected must be
+            # one (--fix annotates it; it is then a root, stored in a pointer)
+            d = self.expr_decl(s)
+            if d is not None and d.kind == self.K.FUNCTION_DECL:
+                self.stored_in_coro.add(self.fn_node(d).key)
         sc = self.value_coro(src)
         if sc == bool(dst_coro):
             return
@@ -714,6 +861,85 @@ class Checker:
         msg += ' (%s the %s annotation) [annotation-cast]' % (
             'loses' if sc else 'adds', self.coro_name)
         self.err(at, msg)
+        if sc and self.slot_ident(slot) is not None:
+            self.slots_to_annotate.append((self.slot_ident(slot), self.annotated_by(slot)))
+
+    def annotated_by(self, slot):
+        """Where slot's annotation is written: the slot's declaration, or
+        the program's typedef that names its pointer type (`cfunc_t cfunc;`:
+        the cps tag goes on the function type, which the typedef spells)."""
+        fe = self.fe
+        t = slot.type
+        for _ in range(8):
+            k = fe.tkind(t)
+            if k == fe.TK_ELABORATED:
+                t = t.get_named_type()
+            elif k == fe.TK_TYPEDEF:
+                d = t.get_declaration()
+                if d is not None and d.kind == self.K.TYPEDEF_DECL and \
+                        self.slot_ident_any(d) is not None:
+                    return DeclPos(d)
+                break
+            else:
+                break
+        return DeclPos(slot)
+
+    def slot_ident_any(self, d):
+        if self.is_system(d) or d.location.file is None or \
+                not self.user_file(d.location.file.name):
+            return None
+        return (d.location.file.name, d.location.offset)
+
+    # A function pointer that reaches native code it cannot change (a system
+    # header's parameter: pthread_create's start routine; a cast; a call
+    # through an unannotated pointer) must stay native, and so must a user
+    # slot whose value goes there (QEMU's qemu_thread_create passes its
+    # parameter to pthread_create).  A function stored in such a slot is
+    # native by that use: inference does not make it cooperative, and
+    # --fix does not annotate the slot.  Another native slot (a struct field
+    # of the program's own) is one --fix may annotate instead.
+
+    def slot_ident(self, d):
+        if d is None or d.kind not in (self.K.VAR_DECL, self.K.PARM_DECL, self.K.FIELD_DECL):
+            return None
+        if self.is_system(d) or d.location.file is None:
+            return None
+        if not self.user_file(d.location.file.name):
+            return None
+        return (d.location.file.name, d.location.offset)
+
+    def note_native_flow(self, value, slot):
+        """Function pointer `value` goes into native slot `slot` (None: a
+        destination with no declaration of the program's)."""
+        d = self.expr_decl(value)
+        if d is None:
+            return
+        if d.kind == self.K.FUNCTION_DECL:
+            src = ('func', self.fn_node(d).key)
+        else:
+            i = self.slot_ident(d)
+            if i is None:
+                return
+            src = ('slot', i)
+        dst = self.slot_ident(slot)
+        self.native_flows.append((src, ('slot', dst) if dst is not None else ('native',)))
+
+    def native_by_use(self):
+        """The slots whose values reach native code that cannot change,
+        and the functions stored in them (Node.native_use)."""
+        bound = set()
+        changed = True
+        while changed:
+            changed = False
+            for src, dst in self.native_flows:
+                if src[0] == 'slot' and src[1] not in bound and \
+                        (dst[0] == 'native' or dst[1] in bound):
+                    bound.add(src[1])
+                    changed = True
+        for src, dst in self.native_flows:
+            if src[0] == 'func' and (dst[0] == 'native' or dst[1] in bound):
+                self.nodes[src[1]].native_use = True
+        self.native_slots = bound
 
     def err(self, cursor, msg):
         self.report.add(self.loc(cursor), 'error', msg)
@@ -744,7 +970,7 @@ class Checker:
                 c = e.src
                 if c.kind == 'spawn' or c.inferred:
                     continue
-                if not c.local or c.root == 'native':
+                if not c.local or c.root == 'native' or (c.native_use and not c.coro):
                     continue
                 c.inferred = True
                 c.why = e
@@ -758,8 +984,7 @@ class Checker:
         cn, bn = self.coro_name, self.block_name
         for n in sorted(self.nodes.values(), key=lambda x: x.key):
             if n.kind == 'func' and n.local:
-                u, c = n.defn
-                where = self.name_loc(c)
+                where = n.defn_loc
                 if n.coro and n.block:
                     R.add(where, 'error', '`%s` is annotated both %s and %s '
                           '[conflicting-annotation]' % (n.name, cn, bn))
@@ -767,8 +992,11 @@ class Checker:
                         not self.opts.no_spurious:
                     R.add(where, 'warning', '`%s` is annotated %s but calls no %s '
                           'function [spurious-annotation]' % (n.name, cn, cn))
+                # a test that only asserts (assert(qemu_in_coroutine())) picks
+                # no code path
                 hyb = sorted(set(e.dst.name for e in n.calls
-                                 if e.dst.kind == 'func' and e.dst.name in self.opts.hybrid))
+                                 if e.dst.kind == 'func' and e.dst.name in self.opts.hybrid
+                                 and not e.asserted))
                 if hyb:
                     R.add(where, 'warning', '`%s` is a hybrid function (it tests %s): split '
                           'it into a %s and a native version [hybrid-function]' % (
@@ -785,7 +1013,7 @@ class Checker:
                 # declarations that disagree (the translator rejects them)
                 if n.coro and n.kind == 'func':
                     for (loc, sp, system, ident, d) in n.decl_locs:
-                        if not sp and not system and loc[0] in self.main_paths and \
+                        if not sp and not system and self.user_file(loc[0]) and \
                                 n.coro_at is not None and loc != n.coro_at:
                             # the translator rejects these for cps
                             sev = 'error' if 'cps' in self.names['coro'] else 'warning'
@@ -808,6 +1036,10 @@ class Checker:
                     extra = ' (marked %s)' % bn if n.block else ''
                     if n.root == 'native':
                         fix = '`%s` stays native: run the call in a new thread or ' \
+                            'coroutine (cpc_spawn)' % n.name
+                    elif n.native_use:
+                        fix = '`%s` stays native (its address is used as a native ' \
+                            'function pointer): run the call in a new thread or ' \
                             'coroutine (cpc_spawn)' % n.name
                     else:
                         fix = 'annotate `%s` with %s' % (n.name, cn)
@@ -845,7 +1077,7 @@ class Checker:
     def missing(self):
         return sorted((n for n in self.nodes.values()
                        if n.kind == 'func' and n.local and n.inferred and not n.coro),
-                      key=lambda n: self.name_loc(n.defn[1]))
+                      key=lambda n: n.defn_loc)
 
     # ------------------------------------------------------------- output
 
@@ -858,7 +1090,7 @@ class Checker:
             out = self.patch(miss)
         else:
             for n in miss:
-                f, line, col = self.name_loc(n.defn[1])
+                f, line, col = n.defn_loc
                 chain = []
                 m = n
                 seen = set()
@@ -877,7 +1109,8 @@ class Checker:
                     f, line, col, n.name, self.coro_name, reason))
             # native functions (main, --native) that call what must be cooperative
             for n in sorted(self.nodes.values(), key=lambda n: n.key):
-                if n.kind != 'func' or not n.local or n.root != 'native':
+                if n.kind != 'func' or not n.local or not (
+                        n.root == 'native' or (n.native_use and not n.coro)):
                     continue
                 for e in n.calls:
                     d = e.dst
@@ -889,6 +1122,7 @@ class Checker:
         return out, bool(miss)
 
     def patch(self, miss):
+        from cpc_check_fix import insertion_point
         edits = {}
         runtime = os.path.realpath(self.fe.RUNTIME_INCLUDE)
         for n in miss:
@@ -898,16 +1132,11 @@ class Checker:
                     continue
                 if os.path.realpath(fname).startswith(runtime + os.sep):
                     continue
-                ext = d.extent
-                if ext.start.file is None or ext.start.file.name != fname:
-                    continue
                 text = self.file_text(fname) if fname not in self.main_paths else \
                     self.disk_text(fname)
-                before = text[ext.start.offset:off].rstrip()
-                if before.endswith(b'*') or before.endswith(b'('):
-                    pos = ext.start.offset
-                else:
-                    pos = off
+                pos = insertion_point(d, text)
+                if pos is None:
+                    continue
                 edits.setdefault(fname, set()).add(pos)
         out = []
         for fname in sorted(edits, key=lambda f: (f not in self.main_paths, f)):
@@ -1064,6 +1293,11 @@ def parse_args(argv):
     p.add_argument('--infer', choices=('notes', 'list', 'patch'),
                    help='print the functions that must be annotated (fixed point), '
                    'as notes (default), a list of names or a patch')
+    p.add_argument('--fix', action='store_true',
+                   help='write the annotations inference decides into the files and their '
+                   'user headers (add the missing ones, mend declarations that disagree, '
+                   'annotate pointer slots that hold cooperative functions, remove spurious '
+                   'ones), again until nothing changes')
     p.add_argument('--dot', metavar='FILE', help='write the annotated call graph '
                    '(Graphviz dot) to FILE (`-` for stdout)')
     p.add_argument('--no-spurious', action='store_true',
@@ -1206,6 +1440,10 @@ def run(argv):
     ck.build()
     ck.infer()
     ck.check()
+    if opts.fix:
+        ck = fix_until_stable(ck, opts, per_file)
+        if ck is None:
+            return 2
     order = {f: i for i, f in enumerate(opts.files)}
     R = ck.report
     if opts.no_warnings:
@@ -1232,6 +1470,42 @@ def run(argv):
         if any_missing:
             status = 1
     return status
+
+
+FIX_ROUNDS = 16
+
+
+def fix_until_stable(ck, opts, per_file):
+    """cpc-check --fix: write what inference decides, parse and decide
+    again until nothing changes; the checker of the last round."""
+    from cpc_check_fix import Fixer
+    added = removed = 0
+    changed = set()
+    for _ in range(FIX_ROUNDS):
+        fx = Fixer(ck)
+        fx.decide()
+        a, r, files = fx.write()
+        if not files:
+            break
+        added += a
+        removed += r
+        changed.update(files)
+        if not fx.again and opts.quiet:
+            break           # the graph is the same: nothing more to decide or to say
+        ck = Checker(opts)
+        if not ck.parse_all(opts.files, opts.clang, per_file):
+            return None
+        ck.build()
+        ck.infer()
+        ck.check()
+    else:
+        sys.stderr.write('cpc-check: --fix: annotations still change after %d rounds\n'
+                         % FIX_ROUNDS)
+    sys.stderr.write('cpc-check: --fix: %d annotation%s added, %d removed, in %d file%s\n' % (
+        added, '' if added == 1 else 's', removed, len(changed), '' if len(changed) == 1 else 's'))
+    for f in sorted(changed):
+        sys.stderr.write('cpc-check: --fix: wrote %s\n' % f)
+    return ck
 
 
 def main():

@@ -64,6 +64,10 @@ CASES = [
     ('qemu_lock', ['--coroutine-attr', 'cps', '--coroutine-attr', 'coroutine_fn',
                    '-I', 'lib/qemu', '--dot', '-', 'lib/qemu/lock.cpc', 'lib/qemu/sleep.cpc']),
     ('transitive', QEMU + [IN + 'transitive.c']),
+    ('hybrid_assert', QEMU + [IN + 'hybrid_assert.c']),
+    ('primitive_here', QEMU + ['--infer', IN + 'primitive_here.c']),
+    ('header_unannotated', QEMU + [IN + 'header_unannotated.c']),
+    ('native_by_use', QEMU + ['--infer', IN + 'native_by_use.c']),
     ('project_db', QEMU + ['-p', PROJECT_DB]),
     ('project_db_one', QEMU + ['-p', PROJECT_DB, IN + 'project/b.c']),
     ('sh:project_db_missing', ['-p', IN + 'project']),
@@ -121,6 +125,36 @@ def check_patch():
     return None
 
 
+def run_fix():
+    """cpc-check --fix on a copy of inputs/fix: the diff it makes (compared
+    with expected/fix.out), and a check of the result that must be clean."""
+    import difflib
+    tmp = tempfile.mkdtemp(prefix='cpc-check-fix-')
+    try:
+        src = os.path.join(HERE, 'inputs', 'fix')
+        names = sorted(os.listdir(src))
+        for f in names:
+            shutil.copy(os.path.join(src, f), tmp)
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            out, err, code = run_inproc(QEMU + ['--fix', 'lib.c'])
+            diff = []
+            for f in names:
+                a = open(os.path.join(src, f)).read().splitlines(True)
+                b = open(f).read().splitlines(True)
+                diff += difflib.unified_diff(a, b, 'a/' + f, 'b/' + f, n=0)
+            out2, err2, code2 = run_inproc(QEMU + ['lib.c'])
+        finally:
+            os.chdir(cwd)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return ('$ cpc-check --coroutine-attr coroutine_fn --fix lib.c  (a copy of inputs/fix)\n'
+            '--- stdout\n%s--- stderr\n%s--- exit %s\n--- the files after it\n%s'
+            '--- cpc-check on them\n%s%s--- exit %s\n' % (
+                out, err, code, ''.join(diff), out2, err2, code2))
+
+
 def write_project_db():
     import json
     proj = os.path.join(TOP, IN, 'project')
@@ -174,12 +208,25 @@ def main():
             failed = True
             print('FAIL %s: traceback' % name)
         fails += failed
+    got = run_fix()
+    path = os.path.join(HERE, 'expected', 'fix.out')
+    if update:
+        with open(path, 'w') as fh:
+            fh.write(got)
+    else:
+        want = open(path).read() if os.path.exists(path) else None
+        if got != want:
+            fails += 1
+            print('FAIL fix')
+            import difflib
+            sys.stdout.writelines(difflib.unified_diff(
+                (want or '').splitlines(True), got.splitlines(True), 'expected', 'got'))
     if not update:
         r = check_patch()
         if r:
             fails += 1
             print('FAIL patch_applies: ' + r)
-    total = len(CASES) + 1
+    total = len(CASES) + 2
     if update:
         print('tests/tools: expected outputs updated (%d cases)' % len(CASES))
         return 0

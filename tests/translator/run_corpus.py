@@ -4,7 +4,8 @@ and -O2 with -Wall -Wextra -Werror (so the generated C must not warn), and
 at -O2 with --dataflow=environments (eCPC's variant), run,
 and its stdout and exit status compared with programs/NAME.expected (a last
 line `exit: N` gives a non-zero status).  Directives in the source:
-Every translation runs with --cpc-check-invariants.  `cpcc-flags: ...` extra flags,
+Every translation runs with --cpc-check-invariants.  `cpcc-flags: ...` extra flags
+(`{dir}` is the program's directory),
 `max-rss-kb: N` a memory bound, `gcc-reference: yes` (a plain C program) the
 expected output must also be what the program prints when gcc compiles it as
 C (GCC's own nested functions, for instance).
@@ -36,7 +37,8 @@ def run_program(path, cfg, tmp):
     src = open(path).read()
     opt = ' '.join(cfg)
     exe = os.path.join(tmp, '%s%s' % (name, ''.join(cfg).replace('-', '_').replace('=', '_')))
-    flags = (directive(src, 'cpcc-flags') or '').split()
+    flags = [f.replace('{dir}', os.path.dirname(path))
+             for f in (directive(src, 'cpcc-flags') or '').split()]
     cmd = [CPCC, '--cpc-check-invariants'] + cfg + ['-Wall', '-Wextra', '-Werror'] + flags + \
         ['-o', exe, path]
     r = subprocess.run(cmd, capture_output=True, text=True)

@@ -3,7 +3,8 @@
 Invariant: `parse(text, path, args)` returns a `Unit` whose AST is Clang's
 view of CPC source `text` (the header read with -D__CPC_FRONTEND__); source
 offsets index `text` exactly (the spelling `__attribute__((cps))` is replaced
-by `cps` padded with spaces, so offsets do not move).  Helpers here give what
+by `cps` padded with spaces, so offsets do not move; cps_spelling.py, which
+does the same for the headers the file includes).  Helpers here give what
 the Python bindings lack (operator kinds, attributed types, spelling and
 presumed locations, pretty printing) through ctypes.
 """
@@ -13,6 +14,7 @@ import re
 
 import clang.cindex as ci
 
+from . import cps_spelling
 from . import paths
 
 TOP = paths.CHECKOUT
@@ -744,20 +746,6 @@ def pretty(c):
 # --------------------------------------------------------------------------
 # Parsing
 
-CPS_ATTR_RE = re.compile(rb'__attribute__\s*\(\(\s*(__)?cps(__)?\s*\)\)')
-
-
-def mask_cps_attribute(text):
-    """`__attribute__((cps))` -> `cps` padded with spaces (offsets kept)."""
-    def rep(m):
-        s = m.group(0)
-        n = len(s)
-        nl = s.count(b'\n')
-        body = b'cps' + b' ' * (n - 3 - nl) + b'\n' * nl
-        return body
-    return CPS_ATTR_RE.sub(rep, text)
-
-
 # A line marker with flags (`# 200 "xyz" 2 3`: 1 enters a file, 2 returns to
 # one, 3 and 4 a system header), as preprocessors write them.  gcc keeps a stack
 # of the files entered (flag 1) and ignores, with a warning, a return (flag 2)
@@ -1090,7 +1078,7 @@ def parse(text, path, args=(), check=True):
     lib()
     if isinstance(text, str):
         text = text.encode('utf-8', 'surrogateescape')
-    text = mask_cps_attribute(text)
+    text = cps_spelling.mask(text)
     if _index is None:
         _index = ci.Index.create()
     flags = list(FRONTEND_FLAGS)
@@ -1105,8 +1093,9 @@ def parse(text, path, args=(), check=True):
     opts = (ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD |
             PARSE_INCLUDE_ATTRIBUTED_TYPES)
     try:
-        tu = _index.parse(path, args=flags,
-                          unsaved_files=[(path, line_markers_as_gcc_reads_them(text, path))],
+        unsaved = [(path, line_markers_as_gcc_reads_them(text, path))] + \
+            cps_spelling.unsaved_headers(text, path, args)
+        tu = _index.parse(path, args=flags, unsaved_files=unsaved,
                           options=opts)
     except ci.TranslationUnitLoadError as e:
         raise Diags([Diag('cannot parse %s: %s' % (path, e))])

@@ -30,6 +30,7 @@ from . import headers
 from . import nested
 from . import consistency
 from . import leading_attributes
+from . import implicit_int
 from . import reserved
 from . import typecheck
 from . import prepare
@@ -156,6 +157,9 @@ PASSES = [
          check=unit_only(leading_attributes.check),
          doc='attributes after the declarator of a function definition (which gcc rejects '
              'there) move in front of it'),
+    Pass('implicit_int', 'implicit_int.py', unit_only(implicit_int.write_int),
+         check=unit_only(implicit_int.check),
+         doc='`cps` written in place of a type specifier (`cps *p;`) becomes `int`'),
     Pass('consistency', 'consistency.py', diagnostics_only(consistency.check_consistency),
          doc='every declaration of a function agrees on cps-ness'),
     Pass('reserved', 'reserved.py', unit_only(reserved.rename), check=unit_only(reserved.check),

@@ -2,7 +2,8 @@
 form `F__suffix` at file scope (its entry `F__cps`, `F__body`, `F__bounce`,
 `F__defer`, `F__resume_N`, the structs `F__frame`, `F__args`, `F__env`,
 `F__reserve`, the spawned statements `F__spawn_N`, its hoisted struct
-types `F__tag_N_name`, ...) and labels
+types `F__tag_N_name`, `F__need_cont` for a cpc_need_cont function declared
+in a header, ...) and labels
 `F__resumed_N` in its body.  A name of the user's spelt like one of them
 would collide with it in the generated C, so it is renamed `NAME__user`
 everywhere: tags, typedefs, enumerators, labels, locals and names with
@@ -26,7 +27,7 @@ K = fe.K
 # (spawned statements become functions named after the one they are in).
 CPS_SUFFIX_RE = re.compile(r'__(?:cps|body|bounce|defer|resume_\d+|resumed_\d+|frame|args|'
                            r'env|reserve|lines|dead)$')
-ANY_SUFFIX_RE = re.compile(r'__(?:spawn_\d+|tag_\d+_)')
+ANY_SUFFIX_RE = re.compile(r'__(?:spawn_\d+|tag_\d+_|need_cont$)')
 
 DECL_KINDS = (K.VAR_DECL, K.FUNCTION_DECL, K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL,
               K.TYPEDEF_DECL, K.ENUM_CONSTANT_DECL, K.LABEL_STMT, K.PARM_DECL)

@@ -271,7 +271,8 @@ int cpc_threadpool_release(cpc_sched *s);
 
 /* `cps` is a type attribute: it travels with function types through
    typedefs, pointers, fields and casts.  cpcc rewrites the spelling
-   __attribute__((cps)) to `cps` before parsing. */
+   __attribute__((cps)) to `cps` before parsing, in the file and in the
+   headers it includes. */
 #ifdef __CPC_KEEP_KEYWORDS__
 /* cpcc -E: the preprocessed text keeps the language's keywords as they are
    written (a macro defined as itself expands to itself). */
@@ -332,9 +333,11 @@ time_t cpc_time(time_t *t) __attribute__((cpc_need_cont));
 
 /* In generated C the keywords have done their work: a `cps` prototype left
    in a user header declares a native function nobody calls or defines.
-   It is an empty attribute rather than nothing so that a declaration whose
-   only specifier is `cps` (`cps *p;`, implicit int) stays a declaration. */
-#define cps __attribute__(())
+   `cps` is empty, so that it is also valid where a header spells it as an
+   attribute, `__attribute__((cps))` (QEMU's `#define coroutine_fn
+   __attribute__((cps))`); the translator writes out a `cps` that stands
+   for a type specifier (implicit int, `cps *p;`) as `int`. */
+#define cps
 #define cpc_no_retain __unused__
 #define cpc_need_cont __unused__
 

@@ -19,6 +19,7 @@ Everything else is copied byte for byte; `#line` directives keep gcc's
 messages on the .cpc file.  This module decides what to generate where; the
 text of each generated item is written by codegen.py.
 """
+import os
 import bisect
 import re
 
@@ -184,16 +185,50 @@ class Emitter:
         return self.text(c.extent.start.offset, c.extent.end.offset, small)
 
     # -- need_cont calls
-    def need_cont_edits(self, f, kexpr):
+    def need_cont_edits(self, f, kexpr, pre):
         out = []
         for call in f.need_cont_calls:
             callee = an.callee_of(call)
             j = rw.skip_space(self.u.text, callee.extent.end.offset)
             if self.u.text[j:j + 1] != b'(':
                 continue
+            d = an.callee_decl(call)
+            if d is not None and self.declared_elsewhere(d) and \
+                    an.strip(callee).kind == K.DECL_REF_EXPR:
+                # the C compiler sees the header's prototype, without the
+                # continuation: call the same symbol through a name
+                # declared with the prototype it is defined with
+                out.append((callee.extent.start.offset, callee.extent.end.offset,
+                            self.need_cont_alias(d, pre)))
             args = an.args_of(call)
             out.append((j + 1, j + 1, kexpr + (', ' if args else '')))
         return out
+
+    def declared_elsewhere(self, d):
+        """cpc_need_cont function d is first declared outside the main file
+        and outside the runtime's headers (which declare the C entry of
+        theirs, continuation first): in a user header, whose prototype the
+        translator does not rewrite."""
+        loc = d.canonical.location
+        if loc.file is None or loc.file.name == self.u.path:
+            return False
+        return not os.path.realpath(loc.file.name).startswith(
+            os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep)
+
+    def need_cont_alias(self, d, pre):
+        """`d__need_cont`, declared once before its first use as the symbol
+        of d taking the continuation first (an asm label names d's own
+        symbol)."""
+        name = d.spelling + '__need_cont'
+        if name not in self.need_cont_aliases:
+            self.need_cont_aliases.add(name)
+            pre.append('extern %s __asm__("%s");' % (
+                ctype.declare(d.type.get_result(), '%s(%s)' % (
+                    name, ', '.join(['cpc_continuation *'] + [
+                        ctype.declare(a, '') for a in fe.strip_sugar(d.type)[0].argument_types()]
+                        + (['...'] if fe.strip_sugar(d.type)[0].is_function_variadic() else [])))),
+                d.mangled_name or d.spelling))
+        return name
 
     # -- prototypes
     def entry_attributes(self, decl):
@@ -333,6 +368,7 @@ class Emitter:
     def run(self):
         u = self.u
         self.first_decl = {}
+        self.need_cont_aliases = set()
         self.tags = [c for c in u.top() if c.kind in TAG_DECLS and u.in_main_file(c)]
         for c in u.top():
             if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
@@ -411,9 +447,9 @@ class Emitter:
                                               self.u.src(an.callee_of(call)),
                                               fe.type_name(an.callee_of(call).type), f.name)))
             raise fe.Diags(errs)
-        small = EditList(self.need_cont_edits(
-            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL'))
         pre = []
+        small = EditList(self.need_cont_edits(
+            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL', pre))
         frames = []
         small += self.value_edits(f.body, pre)
         # prototypes first: the spawn thunks call the functions they declare
@@ -508,8 +544,8 @@ class Emitter:
         self.check_cps_body(f)
         sites = split(f, cfg)
         self.check_variably_modified_scopes(f, sites)
-        small = EditList(self.need_cont_edits(f, 'cpc_k'))
         pre = []
+        small = EditList(self.need_cont_edits(f, 'cpc_k', pre))
         frames = []
         sig = Signature(self, f)
         small += self.value_edits(f.body, pre)

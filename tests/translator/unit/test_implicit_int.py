@@ -1,0 +1,27 @@
+"""implicit_int: `cps` written in place of a type specifier becomes `int`."""
+from helpers import check, before, stage
+
+HDR = '#include <cpc/cpc_runtime.h>\n'
+
+
+def test_file_scope_and_local_implicit_int_declarations_get_int():
+    out = stage('implicit_int', HDR + 'cps *gp;\ncps int get(void) { cps *p; p = 0; '
+                'return p != 0; }\n')
+    assert out.split('\n')[1:3] == ['int *gp;', 'cps int get(void) { int *p; p = 0; '
+                                    'return p != 0; }']
+
+
+def test_storage_class_before_cps_is_kept():
+    out = stage('implicit_int', HDR + 'static cps *sp, *sq;\n')
+    assert out.split('\n')[1] == 'static int *sp, *sq;'
+
+
+def test_cps_with_a_type_specifier_is_left_alone():
+    src = HDR + 'cps int f(void);\ncps void g(void) { f(); }\n'
+    assert stage('implicit_int', src) == src
+
+
+def test_check_finds_an_implicit_int_cps_declaration():
+    u, ctx = before('implicit_int', HDR + 'cps *gp;\n')
+    assert check('implicit_int', u, ctx) == [
+        '`gp` is still declared with `cps` as its only type specifier']

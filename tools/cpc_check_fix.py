@@ -1,0 +1,163 @@
+"""cpc-check --fix: write the annotations that inference decides.
+
+The checker (cpc_check.Checker) decides; this module writes.  For every
+function declared in the analysed files or their user headers (never a
+system header, never CPC's own headers):
+
+  - a function that must be cooperative (the fixed point of `--infer`, an
+    annotated root: entry point, primitive, spawned, stored in an annotated
+    pointer) gets the annotation on each declaration that lacks it, which
+    also mends declarations that disagree (`inconsistent-annotation`);
+  - a function stored where a cooperative one is expected (an annotated
+    slot, a table of handlers whose type became cooperative) gets it too;
+  - an annotated function that the checker finds spurious (it calls no
+    cooperative function, uses no continuation, and is no root) loses it on
+    every declaration;
+  - a cooperative function stored in a function pointer slot that is not
+    annotated (a struct field, a variable, a parameter: `annotation-cast`)
+    gets the slot annotated, so that the calls through it are cooperative
+    and inference then reaches their callers -- unless the slot's value goes
+    on to native code that cannot change (Checker.native_by_use).
+
+Each edit inserts or removes the annotation word alone; every other byte
+stays as it was.  Inference has already given every function its final
+annotation, but an annotated slot makes the calls through it cooperative,
+so when a slot changes (or will, because a function stored in one became
+cooperative) cpc-check parses and decides again, until nothing changes.
+"""
+import os
+import re
+
+
+DECLARATOR_RE = re.compile(rb'(?:[\s*(]|\b(?:const|volatile|restrict|__restrict)\b)*$')
+
+
+def insertion_point(d, text):
+    """Where the annotation word goes in the declaration at DeclPos d of
+    `text`: before the declared name, or, when the name follows `*` or `(`
+    (a pointer result, a function pointer), before the declarator's stars
+    and parentheses, at the end of the specifiers it then binds to
+    (`int coroutine_fn (*read)(int)`, `Coroutine coroutine_fn *self(void)`)."""
+    if d.start is None or not d.start <= d.name <= len(text):
+        return None
+    before = text[d.start:d.name]
+    if not before.rstrip().endswith((b'*', b'(')):
+        return d.name
+    m = DECLARATOR_RE.search(before)
+    start = m.start() if m else len(before)
+    while start < len(before) and before[start:start + 1].isspace():
+        start += 1
+    return d.start + start
+
+
+class Fixer:
+    def __init__(self, checker):
+        self.ck = checker
+        self.word = checker.coro_name
+        self.runtime = os.path.realpath(checker.fe.RUNTIME_INCLUDE) + os.sep
+        self.inserts = {}      # file -> {offset}
+        self.removals = {}     # file -> {(start, end)}
+        self.again = False     # the edits change the call graph: decide again
+
+    # ------------------------------------------------------------ deciding
+
+    def wanted(self, n):
+        """Whether function node n must carry the annotation."""
+        if n.root == 'native':
+            return False
+        if n.key in self.ck.stored_in_coro:
+            return True                # stored where a cooperative function is expected
+        if not n.local:
+            return n.coro              # trusted as declared: only make them agree
+        return n.inferred or (n.coro and (n.uses_cont or n.root is not None))
+
+    def editable(self, fname):
+        if fname is None or not os.path.isfile(fname):
+            return False
+        if os.path.realpath(fname).startswith(self.runtime):
+            return False
+        ck = self.ck
+        if fname in ck.main_paths:
+            # a file the front-end reads as written (masked to the same
+            # length); one whose nested functions were lifted is not
+            return ck.unit_lengths.get(fname) == len(ck.disk_text(fname))
+        return True
+
+    def decide(self):
+        for n in self.ck.nodes.values():
+            if n.kind != 'func':
+                continue
+            want = self.wanted(n)
+            for (_loc, spelled, system, ident, d) in n.decl_locs:
+                fname = ident[0]
+                if system or not self.editable(fname):
+                    continue
+                if want and not spelled:
+                    pos = self.insertion_point(d, fname)
+                    if pos is not None:
+                        self.inserts.setdefault(fname, set()).add(pos)
+                elif not want and n.coro and spelled and n.local:
+                    r = self.spelling_range(d, fname)
+                    if r is not None:
+                        self.removals.setdefault(fname, set()).add(r)
+        # A function that becomes cooperative while stored in a native slot
+        # of the program's: the next round annotates the slot.
+        became = {n.key for n in self.ck.nodes.values()
+                  if n.kind == 'func' and not n.coro and self.wanted(n)}
+        if became & self.ck.stored_in_coro:
+            self.again = True      # their callers may become cooperative
+        if any(src[0] == 'func' and src[1] in became and dst[0] == 'slot'
+               for src, dst in self.ck.native_flows):
+            self.again = True
+        for ident, d in self.ck.slots_to_annotate:
+            fname = d.file
+            if ident in self.ck.native_slots or not self.editable(fname):
+                continue
+            self.again = True
+            pos = self.insertion_point(d, fname)
+            if pos is not None:
+                self.inserts.setdefault(fname, set()).add(pos)
+
+    def insertion_point(self, d, fname):
+        return insertion_point(d, self.ck.disk_text(fname))
+
+    def spelling_range(self, d, fname):
+        """The bytes, at DeclPos d, of the word (and the blank after it) in declaration d:
+        before the name, or just before the declaration (an annotation macro
+        that expands to nothing lies outside Clang's extent)."""
+        text = self.ck.disk_text(fname)
+        if d.start is None:
+            return None
+        a, b = d.start, d.name
+        pat = re.compile(rb'\b%s\b[ \t]*' % re.escape(self.word.encode()))
+        m = pat.search(text, a, b)
+        if m is None:
+            lo = max(0, a - 256)
+            pre = text[lo:a]
+            cut = max(pre.rfind(b';'), pre.rfind(b'{'), pre.rfind(b'}'))
+            start = lo + cut + 1
+            found = list(pat.finditer(text, start, a))
+            m = found[-1] if found else None
+        if m is None:
+            return None
+        return m.start(), m.end()
+
+    # ------------------------------------------------------------- writing
+
+    def write(self):
+        """Apply the edits; returns (added, removed, files changed)."""
+        added = removed = 0
+        files = sorted(set(self.inserts) | set(self.removals))
+        for fname in files:
+            text = self.ck.disk_text(fname)
+            edits = [(p, p, self.word.encode() + b' ') for p in self.inserts.get(fname, ())]
+            edits += [(a, b, b'') for (a, b) in self.removals.get(fname, ())]
+            edits.sort(reverse=True)
+            out = text
+            for (a, b, s) in edits:
+                out = out[:a] + s + out[b:]
+            with open(fname, 'wb') as fh:
+                fh.write(out)
+            added += len(self.inserts.get(fname, ()))
+            removed += len(self.removals.get(fname, ()))
+        return added, removed, files
