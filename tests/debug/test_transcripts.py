@@ -52,6 +52,9 @@ def neutral(text):
     text = re.sub(r'\b(OS )?thread \d+', lambda m: (m.group(1) or '') + 'thread T', text)
     text = re.sub(r'\d+\.\d+ s (left|\))', r'T s \1', text)
     text = re.sub(r'timeout in \d+\.\d+ s', 'timeout in T s', text)
+    # lines of the runtime's own sources (frames below the user's code):
+    # they move whenever the runtime changes; the user's lines are compared
+    text = re.sub(r'(CPC/(?:runtime|lib)/[\w/.-]+):\d+', r'\1:N', text)
     return text
 
 
