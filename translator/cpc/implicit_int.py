@@ -1,13 +1,14 @@
-"""`cps` written in place of a type specifier becomes `int`.
+"""A declaration whose only specifier is `cps` gets `int`.
 
 `cps *p;` declares, as C89's implicit int does, a pointer to int whose only
 specifier is `cps` (gcc accepts it with a warning; `cps` is then only an
 attribute of the declaration).  In C mode the runtime header's `cps` is
 empty, so that the spelling `__attribute__((cps))` (QEMU's `coroutine_fn`
 macro) stays valid in headers the generated C includes; copied as written,
-the declaration would lose its last specifier.  The token is written out as
-`int`, three bytes for three, so no offset moves.  A `cps` that comes out
-of a macro is left alone.
+the declaration would lose its last specifier.  `int` is written where the
+specifiers end (`cps int *p;`, `IMPLICIT int *lp;` when a macro spells
+`cps`), before the first declarator.  (After typecheck, which reads implicit int
+as such: `cps` is then an attribute of the object, which it ignores.)
 
 Invariant of the output: no declaration of the main file is written with
 `cps` as its only type specifier.
@@ -20,18 +21,19 @@ K = fe.K
 DECLS = (K.VAR_DECL, K.FIELD_DECL, K.PARM_DECL, K.TYPEDEF_DECL, K.FUNCTION_DECL)
 
 
-def _cps_specifier(u, n):
-    """The offset of the `cps` token written before declarator n, or None."""
-    w = u.written(n)
-    if w is None:
+def _declarator_start(u, n):
+    """The offset where declaration n's first declarator begins (after its
+    specifiers), in the main file, or None."""
+    e = n.extent
+    if e.start.file is None or e.start.file.name != u.path:
         return None
-    a, name = w[0], n.location.offset
+    a, name = e.start.offset, n.location.offset
     if not a <= name <= len(u.text):
         return None
     for t in clex.tokens(u.text[a:name]):
-        if t.kind == clex.ID and t.text == b'cps':
+        if t.kind == clex.PUNCT and t.text in (b'*', b'('):
             return a + t.start
-    return None
+    return name
 
 
 def _sites(u):
@@ -41,7 +43,7 @@ def _sites(u):
     out = []
     for n in _walk(u.tu.cursor):
         if n.kind in DECLS and n.location.offset in offsets and u.in_main_file(n):
-            at = _cps_specifier(u, n)
+            at = _declarator_start(u, n)
             if at is not None:
                 out.append((n, at))
     return out
@@ -56,7 +58,8 @@ def _walk(c):
 
 
 def write_int(u):
-    return [(at, at + 3, 'int') for at in sorted({at for (_n, at) in _sites(u)})]
+    # (declarators that share their specifiers share the first one's start)
+    return [(at, at, 'int ') for at in sorted({at for (_n, at) in _sites(u)})]
 
 
 def check(u):

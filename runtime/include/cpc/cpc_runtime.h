@@ -264,6 +264,15 @@ cpc_sched *cpc_threadpool_get(int max_threads);
 /* 0, or -1 with errno EBUSY while CPC threads are still in the pool. */
 int cpc_threadpool_release(cpc_sched *s);
 
+/* Out of memory where nothing can report it (docs/abi.md, "Running out of
+   memory"): prints "cpc: out of memory allocating WHAT (N bytes)" (size 0:
+   without the size) on stderr and exits with status CPC_EXIT_EXHAUSTED.  Translated code calls
+   it (a boxing pass writes the call, so both modes declare it) when the environment of a cps invocation cannot be allocated:
+       if (__builtin_expect(cpc_env == 0, 0))
+           cpc_out_of_memory("the environment of f", sizeof *cpc_env); */
+__attribute__((noreturn, cold)) void cpc_out_of_memory(const char *what,
+                                                       size_t size);
+
 #ifdef __CPC_FRONTEND__
 /* ---------------------------------------------------------------------- */
 /* Front-end mode: the language as the programmer writes it.              */
@@ -390,15 +399,6 @@ __attribute__((used)) static const char *const cpc__flavour_check =
    runtime's thread-locals are in the static TLS block, see docs/install.md),
    instead of a call to __tls_get_addr on every cps entry. */
 extern _Thread_local int cpc_budget __attribute__((tls_model("initial-exec")));
-
-/* Out of memory where nothing can report it (docs/abi.md, "Running out of
-   memory"): prints "cpc: out of memory allocating WHAT (N bytes)" (size 0:
-   without the size) on stderr and exits with status CPC_EXIT_EXHAUSTED.  Translated code calls
-   it when the environment of a cps invocation cannot be allocated:
-       if (__builtin_expect(cpc_env == 0, 0))
-           cpc_out_of_memory("the environment of f", sizeof *cpc_env); */
-__attribute__((noreturn, cold)) void cpc_out_of_memory(const char *what,
-                                                       size_t size);
 
 /* Out of line: grow k so that `need` more bytes fit above c[length].  Never
    returns NULL (out of memory exits with a message, as above). */

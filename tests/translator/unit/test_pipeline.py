@@ -18,7 +18,7 @@ NESTED = 'cps int g(int);\ncps int f(int a) {\n  return g(g(a)) + 1;\n}\n'
 
 def test_stop_after_names_the_declared_passes_in_order():
     assert pipeline.stage_names() == [s.name for s in pipeline.PRE_PARSE] + \
-        ['conditionals', 'headers', 'attributes', 'implicit_int', 'consistency', 'reserved', 'typecheck', 'macros', 'unevaluated', 'types',
+        ['conditionals', 'headers', 'attributes', 'consistency', 'reserved', 'typecheck', 'implicit_int', 'macros', 'unevaluated', 'types',
          'spawn',
          'linked', 'rename',
          'cleanup', 'normalize', 'boxing']
