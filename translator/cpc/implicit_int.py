@@ -42,7 +42,10 @@ def _sites(u):
         return []
     out = []
     for n in _walk(u.tu.cursor):
-        if n.kind in DECLS and n.location.offset in offsets and u.in_main_file(n):
+        # (only those whose type carries the cps tag: an old-style
+        # definition's bare parameter names are implicit int too)
+        if n.kind in DECLS and n.location.offset in offsets and u.in_main_file(n) and \
+                'cpc_cps' in n.type.spelling:
             at = _declarator_start(u, n)
             if at is not None:
                 out.append((n, at))

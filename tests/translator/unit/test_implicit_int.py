@@ -31,3 +31,8 @@ def test_check_finds_an_implicit_int_cps_declaration():
     u, ctx = before('implicit_int', HDR + 'cps *gp;\n')
     assert check('implicit_int', u, ctx) == [
         '`gp` is still declared with `cps` as its only type specifier']
+
+
+def test_bare_parameters_of_an_old_style_definition_are_left_alone():
+    src = HDR + 'cps int bare(vo) { return vo; }\n'
+    assert stage('implicit_int', src) == src
