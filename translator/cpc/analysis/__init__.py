@@ -1301,13 +1301,7 @@ class Bits:
         return out
 
     def keys_of(self, m):
-        out = set()
-        keys = self.keys
-        while m:
-            low = m & -m
-            out.add(keys[low.bit_length() - 1])
-            m ^= low
-        return out
+        return set(self.ordered(m))
 
 
 class Facts:
