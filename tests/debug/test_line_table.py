@@ -82,7 +82,11 @@ def cpc_violations(path, tmp, *flags):
     lays out the jumps of loops and `return`s at -O0 in orders the lexical
     model does not predict."""
     src = open(path, 'rb').read()
-    flags = list(flags) + corpus_run.directive(src, 'cpcc-flags')
+    # (the program's other source files, in its cpcc-flags, are not this
+    # file's object)
+    flags = list(flags) + [f.replace('{dir}', os.path.dirname(path))
+                           for f in corpus_run.directive(src, 'cpcc-flags')
+                           if not f.endswith(('.c', '.cpc'))]
     obj = os.path.join(tmp, os.path.basename(path) + '.o')
     rc, err = compile_object([CPCC, '-g', '-O0', *flags, '-c', '-o', obj, path])
     if rc:
