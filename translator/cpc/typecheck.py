@@ -198,9 +198,9 @@ class Checker:
 # argument in order.
 PRIMITIVES = {      # (C type, default or None when required, name)
     'cpc_wait': [('cpc_condvar *', None, 'c'), ('int', '-1', 'sec'), ('int', '0', 'usec')],
-    'cpc_sleep': [('int', None, 'sec'), ('int', '0', 'usec'), ('cpc_condvar *', 'NULL', 'c')],
+    'cpc_sleep': [('int', None, 'sec'), ('int', '0', 'usec'), ('cpc_condvar *', '(cpc_condvar *)0', 'c')],
     'cpc_io_wait': [('int', None, 'fd'), ('int', None, 'direction'),
-                    ('cpc_condvar *', 'NULL', 'c')],
+                    ('cpc_condvar *', '(cpc_condvar *)0', 'c')],
 }
 
 

@@ -38,8 +38,8 @@ TAG_DECLS = (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL)
 # Optional-argument primitives: C parameter list after k: (type, default).
 PRIMITIVES = {
     'cpc_wait': [('cpc_condvar *', None), ('int', '-1'), ('int', '0')],
-    'cpc_sleep': [('int', None), ('int', '0'), ('cpc_condvar *', 'NULL')],
-    'cpc_io_wait': [('int', None), ('int', None), ('cpc_condvar *', 'NULL')],
+    'cpc_sleep': [('int', None), ('int', '0'), ('cpc_condvar *', '(cpc_condvar *)0')],
+    'cpc_io_wait': [('int', None), ('int', None), ('cpc_condvar *', '(cpc_condvar *)0')],
 }
 # GNU attributes of a cps function that its C entry f__cps takes: those of its
 # symbol (linkage, section, keeping it) and of its placement.  The others
@@ -449,7 +449,10 @@ class Emitter:
             raise fe.Diags(errs)
         pre = []
         small = EditList(self.need_cont_edits(
-            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else 'NULL', pre))
+            # (no macro: the function may be a rendering whose macros are
+            # undefined around it, NULL included)
+            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else '(cpc_continuation *)0',
+            pre))
         frames = []
         small += self.value_edits(f.body, pre)
         # prototypes first: the spawn thunks call the functions they declare
