@@ -149,10 +149,15 @@ run_iotests() {   # NAME FORMAT -> prints "PASS RUN FAILED-NAMES"
     fi
     (
         cd "$src/tests/qemu-iotests" &&
+        # the tests that start the system emulator (iotests.VM, $QEMU), which
+        # is not built, would wait for it: they are left out
+        tests=$(for t in [0-9][0-9][0-9]; do
+                    grep -qE 'iotests\.VM|\$\{?QEMU\}? |_launch_qemu|QEMU_PROG' "$t" || echo "$t"
+                done) &&
         PATH=$(dirname "$python2"):$PATH \
         QEMU_PROG=/bin/false QEMU_IMG_PROG=$dir/qemu-img QEMU_IO_PROG=$dir/qemu-io \
         QEMU_NBD_PROG=$dir/qemu-nbd TEST_DIR=$scratch \
-        timeout 1800 ./check -$fmt
+        timeout 1800 ./check -$fmt $tests
     ) > "$log" 2>&1
     local failed run
     failed=$(sed -n 's/^Failures: //p' "$log")
