@@ -75,12 +75,12 @@ def test_void_call_at_end_is_tail():
 def test_optional_arguments_filled():
     out = emit('cps void f(cpc_condvar *c) { cpc_wait(c); cpc_sleep(1); }\n')
     assert 'cpc_wait__cps(cpc_k, c, -1, 0)' in out
-    assert 'cpc_sleep__cps(cpc_k, 1, 0, NULL)' in out
+    assert 'cpc_sleep__cps(cpc_k, 1, 0, (cpc_condvar *)0)' in out
 
 
 def test_need_cont_gets_continuation():
     out = emit('cps void f(void) { cpc_get_sched(); }\nvoid g(void) { cpc_get_sched(); }\n')
-    assert 'cpc_get_sched(cpc_k)' in out and 'cpc_get_sched(NULL)' in out
+    assert 'cpc_get_sched(cpc_k)' in out and 'cpc_get_sched((cpc_continuation *)0)' in out
 
 
 def test_native_cps_call_is_an_error():
