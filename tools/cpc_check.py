@@ -861,8 +861,9 @@ class Checker:
         msg += ' (%s the %s annotation) [annotation-cast]' % (
             'loses' if sc else 'adds', self.coro_name)
         self.err(at, msg)
-        if sc and self.slot_ident(slot) is not None:
-            self.slots_to_annotate.append((self.slot_ident(slot), self.annotated_by(slot)))
+        ident = self.slot_ident(slot) if sc else None
+        if ident is not None:
+            self.slots_to_annotate.append((ident, self.annotated_by(slot)))
 
     def annotated_by(self, slot):
         """Where slot's annotation is written: the slot's declaration, or
@@ -877,18 +878,12 @@ class Checker:
             elif k == fe.TK_TYPEDEF:
                 d = t.get_declaration()
                 if d is not None and d.kind == self.K.TYPEDEF_DECL and \
-                        self.slot_ident_any(d) is not None:
+                        self.user_decl(d) is not None:
                     return DeclPos(d)
                 break
             else:
                 break
         return DeclPos(slot)
-
-    def slot_ident_any(self, d):
-        if self.is_system(d) or d.location.file is None or \
-                not self.user_file(d.location.file.name):
-            return None
-        return (d.location.file.name, d.location.offset)
 
     # A function pointer that reaches native code it cannot change (a system
     # header's parameter: pthread_create's start routine; a cast; a call
@@ -899,14 +894,20 @@ class Checker:
     # --fix does not annotate the slot.  Another native slot (a struct field
     # of the program's own) is one --fix may annotate instead.
 
-    def slot_ident(self, d):
-        if d is None or d.kind not in (self.K.VAR_DECL, self.K.PARM_DECL, self.K.FIELD_DECL):
-            return None
-        if self.is_system(d) or d.location.file is None:
-            return None
-        if not self.user_file(d.location.file.name):
+    def user_decl(self, d):
+        """(file, offset) of declaration d when the program's own files hold
+        it (not a system header, not CPC's), else None."""
+        if d is None or self.is_system(d) or d.location.file is None or \
+                not self.user_file(d.location.file.name):
             return None
         return (d.location.file.name, d.location.offset)
+
+    def slot_ident(self, d):
+        """The identity of a function pointer slot of the program's own
+        (variable, parameter, field), or None."""
+        if d is None or d.kind not in (self.K.VAR_DECL, self.K.PARM_DECL, self.K.FIELD_DECL):
+            return None
+        return self.user_decl(d)
 
     def note_native_flow(self, value, slot):
         """Function pointer `value` goes into native slot `slot` (None: a

@@ -93,7 +93,7 @@ class Fixer:
                 if system or not self.editable(fname):
                     continue
                 if want and not spelled:
-                    pos = self.insertion_point(d, fname)
+                    pos = insertion_point(d, self.ck.disk_text(fname))
                     if pos is not None:
                         self.inserts.setdefault(fname, set()).add(pos)
                 elif not want and n.coro and spelled and n.local:
@@ -114,17 +114,15 @@ class Fixer:
             if ident in self.ck.native_slots or not self.editable(fname):
                 continue
             self.again = True
-            pos = self.insertion_point(d, fname)
+            pos = insertion_point(d, self.ck.disk_text(fname))
             if pos is not None:
                 self.inserts.setdefault(fname, set()).add(pos)
 
-    def insertion_point(self, d, fname):
-        return insertion_point(d, self.ck.disk_text(fname))
-
     def spelling_range(self, d, fname):
-        """The bytes, at DeclPos d, of the word (and the blank after it) in declaration d:
-        before the name, or just before the declaration (an annotation macro
-        that expands to nothing lies outside Clang's extent)."""
+        """The bytes of the annotation word (and the blank after it) in the
+        declaration at DeclPos d: before the name, or just before the
+        declaration (an annotation macro that expands to nothing lies outside
+        Clang's extent)."""
         text = self.ck.disk_text(fname)
         if d.start is None:
             return None
