@@ -1485,14 +1485,17 @@ def fix_until_stable(ck, opts, per_file):
     for _ in range(FIX_ROUNDS):
         fx = Fixer(ck)
         fx.decide()
-        a, r, files = fx.write()
+        try:
+            a, r, files = fx.write()
+        except OSError as e:
+            sys.stderr.write('cpc-check: --fix: cannot write %s: %s\n' % (
+                os.path.normpath(e.filename or '?'), e.strerror))
+            return None
         if not files:
-            break
+            break           # a fixed point: the last round's report is the files'
         added += a
         removed += r
         changed.update(files)
-        if not fx.again and opts.quiet:
-            break           # the graph is the same: nothing more to decide or to say
         ck = Checker(opts)
         if not ck.parse_all(opts.files, opts.clang, per_file):
             return None
@@ -1505,7 +1508,7 @@ def fix_until_stable(ck, opts, per_file):
     sys.stderr.write('cpc-check: --fix: %d annotation%s added, %d removed, in %d file%s\n' % (
         added, '' if added == 1 else 's', removed, len(changed), '' if len(changed) == 1 else 's'))
     for f in sorted(changed):
-        sys.stderr.write('cpc-check: --fix: wrote %s\n' % f)
+        sys.stderr.write('cpc-check: --fix: wrote %s\n' % os.path.normpath(f))
     return ck
 
 

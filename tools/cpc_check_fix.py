@@ -20,10 +20,11 @@ system header, never CPC's own headers):
     on to native code that cannot change (Checker.native_by_use).
 
 Each edit inserts or removes the annotation word alone; every other byte
-stays as it was.  Inference has already given every function its final
-annotation, but an annotated slot makes the calls through it cooperative,
-so when a slot changes (or will, because a function stored in one became
-cooperative) cpc-check parses and decides again, until nothing changes.
+stays as it was.  An annotated slot makes the calls through it cooperative
+and an annotated function changes what may be stored where, so cpc-check
+parses and decides again after every round that wrote something, until a
+round writes nothing: its report, and the exit status, are those of the
+fixed files.
 """
 import os
 import re
@@ -57,7 +58,6 @@ class Fixer:
         self.runtime = os.path.realpath(checker.fe.RUNTIME_INCLUDE) + os.sep
         self.inserts = {}      # file -> {offset}
         self.removals = {}     # file -> {(start, end)}
-        self.again = False     # the edits change the call graph: decide again
 
     # ------------------------------------------------------------ deciding
 
@@ -100,20 +100,10 @@ class Fixer:
                     r = self.spelling_range(d, fname)
                     if r is not None:
                         self.removals.setdefault(fname, set()).add(r)
-        # A function that becomes cooperative while stored in a native slot
-        # of the program's: the next round annotates the slot.
-        became = {n.key for n in self.ck.nodes.values()
-                  if n.kind == 'func' and not n.coro and self.wanted(n)}
-        if became & self.ck.stored_in_coro:
-            self.again = True      # their callers may become cooperative
-        if any(src[0] == 'func' and src[1] in became and dst[0] == 'slot'
-               for src, dst in self.ck.native_flows):
-            self.again = True
         for ident, d in self.ck.slots_to_annotate:
             fname = d.file
             if ident in self.ck.native_slots or not self.editable(fname):
                 continue
-            self.again = True
             pos = insertion_point(d, self.ck.disk_text(fname))
             if pos is not None:
                 self.inserts.setdefault(fname, set()).add(pos)
