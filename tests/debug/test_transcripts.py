@@ -7,16 +7,18 @@ cpcc flags:
     <!-- session: lines -O0 -->
 
 The test runs the commands in gdb (batch mode) on that program and compares
-its output with the block, both with addresses, process and thread numbers,
-times and the checkout's path made neutral.  `CPC_UPDATE_DOCS=1 make
-test-debug` writes what gdb printed into the page instead.
+its output with the block, both with addresses, process and OS thread
+numbers, times, the runtime's own line numbers and the checkout's path made
+neutral (CPC thread numbers and the lines of lib/ are compared).
+`CPC_UPDATE_DOCS=1 make test-debug` writes what gdb printed into the page
+instead.
 """
 import os
 import re
 
 import pytest
 
-from test_gdb import HERE, TOP, build, gdb
+from test_gdb import HERE, TOP, build, gdb, normalise
 
 DOC = os.path.join(TOP, 'docs', 'debugging.md')
 SESSION_RE = re.compile(r'<!-- session: (\S+)((?: \S+)*) -->\n\n```\n(.*?)```\n', re.S)
@@ -47,14 +49,14 @@ def run_session(name, flags, block):
 
 
 def neutral(text):
-    text = re.sub(r'0x[0-9a-f]+', '0xADDR', text)
-    text = re.sub(r'LWP \d+', 'LWP N', text)
-    text = re.sub(r'\b(OS )?thread \d+', lambda m: (m.group(1) or '') + 'thread T', text)
+    """normalise() (addresses, LWPs, OS thread numbers), and what moves
+    with the machine or the runtime: times, and the lines of the runtime's
+    own sources (frames below the user's code).  CPC thread numbers and the
+    lines of the user's code and of lib/ are compared."""
+    text = normalise(text)
     text = re.sub(r'\d+\.\d+ s (left|\))', r'T s \1', text)
     text = re.sub(r'timeout in \d+\.\d+ s', 'timeout in T s', text)
-    # lines of the runtime's own sources (frames below the user's code):
-    # they move whenever the runtime changes; the user's lines are compared
-    text = re.sub(r'(CPC/(?:runtime|lib)/[\w/.-]+):\d+', r'\1:N', text)
+    text = re.sub(r'(CPC/runtime/[\w/.-]+):\d+', r'\1:N', text)
     return text
 
 
@@ -80,3 +82,19 @@ def test_every_session_names_its_program():
     text, found = sessions()
     blocks = re.findall(r'```\n\(gdb\) ', text)
     assert len(found) == len(blocks) and found, 'a gdb session without `<!-- session: -->`'
+
+
+def test_neutral_keeps_what_the_user_sees():
+    """CPC thread numbers and the lines of lib/ frames are compared; the OS
+    threads, addresses, times and the runtime's own lines are not."""
+    listing = ('  CPC thread %d (0x%x): running (thread %d, LWP %d)\n'
+               '    #0  timeout_sleeper (t=0x%x) at CPC/lib/timeout.cpc:%d\n'
+               '#3  sched_loop (s=0x%x) at CPC/runtime/cpc_sched.c:%d\n'
+               'driven by OS thread %d (LWP %d): %d.%03d s left\n')
+    base = (3, 0x1000, 1, 100, 0x2000, 103, 0x3000, 809, 1, 100, 9, 988)
+    varied = (3, 0x1100, 2, 200, 0x2100, 103, 0x3100, 810, 2, 200, 8, 123)
+    assert neutral(listing % base) == neutral(listing % varied)
+    other_cpc_thread = (4,) + base[1:]
+    assert neutral(listing % base) != neutral(listing % other_cpc_thread)
+    other_lib_line = base[:5] + (104,) + base[6:]
+    assert neutral(listing % base) != neutral(listing % other_lib_line)
