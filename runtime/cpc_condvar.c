@@ -57,6 +57,7 @@
 #include "cpc_internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 struct cpc_condvar {
@@ -77,6 +78,15 @@ struct cpc_condvar {
     cpc_condvar *dbg_next, *dbg_prev;   /* cpc__dbg_condvars */
 #endif
 };
+
+#if UINTPTR_MAX == UINT64_MAX
+/* The gdb extension (tools/gdb/cpc-gdb.py: CV_TAIL, CV_REFCOUNT, CV_MAGIC)
+   finds the condvars of the release runtime in the heap by these offsets. */
+_Static_assert(offsetof(struct cpc_condvar, q) + offsetof(struct sched_queue, tail) == 8,
+               "cpc-gdb.py: CV_TAIL");
+_Static_assert(offsetof(struct cpc_condvar, refcount) == 16, "cpc-gdb.py: CV_REFCOUNT");
+_Static_assert(offsetof(struct cpc_condvar, magic) == 24, "cpc-gdb.py: CV_MAGIC");
+#endif
 
 #ifdef CPC_DEBUG
 /* Every live condvar, for debuggers (see cpc_debug.c).  Condvars of

@@ -502,10 +502,10 @@ def _groups(frames):
     return out
 
 
-def _count_bodies(frames):
+def _count_bodies(groups):
     """How many frames of the continuation belong to the cps functions
-    running on the C stack (see _groups)."""
-    return sum(1 for _, _, holds in _groups(frames) if holds)
+    running on the C stack, given their _groups."""
+    return sum(1 for _, _, holds in groups if holds)
 
 
 def _at_edge(f):
@@ -534,7 +534,7 @@ def running_logical_frames(k, frames):
         loc = (sal.symtab.filename, sal.line) if sal.symtab is not None else None
         out.append(LogicalFrame(func, loc, _real_args(f), real=f))
     if k is not None:
-        out += continuation_frames(k, skip=sum(1 for _, _, h in groups if h))
+        out += continuation_frames(k, skip=_count_bodies(groups))
     return out
 
 
@@ -740,8 +740,9 @@ def _condvar_scheduler(magic, k, scheds):
     return next((s for s in scheds if s.addr == home), None)
 
 
-# struct cpc_condvar (cpc_condvar.c): q.head 0, q.tail 8, refcount 16,
-# magic 24 (in a union with a uint64_t); malloc'ed, so 16-byte aligned.
+# struct cpc_condvar (cpc_condvar.c, which asserts these offsets): q.head 0,
+# q.tail 8, refcount 16, magic 24 (in a union with a uint64_t); malloc'ed,
+# so 16-byte aligned.
 # Magics (cpc_internal.h): a scheduler's cv_key, or CV_MAGIC_SHARED.
 CV_TAIL, CV_REFCOUNT, CV_MAGIC = 8, 16, 24
 CV_MAGIC_SHARED = 0x43565348
@@ -750,7 +751,9 @@ HEAP_CHUNK = 4 << 20
 
 def _heap_regions():
     """[(start, end)] of the inferior's writable private memory that malloc
-    may use: the heap and anonymous mappings (not stacks, not files)."""
+    may use: the heap and the anonymous mappings (malloc's arenas, and the
+    stacks of threads made by pthread_create, which are anonymous too), not
+    the main thread's [stack] nor files."""
     pid = gdb.selected_inferior().pid
     out = []
     try:
@@ -771,7 +774,7 @@ def _heap_regions():
 
 def _heap_condvars(scheds):
     """[(address, magic, [waiters])] of the condvars with waiters found in
-    the heap: a word holding a live condvar magic at offset 20 of a 16-byte
+    the heap: a word holding a live condvar magic at offset CV_MAGIC (24) of a 16-byte
     aligned block, whose wait list (chained through cpc_next from q.head)
     ends where q.tail points.  Only a condvar passes that check."""
     keys = {int(s.value['cv_key']) for s in scheds} | {CV_MAGIC_SHARED}
@@ -819,8 +822,8 @@ def _condvar_waiters(buf, off):
 
 
 def find_threads():
-    """(every CPC thread that can be found, in listing order; whether the
-    listing is complete; the schedulers)."""
+    """(every CPC thread that can be found, in listing order; the
+    schedulers)."""
     found = {}
 
     def add(k, state, order, sched=None):
@@ -877,7 +880,6 @@ def find_threads():
 
     # the debug runtime's registry: everything else, and thread numbers
     reg = _global('cpc__dbg_threads')
-    complete = True
     if reg is not None:
         k = int(reg)
         while k:
@@ -911,7 +913,7 @@ def find_threads():
                 t.frames = continuation_frames(t.k)
             except gdb.error as e:
                 t.frames = [LogicalFrame('<unreadable: %s>' % e, None, [])]
-    return threads, complete, scheds
+    return threads, scheds
 
 def _older(f):
     f = f.older()
@@ -949,7 +951,7 @@ functions in its continuation, where each waits, its saved variables)."""
 
     def invoke(self, arg, from_tty):
         _require_process()
-        threads, complete, scheds = find_threads()
+        threads, scheds = find_threads()
         groups = [(s, [t for t in threads if t.sched is s]) for s in scheds]
         lost = [t for t in threads if t.sched is None]
         for s, ts in groups:
@@ -967,9 +969,6 @@ functions in its continuation, where each waits, its saved variables)."""
         order = ['running', 'runnable', 'sleeping', 'condvar', 'fd', 'detached', 'new']
         gdb.write('%d CPC threads: %s\n' % (len(threads), ', '.join(
             '%d %s' % (counts[k], k) for k in order if k in counts)))
-        if not complete:
-            gdb.write('(threads waiting only on a condvar are listed with the debug '
-                      'runtime only: link with cpcc --cpc-debug)\n')
         if not _global('cpc__dbg_threads'):
             gdb.write('(release runtime: a thread held by the program with cpc_park is '
                       'listed with the debug runtime only, cpcc --cpc-debug)\n')
@@ -1116,7 +1115,7 @@ def _require_process():
 
 def _thread_by_id(n):
     _require_process()
-    threads, _, _ = find_threads()
+    threads, _ = find_threads()
     for t in threads:
         if t.id == n:
             return t
@@ -1288,7 +1287,7 @@ class CpcFrameFilter:
             yield RenamedFrame(by_frame[id(fs[0])])
         if waiting and k is not None:
             try:
-                extra = continuation_frames(k, skip=sum(1 for _, _, h in groups if h))
+                extra = continuation_frames(k, skip=_count_bodies(groups))
             except gdb.error:
                 extra = []
             # they borrow the last real frame printed: gdb numbers frames
@@ -1404,7 +1403,7 @@ def _caller_resume(f):
         return None
     k, frames, _ = r
     mine = [g for g in frames if user_name(g.name()) == user_name(name)]
-    skip = _count_bodies(mine)
+    skip = _count_bodies(_groups(mine))
     top = continuation_frames(k, skip=skip)
     if not top or top[0].note:
         return None
