@@ -97,3 +97,19 @@ BENCH translator.translate.max_lines_10s 16000 lines
     assert rows["translator.real.glib_5k"][4:6] == (1.3, False)
     assert rows["translator.real.func10k"][4:6] == (3.0, True)     # to plain C
     assert rows["translator.max_lines_10s"][4:6] == (20000, False)
+
+
+def load_translator_run():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "translator_run", os.path.join(HERE, "translator", "run.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_plain_c_time_of_a_case_is_none_once_one_file_failed_as_plain_c():
+    add = load_translator_run().add_cpu
+    assert add(add(0.0, 0, 1.5), 0, 2.0) == 3.5
+    assert add(add(0.0, 1, 1.5), 0, 2.0) is None       # a later file compiles
+    assert add(add(0.0, 0, 1.5), 1, 2.0) is None

@@ -30,14 +30,19 @@
     The benchmark program is also run, translated and native (-DCPC_NATIVE), and the two
     checksums compared.
 
+(c) Scaling (bench_scaling): translation CPU per 1,000 lines of gen5k's file and of one
+    function of each shape of shapes.py, and the largest `gotos` function translated in
+    10 s of CPU:
+
+      BENCH translator.translate.kloc.<shape> <s> s
+      BENCH translator.translate.max_lines_10s <lines> lines
+
 (d) Real-code inputs (bench_real): glib and the C library's headers, lib/, examples/httpd
     and one 10,000-line cps function; per case cpcc, cc on the generated C, cc on the source
     as plain C, the ratio, and the translation's CPU per stage (bench/README.md):
 
       BENCH translator.real.<case>.{cpcc,cc,plain} <s> s
       BENCH translator.real.<case>.ratio <x> x
-
-(c) Scaling shapes (bench_scaling), below.
 
 Knobs: BENCH_QUICK=1 (small counts, one run), BENCH_RUNS, BENCH_CPU, BENCH_COUNT (cps-call
 iterations, default 1e8), BENCH_COMPILE_RUNS.  Exit status 1 if something crashed or gave a
@@ -361,6 +366,12 @@ def real_cases():
     return cases
 
 
+def add_cpu(total, rc, cpu):
+    """total + cpu, or None once a compilation failed (rc != 0), this one or
+    an earlier one (total None)."""
+    return total + cpu if total is not None and rc == 0 else None
+
+
 def bench_real():
     """(d) Real-code inputs: per case the CPU time of `cpcc -O2 -c` (translation and
     C compiler), of `cc -O2 -c` on the generated C, and of `cc -O2 -c` on the source
@@ -404,7 +415,7 @@ def bench_real():
                     rc, cpu, _w, err = child_cpu([CC, "-O2", "-c", "-w", "-DCPC_NATIVE", "-x",
                                                   "c"] + flags + [src, "-o", base + ".nat.o"],
                                                  cwd=d)
-                    c = c + cpu if rc == 0 else None
+                    c = add_cpu(c, rc, cpu)
                 else:
                     c = None
             if not ok:
