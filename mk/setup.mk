@@ -12,10 +12,13 @@
 
 DEB_PACKAGES       := libclang-common-19-dev
 DEB_PACKAGES_EMBED := libev-dev libuv1-dev
-DEB_PACKAGES_TEST  := csmith libcsmith-dev wrk curl valgrind gdb libglib2.0-dev \
-                      cmake ninja-build pkgconf g++ libst-dev libpth-dev
-DEB_PACKAGES_BENCH := wrk hyperfine g++ libst-dev libpth-dev libboost-context-dev libglib2.0-dev \
-                      nginx-light python3-matplotlib
+# the benchmarks' peers (thread libraries, a C++ compiler, wrk): the tests
+# build and run them too
+DEB_PACKAGES_PEERS := wrk g++ libst-dev libpth-dev libglib2.0-dev
+DEB_PACKAGES_TEST  := $(DEB_PACKAGES_PEERS) csmith libcsmith-dev curl valgrind gdb \
+                      cmake ninja-build pkgconf
+DEB_PACKAGES_BENCH := $(DEB_PACKAGES_PEERS) hyperfine libboost-context-dev nginx-light \
+                      python3-matplotlib
 DEB_PACKAGES_FUZZ  := creduce
 PY_PACKAGES        := libclang==18.1.1
 PY_PACKAGES_TEST   := pytest==8.3.3
@@ -38,6 +41,14 @@ define deb_install
 	fi
 endef
 
+# $(call setup_goal,debian packages,python packages): the recipe of a goal
+# that adds packages to those of the goal it depends on.
+define setup_goal
+	$(call deb_install,$(1))
+	$(if $(strip $(2)),@$(PYTHON) -m pip install -q --disable-pip-version-check $(2))
+	@touch $@
+endef
+
 setup: $(SETUP_STAMP)
 setup-embed: $(SETUP_EMBED_STAMP)
 setup-test: $(SETUP_TEST_STAMP)
@@ -52,21 +63,16 @@ $(SETUP_STAMP): mk/setup.mk
 	@touch $@
 
 $(SETUP_EMBED_STAMP): $(SETUP_STAMP)
-	$(call deb_install,$(DEB_PACKAGES_EMBED))
-	@touch $@
+	$(call setup_goal,$(DEB_PACKAGES_EMBED))
 
 $(SETUP_TEST_STAMP): $(SETUP_EMBED_STAMP)
-	$(call deb_install,$(DEB_PACKAGES_TEST))
-	@$(PYTHON) -m pip install -q --disable-pip-version-check $(PY_PACKAGES_TEST)
-	@touch $@
+	$(call setup_goal,$(DEB_PACKAGES_TEST),$(PY_PACKAGES_TEST))
 
 $(SETUP_BENCH_STAMP): $(SETUP_EMBED_STAMP)
-	$(call deb_install,$(DEB_PACKAGES_BENCH))
-	@touch $@
+	$(call setup_goal,$(DEB_PACKAGES_BENCH))
 
 $(SETUP_FUZZ_STAMP): $(SETUP_TEST_STAMP)
-	$(call deb_install,$(DEB_PACKAGES_FUZZ))
-	@touch $@
+	$(call setup_goal,$(DEB_PACKAGES_FUZZ))
 
 .PHONY: setup setup-embed setup-test setup-bench setup-fuzz
 
