@@ -155,6 +155,40 @@ def run_fix():
                 out, err, code, ''.join(diff), out2, err2, code2))
 
 
+def check_cpc_headers_untouched():
+    """cpc-check --fix on a copy of inputs/fix_cpc_header, which stores a
+    runtime function where a cooperative one is expected: the error is
+    reported, and neither CPC's headers (a copy of them stands for the
+    runtime's include directory) nor the file are edited.  None if so."""
+    from cpc import frontend
+    tmp = tempfile.mkdtemp(prefix='cpc-check-hdr-')
+    saved, cwd = frontend.RUNTIME_INCLUDE, os.getcwd()
+    try:
+        inc = os.path.join(tmp, 'include')
+        shutil.copytree(saved, inc)
+        src = os.path.join(HERE, 'inputs', 'fix_cpc_header', 'store.c')
+        shutil.copy(src, tmp)
+        frontend.RUNTIME_INCLUDE = inc
+        os.chdir(tmp)
+        out, err, code = run_inproc(QEMU + ['--fix', 'store.c'])
+        if code != 1 or 'non-coroutine_fn `cpc_scheduler_run_once`' not in err:
+            return 'exit %s, %s' % (code, (out + err)[-500:])
+        for d, _dirs, files in os.walk(inc):
+            for f in files:
+                rel = os.path.relpath(os.path.join(d, f), inc)
+                with open(os.path.join(d, f), 'rb') as a, \
+                        open(os.path.join(saved, rel), 'rb') as b:
+                    if a.read() != b.read():
+                        return 'CPC\'s header %s was edited' % rel
+        if open('store.c', 'rb').read() != open(src, 'rb').read():
+            return 'store.c was edited'
+        return None
+    finally:
+        frontend.RUNTIME_INCLUDE = saved
+        os.chdir(cwd)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def write_project_db():
     import json
     proj = os.path.join(TOP, IN, 'project')
@@ -226,7 +260,11 @@ def main():
         if r:
             fails += 1
             print('FAIL patch_applies: ' + r)
-    total = len(CASES) + 2
+        r = check_cpc_headers_untouched()
+        if r:
+            fails += 1
+            print('FAIL fix_cpc_header: ' + r)
+    total = len(CASES) + 3
     if update:
         print('tests/tools: expected outputs updated (%d cases)' % len(CASES))
         return 0
