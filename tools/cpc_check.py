@@ -138,6 +138,7 @@ class Checker:
         from cpc import analysis as an
         self.fe = fe
         self.an = an
+        self.cpc_include = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
         self.K = fe.K
         self.opts = opts
         self.names = {'coro': list(opts.coroutine_attr), 'block': list(opts.blocking_attr)}
@@ -500,15 +501,16 @@ class Checker:
                 n.root = n.root or 'entry'
         self.primitives_defined_here()
 
+    def cpc_header(self, path):
+        """Whether path is one of CPC's own headers (the runtime's include
+        directory): they declare what they declare, never edited."""
+        return os.path.realpath(path).startswith(self.cpc_include)
+
     def user_file(self, path):
-        """An analysed file or one of its user headers (CPC's own headers
-        declare what they declare)."""
+        """An analysed file or one of its user headers."""
         if path is None:
             return False
-        if path in self.main_paths:
-            return True
-        rt = os.path.realpath(self.fe.RUNTIME_INCLUDE) + os.sep
-        return not os.path.realpath(path).startswith(rt)
+        return path in self.main_paths or not self.cpc_header(path)
 
     def primitives_defined_here(self):
         """Annotated functions defined in the analysed files that call no
@@ -1125,13 +1127,12 @@ class Checker:
     def patch(self, miss):
         from cpc_check_fix import insertion_point
         edits = {}
-        runtime = os.path.realpath(self.fe.RUNTIME_INCLUDE)
         for n in miss:
             for (loc, sp, system, ident, d) in n.decl_locs:
                 fname, off = ident
                 if system or fname is None or sp:
                     continue
-                if os.path.realpath(fname).startswith(runtime + os.sep):
+                if self.cpc_header(fname):
                     continue
                 text = self.file_text(fname) if fname not in self.main_paths else \
                     self.disk_text(fname)

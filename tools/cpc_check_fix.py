@@ -55,7 +55,6 @@ class Fixer:
     def __init__(self, checker):
         self.ck = checker
         self.word = checker.coro_name
-        self.runtime = os.path.realpath(checker.fe.RUNTIME_INCLUDE) + os.sep
         self.inserts = {}      # file -> {offset}
         self.removals = {}     # file -> {(start, end)}
 
@@ -74,7 +73,7 @@ class Fixer:
     def editable(self, fname):
         if fname is None or not os.path.isfile(fname):
             return False
-        if os.path.realpath(fname).startswith(self.runtime):
+        if self.ck.cpc_header(fname):
             return False
         ck = self.ck
         if fname in ck.main_paths:
