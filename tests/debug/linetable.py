@@ -26,6 +26,7 @@ with `objdump --dwarf=decodedline` and returns the violations, each
 
 Run as a program: `python3 linetable.py SOURCE OBJECT` prints the violations.
 """
+import bisect
 import os
 import re
 import subprocess
@@ -142,8 +143,6 @@ class Source:
         toks, self.directives, self.renumbered, self.conditional = tokens(src)
         self.cps_names = set(CPS_DECL_RE.findall(src)) | {
             'cpc_yield', 'cpc_sleep', 'cpc_wait', 'cpc_io_wait', 'cpc_link', 'cpc_done'}
-        # (from a #line on, the table names other lines: those are not checked)
-
         self.line_toks = {}
         for t in toks:
             self.line_toks.setdefault(t.line, []).append(t.text)
@@ -484,6 +483,7 @@ def check(source, obj, name=None):
     starts = function_starts(obj)
     have = {line for _, line in rows}
     bad = []
+    # from a #line on, the table names other lines: those are not checked
     if s.renumbered is not None:
         rows = [r for r in rows if r[1] < s.renumbered]
         s.required = {x for x in s.required if x < s.renumbered}
@@ -494,7 +494,6 @@ def check(source, obj, name=None):
             bad.append(('stray-code', line))
     heads_of_fn = {fn.head for fn in s.functions} | {fn.open for fn in s.functions} | \
         {fn.close for fn in s.functions}
-    import bisect
     prev = None
     for addr, line in sorted(rows):
         fn_index = bisect.bisect_right(starts, addr)

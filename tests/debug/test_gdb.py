@@ -527,8 +527,7 @@ def test_info_cpc_threads_lists_every_thread_of_a_server_with_the_release_runtim
     callers = {}
     for state, frames in threads.values():
         if frames[0][0] == 'cpc__lib_wait_fd':
-            callers.setdefault(frames[-1][:1] + frames[-1][1:], 0)
-            callers[frames[-1]] += 1
+            callers[frames[-1]] = callers.get(frames[-1], 0) + 1
     assert callers == {('reader', 'server.cpc', server_line('cpc_read_timeout(c->fd')): n,
                        ('client', 'server.cpc', server_line('/* waits for the reply */')): n,
                        ('acceptor', 'server.cpc', server_line('cpc_accept(lfd')): 1}, callers
