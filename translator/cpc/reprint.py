@@ -328,7 +328,9 @@ def declaration(u, c, verbatim=None):
     return unnamed_types_written(u, c, portable_spellings(fe.pretty(c)), verbatim)
 
 
-IDENTIFIER_RE = re.compile(r'\b[A-Za-z_]\w*\b')
+def identifiers(text):
+    """The identifiers of C text, outside its literals and directive lines."""
+    return {t.text.decode() for t in clex.tokens(text.encode()) if t.kind == clex.ID}
 
 
 def shield_macros(u, text, verbatim=()):
@@ -344,15 +346,13 @@ def shield_macros(u, text, verbatim=()):
     that is no macro changes nothing) is pushed and undefined before it
     (`#pragma push_macro`, `#undef`) and popped after it.  Identifiers of
     directive lines (pragmas that go back, which the compiler expands) and
-    of the pieces copied as written (`verbatim`) keep their macros."""
+    of the pieces copied as written (`verbatim`) keep their macros; words
+    inside string literals and character constants are no identifiers."""
     names = u.macro_names()
     keep = set()
     for piece in verbatim:
-        keep.update(IDENTIFIER_RE.findall(piece))
-    found = set()
-    for line in text.split('\n'):
-        if not line.lstrip().startswith('#'):
-            found.update(IDENTIFIER_RE.findall(line))
+        keep.update(identifiers(piece))
+    found = identifiers(text)
     shield = sorted((found & names) - keep)
     return (''.join('#pragma push_macro("%s")\n#undef %s\n' % (m, m) for m in shield),
             ''.join('#pragma pop_macro("%s")\n' % m for m in shield))
