@@ -302,13 +302,19 @@ def function(u, c, verbatim=None):
         if i in ends:
             last_end = ends[i]
         if i > 0 and i != closing:
-            opened.extend([ends.get(i, last_end)] * (ln.count('{') - ln.count('}')))
+            opened.extend([ends.get(i, last_end)] * _braces_opened(ln))
         out.append(vector_declarators(alignas_first(ln)))
         if numbered is not None:
             numbered = '#line %d %s' % (_line_number(numbered) + 1,
                                         numbered.split(None, 2)[2])
     return '\n'.join(out)
 
+
+def _braces_opened(line):
+    """How many more blocks line opens than it closes (braces in its
+    strings and character constants do not count)."""
+    puncts = [t.text for t in clex.tokens(line.encode()) if t.kind == clex.PUNCT]
+    return puncts.count(b'{') - puncts.count(b'}')
 
 
 def ignored_attributes_written(u, c, body):

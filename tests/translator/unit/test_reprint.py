@@ -119,3 +119,25 @@ def test_macro_names_inside_literals_are_not_shielded():
     assert 'cps int f(int x)' not in out and 'printf("cps: W\\n");' in out, out
     assert 'push_macro' not in out and '#undef' not in out, out
 
+
+def source_line_of(out, k):
+    """The line of the source that #line directives give line k of out."""
+    n = None
+    for ln in out[:k]:
+        if ln.startswith('#line '):
+            n = int(ln.split()[1])
+        elif n is not None:
+            n += 1
+    return n
+
+
+def test_braces_in_a_string_do_not_shift_the_lines_of_block_ends():
+    from helpers import HDR, stage
+    src = ('#define YIELD() cpc_yield()\nint printf(const char *, ...);\n'
+           'cps int f(int x) {\n    if (x) {\n        printf("{{{\\n");\n'
+           '        x = 2;\n    }\n    YIELD();\n    return x;\n}\n')
+    out = stage('macros', src).split('\n')
+    end = [i for i, ln in enumerate(out) if ln == '    }']
+    assert len(end) == 1, out
+    closing = (HDR + src).split('\n').index('    }') + 1
+    assert source_line_of(out, end[0]) == closing, out
