@@ -34,6 +34,9 @@ ARGUMENT_RE = re.compile(r'argument (\d+) of [‘\'`]([A-Za-z_]\w*)__cps[’\'`]
 C_WORDS = {'int', 'char', 'short', 'long', 'float', 'double', 'void', 'signed', 'unsigned',
            'struct', 'union', 'enum', 'const', 'volatile', '_Bool', 'return', 'sizeof'}
 PASSING_RE = re.compile(r'argument (\d+) of [‘\'`]([A-Za-z_]\w*)[’\'`]')
+# gcc's columns count a tab to the next multiple of 8 (its -ftabstop
+# default), and its quotes show the line so expanded: so do the user's lines
+TAB_STOP = 8
 
 
 class Sources:
@@ -42,7 +45,8 @@ class Sources:
     def __init__(self):
         self.files = {}
 
-    def line(self, path, n):
+    def raw(self, path, n):
+        """Line n of file path as written, or None."""
         if path not in self.files:
             try:
                 with open(path, encoding='utf-8', errors='replace') as f:
@@ -52,7 +56,17 @@ class Sources:
         lines = self.files[path]
         if lines is None or not 0 < n <= len(lines):
             return None
-        return lines[n - 1].rstrip('\n').expandtabs(1)
+        return lines[n - 1].rstrip('\n')
+
+    def line(self, path, n):
+        """Line n of file path with its tabs expanded as gcc shows them, or None."""
+        s = self.raw(path, n)
+        return None if s is None else s.expandtabs(TAB_STOP)
+
+
+def display_column(raw, col):
+    """The column gcc gives byte column col of line raw (tabs expanded)."""
+    return len(raw[:col - 1].expandtabs(TAB_STOP)) + 1
 
 
 def quote(src_line, n, col, length=1):
@@ -67,13 +81,16 @@ def quoted(text, sources=None):
     sources = sources or Sources()
     out = []
     for ln in text.split('\n'):
-        out.append(ln)
         m = HEAD_RE.match(ln)
-        if m:
-            s = sources.line(m.group('file'), int(m.group('line')))
-            if s is not None and s.strip():
-                col = min(max(1, int(m.group('col'))), len(s) + 1)
-                out.extend(quote(s, int(m.group('line')), col, token_length(s, col)))
+        raw = m and sources.raw(m.group('file'), int(m.group('line')))
+        if not raw or not raw.strip():
+            out.append(ln)
+            continue
+        # (Clang's column counts bytes: gcc's, and the quote's, tabs expanded)
+        s = raw.expandtabs(TAB_STOP)
+        col = min(display_column(raw, max(1, int(m.group('col')))), len(s) + 1)
+        out.append(ln[:m.start('col')] + str(col) + ln[m.end('col'):])
+        out.extend(quote(s, int(m.group('line')), col, token_length(s, col)))
     return '\n'.join(out)
 
 
@@ -212,7 +229,7 @@ def relayed(text, sources_paths, generated=None, sources=None):
             out.extend(lines[i + 1:j])
         else:
             gen = verbatim.get((os.path.abspath(m.group('file')), n))
-            if gen is not None and gen.rstrip().expandtabs(1) == s.rstrip():
+            if gen is not None and gen.rstrip().expandtabs(TAB_STOP) == s.rstrip():
                 col = int(m.group('col'))       # the line as written: gcc's column
                 length = caret_length(lines[i + 1:j]) or token_length(s, col)
             else:
