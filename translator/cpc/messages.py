@@ -173,15 +173,16 @@ LINE_RE = re.compile(r'^#\s*(?:line\s+)?(\d+)(?:\s+"((?:[^"\\]|\\.)*)")?')
 
 
 def verbatim_lines(generated):
-    """{(file, line)} of the user's lines that the generated C file
-    `generated` holds as written, alone on their generated line (where
-    gcc's columns are the user's)."""
+    """{(file, line): generated line} for the user's lines that the
+    generated C file `generated` holds alone on their generated line (where
+    gcc's columns are the user's if the line is as written); {} when the
+    file cannot be read."""
     copies = {}
     try:
         with open(generated, encoding='utf-8', errors='replace') as f:
             text = f.read()
     except OSError:
-        return set()
+        return {}
     cur_file, cur_line = None, 1
     for ln in text.split('\n'):
         m = LINE_RE.match(ln)

@@ -108,3 +108,14 @@ def test_a_translator_error_on_a_tab_indented_line_counts_as_gcc_does(tmp_path):
         'prog.cpc:11:35: error: too few arguments to function call, expected 2, have 1',
         '   11 |          int r = send_message_h(fd);',
         '      |                                   ^'], err
+
+
+def test_messages_on_a_generated_file_that_cannot_be_read_are_still_relayed(tmp_path):
+    from cpc import messages
+    src = tmp_path / 'prog.cpc'
+    src.write_text('int f(void)\n{\n    return zz;\n}\n')
+    gcc = '%s:3:12: error: ‘zz’ undeclared' % src
+    out = messages.relayed(gcc, [str(src)], str(tmp_path / 'missing.c')).splitlines()
+    assert out == ['%s:3:12: error: ‘zz’ undeclared' % src,
+                   '    3 |     return zz;',
+                   '      |            ^~'], out
