@@ -140,11 +140,6 @@ def call_argument(s, fn, index):
     return None
 
 
-def parameter(s, fn, index):
-    """Where parameter `index` of the declaration of `fn` in line s is."""
-    return call_argument(s, fn, index)
-
-
 def user_column(s, msg, gcc_col, previous):
     """(column, length) in user line s for message msg (user names)."""
     m = PASSING_RE.search(msg)
@@ -154,7 +149,8 @@ def user_column(s, msg, gcc_col, previous):
             return at
     m = PASSING_RE.search(previous or '')
     if m and msg.startswith('expected '):
-        at = parameter(s, m.group(2), int(m.group(1)))
+        # (the note's line declares fn: its parameters are found as a call's arguments)
+        at = call_argument(s, m.group(2), int(m.group(1)))
         if at:
             return at
     for name in QUOTED_NAME_RE.findall(msg):
