@@ -27,6 +27,7 @@ from .. import frontend as fe
 from .. import analysis as an
 from .. import ctype
 from .. import rewrite as rw
+from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
 from ..analysis import retain
 from .split import split, callee_result
 from .lift import Lifting
@@ -35,12 +36,6 @@ from . import codegen as cg
 K = fe.K
 TAG_DECLS = (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL)
 
-# Optional-argument primitives: C parameter list after k: (type, default).
-PRIMITIVES = {
-    'cpc_wait': [('cpc_condvar *', None), ('int', '-1'), ('int', '0')],
-    'cpc_sleep': [('int', None), ('int', '0'), ('cpc_condvar *', '(cpc_condvar *)0')],
-    'cpc_io_wait': [('int', None), ('int', None), ('cpc_condvar *', '(cpc_condvar *)0')],
-}
 # GNU attributes of a cps function that its C entry f__cps takes: those of its
 # symbol (linkage, section, keeping it) and of its placement.  The others
 # describe the function as C code calls it (its result, its arguments by
