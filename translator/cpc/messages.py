@@ -18,16 +18,19 @@ the user's functions at the user's line and column, with the line quoted.
 import os
 import re
 
+from . import reserved
+
 # gcc's and the translator's message heads
 HEAD_RE = re.compile(r'^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): '
                      r'(?P<kind>error|warning|note|fatal error): (?P<msg>.*)$')
 # a line of gcc's quote of the source: ` 12 |   code` or `    |   ^~~`
 QUOTE_RE = re.compile(r'^ *\d* \| ')
 # the names of the generated C (docs/translator.md): a function F's entry,
-# body, deferred entry, bounce, resume stubs, frames, spawned statements
+# body, deferred entry, bounce, resume stubs, frames, spawned statements and
+# their thunks (not its tables for gdb, which no message about code names)
 GENERATED_RE = re.compile(
-    r'\b([A-Za-z_]\w*?)((?:__spawn_\d+)*)__(?:cps|body|bounce|defer|resume_\d+|resumed_\d+|'
-    r'frame|args|env|reserve|start|start_args)\b')
+    r'\b([A-Za-z_]\w*?)((?:__spawn_\d+)*)__(?:%s)\b'
+    % '|'.join(reserved.CODE_SUFFIXES + reserved.THUNK_SUFFIXES))
 SPAWNED_RE = re.compile(r'\b([A-Za-z_]\w*?)(?:__spawn_\d+)+\b')
 QUOTED_NAME_RE = re.compile(r'[‘\'`]([A-Za-z_]\w*)[’\'`]')
 ARGUMENT_RE = re.compile(r'argument (\d+) of [‘\'`]([A-Za-z_]\w*)__cps[’\'`]')
