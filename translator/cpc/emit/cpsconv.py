@@ -19,8 +19,8 @@ Everything else is copied byte for byte; `#line` directives keep gcc's
 messages on the .cpc file.  This module decides what to generate where; the
 text of each generated item is written by codegen.py.
 """
-import os
 import bisect
+import os
 import re
 
 from .. import frontend as fe
@@ -47,6 +47,8 @@ ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused',
 SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref', 'target_clones'}
 # (`target_clones` would make one entry per target.  The attributes of its
 # code, an.CODE_ATTRIBUTES, go on every function made of it.)
+# the directory of the runtime's headers, as the prefix of their real paths
+RUNTIME_HEADERS = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
 HEADER_CPS = {'cpc_yield', 'cpc_done', 'cpc_wait', 'cpc_sleep', 'cpc_io_wait', 'cpc_link'}
 
 
@@ -207,8 +209,7 @@ class Emitter:
         loc = d.canonical.location
         if loc.file is None or loc.file.name == self.u.path:
             return False
-        return not os.path.realpath(loc.file.name).startswith(
-            os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep)
+        return not os.path.realpath(loc.file.name).startswith(RUNTIME_HEADERS)
 
     def need_cont_alias(self, d, pre):
         """`d__need_cont`, declared once before its first use as the symbol
@@ -217,12 +218,12 @@ class Emitter:
         name = d.spelling + '__need_cont'
         if name not in self.need_cont_aliases:
             self.need_cont_aliases.add(name)
-            pre.append('extern %s __asm__("%s");' % (
-                ctype.declare(d.type.get_result(), '%s(%s)' % (
-                    name, ', '.join(['cpc_continuation *'] + [
-                        ctype.declare(a, '') for a in fe.strip_sugar(d.type)[0].argument_types()]
-                        + (['...'] if fe.strip_sugar(d.type)[0].is_function_variadic() else [])))),
-                d.mangled_name or d.spelling))
+            ft = fe.strip_sugar(d.type)[0]
+            params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in ft.argument_types()]
+            if ft.is_function_variadic():
+                params.append('...')
+            head = ctype.declare(d.type.get_result(), '%s(%s)' % (name, ', '.join(params)))
+            pre.append('extern %s __asm__("%s");' % (head, d.mangled_name or d.spelling))
         return name
 
     # -- prototypes
