@@ -878,8 +878,8 @@ class Cfg:
     The graph of a whole function numbers only the variables in scope at
     some cps call (`_narrow_to_call_scopes`): its liveness and
     initialisation facts (the bit sets of the dataflow over it) exist for
-    those variables alone, and a question about another variable, one
-    declared in a block without a call, has no answer from it.  The graph
+    those variables alone: another variable (one declared in a block
+    without a call) is in none of its sets, which says nothing about it.  The graph
     of a single statement (`root`) numbers every variable it meets."""
 
     def __init__(self, func, sites=None, root=None):
