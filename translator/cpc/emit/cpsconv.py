@@ -625,8 +625,10 @@ class Emitter:
                                  sig.code))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
             saved = {v.key for v in vs}
+            # (the user's variables: gdb shows no translation temporary cpc_*)
             dead[site.index] = [(f.vars[k].name, defined.get(k, ()))
-                                for k in site.scope if k not in saved and k in f.vars]
+                                for k in site.scope if k not in saved and k in f.vars
+                                and not f.vars[k].name.startswith('cpc_')]
             stored = [v for v in vs if v.key not in layout.fixed_keys]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
