@@ -45,6 +45,8 @@ except ImportError:          # gdb without frame filters
 TRAMPOLINES = ('sched_trampoline', 'sched_loop', 'sched_loop_default', 'sched_loop_other',
                'cpc_scheduler_run', 'cpc_scheduler_run_once', 'cpc_main_loop',
                'cpc__sched_run', 'pool_worker', 'cpc_continuation_run')
+# The generated functions' names (the translator's list of generated suffixes is
+# translator/cpc/reserved.py: this standalone script keeps those of code it steps through)
 RESUME_RE = re.compile(r'^(.+)__resume_(\d+)$')
 GENERATED_RE = re.compile(r'^(.+?)__(body|cps|defer|bounce|start|resume_\d+)$')
 CPS_CALL_RE = re.compile(r'<([A-Za-z_][A-Za-z0-9_]*)__cps(?:\+\d+)?>')

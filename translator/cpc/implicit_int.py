@@ -13,6 +13,7 @@ as such: `cps` is then an attribute of the object, which it ignores.)
 Invariant of the output: no declaration of the main file is written with
 `cps` as its only type specifier.
 """
+from . import analysis as an
 from . import clex
 from . import frontend as fe
 
@@ -22,12 +23,9 @@ DECLS = (K.VAR_DECL, K.FIELD_DECL, K.PARM_DECL, K.TYPEDEF_DECL, K.FUNCTION_DECL)
 
 
 def _declarator_start(u, n):
-    """The offset where declaration n's first declarator begins (after its
-    specifiers), in the main file, or None."""
-    e = n.extent
-    if e.start.file is None or e.start.file.name != u.path:
-        return None
-    a, name = e.start.offset, n.location.offset
+    """The offset where declaration n (of the main file) has its first
+    declarator (after its specifiers), or None."""
+    a, name = n.extent.start.offset, n.location.offset
     if not a <= name <= len(u.text):
         return None
     for t in clex.tokens(u.text[a:name]):
@@ -41,23 +39,18 @@ def _sites(u):
     if not offsets:
         return []
     out = []
-    for n in _walk(u.tu.cursor):
-        # (only those whose type carries the cps tag: an old-style
-        # definition's bare parameter names are implicit int too)
-        if n.kind in DECLS and n.location.offset in offsets and u.in_main_file(n) and \
-                'cpc_cps' in n.type.spelling:
-            at = _declarator_start(u, n)
-            if at is not None:
-                out.append((n, at))
+    for top in u.top():
+        if not u.in_main_file(top):
+            continue
+        for n, _p in an.walk(top, skip_spawn=False, into_sizeof=True):
+            # (only those whose type carries the cps tag: an old-style
+            # definition's bare parameter names are implicit int too)
+            if n.kind in DECLS and n.location.offset in offsets and u.in_main_file(n) and \
+                    'cpc_cps' in n.type.spelling:
+                at = _declarator_start(u, n)
+                if at is not None:
+                    out.append((n, at))
     return out
-
-
-def _walk(c):
-    stack = [c]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(fe.kids(n)))
 
 
 def write_int(u):

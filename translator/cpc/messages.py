@@ -18,22 +18,28 @@ the user's functions at the user's line and column, with the line quoted.
 import os
 import re
 
+from . import reserved
+
 # gcc's and the translator's message heads
 HEAD_RE = re.compile(r'^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): '
                      r'(?P<kind>error|warning|note|fatal error): (?P<msg>.*)$')
 # a line of gcc's quote of the source: ` 12 |   code` or `    |   ^~~`
 QUOTE_RE = re.compile(r'^ *\d* \| ')
 # the names of the generated C (docs/translator.md): a function F's entry,
-# body, deferred entry, bounce, resume stubs, frames, spawned statements
+# body, deferred entry, bounce, resume stubs, frames, spawned statements and
+# their thunks (not its tables for gdb, which no message about code names)
 GENERATED_RE = re.compile(
-    r'\b([A-Za-z_]\w*?)((?:__spawn_\d+)*)__(?:cps|body|bounce|defer|resume_\d+|resumed_\d+|'
-    r'frame|args|env|reserve|start|start_args)\b')
+    r'\b([A-Za-z_]\w*?)((?:__spawn_\d+)*)__(?:%s)\b'
+    % '|'.join(reserved.CODE_SUFFIXES + reserved.THUNK_SUFFIXES))
 SPAWNED_RE = re.compile(r'\b([A-Za-z_]\w*?)(?:__spawn_\d+)+\b')
 QUOTED_NAME_RE = re.compile(r'[‘\'`]([A-Za-z_]\w*)[’\'`]')
 ARGUMENT_RE = re.compile(r'argument (\d+) of [‘\'`]([A-Za-z_]\w*)__cps[’\'`]')
 C_WORDS = {'int', 'char', 'short', 'long', 'float', 'double', 'void', 'signed', 'unsigned',
            'struct', 'union', 'enum', 'const', 'volatile', '_Bool', 'return', 'sizeof'}
 PASSING_RE = re.compile(r'argument (\d+) of [‘\'`]([A-Za-z_]\w*)[’\'`]')
+# gcc's columns count a tab to the next multiple of 8 (its -ftabstop
+# default), and its quotes show the line so expanded: so do the user's lines
+TAB_STOP = 8
 
 
 class Sources:
@@ -42,7 +48,8 @@ class Sources:
     def __init__(self):
         self.files = {}
 
-    def line(self, path, n):
+    def raw(self, path, n):
+        """Line n of file path as written, or None."""
         if path not in self.files:
             try:
                 with open(path, encoding='utf-8', errors='replace') as f:
@@ -52,7 +59,17 @@ class Sources:
         lines = self.files[path]
         if lines is None or not 0 < n <= len(lines):
             return None
-        return lines[n - 1].rstrip('\n').expandtabs(1)
+        return lines[n - 1].rstrip('\n')
+
+    def line(self, path, n):
+        """Line n of file path with its tabs expanded as gcc shows them, or None."""
+        s = self.raw(path, n)
+        return None if s is None else s.expandtabs(TAB_STOP)
+
+
+def display_column(raw, col):
+    """The column gcc gives byte column col of line raw (tabs expanded)."""
+    return len(raw[:col - 1].expandtabs(TAB_STOP)) + 1
 
 
 def quote(src_line, n, col, length=1):
@@ -67,13 +84,16 @@ def quoted(text, sources=None):
     sources = sources or Sources()
     out = []
     for ln in text.split('\n'):
-        out.append(ln)
         m = HEAD_RE.match(ln)
-        if m:
-            s = sources.line(m.group('file'), int(m.group('line')))
-            if s is not None and s.strip():
-                col = min(max(1, int(m.group('col'))), len(s) + 1)
-                out.extend(quote(s, int(m.group('line')), col, token_length(s, col)))
+        raw = m and sources.raw(m.group('file'), int(m.group('line')))
+        if not raw or not raw.strip():
+            out.append(ln)
+            continue
+        # (Clang's column counts bytes: gcc's, and the quote's, tabs expanded)
+        s = raw.expandtabs(TAB_STOP)
+        col = min(display_column(raw, max(1, int(m.group('col')))), len(s) + 1)
+        out.append(ln[:m.start('col')] + str(col) + ln[m.end('col'):])
+        out.extend(quote(s, int(m.group('line')), col, token_length(s, col)))
     return '\n'.join(out)
 
 
@@ -123,11 +143,6 @@ def call_argument(s, fn, index):
     return None
 
 
-def parameter(s, fn, index):
-    """Where parameter `index` of the declaration of `fn` in line s is."""
-    return call_argument(s, fn, index)
-
-
 def user_column(s, msg, gcc_col, previous):
     """(column, length) in user line s for message msg (user names)."""
     m = PASSING_RE.search(msg)
@@ -137,7 +152,8 @@ def user_column(s, msg, gcc_col, previous):
             return at
     m = PASSING_RE.search(previous or '')
     if m and msg.startswith('expected '):
-        at = parameter(s, m.group(2), int(m.group(1)))
+        # (the note's line declares fn: its parameters are found as a call's arguments)
+        at = call_argument(s, m.group(2), int(m.group(1)))
         if at:
             return at
     for name in QUOTED_NAME_RE.findall(msg):
@@ -156,15 +172,16 @@ LINE_RE = re.compile(r'^#\s*(?:line\s+)?(\d+)(?:\s+"((?:[^"\\]|\\.)*)")?')
 
 
 def verbatim_lines(generated):
-    """{(file, line)} of the user's lines that the generated C file
-    `generated` holds as written, alone on their generated line (where
-    gcc's columns are the user's)."""
+    """{(file, line): generated line} for the user's lines that the
+    generated C file `generated` holds alone on their generated line (where
+    gcc's columns are the user's if the line is as written); {} when the
+    file cannot be read."""
     copies = {}
     try:
         with open(generated, encoding='utf-8', errors='replace') as f:
             text = f.read()
     except OSError:
-        return set()
+        return {}
     cur_file, cur_line = None, 1
     for ln in text.split('\n'):
         m = LINE_RE.match(ln)
@@ -212,7 +229,7 @@ def relayed(text, sources_paths, generated=None, sources=None):
             out.extend(lines[i + 1:j])
         else:
             gen = verbatim.get((os.path.abspath(m.group('file')), n))
-            if gen is not None and gen.rstrip().expandtabs(1) == s.rstrip():
+            if gen is not None and gen.rstrip().expandtabs(TAB_STOP) == s.rstrip():
                 col = int(m.group('col'))       # the line as written: gcc's column
                 length = caret_length(lines[i + 1:j]) or token_length(s, col)
             else:

@@ -30,6 +30,7 @@ from . import analysis as an
 from . import clex
 from . import ctype
 from . import nestscan
+from . import reserved
 from . import rewrite as rw
 
 K = fe.K
@@ -63,8 +64,10 @@ static __attribute__((unused)) void cpc__nested_release(void *volatile *slots, v
                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
 }''' % SLOTS
-# names the later passes derive from a function's name (`f__cps`, ...)
-RESERVED = re.compile(r'^(cps|body|frame|reserve|defer|bounce|env|resumed_\d+|spawn_\d+|arr_.*)$')
+# names the later passes derive from a function's name (`f__cps`, ...:
+# reserved.py's suffixes; `arr_` those of spawn's array structs)
+RESERVED = re.compile(r'^(?:%s|arr_.*)$' % '|'.join(
+    reserved.CODE_SUFFIXES + reserved.TABLE_SUFFIXES + reserved.ANY_SUFFIXES))
 
 
 def _cstr(s):

@@ -181,10 +181,16 @@ def expand_macros(u):
         # the rendering spells the cps tag as an attribute Clang reads back
         text = '\n'.join(parts)
         push, pop = reprint.shield_macros(u, text, verbatim)
+        if push:
+            push = SHIELD_COMMENT + '\n' + push
         new = '\n' + rw.directives_in(u, a, b) + push + rw.line_directive(u, a) + '\n' + \
             text + '\n' + pop + rw.resync(u, b)
         edits.append((a, b, new))
     return edits
+
+
+# before the directives that keep a rendering's names from being expanded again
+SHIELD_COMMENT = '/* written with its macros expanded: none of its names is a macro here */'
 
 
 # The names of the translation's own locals and parameters in a cps

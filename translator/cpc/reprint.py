@@ -302,13 +302,19 @@ def function(u, c, verbatim=None):
         if i in ends:
             last_end = ends[i]
         if i > 0 and i != closing:
-            opened.extend([ends.get(i, last_end)] * (ln.count('{') - ln.count('}')))
+            opened.extend([ends.get(i, last_end)] * _braces_opened(ln))
         out.append(vector_declarators(alignas_first(ln)))
         if numbered is not None:
             numbered = '#line %d %s' % (_line_number(numbered) + 1,
                                         numbered.split(None, 2)[2])
     return '\n'.join(out)
 
+
+def _braces_opened(line):
+    """How many more blocks line opens than it closes (braces in its
+    strings and character constants do not count)."""
+    puncts = [t.text for t in clex.tokens(line.encode()) if t.kind == clex.PUNCT]
+    return puncts.count(b'{') - puncts.count(b'}')
 
 
 def ignored_attributes_written(u, c, body):
@@ -328,7 +334,9 @@ def declaration(u, c, verbatim=None):
     return unnamed_types_written(u, c, portable_spellings(fe.pretty(c)), verbatim)
 
 
-IDENTIFIER_RE = re.compile(r'\b[A-Za-z_]\w*\b')
+def identifiers(text):
+    """The identifiers of C text, outside its literals and directive lines."""
+    return {t.text.decode() for t in clex.tokens(text.encode()) if t.kind == clex.ID}
 
 
 def shield_macros(u, text, verbatim=()):
@@ -344,15 +352,13 @@ def shield_macros(u, text, verbatim=()):
     that is no macro changes nothing) is pushed and undefined before it
     (`#pragma push_macro`, `#undef`) and popped after it.  Identifiers of
     directive lines (pragmas that go back, which the compiler expands) and
-    of the pieces copied as written (`verbatim`) keep their macros."""
+    of the pieces copied as written (`verbatim`) keep their macros; words
+    inside string literals and character constants are no identifiers."""
     names = u.macro_names()
     keep = set()
     for piece in verbatim:
-        keep.update(IDENTIFIER_RE.findall(piece))
-    found = set()
-    for line in text.split('\n'):
-        if not line.lstrip().startswith('#'):
-            found.update(IDENTIFIER_RE.findall(line))
+        keep.update(identifiers(piece))
+    found = identifiers(text)
     shield = sorted((found & names) - keep)
     return (''.join('#pragma push_macro("%s")\n#undef %s\n' % (m, m) for m in shield),
             ''.join('#pragma pop_macro("%s")\n' % m for m in shield))

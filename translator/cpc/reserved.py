@@ -23,10 +23,22 @@ from . import analysis as an
 
 K = fe.K
 
-# Suffixes of the names generated for a cps function, and for any function
-# (spawned statements become functions named after the one they are in).
-CPS_SUFFIX_RE = re.compile(r'__(?:cps|body|bounce|defer|resume_\d+|resumed_\d+|frame|args|'
-                           r'env|reserve|lines|dead)$')
+# The suffixes of generated names (the single list: messages.py and
+# nested.py derive theirs from it; tools/gdb/cpc-gdb.py, standalone, keeps a
+# copy).  A cps function F's code and types: F__cps, F__body, ...
+CODE_SUFFIXES = ['cps', 'body', 'bounce', 'defer', r'resume_\d+', r'resumed_\d+', 'frame',
+                 'args', 'env', 'reserve']
+# its tables for gdb (the lines of its resume points, the variables dead there)
+TABLE_SUFFIXES = ['lines', 'dead']
+# Any function F's: spawned statements and calls become functions
+# F__spawn_N (whose own names follow: F__spawn_N__cps, ...), hoisted struct
+# types F__tag_N_name, the alias F__need_cont of a cpc_need_cont function
+ANY_SUFFIXES = [r'spawn_\d+', r'tag_\d+_\w*', 'need_cont']
+# the thunk that starts a spawned call F__spawn_N, and its arguments
+THUNK_SUFFIXES = ['start', 'start_args']
+
+CPS_SUFFIX_RE = re.compile(r'__(?:%s)$' % '|'.join(CODE_SUFFIXES + TABLE_SUFFIXES))
+# (spawn_N and tag_N_ anywhere: the names of F__spawn_N and F__tag_N_name follow them)
 ANY_SUFFIX_RE = re.compile(r'__(?:spawn_\d+|tag_\d+_|need_cont$)')
 
 DECL_KINDS = (K.VAR_DECL, K.FUNCTION_DECL, K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL,

@@ -139,11 +139,11 @@ def head_offset(u, c):
     `f (int a)` under `static int`), when the name is written in the file
     between the definition's start and its body; else at the start."""
     a = c.extent.start.offset
-    loc = c.location
-    if loc.file is not None and loc.file.name == u.path and a <= loc.offset < c.extent.end.offset:
-        body = [k for k in c.get_children() if k.kind.name == 'COMPOUND_STMT']
-        if not body or loc.offset < body[-1].extent.start.offset:
-            return loc.offset
+    name = c.location.offset
+    if u.in_main_file(c) and a <= name < c.extent.end.offset:
+        body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
+        if not body or name < body[-1].extent.start.offset:
+            return name
     return a
 
 

@@ -14,6 +14,8 @@ import re
 
 from . import frontend as fe
 from . import analysis as an
+from . import primitives
+from .primitives import PRIMITIVES
 
 K = fe.K
 
@@ -159,7 +161,7 @@ class Checker:
         takes its own count of them, a condvar where it takes one."""
         params = PRIMITIVES[name]
         need = sum(1 for _, default, _ in params if default is None)
-        sig = primitive_signature(name)
+        sig = primitives.signature(name)
         if not need <= len(args) <= len(params):
             self.errs.append(self.u.diag(call, '`%s` takes %s argument%s, not %d: %s' % (
                 name, need if need == len(params) else '%d to %d' % (need, len(params)),
@@ -192,29 +194,6 @@ class Checker:
                         self.exprs(x, c)
         if self.errs:
             raise fe.Diags(self.errs)
-
-
-# The primitives with optional arguments (declared `...` to Clang), each
-# argument in order.
-PRIMITIVES = {      # (C type, default or None when required, name)
-    'cpc_wait': [('cpc_condvar *', None, 'c'), ('int', '-1', 'sec'), ('int', '0', 'usec')],
-    'cpc_sleep': [('int', None, 'sec'), ('int', '0', 'usec'), ('cpc_condvar *', '(cpc_condvar *)0', 'c')],
-    'cpc_io_wait': [('int', None, 'fd'), ('int', None, 'direction'),
-                    ('cpc_condvar *', '(cpc_condvar *)0', 'c')],
-}
-
-
-def primitive_signature(name):
-    """`cpc_sleep(int sec [, int usec [, cpc_condvar *c]])`."""
-    out, opened = '', 0
-    for i, (t, default, n) in enumerate(PRIMITIVES[name]):
-        decl = '%s%s%s' % (t, '' if t.endswith('*') else ' ', n)
-        if default is None:
-            out += (', ' if i else '') + decl
-        else:
-            out += ' [%s%s' % (', ' if i else '', decl)
-            opened += 1
-    return '%s(%s%s)' % (name, out, ']' * opened)
 
 
 def null_constant(u, e):

@@ -308,3 +308,16 @@ def test_array_parameter_sizes_are_evaluated_once_on_entry_before_the_frame_stor
     body = out[out.index('f__body(cpc_continuation *cpc_k'):]
     assert body.index('(void)(a++);') < body.index('cpc_f = CPC_PUSH_RESERVED'), body
     assert out.count('(void)(a++);') == 1, out
+
+
+def test_the_dead_variables_table_lists_the_users_variables_only():
+    # (the temporary holding square(i)'s result is in scope at the call and
+    # not saved: the table for gdb names the program's variables, never the
+    # translation's cpc_ ones)
+    out = emit('cps int square(int v) { cpc_yield(); return v * v; }\n'
+               'cps int sum(int n) {\n    int total = 0, unused;\n'
+               '    for (int i = 1; i <= n; i++)\n        total += square(i);\n'
+               '    unused = 1;\n    return total;\n}\n')
+    table = re.search(r'sum__dead\[2\] __attribute__\(\(used\)\) = \{ "", "([^"]*)" \};', out)
+    assert table is not None, out
+    assert table.group(1) == 'unused@7', out

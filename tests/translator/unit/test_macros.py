@@ -23,3 +23,17 @@ def test_check_finds_a_macro_to_expand_before_the_pass():
 @pytest.mark.parametrize('case', expected_cases('macros'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('macros', case)
+
+
+def test_a_rendered_functions_macro_shield_says_why_it_is_there():
+    # (v, a self-referential macro, stays in the rendering: it is shielded)
+    out = stage('macros', '#define v v\n#define YIELD() cpc_yield()\n'
+                'cps int f(int v) {\n    YIELD();\n    return v;\n}\n').split('\n')
+    first = [i for i, ln in enumerate(out) if ln.startswith('#pragma push_macro(')]
+    assert first, out
+    assert out[first[0] - 1] == \
+        '/* written with its macros expanded: none of its names is a macro here */', out
+    # (and no comment where nothing is shielded)
+    plain = stage('macros', '#define YIELD() cpc_yield()\n'
+                  'cps int f(void) {\n    YIELD();\n    return 3;\n}\n')
+    assert 'push_macro' not in plain and 'macros expanded' not in plain, plain

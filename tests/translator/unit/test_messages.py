@@ -65,3 +65,57 @@ def test_a_translator_error_quotes_the_line(tmp_path):
         'prog.cpc:11:30: error: too few arguments to function call, expected 2, have 1',
         '   11 |     int r = send_message_h(fd);',
         '      |                              ^'], err
+
+
+def gcc_messages(tmp_path, text):
+    src = tmp_path / 'prog.c'
+    src.write_text(text)
+    r = subprocess.run(['gcc', '-Wall', '-c', '-o', str(tmp_path / 'native.o'), 'prog.c'],
+                       cwd=tmp_path, capture_output=True, text=True)
+    return r.stderr
+
+
+def message_at(err, head):
+    """The message that starts with head, and the two lines of its quote."""
+    lines = err.splitlines()
+    i = [k for k, ln in enumerate(lines) if ln.startswith(head)]
+    assert i, err
+    return lines[i[0]:i[0] + 3]
+
+
+def test_a_tab_indented_line_has_gccs_column_and_quote(tmp_path):
+    # gcc counts columns with tabs expanded to its tab stop of 8, and
+    # quotes the line so expanded: cpcc's message is the one gcc prints
+    # for the same line of C
+    cpc = SENDER.replace('    int r', '\t int r').replace(
+        'int main(void) {', 'int main(void) {\n\t int idle;\n')
+    err = compile_messages(tmp_path, cpc)
+    native = gcc_messages(tmp_path, cpc.replace('#include <cpc/cpc_runtime.h>', '')
+                          .replace('cps ', '').replace('cpc_yield();', '')
+                          .replace('cpc_spawn server(1); cpc_main_loop();', 'server(1);'))
+    for head in ('prog.cpc:11:', 'prog.cpc:16:'):
+        assert message_at(err, head) == \
+            [ln.replace('prog.c:', 'prog.cpc:', 1)
+             for ln in message_at(native, head.replace('.cpc', '.c'))], (err, native)
+
+
+def test_a_translator_error_on_a_tab_indented_line_counts_as_gcc_does(tmp_path):
+    # Clang's column counts bytes; the message gives the column gcc would
+    # (the tab to the next multiple of 8), under the line gcc would quote
+    err = compile_messages(tmp_path, SENDER.replace('    int r = send_message_h(fd, 42)',
+                                                    '\t int r = send_message_h(fd)'))
+    assert err.splitlines()[:3] == [
+        'prog.cpc:11:35: error: too few arguments to function call, expected 2, have 1',
+        '   11 |          int r = send_message_h(fd);',
+        '      |                                   ^'], err
+
+
+def test_messages_on_a_generated_file_that_cannot_be_read_are_still_relayed(tmp_path):
+    from cpc import messages
+    src = tmp_path / 'prog.cpc'
+    src.write_text('int f(void)\n{\n    return zz;\n}\n')
+    gcc = '%s:3:12: error: ‘zz’ undeclared' % src
+    out = messages.relayed(gcc, [str(src)], str(tmp_path / 'missing.c')).splitlines()
+    assert out == ['%s:3:12: error: ‘zz’ undeclared' % src,
+                   '    3 |     return zz;',
+                   '      |            ^~'], out

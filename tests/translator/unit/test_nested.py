@@ -112,6 +112,15 @@ def test_names_the_later_passes_derive_are_avoided():
     assert 'f__body__nested' in out
 
 
+@pytest.mark.parametrize('name', ['args', 'resume_2', 'lines', 'dead', 'need_cont', 'tag_1_t',
+                                  'spawn_3', 'frame'])
+def test_every_generated_suffix_is_avoided(name):
+    # (f__lines and f__dead are the tables of a cps function's resume points,
+    # f__args its entry's arguments, f__need_cont an alias, ...)
+    out = lift('int f(void) {\n int %s(void) { return 1; }\n return %s(); }\n' % (name, name))
+    assert 'f__%s__nested' % name in out, out
+
+
 @pytest.mark.parametrize('src, line, msg', [
     ('typedef int (*fp)(void);\nfp f(int x) {\n int g(void) { return x; }\n return g; }\n',
      5, 'is returned from `f`'),

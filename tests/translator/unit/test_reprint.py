@@ -106,3 +106,38 @@ def test_the_broken_vector_attribute_of_later_declarators_goes():
             '__attribute__((__vector_size__(4 * sizeof()))) f2;')
     assert reprint.vector_declarators(line) == \
         '    __attribute__((__vector_size__(4 * sizeof(float)))) float f1, f2;'
+
+
+def test_macro_names_inside_literals_are_not_shielded():
+    from helpers import stage
+    # (a cps call in a macro: the function is rendered; W and cps are
+    # macros, written only inside a string and a character constant)
+    src = ('#define YIELD() cpc_yield()\n#define W 3\nint printf(const char *, ...);\n'
+           'cps int f(int x) {\n    printf("cps: W\\n");\n    x = \'W\';\n'
+           '    YIELD();\n    return x;\n}\n')
+    out = stage('macros', src)
+    assert 'cps int f(int x)' not in out and 'printf("cps: W\\n");' in out, out
+    assert 'push_macro' not in out and '#undef' not in out, out
+
+
+def source_line_of(out, k):
+    """The line of the source that #line directives give line k of out."""
+    n = None
+    for ln in out[:k]:
+        if ln.startswith('#line '):
+            n = int(ln.split()[1])
+        elif n is not None:
+            n += 1
+    return n
+
+
+def test_braces_in_a_string_do_not_shift_the_lines_of_block_ends():
+    from helpers import HDR, stage
+    src = ('#define YIELD() cpc_yield()\nint printf(const char *, ...);\n'
+           'cps int f(int x) {\n    if (x) {\n        printf("{{{\\n");\n'
+           '        x = 2;\n    }\n    YIELD();\n    return x;\n}\n')
+    out = stage('macros', src).split('\n')
+    end = [i for i, ln in enumerate(out) if ln == '    }']
+    assert len(end) == 1, out
+    closing = (HDR + src).split('\n').index('    }') + 1
+    assert source_line_of(out, end[0]) == closing, out

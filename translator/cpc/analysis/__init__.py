@@ -872,6 +872,16 @@ def normal_form(func, s):
 
 
 class Cfg:
+    """The control-flow graph of a function (or of one statement of it),
+    with the variables each node reads and writes and the cps call sites.
+
+    The graph of a whole function numbers only the variables in scope at
+    some cps call (`_narrow_to_call_scopes`): its liveness and
+    initialisation facts (the bit sets of the dataflow over it) exist for
+    those variables alone: another variable (one declared in a block
+    without a call) is in none of its sets, which says nothing about it.  The graph
+    of a single statement (`root`) numbers every variable it meets."""
+
     def __init__(self, func, sites=None, root=None):
         """The graph of func's body, or of statement `root` of it alone (its
         entry writes no parameter)."""

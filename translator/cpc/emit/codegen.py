@@ -153,7 +153,8 @@ def resume_lines(name, lines):
     """The line where each resume point N (1, 2, ...) of function `name`
     is written, for gdb's views of a waiting thread: where the label
     F__resumed_N is, at any optimisation level (inlined into its resume
-    stub, the label keeps no address).  Data only, which nothing reads."""
+    stub, the label keeps no address).  Data only: the gdb extension
+    (tools/gdb/cpc-gdb.py) reads it, the program does not."""
     return 'static const unsigned %s__lines[%d] __attribute__((used)) = { 0, %s };' % (
         name, len(lines) + 1, ', '.join(str(n) for n in lines))
 
@@ -163,7 +164,8 @@ def resume_dead(name, dead):
     there that it does not restore (dead across the call) and the lines of
     the statements that set each: gdb's `info locals` shows such a variable
     as `<optimized out>` until the thread passes one of them.  Data only,
-    which nothing reads: `NAME@LINE,LINE NAME@...` per resume point."""
+    which the gdb extension reads (the program does not): `NAME@LINE,LINE
+    NAME@...` per resume point, the program's variables only."""
     entries = ['"%s"' % ' '.join('%s@%s' % (v, ','.join(str(n) for n in ls))
                                  for v, ls in vs) for vs in dead]
     return 'static const char *const %s__dead[%d] __attribute__((used)) = { "", %s };' % (

@@ -19,14 +19,15 @@ Everything else is copied byte for byte; `#line` directives keep gcc's
 messages on the .cpc file.  This module decides what to generate where; the
 text of each generated item is written by codegen.py.
 """
-import os
 import bisect
+import os
 import re
 
 from .. import frontend as fe
 from .. import analysis as an
 from .. import ctype
 from .. import rewrite as rw
+from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
 from ..analysis import retain
 from .split import split, callee_result
 from .lift import Lifting
@@ -35,12 +36,6 @@ from . import codegen as cg
 K = fe.K
 TAG_DECLS = (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL)
 
-# Optional-argument primitives: C parameter list after k: (type, default).
-PRIMITIVES = {
-    'cpc_wait': [('cpc_condvar *', None), ('int', '-1'), ('int', '0')],
-    'cpc_sleep': [('int', None), ('int', '0'), ('cpc_condvar *', '(cpc_condvar *)0')],
-    'cpc_io_wait': [('int', None), ('int', None), ('cpc_condvar *', '(cpc_condvar *)0')],
-}
 # GNU attributes of a cps function that its C entry f__cps takes: those of its
 # symbol (linkage, section, keeping it) and of its placement.  The others
 # describe the function as C code calls it (its result, its arguments by
@@ -52,6 +47,8 @@ ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused',
 SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref', 'target_clones'}
 # (`target_clones` would make one entry per target.  The attributes of its
 # code, an.CODE_ATTRIBUTES, go on every function made of it.)
+# the directory of the runtime's headers, as the prefix of their real paths
+RUNTIME_HEADERS = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
 HEADER_CPS = {'cpc_yield', 'cpc_done', 'cpc_wait', 'cpc_sleep', 'cpc_io_wait', 'cpc_link'}
 
 
@@ -212,8 +209,7 @@ class Emitter:
         loc = d.canonical.location
         if loc.file is None or loc.file.name == self.u.path:
             return False
-        return not os.path.realpath(loc.file.name).startswith(
-            os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep)
+        return not os.path.realpath(loc.file.name).startswith(RUNTIME_HEADERS)
 
     def need_cont_alias(self, d, pre):
         """`d__need_cont`, declared once before its first use as the symbol
@@ -222,12 +218,12 @@ class Emitter:
         name = d.spelling + '__need_cont'
         if name not in self.need_cont_aliases:
             self.need_cont_aliases.add(name)
-            pre.append('extern %s __asm__("%s");' % (
-                ctype.declare(d.type.get_result(), '%s(%s)' % (
-                    name, ', '.join(['cpc_continuation *'] + [
-                        ctype.declare(a, '') for a in fe.strip_sugar(d.type)[0].argument_types()]
-                        + (['...'] if fe.strip_sugar(d.type)[0].is_function_variadic() else [])))),
-                d.mangled_name or d.spelling))
+            ft = fe.strip_sugar(d.type)[0]
+            params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in ft.argument_types()]
+            if ft.is_function_variadic():
+                params.append('...')
+            head = ctype.declare(d.type.get_result(), '%s(%s)' % (name, ', '.join(params)))
+            pre.append('extern %s __asm__("%s");' % (head, d.mangled_name or d.spelling))
         return name
 
     # -- prototypes
@@ -629,8 +625,10 @@ class Emitter:
                                  sig.code))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
             saved = {v.key for v in vs}
+            # (the user's variables: gdb shows no translation temporary cpc_*)
             dead[site.index] = [(f.vars[k].name, defined.get(k, ()))
-                                for k in site.scope if k not in saved and k in f.vars]
+                                for k in site.scope if k not in saved and k in f.vars
+                                and not f.vars[k].name.startswith('cpc_')]
             stored = [v for v in vs if v.key not in layout.fixed_keys]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
