@@ -1114,10 +1114,12 @@ def parse(text, path, args=(), check=True):
 
 
 def implicit_int_offsets(u):
-    """File offsets of the declarators that Clang reports as declared
-    with implicit int (`-Wimplicit-int` points at the declarator's name)."""
+    """Offsets in the main file of the declarators that Clang reports as
+    declared with implicit int (`-Wimplicit-int` points at the declarator's
+    name); a header's are not: their offsets are another file's."""
     return {d.location.offset for d in u.tu.diagnostics
-            if d.option == '-Wimplicit-int' and d.location.file is not None}
+            if d.option == '-Wimplicit-int' and d.location.file is not None and
+            d.location.file.name == u.path}
 
 
 def children(c):
