@@ -273,18 +273,24 @@ static int io_ctl(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
     return rc;
 }
 
-/* Arm fd for `dirs` (one-shot).  Returns 0 or -1 with errno set. */
-static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
-                  uint32_t dirs)
+/* The epoll events of a one-shot registration for `dirs`. */
+static uint32_t io_oneshot_events(uint32_t dirs)
 {
     uint32_t events = EPOLLONESHOT;
     if (dirs & CPC_IO_IN)
         events |= EPOLLIN | EPOLLRDHUP;
     if (dirs & CPC_IO_OUT)
         events |= EPOLLOUT;
+    return events;
+}
+
+/* Arm fd for `dirs` (one-shot).  Returns 0 or -1 with errno set. */
+static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
+                  uint32_t dirs)
+{
     r->kept_gen = 0;
     r->ready = 0;
-    int rc = io_ctl(s, fd, r, events);
+    int rc = io_ctl(s, fd, r, io_oneshot_events(dirs));
     r->armed = rc == 0 ? dirs : 0;
     return rc;
 }
@@ -307,18 +313,35 @@ static int io_keep_register(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
     return rc;
 }
 
+/* Whether the registration of fd, which threads wait on, left s's epoll set
+   (the kernel drops it when the file is closed): registering it again with
+   the events it has works only while the number still names that file. */
+static bool io_registration_gone(struct cpc_sched *s, int fd,
+                                 struct cpc__io_fd *r)
+{
+    uint32_t events;
+    if (r->kept_gen != 0)
+        events = IO_KEPT_EVENTS;
+    else if (r->armed != 0)
+        events = io_oneshot_events(r->armed);
+    else
+        return false;
+    struct epoll_event ev = { .events = events, .data.fd = fd };
+    return epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 &&
+           (errno == ENOENT || errno == EBADF);
+}
+
 #ifdef CPC_DEBUG
 /* The debug runtime checks the promise of cpc_io_keep at every wait on a
-   kept fd: re-registering succeeds only if the number still names the
-   file registered. */
-static void io_dbg_check_kept(struct cpc_sched *s, int fd)
+   kept fd registered here (entry r): its registration must still be
+   there. */
+static void io_dbg_check_kept(struct cpc_sched *s, int fd, struct cpc__io_fd *r)
 {
-    struct epoll_event ev = { .events = IO_KEPT_EVENTS, .data.fd = fd };
-    if (epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0)
+    if (io_registration_gone(s, fd, r))
         cpc__fatal("cpc_io_wait: fd %d is kept (cpc_io_keep) but was closed "
                    "without cpc_io_forget (%s)", fd,
                    errno == ENOENT ? "its number names another file now"
-                                   : strerror(errno));
+                                   : "the number is closed");
 }
 
 /* ... and exercises the edge-triggered contract: every other wait on a
@@ -331,7 +354,7 @@ static bool io_dbg_early_return(void)
     return (++waits & 1) == 0;
 }
 #else
-#define io_dbg_check_kept(s, fd) ((void)0)
+#define io_dbg_check_kept(s, fd, r) ((void)0)
 #define io_dbg_early_return() false
 #endif
 
@@ -380,29 +403,6 @@ static void io_wake(struct cpc_sched *s, struct cpc__io_fd *r, uint32_t ready,
         }
         k = next;
     }
-}
-
-/* Whether the registration of fd, which threads wait on, left s's epoll set
-   (the kernel drops it when the file is closed): registering it again with
-   the events it has works only while the number still names that file. */
-static bool io_registration_gone(struct cpc_sched *s, int fd,
-                                 struct cpc__io_fd *r)
-{
-    uint32_t events;
-    if (r->kept_gen != 0) {
-        events = IO_KEPT_EVENTS;
-    } else if (r->armed != 0) {
-        events = EPOLLONESHOT;
-        if (r->armed & CPC_IO_IN)
-            events |= EPOLLIN | EPOLLRDHUP;
-        if (r->armed & CPC_IO_OUT)
-            events |= EPOLLOUT;
-    } else {
-        return false;
-    }
-    struct epoll_event ev = { .events = events, .data.fd = fd };
-    return epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 &&
-           (errno == ENOENT || errno == EBADF);
 }
 
 #ifdef CPC_DEBUG
@@ -571,7 +571,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
            at the end of the run queue, after the threads woken before
            it -- going on at once instead lets a busy connection overtake
            the others, which lengthens the latency tail. */
-        io_dbg_check_kept(s, fd);
+        io_dbg_check_kept(s, fd, r);
         uint32_t seen = (r->ready | r->ready >> IO_HUP_SHIFT) & (uint32_t)direction;
         if (io_dbg_early_return())
             seen = (uint32_t)direction;
