@@ -415,6 +415,25 @@ static void io_wake(struct cpc_sched *s, struct cpc__io_fd *r, uint32_t ready,
    a time, so that a program stranded for ever is told. */
 #define IO_DBG_CHECK_MS 100
 
+/* cpc_close calls under way on any thread, from before their close(2)
+   until their notices to the other schedulers are posted.  Meanwhile a
+   registration may be gone on another scheduler through no fault of the
+   program's: the check leaves it to its next round. */
+static atomic_int io_dbg_closing;
+#define io_dbg_close_begin() \
+    atomic_fetch_add_explicit(&io_dbg_closing, 1, memory_order_seq_cst)
+#define io_dbg_close_end() \
+    atomic_fetch_sub_explicit(&io_dbg_closing, 1, memory_order_seq_cst)
+
+/* Whether s may yet hear of a close that explains a registration found
+   gone: a cpc_close is under way, or its notice waits in s's inbox (posted
+   before the count went down, so seen here once the count is read 0). */
+static bool io_dbg_close_pending(struct cpc_sched *s)
+{
+    return atomic_load_explicit(&io_dbg_closing, memory_order_seq_cst) != 0 ||
+           atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
+}
+
 static void io_dbg_check_closed(struct cpc_sched *s)
 {
     static _Thread_local int64_t last;
@@ -426,6 +445,10 @@ static void io_dbg_check_closed(struct cpc_sched *s)
         struct cpc__io_fd *r = &s->io_fds[fd];
         if (r->head == NULL || !io_registration_gone(s, (int)fd, r))
             continue;
+        int e = errno;
+        if (io_dbg_close_pending(s))
+            return;                 /* the next round sees */
+        errno = e;
         unsigned n = 0;
         for (cpc_continuation *k = r->head; k != NULL;
              k = cpc_wait_of(k)->io_next)
@@ -449,6 +472,8 @@ static int io_dbg_poll_timeout(struct cpc_sched *s, int timeout_ms)
 }
 #else
 #define io_dbg_poll_timeout(s, timeout_ms) (timeout_ms)
+#define io_dbg_close_begin() ((void)0)
+#define io_dbg_close_end() ((void)0)
 #endif
 
 void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
@@ -678,11 +703,13 @@ int cpc_close(int fd)
             epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
         io_wake_closed(s, r);
     }
+    io_dbg_close_begin();
     int rc = close(fd);
     int e = errno;
     /* Waiters on other schedulers: each checks, on its own thread, whether
        its registration of fd is gone, and wakes them if so. */
     cpc__sched_post_close(fd);
+    io_dbg_close_end();
     errno = e;
     return rc;
 }
