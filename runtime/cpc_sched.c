@@ -242,7 +242,7 @@ void cpc__sched_run(cpc_continuation *k)
 
 void cpc__sched_push_other(struct cpc_sched *s, cpc_continuation *k)
 {
-    sched_queue_push(&s->runq, k);
+    sched_runq_push(s, k);
 }
 
 /* ---- inbox ---------------------------------------------------------------- */
