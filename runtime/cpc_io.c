@@ -104,7 +104,8 @@ void cpc__io_init_or_exit(struct cpc_sched *s)
     if (cpc__io_init(s) == 0)
         return;
     if (errno == ENOMEM)
-        cpc__oom("creating a scheduler's epoll set and eventfd");
+        cpc__exhausted("out of memory creating a scheduler's epoll set and "
+                       "eventfd");
     cpc__exhausted("cannot create a scheduler's epoll set and eventfd: %s",
                    strerror(errno));
 }
