@@ -64,6 +64,7 @@ static cpc_continuation *reader__resume(cpc_continuation *k)
     int r;
     char c;
     CPC_RESULT(r, f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_CHECK(r > 0 && (r & CPC_IO_IN), "io_wait: %d", r);
     CT_CHECK(read(fds[0], &c, 1) == 1, "read");
     CT_OUT("reader woke: %s, read '%c'\n", ct_result_name(r, 0), c);

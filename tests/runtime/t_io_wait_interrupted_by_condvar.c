@@ -20,6 +20,7 @@ static cpc_continuation *reader__resume_2(cpc_continuation *k)
     int r;
     char c;
     CPC_RESULT(r, cpc_f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_OUT("second wait: %s, count %d\n", ct_result_name(r, errno),
            cpc_condvar_count(cv));
     CT_CHECK(r > 0 && (r & CPC_IO_IN), "io_wait: %d", r);
@@ -32,6 +33,7 @@ static cpc_continuation *reader__resume_1(cpc_continuation *k)
     struct reader__frame_1 *cpc_f = CPC_POP(k, struct reader__frame_1);
     int r;
     CPC_RESULT(r, cpc_f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_OUT("first wait: %s, count %d\n", ct_result_name(r, errno),
            cpc_condvar_count(cv));
     struct reader__frame_2 *cpc_g = CPC_PUSH(k, struct reader__frame_2);

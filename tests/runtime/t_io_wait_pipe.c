@@ -24,6 +24,7 @@ static cpc_continuation *reader__resume_1(cpc_continuation *k)
     int r;
     char buf[64];
     CPC_RESULT(r, cpc_f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_CHECK(r > 0, "cpc_io_wait: %d", r);
     ssize_t n = read(cpc_f->fd, buf, sizeof buf - 1);
     CT_CHECK(n > 0, "read: %zd", n);
@@ -64,6 +65,7 @@ static cpc_continuation *filler__resume_1(cpc_continuation *k)
     struct filler__frame_1 *cpc_f = CPC_POP(k, struct filler__frame_1);
     int r;
     CPC_RESULT(r, cpc_f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_CHECK(r > 0, "cpc_io_wait: %d", r);
     CT_OUT("filler: %s, write %s\n", ct_result_name(r, 0),
            write(cpc_f->fd, "x", 1) == 1 ? "ok" : "failed");

@@ -22,6 +22,7 @@ static cpc_continuation *waiter__resume_1(cpc_continuation *k)
     struct waiter__frame_1 *cpc_f = CPC_POP(k, struct waiter__frame_1);
     int r;
     CPC_RESULT(r, cpc_f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_OUT("waiter %d on end %d: %s\n", cpc_f->id, cpc_f->fd == sv[0] ? 0 : 1,
            ct_result_name(r, errno));
     woken++;

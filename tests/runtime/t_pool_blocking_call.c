@@ -58,6 +58,7 @@ blocker__resumed_1:
 blocker__resumed_2:
     cpc_f = CPC_POP(k, struct blocker__frame);
     CPC_RESULT(r1, cpc_f);
+    CT_CHECK_ERRNO(r1 >= 0, "cpc_io_wait");
     CT_CHECK(r1 > 0 && (r1 & CPC_IO_IN), "io_wait: %d", r1);
     CT_CHECK(read(p[0], &c, 1) == 1 && c == 'b', "read after io_wait");
     BLOCKER_CALL(3, cpc_sleep__cps(k, 0, 20000, NULL));
