@@ -1,6 +1,7 @@
 /* tests/lib/testlib.h -- helpers for the library tests.  Each test prints
  * lines compared with its .expected file; CHECK prints "ok: what" or
- * "FAIL: what (file:line)", so a failure shows up as a diff. */
+ * "FAIL: what (file:line)", so a failure shows up as a diff -- or, failed
+ * with errno ENOMEM, ends the test with status 71 (CPC_EXIT_EXHAUSTED). */
 #ifndef CPC_TESTLIB_H
 #define CPC_TESTLIB_H
 
@@ -14,11 +15,19 @@
 
 #define CHECK(cond, what)                                               \
     do {                                                                \
-        if (cond)                                                       \
+        if (cond) {                                                     \
             printf("ok: %s\n", what);                                   \
-        else                                                            \
+        } else if (errno == ENOMEM) {                                   \
+            /* memory ran out (fault injection): the test cannot go on, \
+               and ends as the runtime does */                          \
+            fflush(stdout);                                             \
+            fprintf(stderr, "FAIL: %s (%s:%d): out of memory\n", what,  \
+                    __FILE__, __LINE__);                                \
+            exit(CPC_EXIT_EXHAUSTED);                                   \
+        } else {                                                        \
             printf("FAIL: %s (%s:%d, errno %s)\n", what, __FILE__,      \
                    __LINE__, errno_name(errno));                        \
+        }                                                               \
         fflush(stdout);                                                 \
     } while (0)
 
