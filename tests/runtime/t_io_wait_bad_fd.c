@@ -84,6 +84,7 @@ static cpc_continuation *checker__body(cpc_continuation *k, int cpc_resume,
             fd = cpc_f->fd;
             CPC_RESULT(r, cpc_f);
         }
+        CT_CHECK_ERRNO(r >= 0 || errno != ENOMEM, "cpc_io_wait");
         CT_OUT("case %d: %s%s\n", step, ct_result_name(r, errno),
                r >= 0 ? "" : errno == EBADF ? " EBADF" :
                errno == EINVAL ? " EINVAL" : " other errno");
