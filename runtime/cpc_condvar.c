@@ -154,22 +154,14 @@ static inline void cv_set_link(cpc_continuation *k, cpc_continuation **pprev)
         w->link = (uintptr_t)pprev | flags;
 }
 
-/* Set once cpc_condvar_get has returned NULL for want of memory: a NULL
-   condvar used later most likely comes from an unchecked failure, and the
-   message says so. */
-static atomic_bool cv_out_of_memory;
-
 /* The cold path of every check: c is NULL, freed, or the caller is a
    detached thread.  Never returns. */
 CPC_NORETURN CPC_COLD static void cv_misuse(cpc_condvar *c, const char *what)
 {
     cpc_require_attached(what);
-    if (c == NULL && atomic_load_explicit(&cv_out_of_memory,
-                                          memory_order_relaxed))
-        cpc__oom("earlier: cpc_condvar_get returned NULL, and %s was given "
-                 "that NULL condvar", what);
     if (c == NULL)
-        cpc__fatal("%s: NULL condvar", what);
+        cpc__fatal("%s: NULL condvar (cpc_condvar_get returns NULL when out "
+                   "of memory: check its result)", what);
     if (c->magic == CV_MAGIC_SHARED)
         cpc__fatal("%s: condvar %p is shared between schedulers, which this "
                    "operation does not support (timeouts and fds: use a "
@@ -212,7 +204,6 @@ static cpc_condvar *cv_new(size_t size, uint32_t magic)
 {
     cpc_condvar *c = malloc(size);
     if (c == NULL) {
-        atomic_store_explicit(&cv_out_of_memory, true, memory_order_relaxed);
         errno = ENOMEM;
         return NULL;
     }

@@ -72,7 +72,8 @@
 
 CPC_NORETURN static void cont_oom(size_t total)
 {
-    cpc__oom("allocating a continuation of %zu bytes", total);
+    cpc__exhausted("out of memory allocating a continuation of %zu bytes",
+                   total);
 }
 
 /* ---- slabs ------------------------------------------------------------------ */

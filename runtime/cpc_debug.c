@@ -74,36 +74,24 @@ void cpc__fatal(const char *fmt, ...)
    of an abort.  What the program printed is flushed; atexit handlers do
    not run (other OS threads -- pool workers, other schedulers -- may still
    be running CPC threads). */
-static CPC_NORETURN void dbg_exhausted(const char *prefix, const char *fmt,
-                                       va_list ap)
-{
-    char buf[512];
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    fflush(stdout);
-    fprintf(stderr, "cpc: %s%s\n", prefix, buf);
-    fflush(stderr);
-    _exit(CPC_EXIT_EXHAUSTED);
-}
-
-void cpc__oom(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    dbg_exhausted("out of memory ", fmt, ap);
-}
-
 void cpc__exhausted(const char *fmt, ...)
 {
+    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    dbg_exhausted("", fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    fprintf(stderr, "cpc: %s\n", buf);
+    fflush(stderr);
+    _exit(CPC_EXIT_EXHAUSTED);
 }
 
 void cpc_out_of_memory(const char *what, size_t size)
 {
     if (size == 0)
-        cpc__oom("allocating %s", what);
-    cpc__oom("allocating %s (%zu bytes)", what, size);
+        cpc__exhausted("out of memory allocating %s", what);
+    cpc__exhausted("out of memory allocating %s (%zu bytes)", what, size);
 }
 
 /* ---- symbol names ------------------------------------------------------------ */

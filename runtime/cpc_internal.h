@@ -45,12 +45,10 @@
 /* Print "cpc: <message>" on stderr and abort: a misuse or an internal
    error, for which a core file helps. */
 CPC_NORETURN CPC_FMT(1, 2) void cpc__fatal(const char *fmt, ...);
-/* Print "cpc: out of memory <message>" on stderr and exit with status
-   CPC_EXIT_EXHAUSTED: memory ran out where the interface has no way to
-   report it (docs/abi.md, "Running out of memory"). */
-CPC_NORETURN CPC_FMT(1, 2) void cpc__oom(const char *fmt, ...);
-/* The same for another resource (descriptors, OS threads): "cpc: <message>"
-   and exit status CPC_EXIT_EXHAUSTED. */
+/* Print "cpc: <message>" on stderr and exit with status
+   CPC_EXIT_EXHAUSTED: memory ("out of memory ..."), descriptors or OS
+   threads ran out where the interface has no way to report it (docs/abi.md,
+   "Running out of memory"). */
 CPC_NORETURN CPC_FMT(1, 2) void cpc__exhausted(const char *fmt, ...);
 /* Name of the function at address f ("name", "name+0x12" or "0x..."),
    written into buf. */

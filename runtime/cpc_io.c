@@ -104,7 +104,8 @@ void cpc__io_init_or_exit(struct cpc_sched *s)
     if (cpc__io_init(s) == 0)
         return;
     if (errno == ENOMEM)
-        cpc__oom("creating a scheduler's epoll set and eventfd");
+        cpc__exhausted("out of memory creating a scheduler's epoll set and "
+                       "eventfd");
     cpc__exhausted("cannot create a scheduler's epoll set and eventfd: %s",
                    strerror(errno));
 }
@@ -273,18 +274,24 @@ static int io_ctl(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
     return rc;
 }
 
-/* Arm fd for `dirs` (one-shot).  Returns 0 or -1 with errno set. */
-static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
-                  uint32_t dirs)
+/* The epoll events of a one-shot registration for `dirs`. */
+static uint32_t io_oneshot_events(uint32_t dirs)
 {
     uint32_t events = EPOLLONESHOT;
     if (dirs & CPC_IO_IN)
         events |= EPOLLIN | EPOLLRDHUP;
     if (dirs & CPC_IO_OUT)
         events |= EPOLLOUT;
+    return events;
+}
+
+/* Arm fd for `dirs` (one-shot).  Returns 0 or -1 with errno set. */
+static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
+                  uint32_t dirs)
+{
     r->kept_gen = 0;
     r->ready = 0;
-    int rc = io_ctl(s, fd, r, events);
+    int rc = io_ctl(s, fd, r, io_oneshot_events(dirs));
     r->armed = rc == 0 ? dirs : 0;
     return rc;
 }
@@ -307,18 +314,35 @@ static int io_keep_register(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
     return rc;
 }
 
+/* Whether the registration of fd, which threads wait on, left s's epoll set
+   (the kernel drops it when the file is closed): registering it again with
+   the events it has works only while the number still names that file. */
+static bool io_registration_gone(struct cpc_sched *s, int fd,
+                                 struct cpc__io_fd *r)
+{
+    uint32_t events;
+    if (r->kept_gen != 0)
+        events = IO_KEPT_EVENTS;
+    else if (r->armed != 0)
+        events = io_oneshot_events(r->armed);
+    else
+        return false;
+    struct epoll_event ev = { .events = events, .data.fd = fd };
+    return epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 &&
+           (errno == ENOENT || errno == EBADF);
+}
+
 #ifdef CPC_DEBUG
 /* The debug runtime checks the promise of cpc_io_keep at every wait on a
-   kept fd: re-registering succeeds only if the number still names the
-   file registered. */
-static void io_dbg_check_kept(struct cpc_sched *s, int fd)
+   kept fd registered here (entry r): its registration must still be
+   there. */
+static void io_dbg_check_kept(struct cpc_sched *s, int fd, struct cpc__io_fd *r)
 {
-    struct epoll_event ev = { .events = IO_KEPT_EVENTS, .data.fd = fd };
-    if (epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0)
+    if (io_registration_gone(s, fd, r))
         cpc__fatal("cpc_io_wait: fd %d is kept (cpc_io_keep) but was closed "
                    "without cpc_io_forget (%s)", fd,
                    errno == ENOENT ? "its number names another file now"
-                                   : strerror(errno));
+                                   : "the number is closed");
 }
 
 /* ... and exercises the edge-triggered contract: every other wait on a
@@ -331,7 +355,7 @@ static bool io_dbg_early_return(void)
     return (++waits & 1) == 0;
 }
 #else
-#define io_dbg_check_kept(s, fd) ((void)0)
+#define io_dbg_check_kept(s, fd, r) ((void)0)
 #define io_dbg_early_return() false
 #endif
 
@@ -382,29 +406,6 @@ static void io_wake(struct cpc_sched *s, struct cpc__io_fd *r, uint32_t ready,
     }
 }
 
-/* Whether the registration of fd, which threads wait on, left s's epoll set
-   (the kernel drops it when the file is closed): registering it again with
-   the events it has works only while the number still names that file. */
-static bool io_registration_gone(struct cpc_sched *s, int fd,
-                                 struct cpc__io_fd *r)
-{
-    uint32_t events;
-    if (r->kept_gen != 0) {
-        events = IO_KEPT_EVENTS;
-    } else if (r->armed != 0) {
-        events = EPOLLONESHOT;
-        if (r->armed & CPC_IO_IN)
-            events |= EPOLLIN | EPOLLRDHUP;
-        if (r->armed & CPC_IO_OUT)
-            events |= EPOLLOUT;
-    } else {
-        return false;
-    }
-    struct epoll_event ev = { .events = events, .data.fd = fd };
-    return epoll_ctl(s->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 &&
-           (errno == ENOENT || errno == EBADF);
-}
-
 #ifdef CPC_DEBUG
 /* The debug runtime detects a descriptor closed with close(2) -- not
    cpc_close -- under its waiters, which epoll drops without an event:
@@ -414,6 +415,25 @@ static bool io_registration_gone(struct cpc_sched *s, int fd,
    naming the fd otherwise.  Meanwhile it blocks IO_DBG_CHECK_MS at most at
    a time, so that a program stranded for ever is told. */
 #define IO_DBG_CHECK_MS 100
+
+/* cpc_close calls under way on any thread, from before their close(2)
+   until their notices to the other schedulers are posted.  Meanwhile a
+   registration may be gone on another scheduler through no fault of the
+   program's: the check leaves it to its next round. */
+static atomic_int io_dbg_closing;
+#define io_dbg_close_begin() \
+    atomic_fetch_add_explicit(&io_dbg_closing, 1, memory_order_seq_cst)
+#define io_dbg_close_end() \
+    atomic_fetch_sub_explicit(&io_dbg_closing, 1, memory_order_seq_cst)
+
+/* Whether s may yet hear of a close that explains a registration found
+   gone: a cpc_close is under way, or its notice waits in s's inbox (posted
+   before the count went down, so seen here once the count is read 0). */
+static bool io_dbg_close_pending(struct cpc_sched *s)
+{
+    return atomic_load_explicit(&io_dbg_closing, memory_order_seq_cst) != 0 ||
+           atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
+}
 
 static void io_dbg_check_closed(struct cpc_sched *s)
 {
@@ -426,6 +446,10 @@ static void io_dbg_check_closed(struct cpc_sched *s)
         struct cpc__io_fd *r = &s->io_fds[fd];
         if (r->head == NULL || !io_registration_gone(s, (int)fd, r))
             continue;
+        int e = errno;
+        if (io_dbg_close_pending(s))
+            return;                 /* the next round sees */
+        errno = e;
         unsigned n = 0;
         for (cpc_continuation *k = r->head; k != NULL;
              k = cpc_wait_of(k)->io_next)
@@ -449,6 +473,8 @@ static int io_dbg_poll_timeout(struct cpc_sched *s, int timeout_ms)
 }
 #else
 #define io_dbg_poll_timeout(s, timeout_ms) (timeout_ms)
+#define io_dbg_close_begin() ((void)0)
+#define io_dbg_close_end() ((void)0)
 #endif
 
 void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
@@ -571,7 +597,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
            at the end of the run queue, after the threads woken before
            it -- going on at once instead lets a busy connection overtake
            the others, which lengthens the latency tail. */
-        io_dbg_check_kept(s, fd);
+        io_dbg_check_kept(s, fd, r);
         uint32_t seen = (r->ready | r->ready >> IO_HUP_SHIFT) & (uint32_t)direction;
         if (io_dbg_early_return())
             seen = (uint32_t)direction;
@@ -678,11 +704,13 @@ int cpc_close(int fd)
             epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
         io_wake_closed(s, r);
     }
+    io_dbg_close_begin();
     int rc = close(fd);
     int e = errno;
     /* Waiters on other schedulers: each checks, on its own thread, whether
        its registration of fd is gone, and wakes them if so. */
     cpc__sched_post_close(fd);
+    io_dbg_close_end();
     errno = e;
     return rc;
 }

@@ -242,7 +242,7 @@ void cpc__sched_run(cpc_continuation *k)
 
 void cpc__sched_push_other(struct cpc_sched *s, cpc_continuation *k)
 {
-    sched_queue_push(&s->runq, k);
+    sched_runq_push(s, k);
 }
 
 /* ---- inbox ---------------------------------------------------------------- */
@@ -272,6 +272,18 @@ void cpc__sched_wake_parked(struct cpc_sched *s)
         s->host_wake(s->host_wake_arg);
 }
 
+/* After storing inbox_pending (its inbox_lock released): wake s's thread
+   if it may be blocked.  The eventfd costs a system call here and a
+   wake-up there: it is written only then.  Dekker with sched_sleep: we
+   store inbox_pending then read awake, it stores awake then reads
+   inbox_pending; the fences make sure one of us sees the other. */
+static void sched_wake_if_asleep(struct cpc_sched *s)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!atomic_load_explicit(&s->awake, memory_order_relaxed))
+        sched_wakeup(s);
+}
+
 /* Append k to s's inbox, counting s busy if it was parked; then wake its
    loop if the inbox was empty (one pending wake-up is enough), and only
    then add `detached` to the busy count: the caller counts until s does. */
@@ -290,15 +302,8 @@ static void sched_inbox_append(struct cpc_sched *s, cpc_continuation *k,
     atomic_store_explicit(&s->inbox_pending, true, memory_order_relaxed);
     sched_unpark_locked(s);
     pthread_mutex_unlock(&s->inbox_lock);
-    /* The eventfd costs a system call here and a wake-up there: write it
-       only when s's thread may be blocked.  Dekker with sched_sleep: we
-       store inbox_pending then read awake, it stores awake then reads
-       inbox_pending; the fences make sure one of us sees the other. */
-    if (was_empty) {
-        atomic_thread_fence(memory_order_seq_cst);
-        if (!atomic_load_explicit(&s->awake, memory_order_relaxed))
-            sched_wakeup(s);
-    }
+    if (was_empty)
+        sched_wake_if_asleep(s);
     if (detached != 0)
         cpc__world_busy_add(detached);
 }
@@ -318,11 +323,8 @@ void cpc__sched_post_close(int fd)
         wake = !atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
         atomic_store_explicit(&s->inbox_pending, true, memory_order_relaxed);
         pthread_mutex_unlock(&s->inbox_lock);
-        if (wake) {
-            atomic_thread_fence(memory_order_seq_cst);
-            if (!atomic_load_explicit(&s->awake, memory_order_relaxed))
-                sched_wakeup(s);
-        }
+        if (wake)
+            sched_wake_if_asleep(s);
     }
     pthread_mutex_unlock(&world_lock);
 }

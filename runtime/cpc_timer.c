@@ -79,7 +79,7 @@ void cpc__tmr_add(struct cpc_sched *s, cpc_continuation *k, int64_t when,
         size_t cap = s->tmr_cap ? s->tmr_cap * 2 : 64;
         struct cpc__tmr_entry *h = realloc(s->tmr_heap, cap * sizeof *h);
         if (h == NULL)
-            cpc__oom("growing the timer heap to %zu sleepers", cap);
+            cpc__exhausted("out of memory growing the timer heap to %zu sleepers", cap);
         s->tmr_heap = h;
         s->tmr_cap = cap;
     }

@@ -14,12 +14,15 @@ over the counted range.  Each run is classified:
   ok          completed with the expected output (httpd: stayed up, every
               answer correct or the connection refused or closed, and after
               a single failure (at:N) it still answers)
-  reported    exited, or completed, with a message naming what ran out
-              ("out of memory", "Cannot allocate memory"), and no crash
+  reported    exited with status 71 (CPC_EXIT_EXHAUSTED), or with another
+              non-zero status and a message naming what ran out ("out of
+              memory", "Cannot allocate memory") on stderr; what it printed
+              on stdout before is a prefix of the expected output
   segv, abort, signal   killed by SIGSEGV, SIGABRT, another signal
   hang        no exit (no answer, for httpd) within its time limit
-  wrong       exit status 0 (or an httpd answer) with wrong output and no
-              message about memory
+  wrong       exit status 0 with output other than the expected, an exit
+              that would be reported but printed output the expected does
+              not begin with, or an httpd answer with a wrong body
   other       non-zero exit status without such a message
 
 and the counts are printed per subject group; the campaign fails unless
@@ -47,11 +50,11 @@ ENV = os.environ
 SHIM = ENV.get('FAULTSHIM', '')
 CPCC = ENV.get('CPCC', os.path.join(HERE, '..', '..', 'bin', 'cpcc'))
 OUT = ENV.get('FAULTS_BUILD', os.path.join(tempfile.gettempdir(), 'cpc-faults'))
-# A message naming what ran out: memory (strerror(ENOMEM), getaddrinfo's
-# EAI_MEMORY), or the OS threads pthread_create could not make (EAGAIN,
-# when its own allocations fail).
-OOM = re.compile(r'out of memory|Cannot allocate memory|ENOMEM|Memory allocation failure'
-                 r'|Resource temporarily unavailable')
+# A message naming the memory that ran out (strerror(ENOMEM), getaddrinfo's
+# EAI_MEMORY).  Other resources (OS threads, descriptors) are reported by
+# exit status 71 alone.
+OOM = re.compile(r'out of memory|Cannot allocate memory|ENOMEM|Memory allocation failure')
+EXIT_EXHAUSTED = 71     # CPC_EXIT_EXHAUSTED, cpc/cpc_runtime.h
 BAD = ('segv', 'abort', 'signal', 'hang', 'wrong', 'other')
 
 # The runtime's tests that run under the campaign: those that check an
@@ -66,6 +69,13 @@ RT_SKIP = {'t_slab_memory_returns', 't_time_cached', 't_main_loop_allocates_noth
 LIB_SKIP = {'dns'}
 # The library's tests in --short:
 LIB_SHORT = ['io_pipe', 'timeout', 'channel', 'net', 'readline', 'sched_channel']
+
+
+def exited_exhausted(rc, err):
+    """Whether exit status rc, with err on stderr, reports a resource that
+    ran out: status 71, or another failure status and a message about
+    memory."""
+    return rc == EXIT_EXHAUSTED or (rc > 0 and bool(OOM.search(err)))
 
 
 class Subject:
@@ -86,16 +96,20 @@ class Subject:
             return 'hang', ''
         out = p.stdout.decode('utf-8', 'replace')
         err = p.stderr.decode('utf-8', 'replace')
-        said = bool(OOM.search(err) or OOM.search(out))
-        if p.returncode < 0:
-            sig = -p.returncode
-            kind = {signal.SIGSEGV: 'segv', signal.SIGABRT: 'abort'}.get(sig, 'signal')
+        rc = p.returncode
+        if rc < 0:
+            kind = {signal.SIGSEGV: 'segv', signal.SIGABRT: 'abort'}.get(-rc, 'signal')
             return kind, err[-300:]
-        if p.returncode == 0 and (self.expected is None or out == self.expected):
-            return 'ok', ''
-        if said:
-            return 'reported', ''
-        return ('wrong' if p.returncode == 0 else 'other'), (err or out)[-300:]
+        if rc == 0:
+            if self.expected is None or out == self.expected:
+                return 'ok', ''
+            return 'wrong', 'exit 0, output differs: ' + out[-300:]
+        if not exited_exhausted(rc, err):
+            return 'other', 'exit %d: %s' % (rc, (err or out)[-300:])
+        if self.expected is not None and not self.expected.startswith(out):
+            return 'wrong', 'exit %d, output not a prefix of the expected: %s' % (
+                rc, out[-300:])
+        return 'reported', ''
 
     def count(self):
         """Counts the allocations of a run without failure (and checks it
@@ -231,7 +245,7 @@ class Httpd(Subject):
         if rc is not None and rc < 0 and rc != -signal.SIGTERM:
             kind = {signal.SIGSEGV: 'segv', signal.SIGABRT: 'abort'}.get(-rc, 'signal')
             return kind, err[-300:]
-        if OOM.search(err):
+        if rc is not None and exited_exhausted(rc, err):
             return 'reported', ''
         return 'other', 'exit %s: %s' % (rc, err[-300:])
 
@@ -336,11 +350,12 @@ def faults_for(subject, runs, rng):
 
     def points(k):
         first = list(range(0, min(total, 3)))
-        rest = sorted(rng.sample(range(total + 1), min(total + 1, max(0, k - len(first)))))
+        pool = range(len(first), total + 1)     # none of the first again
+        rest = sorted(rng.sample(pool, min(len(pool), max(0, k - len(first)))))
         return (first + rest)[:k]
 
     out = ['after:%d' % n for n in points(n_after)]
-    out += ['at:%d' % max(1, n) for n in points(n_at)]
+    out += ['at:%d' % (n + 1) for n in points(n_at)]
     out += ['random:%d:%d' % (rng.choice((2, 20, 200)), rng.randrange(1 << 30))
             for _ in range(n_rand)]
     return out
@@ -383,7 +398,7 @@ def main():
         for f in faults_for(s, per[s.group], rng):
             jobs.append((s, f))
     if unusable:
-        print('campaign: these subjects fail without any fault, left out: %s'
+        print('campaign: these subjects fail without any fault (the campaign fails): %s'
               % ', '.join(unusable), flush=True)
 
     counts = collections.defaultdict(collections.Counter)
@@ -418,7 +433,7 @@ def main():
         print('FAIL %s CPC_FAULT=%s: %s %s' % (name, f, kind, detail.strip().replace('\n', ' | ')))
     if len(failures) > 40:
         print('... %d failures in all: %s' % (len(failures), os.path.join(OUT, 'failures.txt')))
-    return 1 if failures else 0
+    return 1 if failures or unusable else 0
 
 
 if __name__ == '__main__':

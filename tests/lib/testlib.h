@@ -1,6 +1,7 @@
 /* tests/lib/testlib.h -- helpers for the library tests.  Each test prints
  * lines compared with its .expected file; CHECK prints "ok: what" or
- * "FAIL: what (file:line)", so a failure shows up as a diff. */
+ * "FAIL: what (file:line)", so a failure shows up as a diff -- or, failed
+ * with errno ENOMEM, ends the test with status 71 (CPC_EXIT_EXHAUSTED). */
 #ifndef CPC_TESTLIB_H
 #define CPC_TESTLIB_H
 
@@ -14,11 +15,19 @@
 
 #define CHECK(cond, what)                                               \
     do {                                                                \
-        if (cond)                                                       \
+        if (cond) {                                                     \
             printf("ok: %s\n", what);                                   \
-        else                                                            \
+        } else if (errno == ENOMEM) {                                   \
+            /* memory ran out (fault injection): the test cannot go on, \
+               and ends as the runtime does */                          \
+            fflush(stdout);                                             \
+            fprintf(stderr, "FAIL: %s (%s:%d): out of memory\n", what,  \
+                    __FILE__, __LINE__);                                \
+            exit(CPC_EXIT_EXHAUSTED);                                   \
+        } else {                                                        \
             printf("FAIL: %s (%s:%d, errno %s)\n", what, __FILE__,      \
                    __LINE__, errno_name(errno));                        \
+        }                                                               \
         fflush(stdout);                                                 \
     } while (0)
 
@@ -52,22 +61,37 @@ errno_name(int e)
     }
 }
 
-/* What a test cannot go on without: a NULL result (ENOMEM, as the library
-   reports running out of memory) ends the test with a message saying so,
-   and the runtime's exit status for it. */
+/* What a test cannot go on without: a NULL result ends the test with a
+   message saying why, and status CPC_EXIT_EXHAUSTED (the runtime's for
+   running out) when errno is ENOMEM, as the library reports running out
+   of memory, 1 otherwise. */
 #define MUST(e) must_((e), #e)
 static inline void *
 must_(void *p, const char *what)
 {
     if (p == NULL) {
-        fprintf(stderr, "%s: %s\n", what, strerror(errno));
-        exit(CPC_EXIT_EXHAUSTED);
+        int e = errno;
+        fprintf(stderr, "%s: %s\n", what, strerror(e));
+        exit(e == ENOMEM ? CPC_EXIT_EXHAUSTED : 1);
     }
     return p;
 }
 
-/* pthread_create, or the test ends with the reason (EAGAIN when the OS
-   thread cannot be made, e.g. for want of memory). */
+/* A library call that failed with errno e where the test cannot go on if
+   memory ran out: ENOMEM ends the test as MUST does; other errors are the
+   caller's to report. */
+static inline void
+exit_if_out_of_memory(int e, const char *what)
+{
+    if (e == ENOMEM) {
+        fprintf(stderr, "%s: %s\n", what, strerror(e));
+        exit(CPC_EXIT_EXHAUSTED);
+    }
+}
+
+/* pthread_create, or the test ends with the reason: status
+   CPC_EXIT_EXHAUSTED when the OS thread cannot be made (EAGAIN, e.g. for
+   want of memory), 1 otherwise. */
 #define MUST_THREAD(t, fn, arg) must_thread_((t), (fn), (arg), #fn)
 static inline void
 must_thread_(pthread_t *t, void *(*fn)(void *), void *arg, const char *what)
@@ -75,7 +99,7 @@ must_thread_(pthread_t *t, void *(*fn)(void *), void *arg, const char *what)
     int rc = pthread_create(t, NULL, fn, arg);
     if (rc != 0) {
         fprintf(stderr, "pthread_create(%s): %s\n", what, strerror(rc));
-        exit(CPC_EXIT_EXHAUSTED);
+        exit(rc == EAGAIN ? CPC_EXIT_EXHAUSTED : 1);
     }
 }
 

@@ -28,18 +28,41 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Fail with a message naming the test's source line, and errno when set
-   (a resource that ran out -- ENOMEM from the runtime -- says so). */
+/* Fail with a message naming the test's source line. */
 #define CT_CHECK(cond, ...)                                                  \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fputc('\n', stderr);                                             \
+            exit(1);                                                         \
+        }                                                                    \
+    } while (0)
+
+/* The same for a check on a call that sets errno when it fails: the
+   message names errno, and ENOMEM (memory ran out, which the runtime
+   reports so) ends the test with status CPC_EXIT_EXHAUSTED. */
+#define CT_CHECK_ERRNO(cond, ...)                                            \
     do {                                                                     \
         if (!(cond)) {                                                       \
             int ct_errno = errno;                                            \
             fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
             fprintf(stderr, __VA_ARGS__);                                    \
-            if (ct_errno != 0)                                               \
-                fprintf(stderr, " (%s)", strerror(ct_errno));                \
-            fputc('\n', stderr);                                             \
-            exit(1);                                                         \
+            fprintf(stderr, " (%s)\n", strerror(ct_errno));                  \
+            exit(ct_errno == ENOMEM ? CPC_EXIT_EXHAUSTED : 1);               \
+        }                                                                    \
+    } while (0)
+
+/* A call returning 0 or an error number (pthread_create): the test ends
+   with the reason, status CPC_EXIT_EXHAUSTED when the OS thread could not
+   be made (EAGAIN). */
+#define CT_CHECK_RC(call)                                                    \
+    do {                                                                     \
+        int ct_rc = (call);                                                  \
+        if (ct_rc != 0) {                                                    \
+            fprintf(stderr, "FAIL %s:%d: %s: %s\n", __FILE__, __LINE__,      \
+                    #call, strerror(ct_rc));                                 \
+            exit(ct_rc == EAGAIN ? CPC_EXIT_EXHAUSTED : 1);                  \
         }                                                                    \
     } while (0)
 
@@ -80,7 +103,7 @@ static inline long ct_rss_bytes(void)
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     long kb = -1;
-    CT_CHECK(f != NULL, "/proc/self/status: %s", strerror(errno));
+    CT_CHECK_ERRNO(f != NULL, "/proc/self/status");
     while (fgets(line, sizeof line, f) != NULL)
         if (strncmp(line, "VmRSS:", 6) == 0)
             kb = strtol(line + 6, NULL, 10);
@@ -171,7 +194,9 @@ static inline long ct_rss_bytes(void)
         cpc_spawn_continuation(cpc_sk);                                      \
     }
 
-static inline const char *ct_result_name(int r)
+/* A wait's result r by name; e is errno after the wait (-1 with ENOMEM:
+   the wait's timeout could not be allocated). */
+static inline const char *ct_result_name(int r, int e)
 {
     switch (r) {
     case CPC_IO_IN: return "IN";
@@ -180,7 +205,7 @@ static inline const char *ct_result_name(int r)
     case CPC_TIMEOUT: return "TIMEOUT";
     case CPC_CONDVAR: return "CONDVAR";
     case 0: return "0";
-    case -1: return errno == ENOMEM ? "-1 ENOMEM (out of memory)" : "-1";
+    case -1: return e == ENOMEM ? "-1 ENOMEM (out of memory)" : "-1";
     default: return "?";
     }
 }

@@ -121,14 +121,14 @@ CT_DEFINE_SPAWN0(ticker)
 int main(void)
 {
     pool2 = cpc_threadpool_get(3);
-    CT_CHECK(pool2 != NULL, "cpc_threadpool_get");
+    CT_CHECK_ERRNO(pool2 != NULL, "cpc_threadpool_get");
     for (int id = 0; id < ROVERS; id++)
         rover__spawn(id);
     ticker__spawn();
     cpc_main_loop();
     CT_CHECK(ticks_while_detached > 0, "the attached thread never ran while "
              "others were detached");
-    CT_CHECK(cpc_threadpool_release(pool2) == 0, "release: %s", strerror(errno));
+    CT_CHECK_ERRNO(cpc_threadpool_release(pool2) == 0, "release");
     CT_OUT("%d rovers x %d round trips done\n", rovers_done, TRIPS);
     return 0;
 }

@@ -64,9 +64,10 @@ static cpc_continuation *reader__resume(cpc_continuation *k)
     int r;
     char c;
     CPC_RESULT(r, f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_CHECK(r > 0 && (r & CPC_IO_IN), "io_wait: %d", r);
     CT_CHECK(read(fds[0], &c, 1) == 1, "read");
-    CT_OUT("reader woke: %s, read '%c'\n", ct_result_name(r), c);
+    CT_OUT("reader woke: %s, read '%c'\n", ct_result_name(r, 0), c);
     return k;
 }
 static cpc_continuation *reader__cps(cpc_continuation *k)
@@ -81,7 +82,7 @@ int main(void)
 {
     cpc_sched *s = cpc_scheduler_default();
     int polls = 0, wrote = 0;
-    CT_CHECK(pipe(fds) == 0, "pipe");
+    CT_CHECK_ERRNO(pipe(fds) == 0, "pipe");
     t0 = ct_now();
     sleeper__spawn(30);
     sleeper__spawn(10);
@@ -100,7 +101,7 @@ int main(void)
         if (timeout < 0 && !wrote)
             timeout = 50;       /* the host's own timer */
         struct pollfd p = { .fd = fd, .events = POLLIN };
-        CT_CHECK(poll(&p, 1, timeout) >= 0, "poll");
+        CT_CHECK_ERRNO(poll(&p, 1, timeout) >= 0, "poll");
         polls++;
     }
     CT_CHECK(wrote, "the loop ended before the host wrote");

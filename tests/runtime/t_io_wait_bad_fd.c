@@ -55,7 +55,7 @@ static cpc_continuation *checker__body(cpc_continuation *k, int cpc_resume,
         case 4: fd = 0; dir = 16; break;
         case 5: fd = open("/proc/self/exe", O_RDONLY); dir = CPC_IO_OUT; break;
         case 6:
-            CT_CHECK(pipe(pfd) == 0, "pipe");
+            CT_CHECK_ERRNO(pipe(pfd) == 0, "pipe");
             writer__spawn(pfd[1]);
             fd = pfd[0];
             break;
@@ -84,7 +84,8 @@ static cpc_continuation *checker__body(cpc_continuation *k, int cpc_resume,
             fd = cpc_f->fd;
             CPC_RESULT(r, cpc_f);
         }
-        CT_OUT("case %d: %s%s\n", step, ct_result_name(r),
+        CT_CHECK_ERRNO(r >= 0 || errno != ENOMEM, "cpc_io_wait");
+        CT_OUT("case %d: %s%s\n", step, ct_result_name(r, errno),
                r >= 0 ? "" : errno == EBADF ? " EBADF" :
                errno == EINVAL ? " EINVAL" : " other errno");
         if (step == 5)

@@ -41,7 +41,8 @@ static cpc_continuation *reader__body(cpc_continuation *k, int cpc_resume, int r
         cpc_f = CPC_POP(k, struct reader__frame);
         round = cpc_f->round;
         CPC_RESULT(r, cpc_f);
-        CT_OUT("round %d: first wait %s\n", round, ct_result_name(r));
+        CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
+        CT_OUT("round %d: first wait %s\n", round, ct_result_name(r, errno));
         old = p[0];
         close(p[0]);
         close(p[1]);
@@ -54,7 +55,8 @@ static cpc_continuation *reader__body(cpc_continuation *k, int cpc_resume, int r
         cpc_f = CPC_POP(k, struct reader__frame);
         round = cpc_f->round;
         CPC_RESULT(r, cpc_f);
-        CT_OUT("round %d: wait on the reused fd %s\n", round, ct_result_name(r));
+        CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
+        CT_OUT("round %d: wait on the reused fd %s\n", round, ct_result_name(r, errno));
         CT_CHECK(r > 0 && (r & CPC_IO_IN), "io_wait: %d", r);
         CT_CHECK(read(p[0], &c, 1) == 1, "read");
     }
@@ -105,9 +107,9 @@ CT_DEFINE_SPAWN0(control)
 
 int main(void)
 {
-    CT_CHECK(pipe(p) == 0, "pipe");
+    CT_CHECK_ERRNO(pipe(p) == 0, "pipe");
     cv = cpc_condvar_get();
-    CT_CHECK(cv != NULL, "cpc_condvar_get");
+    CT_CHECK_ERRNO(cv != NULL, "cpc_condvar_get");
     reader__spawn();
     control__spawn();
     cpc_main_loop();

@@ -20,7 +20,8 @@ static cpc_continuation *reader__resume_2(cpc_continuation *k)
     int r;
     char c;
     CPC_RESULT(r, cpc_f);
-    CT_OUT("second wait: %s, count %d\n", ct_result_name(r),
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
+    CT_OUT("second wait: %s, count %d\n", ct_result_name(r, errno),
            cpc_condvar_count(cv));
     CT_CHECK(r > 0 && (r & CPC_IO_IN), "io_wait: %d", r);
     CT_CHECK(read(p[0], &c, 1) == 1, "read");
@@ -32,7 +33,8 @@ static cpc_continuation *reader__resume_1(cpc_continuation *k)
     struct reader__frame_1 *cpc_f = CPC_POP(k, struct reader__frame_1);
     int r;
     CPC_RESULT(r, cpc_f);
-    CT_OUT("first wait: %s, count %d\n", ct_result_name(r),
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
+    CT_OUT("first wait: %s, count %d\n", ct_result_name(r, errno),
            cpc_condvar_count(cv));
     struct reader__frame_2 *cpc_g = CPC_PUSH(k, struct reader__frame_2);
     cpc_g->cpc_fn = reader__resume_2;
@@ -79,9 +81,9 @@ CT_DEFINE_SPAWN0(control)
 
 int main(void)
 {
-    CT_CHECK(pipe(p) == 0, "pipe");
+    CT_CHECK_ERRNO(pipe(p) == 0, "pipe");
     cv = cpc_condvar_get();
-    CT_CHECK(cv != NULL, "cpc_condvar_get");
+    CT_CHECK_ERRNO(cv != NULL, "cpc_condvar_get");
     reader__spawn();
     control__spawn();
     cpc_main_loop();

@@ -24,11 +24,12 @@ static cpc_continuation *reader__resume_1(cpc_continuation *k)
     int r;
     char buf[64];
     CPC_RESULT(r, cpc_f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_CHECK(r > 0, "cpc_io_wait: %d", r);
     ssize_t n = read(cpc_f->fd, buf, sizeof buf - 1);
     CT_CHECK(n > 0, "read: %zd", n);
     buf[n] = 0;
-    CT_OUT("reader: %s, read \"%s\"\n", ct_result_name(r), buf);
+    CT_OUT("reader: %s, read \"%s\"\n", ct_result_name(r, 0), buf);
     reader_done = 1;
     return k;
 }
@@ -64,8 +65,9 @@ static cpc_continuation *filler__resume_1(cpc_continuation *k)
     struct filler__frame_1 *cpc_f = CPC_POP(k, struct filler__frame_1);
     int r;
     CPC_RESULT(r, cpc_f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_CHECK(r > 0, "cpc_io_wait: %d", r);
-    CT_OUT("filler: %s, write %s\n", ct_result_name(r),
+    CT_OUT("filler: %s, write %s\n", ct_result_name(r, 0),
            write(cpc_f->fd, "x", 1) == 1 ? "ok" : "failed");
     return k;
 }
@@ -111,7 +113,7 @@ CT_DEFINE_SPAWN1(drainer, int)
 
 int main(void)
 {
-    CT_CHECK(pipe(p1) == 0 && pipe(p2) == 0, "pipe");
+    CT_CHECK_ERRNO(pipe(p1) == 0 && pipe(p2) == 0, "pipe");
     reader__spawn(p1[0]);
     writer__spawn(p1[1]);
     filler__spawn(p2[1]);

@@ -22,8 +22,9 @@ static cpc_continuation *waiter__resume_1(cpc_continuation *k)
     struct waiter__frame_1 *cpc_f = CPC_POP(k, struct waiter__frame_1);
     int r;
     CPC_RESULT(r, cpc_f);
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
     CT_OUT("waiter %d on end %d: %s\n", cpc_f->id, cpc_f->fd == sv[0] ? 0 : 1,
-           ct_result_name(r));
+           ct_result_name(r, errno));
     woken++;
     return k;
 }
@@ -64,7 +65,7 @@ CT_DEFINE_SPAWN2(writer, int, int)
 
 int main(void)
 {
-    CT_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair");
+    CT_CHECK_ERRNO(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0, "socketpair");
     waiter__spawn(1, sv[0], CPC_IO_IN);
     waiter__spawn(2, sv[0], CPC_IO_IN);
     waiter__spawn(3, sv[0], CPC_IO_IN | CPC_IO_OUT);  /* writable now */

@@ -29,7 +29,7 @@ static cpc_continuation *reader__cps(cpc_continuation *k)
 {
     struct reader__frame_1 *cpc_f = CPC_PUSH(k, struct reader__frame_1);
     cpc_f->cpc_fn = reader__resume_1;
-    CT_CHECK(cpc_io_keep(p[0]) == 0, "cpc_io_keep");
+    CT_CHECK_ERRNO(cpc_io_keep(p[0]) == 0, "cpc_io_keep");
     CT_CHECK(write(p[1], "x", 1) == 1, "write");
     return cpc_io_wait__cps(k, p[0], CPC_IO_IN, NULL);
 }
@@ -37,7 +37,7 @@ CT_DEFINE_SPAWN0(reader)
 
 int main(void)
 {
-    CT_CHECK(pipe(p) == 0, "pipe");
+    CT_CHECK_ERRNO(pipe(p) == 0, "pipe");
     reader__spawn();
     cpc_main_loop();
     CT_OUT("not caught\n");

@@ -28,7 +28,7 @@ CT_DEFINE_SPAWN0(hog)
 int main(void)
 {
     struct rlimit rl = { 256 << 20, 256 << 20 };
-    CT_CHECK(setrlimit(RLIMIT_AS, &rl) == 0, "setrlimit");
+    CT_CHECK_ERRNO(setrlimit(RLIMIT_AS, &rl) == 0, "setrlimit");
     hog__spawn();
     cpc_main_loop();
     CT_OUT("not caught\n");

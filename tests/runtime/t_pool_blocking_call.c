@@ -39,7 +39,7 @@ static cpc_continuation *blocker__cps(cpc_continuation *k) { return blocker__bod
        printf(...); } */
 static cpc_continuation *blocker__body(cpc_continuation *k, int cpc_resume)
 {
-    static int r1, r2;
+    static int r1, r2, e2;     /* e2: errno after the sleep */
     static int steps_before;
     char c;
     struct blocker__frame *cpc_f;
@@ -58,17 +58,19 @@ blocker__resumed_1:
 blocker__resumed_2:
     cpc_f = CPC_POP(k, struct blocker__frame);
     CPC_RESULT(r1, cpc_f);
+    CT_CHECK_ERRNO(r1 >= 0, "cpc_io_wait");
     CT_CHECK(r1 > 0 && (r1 & CPC_IO_IN), "io_wait: %d", r1);
     CT_CHECK(read(p[0], &c, 1) == 1 && c == 'b', "read after io_wait");
     BLOCKER_CALL(3, cpc_sleep__cps(k, 0, 20000, NULL));
 blocker__resumed_3:
     cpc_f = CPC_POP(k, struct blocker__frame);
     CPC_RESULT(r2, cpc_f);
+    e2 = errno;
     BLOCKER_CALL(4, cpc_link__cps(k, cpc_default_sched));
 blocker__resumed_4:
     (void)CPC_POP(k, struct blocker__frame);
     CT_OUT("blocker: read a, io_wait %s, read b, sleep %s\n",
-           ct_result_name(r1), ct_result_name(r2));
+           ct_result_name(r1, 0), ct_result_name(r2, e2));
     CT_CHECK(attached_steps > steps_before,
              "no attached thread ran while the pool blocked");
     return k;
@@ -131,9 +133,9 @@ CT_DEFINE_SPAWN1(napper, int)
 
 int main(void)
 {
-    CT_CHECK(pipe(p) == 0, "pipe");
+    CT_CHECK_ERRNO(pipe(p) == 0, "pipe");
     pool = cpc_threadpool_get(2);
-    CT_CHECK(pool != NULL, "cpc_threadpool_get");
+    CT_CHECK_ERRNO(pool != NULL, "cpc_threadpool_get");
     blocker__spawn();
     writer__spawn();
     cpc_main_loop();
@@ -141,7 +143,7 @@ int main(void)
 
     /* Four 50 ms naps in a pool of two threads take two rounds. */
     pool = cpc_threadpool_get(2);
-    CT_CHECK(pool != NULL, "cpc_threadpool_get");
+    CT_CHECK_ERRNO(pool != NULL, "cpc_threadpool_get");
     t0 = ct_now();
     for (int i = 0; i < 4; i++)
         napper__spawn(i);

@@ -91,17 +91,18 @@ int main(void)
     pthread_t t;
     sched[0] = cpc_scheduler_default();
     sched[1] = cpc_scheduler_new();
-    CT_CHECK(sched[1] != NULL && sched[1] != sched[0], "new scheduler");
+    CT_CHECK_ERRNO(sched[1] != NULL, "cpc_scheduler_new");
+    CT_CHECK(sched[1] != sched[0], "new scheduler");
     CT_CHECK(cpc_scheduler_self() == sched[0], "main thread: default scheduler");
     for (int id = 0; id < ROVERS; id++)
         rover__spawn_on(sched[id % 2], id);
-    CT_CHECK((errno = pthread_create(&t, NULL, drive, sched[1])) == 0, "pthread_create");
+    CT_CHECK_RC(pthread_create(&t, NULL, drive, sched[1]));
     cpc_main_loop();
     CT_CHECK(pthread_join(t, NULL) == 0, "pthread_join");
     CT_CHECK(rovers_done == ROVERS, "%d rovers done", rovers_done);
     CT_CHECK(hops_on[0] + hops_on[1] == (long)ROVERS * TRIPS, "hops %ld + %ld",
              hops_on[0], hops_on[1]);
-    CT_CHECK(cpc_scheduler_free(sched[1]) == 0, "free: %s", strerror(errno));
+    CT_CHECK_ERRNO(cpc_scheduler_free(sched[1]) == 0, "free");
     CT_CHECK(cpc_scheduler_free(sched[0]) == -1 && errno == EINVAL,
              "the default scheduler cannot be freed");
     CT_OUT("%d rovers started on the second scheduler\n", started_on_second);

@@ -14,7 +14,8 @@ static cpc_continuation *waiter__resume_1(cpc_continuation *k)
     struct waiter__frame_1 *cpc_f = CPC_POP(k, struct waiter__frame_1);
     int r;
     CPC_RESULT(r, cpc_f);
-    CT_OUT("waiter %d: %s\n", cpc_f->id, ct_result_name(r));
+    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
+    CT_OUT("waiter %d: %s\n", cpc_f->id, ct_result_name(r, errno));
     return k;
 }
 /* cps void waiter(int id, int fd) { r = cpc_io_wait(fd, CPC_IO_IN); } */
@@ -47,7 +48,7 @@ CT_DEFINE_SPAWN0(control)
 
 int main(void)
 {
-    CT_CHECK(pipe(p) == 0, "pipe");
+    CT_CHECK_ERRNO(pipe(p) == 0, "pipe");
     waiter__spawn(1, p[0]);
     waiter__spawn(2, p[0]);
     control__spawn();

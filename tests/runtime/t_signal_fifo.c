@@ -70,7 +70,7 @@ CT_DEFINE_SPAWN0(signaller)
 int main(void)
 {
     cv = cpc_condvar_get();
-    CT_CHECK(cv != NULL, "cpc_condvar_get");
+    CT_CHECK_ERRNO(cv != NULL, "cpc_condvar_get");
     for (int id = 0; id < 5; id++)
         waiter__spawn(id);
     signaller__spawn();

@@ -52,7 +52,7 @@ CT_DEFINE_SPAWN0(control)
 int main(void)
 {
     cv = cpc_condvar_get();
-    CT_CHECK(cv != NULL, "cpc_condvar_get");
+    CT_CHECK_ERRNO(cv != NULL, "cpc_condvar_get");
     t0 = ct_now();
     sleeper__spawn(0, 10000);   /* 10 s: interrupted at 30 ms */
     sleeper__spawn(1, 10);      /* times out at 10 ms */

@@ -50,9 +50,9 @@ static void *foreign(void *arg)
 int main(void)
 {
     pthread_t t;
-    CT_CHECK(pipe(p) == 0, "pipe");
+    CT_CHECK_ERRNO(pipe(p) == 0, "pipe");
     keeper__spawn();
-    CT_CHECK((errno = pthread_create(&t, NULL, foreign, NULL)) == 0, "pthread_create");
+    CT_CHECK_RC(pthread_create(&t, NULL, foreign, NULL));
     cpc_main_loop();
     pthread_join(t, NULL);
     /* Spawns after the keeper left may still sit in the inbox: run them. */

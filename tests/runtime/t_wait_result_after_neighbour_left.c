@@ -62,7 +62,7 @@ CT_DEFINE_SPAWN0(control)
 int main(void)
 {
     cv = cpc_condvar_get();
-    CT_CHECK(cv != NULL, "cpc_condvar_get");
+    CT_CHECK_ERRNO(cv != NULL, "cpc_condvar_get");
     waiter__spawn(0, 10);        /* the head times out: waiter 1 is relinked */
     waiter__spawn(1, -1);
     waiter__spawn(2, 10);        /* times out from the middle: 3 relinked */

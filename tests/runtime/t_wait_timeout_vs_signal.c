@@ -56,7 +56,7 @@ CT_DEFINE_SPAWN0(control)
 int main(void)
 {
     cv = cpc_condvar_get();
-    CT_CHECK(cv != NULL, "cpc_condvar_get");
+    CT_CHECK_ERRNO(cv != NULL, "cpc_condvar_get");
     t0 = ct_now();
     waiter__spawn(0, -1);        /* plain wait */
     waiter__spawn(1, 10);        /* times out first, from the middle */

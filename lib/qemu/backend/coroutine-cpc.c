@@ -65,11 +65,14 @@ typedef struct CoroutineCPC {
 /* What a CoroutineEntry * is in C: the entry point of a cps function. */
 typedef cpc_continuation *coroutine_entry_cps(cpc_continuation *k, void *opaque);
 
-static void coroutine_cpc_fatal(const char *what)
+/* A misuse of the coroutine API: a bug, which aborts for its core file
+   (docs/abi.md, "Running out of memory": memory that runs out is reported
+   by cpc_out_of_memory instead). */
+static __attribute__((noreturn)) void coroutine_cpc_misuse(const char *what)
 {
     fprintf(stderr, "coroutine-cpc: %s\n", what);
     fflush(stderr);
-    exit(EXIT_FAILURE);
+    abort();
 }
 
 static cpc_continuation *coroutine_end(cpc_continuation *k)
@@ -91,10 +94,9 @@ Coroutine *qemu_coroutine_new(void)
 {
     CoroutineCPC *co = calloc(1, sizeof *co);
     if (co == NULL)
-        coroutine_cpc_fatal("out of memory creating a coroutine");
+        cpc_out_of_memory("a coroutine", sizeof *co);
+    /* Never NULL: out of memory, it exits as cpc_out_of_memory does. */
     co->cont = cpc_continuation_new(sizeof(struct coroutine_base));
-    if (co->cont == NULL)
-        coroutine_cpc_fatal("out of memory creating a coroutine's continuation");
     return &co->base;
 }
 
@@ -152,7 +154,7 @@ static CoroutineAction coroutine_run(CoroutineCPC *to)
         cpc_budget = CPC_DIRECT_BUDGET;
         k = cpc_top_function(k)(k);
         if (k == NULL)
-            coroutine_cpc_fatal("a coroutine suspended in a CPC primitive (cpc_sleep, "
+            coroutine_cpc_misuse("a coroutine suspended in a CPC primitive (cpc_sleep, "
                                 "cpc_wait, cpc_io_wait...): QEMU coroutines suspend "
                                 "only with qemu_coroutine_yield");
     }
@@ -174,11 +176,11 @@ CoroutineAction qemu_coroutine_switch(Coroutine *from_, Coroutine *to_,
            caller is always the leader).  Its run loop stops once the
            yield has returned. */
         if (from == &leader)
-            coroutine_cpc_fatal("qemu_coroutine_yield called outside a coroutine");
+            coroutine_cpc_misuse("qemu_coroutine_yield called outside a coroutine");
         from->yielding = 1;
         return COROUTINE_YIELD;
     }
     if (to->cont == NULL)
-        coroutine_cpc_fatal("a coroutine entered while it runs");
+        coroutine_cpc_misuse("a coroutine entered while it runs");
     return coroutine_run(to);
 }

@@ -196,12 +196,17 @@ int cpc_scheduler_set_poll_spin(cpc_sched *s, int usec);
 int cpc_scheduler_backend_fd(cpc_sched *s);
 int cpc_scheduler_backend_timeout(cpc_sched *s);
 int cpc_scheduler_run_once(cpc_sched *s);
-/* wake(arg) is called when native code on s's host thread, between two
-   run_once calls, queues a thread on s while s is idle (cpc_spawn,
-   cpc_signal, cpc_signal_all, a channel closed, ...): the host loop must
-   then call run_once again, even if nothing else keeps it running.  Work
-   queued by other OS threads makes the backend fd readable instead.  NULL
-   removes the callback. */
+/* wake(arg) is called when native code queues a thread on s while s is
+   idle (cpc_spawn, cpc_signal, cpc_signal_all, a channel closed, ...)
+   from an OS thread that is on s between two run_once calls: the host
+   loop must then call run_once again, even if nothing else keeps it
+   running.  Only the default scheduler is reached that way, from the
+   program's main thread (on the default scheduler outside its loops):
+   the host thread of another scheduler is on it only during run_once, so
+   work that native code there queues on s between runs (a spawn onto s,
+   a shared condvar signalled) goes through s's inbox and makes the
+   backend fd readable, as work queued by other OS threads does; the
+   callback is not called.  NULL removes the callback. */
 void cpc_scheduler_set_wakeup(cpc_sched *s, void (*wake)(void *arg),
                               void *arg);
 
@@ -254,8 +259,11 @@ int cpc_io_forget(int fd);
    wakes its waiters of fd once it finds its registration of fd gone --
    not if the number was reused and waited on there again meanwhile).  A descriptor closed with close(2) under a waiter
    strands it for ever (epoll drops a closed descriptor without an event;
-   the debug runtime detects it and aborts, naming the fd).  Ends
-   cpc_io_keep(fd) too.  Returns what close(2) returns.  Any context. */
+   the debug runtime detects it and aborts, naming the fd).  Detached
+   threads blocked in poll(2) on fd (cpc_io_wait in a thread pool) are not
+   woken: what poll does with a descriptor closed under it is the
+   kernel's.  Ends cpc_io_keep(fd) too.  Returns what close(2) returns.
+   Any context. */
 int cpc_close(int fd);
 
 /* A pool of at most max_threads pthreads, created as threads arrive; NULL
