@@ -135,7 +135,7 @@ class Edge:
 class Checker:
     def __init__(self, opts):
         from cpc import frontend as fe
-        from cpc import analysis as an
+        from cpc.analysis.syntax import callee_decl, linked_sched, spawn_body, strip
         self.fe = fe
         self.an = an
         self.cpc_include = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
@@ -556,11 +556,11 @@ class Checker:
                 continue
             kids = list(n.get_children())
             if k == K.IF_STMT and ctx is not None:
-                sb = an.spawn_body(n)
+                sb = spawn_body(n)
                 if sb is not None:
                     stack.append((sb, (self.spawn_node(n, ctx), False)))
                     continue
-                ls = an.linked_sched(n)
+                ls = linked_sched(n)
                 if ls is not None:
                     cond, _, body = ls
                     owner, det = ctx
@@ -627,12 +627,12 @@ class Checker:
                     return False
                 e = ch[0]
                 continue
-            s = an.strip(e)
+            s = strip(e)
             while s.kind in (K.CSTYLE_CAST_EXPR, K.PAREN_EXPR):
-                s = an.strip(list(s.get_children())[-1])
+                s = strip(list(s.get_children())[-1])
             if s.kind != K.CALL_EXPR:
                 return False
-            d = an.callee_decl(s)
+            d = callee_decl(s)
             if d is None:
                 return False
             if 'noreturn' in d.type.spelling:
@@ -658,9 +658,9 @@ class Checker:
         return any(f == g and x <= a and b <= y for (g, x, y) in self.asserted)
 
     def is_null(self, e):
-        e = self.an.strip(e)
+        e = self.strip(e)
         while e.kind in (self.K.CSTYLE_CAST_EXPR, self.K.PAREN_EXPR):
-            e = self.an.strip(list(e.get_children())[-1])
+            e = self.strip(list(e.get_children())[-1])
         if e.kind == self.K.INTEGER_LITERAL:
             toks = [t.spelling for t in e.get_tokens()]
             return toks in (['0'], [])
@@ -688,7 +688,7 @@ class Checker:
 
     def call(self, call, kids, ctx, stack):
         an, K = self.an, self.K
-        d = an.callee_decl(call)
+        d = callee_decl(call)
         owner, det = ctx if ctx is not None else (None, False)
         callee = kids[0]
         if d is not None:
@@ -790,7 +790,7 @@ class Checker:
         parameter or field), through parentheses, &, * and subscripts."""
         K, an = self.K, self.an
         for _ in range(32):
-            e = an.strip(e)
+            e = strip(e)
             k = e.kind
             if k in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
                 return e.referenced
@@ -808,7 +808,7 @@ class Checker:
 
     def value_has(self, e, which):
         K = self.K
-        s = self.an.strip(e)
+        s = self.strip(e)
         if s.kind == K.CSTYLE_CAST_EXPR:
             return self.type_has(s.type, which)
         if s.kind == K.CONDITIONAL_OPERATOR:
@@ -830,7 +830,7 @@ class Checker:
     def flow(self, at, dst_coro, src, what, dst, slot=None):
         """A function pointer value src flows into a slot annotated
         dst_coro (described by dst; `slot`, its declaration when known)."""
-        s = self.an.strip(src)
+        s = self.strip(src)
         if not self.is_fnptr(src.type) or not self.is_fnptr(s.type):
             return
         if s.kind == self.K.CONDITIONAL_OPERATOR:

@@ -26,7 +26,7 @@ import bisect
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .analysis.syntax import is_cps_call, spawn_body, strip
 from . import clex
 from . import ctype
 from . import nestscan
@@ -377,7 +377,7 @@ class Lifter:
         """Cursor `c` lies in a `cpc_spawn` body inside function `ctx`."""
         p = self.parent.get(c.hash)
         while p is not None and p.kind != K.FUNCTION_DECL:
-            if p.kind == K.IF_STMT and an.spawn_body(p) is not None:
+            if p.kind == K.IF_STMT and spawn_body(p) is not None:
                 return True
             p = self.parent.get(p.hash)
         return False
@@ -401,15 +401,15 @@ class Lifter:
                 v.addr = p
             c, p = p, self.parent.get(p.hash)
         if p is not None and p.kind == K.CALL_EXPR and fe.kids(p)[0] != c:
-            v.native_arg = not an.is_cps_call(p)
+            v.native_arg = not is_cps_call(p)
             v.cps_arg = not v.native_arg
         while p is not None and p.kind not in (K.RETURN_STMT, K.COMPOUND_STMT, K.FUNCTION_DECL):
             if p.kind == K.BINARY_OPERATOR and fe.binop(p) == fe.BO['Assign']:
-                lhs = an.strip(fe.kids(p)[0])
+                lhs = strip(fe.kids(p)[0])
                 # `g.cb = f`, `table[i] = f`: the object stored into (not through a pointer)
                 while lhs.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and fe.kids(lhs) and \
                         not (lhs.kind == K.MEMBER_REF_EXPR and self.text_of(lhs).find('->') >= 0):
-                    lhs = an.strip(fe.kids(lhs)[0])
+                    lhs = strip(fe.kids(lhs)[0])
                 target = fe.adopt(lhs.referenced) if lhs.kind == K.DECL_REF_EXPR else None
                 if target is not None and target.kind == K.VAR_DECL and \
                         (target.semantic_parent is None or

@@ -13,7 +13,9 @@ import bisect
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .analysis.attributes import is_need_cont_call
+from .analysis.func import func, is_local_var, var_init
+from .analysis.syntax import ancestors, args_of, is_cps_call, kids, parents_of, walk
 from . import rewrite as rw
 from . import reprint
 
@@ -35,14 +37,14 @@ def needs_expansion(u, f):
     # inside spawned statements too: they become cps functions of their own
     # only later, after this pass
     for sp in f.spawns:
-        for n, p in an.walk(sp, skip_spawn=False):
-            if n.kind == K.CALL_EXPR and (an.is_cps_call(n) or an.is_need_cont_call(n)) \
+        for n, p in walk(sp, skip_spawn=False):
+            if n.kind == K.CALL_EXPR and (is_cps_call(n) or is_need_cont_call(n)) \
                     and u.in_macro(n) is not None:
                 return True
     if f.is_cps and copied_text_is_cut(u, f):
         return True
     rewrites_locals = f.is_cps or bool(f.spawns)
-    for n, p in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+    for n, p in walk(f.body, skip_spawn=False, into_sizeof=True):
         k = n.kind
         if f.is_cps and k in (K.RETURN_STMT, K.CONTINUE_STMT, K.VAR_DECL,
                               K.LABEL_STMT, K.GOTO_STMT, K.BREAK_STMT) \
@@ -56,7 +58,7 @@ def needs_expansion(u, f):
         if d.kind == K.FUNCTION_DECL:
             if not fe.is_cps_function_type(d.type):
                 continue
-        elif not (rewrites_locals and an.is_local_var(d, f.c)) and \
+        elif not (rewrites_locals and is_local_var(d, f.c)) and \
                 not (f.spawns and d.kind == K.VAR_DECL and
                      d.semantic_parent is not None and d.semantic_parent == f.c):
             continue
@@ -85,9 +87,9 @@ def cps_call_under_a_node_from_a_macro(u, f):
     if not calls:
         return False
     ends = dict(u.macro_ranges())
-    parents = an.parents_of(f.body)
+    parents = parents_of(f.body)
     for c in calls:
-        for n in an.ancestors(c, parents):
+        for n in ancestors(c, parents):
             a, b = n.extent.start.offset, n.extent.end.offset
             if a in ends and b > ends[a] and n.kind.is_statement() and \
                     n.kind != K.DECL_STMT:
@@ -111,17 +113,17 @@ def copied_text_is_cut(u, f):
     """An expression whose text the later passes copy (a returned value,
     the arguments of a cps call, the initialiser of a local, which boxing
     and the splitting of declarations copy) ends in a macro expansion."""
-    for n, p in an.walk(f.body, skip_spawn=False):
+    for n, p in walk(f.body, skip_spawn=False):
         if n.kind == K.RETURN_STMT:
-            ch = an.kids(n)
+            ch = kids(n)
             if ch and cut(u, ch[0]):
                 return True
         elif n.kind == K.VAR_DECL and p is not None and p.kind == K.DECL_STMT:
-            init = an.var_init(u, n)
+            init = var_init(u, n)
             if init is not None and cut(u, init):
                 return True
     for c in f.cps_calls:
-        if any(cut(u, x) for x in an.args_of(c)):
+        if any(cut(u, x) for x in args_of(c)):
             return True
     return False
 
@@ -133,7 +135,7 @@ def cps_values_in_macros(u, c):
     """A declaration at file scope that uses a cps function as a value where
     a macro spells it (`{ [OP_add] = op_add }` out of an X-macro): the
     emitter must rewrite that name, so the declaration is re-printed."""
-    for n, p in an.walk(c, skip_spawn=False):
+    for n, p in walk(c, skip_spawn=False):
         if n.kind == K.DECL_REF_EXPR:
             d = n.referenced
             if d is not None and d.kind == K.FUNCTION_DECL and \
@@ -149,7 +151,7 @@ def expand_macros(u):
     together, in order, in one edit of its text."""
     ranges = []
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         if needs_expansion(u, f):
             r = (c.extent.start.offset, c.extent.end.offset)
             if r not in ranges:
@@ -203,7 +205,7 @@ RENAMED_RE = re.compile(r'__\d+$')
 def rename_shadows(u):
     edits = []
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         if not f.is_cps or f.body is None:
             continue
         seen = {}
@@ -233,7 +235,7 @@ def rename_shadows(u):
             off = v.cursor.location.offset
             if u.text[off:off + len(v.name)] == v.name.encode():
                 edits.append((off, off + len(v.name), new))
-        for n, p in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+        for n, p in walk(f.body, skip_spawn=False, into_sizeof=True):
             if n.kind == K.DECL_REF_EXPR:
                 v = f.var_of(n)
                 if v is not None and v.key in renames:
@@ -251,7 +253,7 @@ def check_expanded(u):
     that a later pass rewrites inside a macro expansion."""
     return [u.diag(c, 'function `%s` still has a node that a later pass rewrites inside '
                    'a macro expansion' % c.spelling)
-            for c in u.function_defs() if needs_expansion(u, an.func(u, c))]
+            for c in u.function_defs() if needs_expansion(u, func(u, c))]
 
 
 def check_renamed(u):
@@ -260,7 +262,7 @@ def check_renamed(u):
     the translation's own (`cpc_...`, unless renamed: `cpc_k__2`)."""
     out = []
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         if not f.is_cps or f.body is None:
             continue
         seen = set()

@@ -32,7 +32,8 @@ the C compiler from expanding it again.
 """
 import re
 
-from . import analysis as an
+from .analysis.attributes import attributes, attributes_written
+from .analysis.syntax import ancestors, node_id, walk
 from . import clex
 from . import frontend as fe
 from . import rewrite as rw
@@ -236,17 +237,17 @@ def function(u, c, verbatim=None):
     for i, depth, item in statement_lines(body[-1], lines):
         marks[i] = rw.line_directive(u, item.extent.start.offset)
         placed.append((item.extent.start.offset, item.extent.end.offset, depth, i))
-        line_of_item[an.node_id(item)] = i
+        line_of_item[node_id(item)] = i
         lines[i] = local_labels_declared(item, lines[i])
     tags = tags_defined_in_expressions(body[-1])
-    parents = {id(n): p for n, p in an.walk(body[-1], skip_spawn=False, into_sizeof=True)} \
+    parents = {id(n): p for n, p in walk(body[-1], skip_spawn=False, into_sizeof=True)} \
         if tags else {}
     for tag in tags:
         # before the innermost item around the definition, on its line (the
         # item keeps its line number); found by the tree, since the items
         # of one macro expansion share their offsets
-        i = next((line_of_item[an.node_id(p)] for p in an.ancestors(tag, parents)
-                  if an.node_id(p) in line_of_item), None)
+        i = next((line_of_item[node_id(p)] for p in ancestors(tag, parents)
+                  if node_id(p) in line_of_item), None)
         if i is None:
             o = tag.extent.start.offset
             around = [p for p in placed if p[0] <= o < p[1]]
@@ -269,7 +270,7 @@ def function(u, c, verbatim=None):
     ends = {}
     for a, b, depth, i in placed:
         ends[i] = rw.line_directive(u, b)
-    dos = [n for n, _ in an.walk(body[-1], skip_spawn=False) if n.kind == K.DO_STMT]
+    dos = [n for n, _ in walk(body[-1], skip_spawn=False) if n.kind == K.DO_STMT]
     out = []
     numbered = None               # the line the next output line is numbered
     last_end = None
@@ -321,9 +322,9 @@ def ignored_attributes_written(u, c, body):
     """`__attribute__((...)) ` with the attributes written on the head of
     function definition c that Clang ignores, and so does not render
     (`optimize("wrapv")`), or ''."""
-    known = {name for name, _ in an.attributes(c)}
+    known = {name for name, _ in attributes(c)}
     lost = [text for name, text in
-            an.attributes_written(u.text[c.extent.start.offset:body.extent.start.offset])
+            attributes_written(u.text[c.extent.start.offset:body.extent.start.offset])
             if name not in known]
     return '__attribute__((%s)) ' % ', '.join(lost) if lost else ''
 
@@ -376,7 +377,7 @@ def unnamed_types_written(u, c, txt, verbatim=None):
     if 'unnamed' not in txt and 'anonymous' not in txt:
         return txt
     records = {}
-    for n, p in an.walk(c, skip_spawn=False, into_sizeof=True):
+    for n, p in walk(c, skip_spawn=False, into_sizeof=True):
         if n.kind in TAG_KINDS:
             f, line, col = u.loc_of(n)
             records[(line, col)] = n
@@ -445,7 +446,7 @@ def tags_defined_in_expressions(body):
     literal, offsetof): Clang's rendering names the type there without
     defining it.  (An unnamed one is rendered by its place:
     unnamed_types_written.)"""
-    return [n for n, p in an.walk(body, skip_spawn=False, into_sizeof=True)
+    return [n for n, p in walk(body, skip_spawn=False, into_sizeof=True)
             if n.kind in TAG_KINDS and p is not None and p.kind.is_expression() and
             n.is_definition() and re.match(r'\w+$', n.spelling)]
 

@@ -19,7 +19,7 @@ translation generates.
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .analysis.syntax import walk
 
 K = fe.K
 
@@ -63,7 +63,7 @@ def _collisions(u):
     for top in u.top():
         if not u.in_main_file(top):
             continue
-        for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
+        for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind in DECL_KINDS and '__' in n.spelling and \
                     (CPS_SUFFIX_RE.search(n.spelling) or ANY_SUFFIX_RE.search(n.spelling)):
                 suspects.append(n)
@@ -108,7 +108,7 @@ def rename(u):
     for top in u.top():
         if not u.in_main_file(top):
             continue
-        for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
+        for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind in DECL_KINDS:
                 target = n
             else:

@@ -13,7 +13,8 @@ constants are not function types and mix freely.
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .analysis import syntax
+from .analysis.attributes import cleanup_function
 from . import primitives
 from .primitives import PRIMITIVES
 
@@ -84,8 +85,8 @@ class Checker:
             if tk == fe.TK_RECORD:
                 fields = [f for f in t0.get_fields()]
             idx = 0
-            for x in an.kids(e):
-                ch = an.kids(x)
+            for x in syntax.kids(e):
+                ch = syntax.kids(x)
                 if x.kind == K.UNEXPOSED_EXPR and ctype_void(x) and len(ch) >= 2:
                     # designated: .f = v or [i] = v
                     d = ch[0]
@@ -114,24 +115,24 @@ class Checker:
                 self.exprs(e)
 
     def exprs(self, root, func=None):
-        for n, p in an.walk(root, skip_spawn=False):
+        for n, p in syntax.walk(root, skip_spawn=False):
             k = n.kind
             if k == K.BINARY_OPERATOR and fe.binop(n) == fe.BO['Assign']:
-                l, r = an.kids(n)
+                l, r = syntax.kids(n)
                 self.check(n, l.type, r.type, 'assigning {src} to {dst}')
             elif k == K.VAR_DECL:
-                ex = [x for x in an.kids(n) if x.kind.is_expression()]
+                ex = [x for x in syntax.kids(n) if x.kind.is_expression()]
                 if ex and n != root:
                     self.init(n.type, ex[-1], walk=False)
             elif k == K.CALL_EXPR:
-                ch = an.kids(n)
+                ch = syntax.kids(n)
                 if not ch:
                     continue
                 ft = fe.function_type_of(ch[0].type)
                 if ft is None or fe.tkind(ft) != fe.TK_FUNCTIONPROTO:
                     continue
                 pts = list(ft.argument_types())
-                d = an.callee_decl(n)
+                d = syntax.callee_decl(n)
                 name = d.spelling if d is not None else self.u.src(ch[0])
                 if d is not None and name in PRIMITIVES and not self.u.in_main_file(d):
                     self.primitive_arguments(n, name, ch[1:])
@@ -141,17 +142,17 @@ class Checker:
                                    'passing {src} as argument %d of `%s`, whose parameter '
                                    'has type {dst}' % (i + 1, name.replace('{', '{{').replace('}', '}}')))
             elif k == K.RETURN_STMT and func is not None:
-                ch = an.kids(n)
+                ch = syntax.kids(n)
                 if ch:
                     self.check(n, func.type.get_result(), ch[0].type,
                                'returning {src} from `%s`, whose result type is {dst}'
                                % func.spelling)
             elif k == K.CSTYLE_CAST_EXPR:
-                ch = [x for x in an.kids(n) if x.kind.is_expression()]
+                ch = [x for x in syntax.kids(n) if x.kind.is_expression()]
                 if ch:
                     self.check(n, n.type, ch[-1].type, 'casting {src} to {dst}')
             elif k == K.CONDITIONAL_OPERATOR:
-                ch = an.kids(n)
+                ch = syntax.kids(n)
                 if len(ch) == 3:
                     self.check(n, ch[1].type, ch[2].type,
                                'the arms of `?:` have types {dst} and {src}')
@@ -185,11 +186,11 @@ class Checker:
             if not u.in_main_file(c):
                 continue
             if c.kind == K.VAR_DECL:
-                ex = [x for x in an.kids(c) if x.kind.is_expression()]
+                ex = [x for x in syntax.kids(c) if x.kind.is_expression()]
                 if ex:
                     self.init(c.type, ex[-1])
             elif c.kind == K.FUNCTION_DECL and c.is_definition():
-                for x in an.kids(c):
+                for x in syntax.kids(c):
                     if x.kind == K.COMPOUND_STMT:
                         self.exprs(x, c)
         if self.errs:
@@ -259,7 +260,7 @@ def misplaced_cps_errors(u):
     for top in u.top():
         if not u.in_main_file(top):
             continue
-        for n, _p in an.walk(top, skip_spawn=False):
+        for n, _p in syntax.walk(top, skip_spawn=False):
             if n.kind not in OBJECT_DECLS:
                 continue
             t = n.underlying_typedef_type if n.kind == K.TYPEDEF_DECL else n.type
@@ -287,7 +288,7 @@ def native_entry_errors(u):
                                    'it as a native function (let a native main spawn a cps '
                                    'function and run cpc_main_loop())'))
             continue
-        for a in an.kids(top):
+        for a in syntax.kids(top):
             if a.kind != K.UNEXPOSED_ATTR:
                 continue
             m = NATIVE_ENTRY_ATTR.match(u.text, a.extent.start.offset)
@@ -312,11 +313,11 @@ def cps_cleanup_errors(u):
     for f in u.top():
         if f.kind != K.FUNCTION_DECL or not u.in_main_file(f):
             continue
-        for n, _p in an.walk(f, skip_spawn=False):
+        for n, _p in syntax.walk(f, skip_spawn=False):
             if n.kind != K.VAR_DECL:
                 continue
-            for a in an.kids(n):
-                fn = an.cleanup_function(u, a)
+            for a in syntax.kids(n):
+                fn = cleanup_function(u, a)
                 if fn in cps_functions:
                     errs.append(u.diag(n, 'the cleanup function of `%s`, `%s`, is cps: C '
                                        'calls it as a native function when the variable '

@@ -24,6 +24,7 @@ import re
 from .. import clex
 from .. import frontend as fe
 
+
 _PRAGMA_RE = re.compile(r'#\s*pragma\b')
 _PACK_RE = re.compile(r'#\s*pragma\s+pack\s*\(([^)\n]*)\)')
 _ESCAPE_RE = re.compile(r'\\([\\"])')

@@ -9,7 +9,11 @@ import re
 
 from .. import frontend as fe
 from .. import ctype
-from . import Cfg, liveness, walk, kids, has_annotation, is_cps_call, callee_decl, is_part_of
+from .attributes import has_annotation
+from .cfg import Cfg
+from .dataflow import liveness
+from .syntax import callee_decl, is_cps_call, is_part_of, kids, walk
+
 
 K = fe.K
 

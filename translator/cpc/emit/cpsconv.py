@@ -24,7 +24,14 @@ import os
 import re
 
 from .. import frontend as fe
-from .. import analysis as an
+from ..analysis.attributes import CODE_ATTRIBUTES, attributes, code_attributes_text, has_annotation
+from ..analysis.cfg import Cfg
+from ..analysis.dataflow import assigned_anywhere
+from ..analysis.func import (
+    func, leading_label_declarations, var_init, variably_modified_scopes, vkey)
+from ..analysis.syntax import (
+    args_of, callee_decl, callee_of, is_cps_call, kids, node_id, spawn_body, strip,
+    strip_casts, walk)
 from .. import ctype
 from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
@@ -46,7 +53,7 @@ ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused',
 # to name that symbol's entry.
 SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref', 'target_clones'}
 # (`target_clones` would make one entry per target.  The attributes of its
-# code, an.CODE_ATTRIBUTES, go on every function made of it.)
+# code, CODE_ATTRIBUTES, go on every function made of it.)
 # the directory of the runtime's headers, as the prefix of their real paths
 RUNTIME_HEADERS = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
 HEADER_CPS = {'cpc_yield', 'cpc_done', 'cpc_wait', 'cpc_sleep', 'cpc_io_wait', 'cpc_link'}
@@ -63,7 +70,7 @@ def zero(t):
 
 def param_decls(func_cursor):
     """(name, type) of each parameter, its type adjusted as C does."""
-    return [(p.spelling, fe.adjusted_param_type(p.type)) for p in an.kids(func_cursor)
+    return [(p.spelling, fe.adjusted_param_type(p.type)) for p in kids(func_cursor)
             if p.kind == K.PARM_DECL]
 
 
@@ -77,7 +84,7 @@ def old_style(u, func_cursor):
     # no parameter has a type written in the list (which then holds no
     # parentheses): each is declared after its `)`, or is a bare name
     # (implicitly int)
-    params = [p for p in an.kids(func_cursor) if p.kind == K.PARM_DECL]
+    params = [p for p in kids(func_cursor) if p.kind == K.PARM_DECL]
     if not params or func_cursor.location.file is None:
         return False
     close = u.text.find(b')', func_cursor.location.offset)
@@ -104,10 +111,10 @@ def parameter_bounds(em, f):
     from the entry, before the frame stores the parameters.  Constants are
     left out."""
     out = []
-    for p in an.kids(f.c):
+    for p in kids(f.c):
         if p.kind != K.PARM_DECL:
             continue
-        for x in an.kids(p):
+        for x in kids(p):
             if not x.kind.is_expression() or fe.integer_value(x) is not None:
                 continue
             r = em.u.written(x)
@@ -185,19 +192,19 @@ class Emitter:
     def need_cont_edits(self, f, kexpr, pre):
         out = []
         for call in f.need_cont_calls:
-            callee = an.callee_of(call)
+            callee = callee_of(call)
             j = rw.skip_space(self.u.text, callee.extent.end.offset)
             if self.u.text[j:j + 1] != b'(':
                 continue
-            d = an.callee_decl(call)
+            d = callee_decl(call)
             if d is not None and self.declared_elsewhere(d) and \
-                    an.strip(callee).kind == K.DECL_REF_EXPR:
+                    strip(callee).kind == K.DECL_REF_EXPR:
                 # the C compiler sees the header's prototype, without the
                 # continuation: call the same symbol through a name
                 # declared with the prototype it is defined with
                 out.append((callee.extent.start.offset, callee.extent.end.offset,
                             self.need_cont_alias(d, pre)))
-            args = an.args_of(call)
+            args = args_of(call)
             out.append((j + 1, j + 1, kexpr + (', ' if args else '')))
         return out
 
@@ -231,7 +238,7 @@ class Emitter:
         """`__attribute__((...)) ` with the attributes of cps function decl
         that its entry takes (ENTRY_ATTRIBUTES), or ''."""
         kept = []
-        for name, text in an.attributes(decl):
+        for name, text in attributes(decl):
             if name in SYMBOL_ATTRIBUTES:
                 raise fe.Diags([self.diag(decl, 'the `%s` attribute is not supported on cps '
                                           'function `%s`' % (name, decl.spelling))])
@@ -272,11 +279,11 @@ class Emitter:
         only in headers, whose C-mode declaration is native-looking)."""
         calls = list(f.cps_calls)
         for sp in f.spawns:
-            b = an.spawn_body(sp)
-            if b is not None and an.strip_casts(b).kind == K.CALL_EXPR:
-                calls.append(an.strip_casts(b))
+            b = spawn_body(sp)
+            if b is not None and strip_casts(b).kind == K.CALL_EXPR:
+                calls.append(strip_casts(b))
         for call in calls:
-            d = an.callee_decl(call)
+            d = callee_decl(call)
             if d is not None:
                 self.extern_proto(d, out, f.c.extent.start.offset)
 
@@ -291,7 +298,7 @@ class Emitter:
                                       'cpc_need_cont function `%s` (declared through a '
                                       'typedef or macro?)' % c.spelling)])
         j = rw.skip_space(t, i + 1)
-        ps = [x for x in an.kids(c) if x.kind == K.PARM_DECL]
+        ps = [x for x in kids(c) if x.kind == K.PARM_DECL]
         if not ps:
             # () or (void)
             k = t.index(b')', j)
@@ -308,15 +315,15 @@ class Emitter:
         direct = set()
         addr = {}
         refs = []
-        for n, p in an.walk(root, skip_spawn=False):
+        for n, p in walk(root, skip_spawn=False):
             if n.kind == K.CALL_EXPR:
-                ch = an.kids(n)
+                ch = kids(n)
                 if ch:
-                    direct.add(an.node_id(an.strip(ch[0])))
+                    direct.add(node_id(strip(ch[0])))
             elif n.kind == K.UNARY_OPERATOR and fe.unop(n) == fe.UO['AddrOf']:
-                ch = an.kids(n)
+                ch = kids(n)
                 if ch:
-                    addr[an.node_id(an.strip(ch[0]))] = n
+                    addr[node_id(strip(ch[0]))] = n
             elif n.kind == K.DECL_REF_EXPR:
                 d = n.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL and \
@@ -324,11 +331,11 @@ class Emitter:
                     refs.append((n, d))
         out = []
         for n, d in refs:
-            i = an.node_id(n)
+            i = node_id(n)
             if i in direct:
                 continue
             whole = addr.get(i, n)
-            if whole is not n and an.node_id(whole) in direct:
+            if whole is not n and node_id(whole) in direct:
                 continue  # (&f)(x): a direct call
             try:
                 text = ctype.as_value(d.type, cg.entry_name(d.spelling))
@@ -373,7 +380,7 @@ class Emitter:
         for c in u.top():
             if c.kind != K.FUNCTION_DECL or not u.in_main_file(c):
                 continue
-            if an.has_annotation(c, 'cpc_need_cont') and not fe.is_cps_function_type(c.type):
+            if has_annotation(c, 'cpc_need_cont') and not fe.is_cps_function_type(c.type):
                 self.need_cont_param(c)
             if c.is_definition():
                 continue
@@ -401,7 +408,7 @@ class Emitter:
                         a = c.extent.start.offset
                         self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
         for c in u.function_defs():
-            f = an.func(u, c)
+            f = func(u, c)
             if f.is_cps:
                 self.cps_function(f)
             else:
@@ -431,7 +438,7 @@ class Emitter:
         if f.cps_calls:
             errs = []
             for call in f.cps_calls:
-                callee = an.callee_decl(call)
+                callee = callee_decl(call)
                 if callee is not None:
                     errs.append(self.diag(call, 'cps function `%s` called from native '
                                           'function `%s`; only cps functions and '
@@ -440,14 +447,14 @@ class Emitter:
                     errs.append(self.diag(call, 'call through the cps function pointer `%s` '
                                           '(of type `%s`) in native function `%s`; only cps '
                                           'functions and cpc_spawn may call it' % (
-                                              self.u.src(an.callee_of(call)),
-                                              fe.type_name(an.callee_of(call).type), f.name)))
+                                              self.u.src(callee_of(call)),
+                                              fe.type_name(callee_of(call).type), f.name)))
             raise fe.Diags(errs)
         pre = []
         small = EditList(self.need_cont_edits(
             # (no macro: the function may be a rendering whose macros are
             # undefined around it, NULL included)
-            f, 'cpc_k' if an.has_annotation(f.c, 'cpc_need_cont') else '(cpc_continuation *)0',
+            f, 'cpc_k' if has_annotation(f.c, 'cpc_need_cont') else '(cpc_continuation *)0',
             pre))
         frames = []
         small += self.value_edits(f.body, pre)
@@ -481,18 +488,18 @@ class Emitter:
     # -- spawn
     def spawn_edits(self, f, small, pre, frames, in_cps):
         for i, sp in enumerate(f.spawns, 1):
-            body = an.spawn_body(sp)
-            call = an.strip_casts(body)
-            if call.kind != K.CALL_EXPR or not an.is_cps_call(call):
+            body = spawn_body(sp)
+            call = strip_casts(body)
+            if call.kind != K.CALL_EXPR or not is_cps_call(call):
                 raise fe.Diags([self.diag(sp, 'cpc_spawn of a statement that is not a '
                                           'call to a cps function is not supported yet')])
             name = '%s__spawn_%d' % (f.name, i)
-            callee = an.callee_of(call)
-            d = an.callee_decl(call)
+            callee = callee_of(call)
+            d = callee_decl(call)
             ft = fe.function_type_of(callee.type)
             fields = []
             assigns = []
-            args = an.args_of(call)
+            args = args_of(call)
             ptypes = [fe.adjusted_param_type(t) for t in ft.argument_types()] \
                 if fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
             cargs = []
@@ -539,7 +546,7 @@ class Emitter:
     def cps_function(self, f):
         """Replace cps function f by its generated items (codegen.py) and
         its body, with call sites, resume points and returns rewritten."""
-        cfg = an.Cfg(f)
+        cfg = Cfg(f)
         self.check_cps_body(f)
         sites = split(f, cfg)
         self.check_variably_modified_scopes(f, sites)
@@ -577,7 +584,7 @@ class Emitter:
                             [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params], sig.code))
         # GNU local labels are declared first in the block, before the
         # generated opening
-        labels = an.leading_label_declarations(self.u, f.body)
+        labels = leading_label_declarations(self.u, f.body)
         for d in labels:
             small.append((rw.start(d), rw.full_end(self.u, d), ''))
         start, bodytext, end = self.user_body(f, small, frame)
@@ -656,10 +663,10 @@ class Emitter:
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
         returns through the continuation."""
-        for n, p in an.walk(f.body):
+        for n, p in walk(f.body):
             if n.kind != K.RETURN_STMT or any(s.stmt == n for s in cfg.sites):
                 continue
-            ch = an.kids(n)
+            ch = kids(n)
             if not ch:
                 code = cg.return_nothing(frame)
             elif sig.void:
@@ -690,12 +697,12 @@ class Emitter:
         own `const` (a read-only object cannot be assigned from the frame):
         the declaration is written again from its type."""
         u = self.u
-        site_stmts = {an.node_id(s.stmt) for s in cfg.sites}
-        for n, p in an.walk(f.body):
-            if n.kind != K.DECL_STMT or an.node_id(n) in site_stmts:
+        site_stmts = {node_id(s.stmt) for s in cfg.sites}
+        for n, p in walk(f.body):
+            if n.kind != K.DECL_STMT or node_id(n) in site_stmts:
                 continue
-            vs = an.kids(n)
-            if not any(x.kind == K.VAR_DECL and an.vkey(x) in keys for x in vs):
+            vs = kids(n)
+            if not any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vs):
                 continue
             if p is not None and p.kind == K.FOR_STMT and len(vs) > 1:
                 raise fe.Diags([self.diag(n, 'a const variable declared with others in a '
@@ -708,14 +715,14 @@ class Emitter:
                                               'is declared together with a type; declare '
                                               'the type separately')])
                 try:
-                    d = ctype.declare(v.type, v.spelling, strip_const=an.vkey(v) in keys)
+                    d = ctype.declare(v.type, v.spelling, strip_const=vkey(v) in keys)
                 except ctype.Unnameable as e:
                     raise fe.Diags([self.diag(v, 'the const variable `%s` is live across a '
                                               'cps call and its type cannot be named (%s); '
                                               'name the type' % (v.spelling, e))])
                 if v.storage_class == fe.ci.StorageClass.REGISTER:
                     d = 'register ' + d
-                init = an.var_init(u, v)
+                init = var_init(u, v)
                 if init is not None:
                     d += ' = ' + self.ctext(init, small)
                 out.append(d + ';')
@@ -723,9 +730,9 @@ class Emitter:
             small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
 
     def check_cps_body(self, f):
-        for n, p in an.walk(f.body):
+        for n, p in walk(f.body):
             if n.kind == K.CALL_EXPR:
-                d = an.callee_decl(n)
+                d = callee_decl(n)
                 if d is None:
                     continue
                 s = d.spelling
@@ -748,7 +755,7 @@ class Emitter:
         a; {...}`, `f() {...}`) must pass as many arguments as the definition
         has parameters: C leaves any other call undefined, and the generated
         entry point, which is prototyped, could not be called with them."""
-        if not an.is_cps_call(call):
+        if not is_cps_call(call):
             return
         defn = d.get_definition()
         if defn is None or (fe.tkind(d.type) != fe.TK_FUNCTIONNOPROTO and
@@ -769,7 +776,7 @@ class Emitter:
         that resumes."""
         if not sites:
             return
-        scopes = an.variably_modified_scopes(f.body)
+        scopes = variably_modified_scopes(f.body)
         errs = []
         for site in sites:
             at = site.call.extent.start.offset
@@ -787,8 +794,8 @@ class Emitter:
         only those with side effects (which could change a variable stored
         in the frame before the call); False: none."""
         call = site.call
-        callee = an.callee_of(call)
-        d = an.callee_decl(call)
+        callee = callee_of(call)
+        d = callee_decl(call)
         ft = fe.function_type_of(callee.type)
         ptypes = [fe.adjusted_param_type(t) for t in ft.argument_types()] if ft is not None and \
             fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
@@ -801,7 +808,7 @@ class Emitter:
             fn = ctype.as_entry(ft, 'cpc_callee')
         else:
             fn = cg.entry_name(d.spelling)
-        args = an.args_of(call)
+        args = args_of(call)
         for j, a in enumerate(args):
             if temps is False or (temps is None and not has_side_effects(a)):
                 names.append(self.ctext(a, small))
@@ -822,10 +829,10 @@ class Emitter:
 
     def tail_call(self, f, site, frame, small):
         call = site.call
-        callee = an.callee_of(call)
-        d = an.callee_decl(call)
+        callee = callee_of(call)
+        d = callee_decl(call)
         prim = PRIMITIVES.get(d.spelling) if d is not None else None
-        args = [self.ctext(a, small) for a in an.args_of(call)]
+        args = [self.ctext(a, small) for a in args_of(call)]
         if prim is not None:
             for j in range(len(args), len(prim)):
                 args.append(prim[j][1])
@@ -861,7 +868,7 @@ class Emitter:
         rt = callee_result(site.call)
         prefix = ''
         if site.form == 'decl':
-            v = an.kids(site.stmt)[0]
+            v = kids(site.stmt)[0]
             try:
                 prefix = ctype.declare(v.type, v.spelling, strip_const=True) + ';'
             except ctype.Unnameable:
@@ -901,7 +908,7 @@ class Emitter:
 def has_side_effects(e):
     """Whether evaluating expression e may change an object or call a
     function (so it must be evaluated before the frame stores)."""
-    for n, _ in an.walk(e):
+    for n, _ in walk(e):
         k = n.kind
         if k in (K.CALL_EXPR, K.StmtExpr, K.COMPOUND_ASSIGNMENT_OPERATOR):
             return True
@@ -954,7 +961,7 @@ class Signature:
         self.rt = f.c.type.get_result()
         self.void = ctype.is_void(self.rt)
         # what the entry's declaration starts with
-        self.code = an.code_attributes_text(em.u, f.c)
+        self.code = code_attributes_text(em.u, f.c)
         self.lead = ('static ' if f.c.storage_class == fe.ci.StorageClass.STATIC else '') + \
             em.entry_attributes(f.c) + self.code
 
@@ -974,7 +981,7 @@ class FrameLayout:
                 first.setdefault(v.key, (site, v))
         ordered = sorted(first.values(),
                          key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
-        assigned = an.assigned_anywhere(cfg) if sites else set()
+        assigned = assigned_anywhere(cfg) if sites else set()
         self.fixed = [v for (_, v) in ordered if v.is_param and v.key not in assigned]
         self.fixed_keys = set(v.key for v in self.fixed)
         self.fields = []
