@@ -135,6 +135,13 @@ class Edge:
 class Checker:
     def __init__(self, opts):
         from cpc import frontend as fe
+        from cpc.clang_types import (
+            TK_ATTRIBUTED, TK_BTF_TAG, TK_CONSTANTARRAY, TK_ELABORATED, TK_ENUM,
+            TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, TK_INCOMPLETEARRAY, TK_POINTER,
+            TK_RECORD, TK_TYPEDEF, TK_VARIABLEARRAY, function_type_of, modified_type,
+            strip_sugar, tkind)
+        from cpc.cursors import BO, UO, binop, unop
+        from cpc.libclang import presumed
         from cpc.analysis.syntax import callee_decl, linked_sched, spawn_body, strip
         self.fe = fe
         self.an = an
@@ -183,11 +190,11 @@ class Checker:
         l = cursor.extent.start if start and cursor.extent is not None else cursor.location
         if l.file is None:
             l = cursor.location
-        f, line, col = self.fe.presumed(l)
+        f, line, col = self.presumed(l)
         return (f or (l.file.name if l.file else None), line, col)
 
     def name_loc(self, cursor):
-        f, line, col = self.fe.presumed(cursor.location)
+        f, line, col = self.presumed(cursor.location)
         return (f or (cursor.location.file.name if cursor.location.file else None), line, col)
 
     def is_system(self, cursor):
@@ -269,32 +276,32 @@ class Checker:
         annotated: a btf tag on it or its result, or an annotated typedef."""
         fe = self.fe
         for _ in range(48):
-            k = fe.tkind(t)
-            if k == fe.TK_BTF_TAG:
+            k = tkind(t)
+            if k == TK_BTF_TAG:
                 if self.tag_in(t, which):
                     return True
-                t = fe.modified_type(t)
-            elif k == fe.TK_ATTRIBUTED:
-                t = fe.modified_type(t)
-            elif k == fe.TK_TYPEDEF:
+                t = modified_type(t)
+            elif k == TK_ATTRIBUTED:
+                t = modified_type(t)
+            elif k == TK_TYPEDEF:
                 d = t.get_declaration()
                 if d is not None and d.kind == self.K.TYPEDEF_DECL and self._decl_has(d, which):
                     return True
                 t = d.underlying_typedef_type
-            elif k == fe.TK_ELABORATED:
+            elif k == TK_ELABORATED:
                 t = t.get_named_type()
-            elif k == fe.TK_POINTER:
+            elif k == TK_POINTER:
                 t = t.get_pointee()
-            elif k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY):
+            elif k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY):
                 # a table of function pointers is annotated like its elements
                 t = t.element_type
-            elif k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
+            elif k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
                 return self.result_has(t.get_result(), which)
-            elif k in (0, 1) or k < 40 or k in (fe.TK_RECORD, fe.TK_ENUM):
+            elif k in (0, 1) or k < 40 or k in (TK_RECORD, TK_ENUM):
                 return False
             else:
                 c = t.get_canonical()
-                if fe.tkind(c) == k:
+                if tkind(c) == k:
                     return False
                 t = c
         return False
@@ -304,27 +311,27 @@ class Checker:
         tag on the result type, through pointers, not into function types."""
         fe = self.fe
         for _ in range(32):
-            k = fe.tkind(r)
-            if k == fe.TK_BTF_TAG:
+            k = tkind(r)
+            if k == TK_BTF_TAG:
                 if self.tag_in(r, which):
                     return True
-                r = fe.modified_type(r)
-            elif k == fe.TK_ATTRIBUTED:
-                r = fe.modified_type(r)
-            elif k == fe.TK_TYPEDEF:
+                r = modified_type(r)
+            elif k == TK_ATTRIBUTED:
+                r = modified_type(r)
+            elif k == TK_TYPEDEF:
                 r = r.get_declaration().underlying_typedef_type
-            elif k == fe.TK_ELABORATED:
+            elif k == TK_ELABORATED:
                 r = r.get_named_type()
-            elif k == fe.TK_POINTER:
+            elif k == TK_POINTER:
                 r = r.get_pointee()
-            elif k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
+            elif k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
                 r = r.element_type
             else:
                 return False
         return False
 
     def is_fnptr(self, t):
-        return self.fe.function_type_of(t) is not None
+        return self.function_type_of(t) is not None
 
     # ------------------------------------------------------------- nodes
 
@@ -586,7 +593,7 @@ class Checker:
                     if fn.coro and fn.root is None:
                         fn.root = 'address'
             elif k == K.BINARY_OPERATOR and len(kids) == 2 and \
-                    self.fe.binop(n) == self.fe.BO['Assign']:
+                    self.binop(n) == self.BO['Assign']:
                 l, r = kids
                 self.flow(n, self.value_coro(l), r, 'assign', dst=self.desc(l),
                           slot=self.expr_decl(l))
@@ -716,9 +723,9 @@ class Checker:
             if e is not None and node.name in self.opts.hybrid:
                 e.asserted = self.in_assertion(call)
         # arguments flowing into annotated (or plain) function pointer parameters
-        ft = self.fe.function_type_of(callee.type)
+        ft = self.function_type_of(callee.type)
         ptypes = []
-        if ft is not None and self.fe.tkind(ft) == self.fe.TK_FUNCTIONPROTO:
+        if ft is not None and self.tkind(ft) == self.TK_FUNCTIONPROTO:
             ptypes = list(ft.argument_types())
         for i, a in enumerate(kids[1:]):
             if i < len(params):
@@ -734,9 +741,9 @@ class Checker:
         """Initialiser e of an object of type t (declaration `at`)."""
         K, fe = self.K, self.fe
         if e.kind == K.INIT_LIST_EXPR:
-            t0, _ = fe.strip_sugar(t)
-            tk = fe.tkind(t0)
-            fields = list(t0.get_fields()) if tk == fe.TK_RECORD else []
+            t0, _ = strip_sugar(t)
+            tk = tkind(t0)
+            fields = list(t0.get_fields()) if tk == TK_RECORD else []
             idx = 0
             for x in e.get_children():
                 ch = list(x.get_children())
@@ -752,11 +759,11 @@ class Checker:
                     idx += 1
                     continue
                 if x.kind == K.UNEXPOSED_EXPR and len(ch) >= 2 and \
-                        tk in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
+                        tk in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
                     self.init(x, t0.element_type, ch[-1], dst, decl=decl)
                     idx += 1
                     continue
-                if tk in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY):
+                if tk in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY):
                     self.init(x, t0.element_type, x, dst, decl=decl)
                 elif fields and idx < len(fields):
                     f = fields[idx]
@@ -795,8 +802,8 @@ class Checker:
             if k in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
                 return e.referenced
             if k == K.UNARY_OPERATOR:
-                op = self.fe.unop(e)
-                if op in (self.fe.UO['AddrOf'], self.fe.UO['Deref']):
+                op = self.unop(e)
+                if op in (self.UO['AddrOf'], self.UO['Deref']):
                     e = list(e.get_children())[0]
                     continue
                 return None
@@ -874,10 +881,10 @@ class Checker:
         fe = self.fe
         t = slot.type
         for _ in range(8):
-            k = fe.tkind(t)
-            if k == fe.TK_ELABORATED:
+            k = tkind(t)
+            if k == TK_ELABORATED:
                 t = t.get_named_type()
-            elif k == fe.TK_TYPEDEF:
+            elif k == TK_TYPEDEF:
                 d = t.get_declaration()
                 if d is not None and d.kind == self.K.TYPEDEF_DECL and \
                         self.user_decl(d) is not None:

@@ -15,7 +15,8 @@ the environment pointer.
 """
 from . import frontend as fe
 from .analysis.func import cps_function_defs, func, leading_label_declarations, var_init, vkey
-from .analysis.syntax import callee_decl, is_cps_call, kids, node_id, walk
+from .analysis.syntax import callee_decl, is_cps_call, node_id, walk
+from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 from .analysis import retain

@@ -17,7 +17,8 @@ import bisect
 from . import frontend as fe
 from .analysis.attributes import cleanup_function
 from .analysis.func import cps_function_defs, func
-from .analysis.syntax import ancestors, kids, parents_of, walk
+from .analysis.syntax import ancestors, parents_of, walk
+from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 

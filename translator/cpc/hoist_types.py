@@ -35,7 +35,8 @@ from . import clex
 from . import frontend as fe
 from .analysis.attributes import attributes
 from .analysis.func import func
-from .analysis.syntax import ancestors, kids, node_id, parents_of, walk
+from .analysis.syntax import ancestors, node_id, parents_of, walk
+from .cursors import kids
 from . import rewrite as rw
 from .analysis import pragmas
 

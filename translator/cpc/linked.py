@@ -23,7 +23,8 @@ import re
 
 from . import frontend as fe
 from .analysis.func import func
-from .analysis.syntax import args_of, kids, linked_sched, strip, walk
+from .analysis.syntax import args_of, linked_sched, strip, walk
+from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 from .analysis import jumps

@@ -26,6 +26,9 @@ import bisect
 import re
 
 from . import frontend as fe
+from . import libclang
+from .clang_types import is_cps_function_type, strip_sugar
+from .cursors import BO, UO, adopt, binop, kids, unop
 from .analysis.syntax import is_cps_call, spawn_body, strip
 from . import clex
 from . import ctype
@@ -125,7 +128,7 @@ class Lifter:
             return (self.path,) + self.line_col(off)
         i = bisect.bisect_right(self._map_origs, off) - 1
         a, o = self._map[max(i, 0)]
-        f, line, col = fe.presumed(u.tu.get_location(self.path, a + (off - o)))
+        f, line, col = libclang.presumed(u.tu.get_location(self.path, a + (off - o)))
         return f or self.path, line, self.line_col(off)[1]
 
     def diag(self, off, msg):
@@ -230,7 +233,7 @@ class Lifter:
             mine = [t for t in self.tops if t.start <= o < t.end] if o is not None else []
             if not mine:
                 continue
-            self._top_cps[mine[0]] = fe.is_cps_function_type(top.type)
+            self._top_cps[mine[0]] = is_cps_function_type(top.type)
             self.walk_function(top)
 
     def drop_inactive(self):
@@ -296,7 +299,7 @@ class Lifter:
         refs = []
         while stack:
             n = stack.pop()
-            for x in fe.kids(n):
+            for x in kids(n):
                 parent[x.hash] = n
                 stack.append(x)
             if n.kind in (K.DECL_REF_EXPR, K.TYPE_REF, K.LABEL_REF):
@@ -306,7 +309,7 @@ class Lifter:
                 if inj is not None:
                     self._decls[inj] = n
         for n in refs:
-            d = fe.adopt(n.referenced)
+            d = adopt(n.referenced)
             if d is None:
                 continue
             o, _ = self.to_orig(n.extent.start.offset)
@@ -347,7 +350,7 @@ class Lifter:
                 while c is not None and c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
                     q, c = c, parent.get(c.hash)
                 call = None
-                if c is not None and c.kind == K.CALL_EXPR and fe.kids(c) and fe.kids(c)[0] == q:
+                if c is not None and c.kind == K.CALL_EXPR and kids(c) and kids(c)[0] == q:
                     call = c
                     self.use(ctx, m, n, call)
                 else:
@@ -396,21 +399,21 @@ class Lifter:
         while p is not None and p.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR,
                                            K.UNARY_OPERATOR):
             if p.kind == K.UNARY_OPERATOR:
-                if fe.unop(p) != fe.UO['AddrOf']:
+                if unop(p) != UO['AddrOf']:
                     break
                 v.addr = p
             c, p = p, self.parent.get(p.hash)
-        if p is not None and p.kind == K.CALL_EXPR and fe.kids(p)[0] != c:
+        if p is not None and p.kind == K.CALL_EXPR and kids(p)[0] != c:
             v.native_arg = not is_cps_call(p)
             v.cps_arg = not v.native_arg
         while p is not None and p.kind not in (K.RETURN_STMT, K.COMPOUND_STMT, K.FUNCTION_DECL):
-            if p.kind == K.BINARY_OPERATOR and fe.binop(p) == fe.BO['Assign']:
-                lhs = strip(fe.kids(p)[0])
+            if p.kind == K.BINARY_OPERATOR and binop(p) == BO['Assign']:
+                lhs = strip(kids(p)[0])
                 # `g.cb = f`, `table[i] = f`: the object stored into (not through a pointer)
-                while lhs.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and fe.kids(lhs) and \
+                while lhs.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and kids(lhs) and \
                         not (lhs.kind == K.MEMBER_REF_EXPR and self.text_of(lhs).find('->') >= 0):
-                    lhs = strip(fe.kids(lhs)[0])
-                target = fe.adopt(lhs.referenced) if lhs.kind == K.DECL_REF_EXPR else None
+                    lhs = strip(kids(lhs)[0])
+                target = adopt(lhs.referenced) if lhs.kind == K.DECL_REF_EXPR else None
                 if target is not None and target.kind == K.VAR_DECL and \
                         (target.semantic_parent is None or
                          target.semantic_parent.kind == K.TRANSLATION_UNIT or
@@ -429,7 +432,7 @@ class Lifter:
         if (d.kind == K.PARM_DECL or self.to_orig(d.location.offset)[1] is not None) and \
                 ctype.is_array(t):
             # a parameter declared as an array is a pointer
-            return ctype.declare_ptr_to(fe.strip_sugar(t)[0].element_type, '*' + name)
+            return ctype.declare_ptr_to(strip_sugar(t)[0].element_type, '*' + name)
         return ctype.declare_ptr_to(t, name)
 
     def var_type(self, it):
@@ -440,7 +443,7 @@ class Lifter:
             _, inj = self.to_orig(d.location.offset)
             if inj is not None:
                 decl = self._decls.get(inj)
-                for p in (fe.kids(decl) if decl is not None else ()):
+                for p in (kids(decl) if decl is not None else ()):
                     if p.kind == K.PARM_DECL and p.spelling == d.spelling:
                         return p.type
         return d.type
@@ -639,7 +642,7 @@ class Lifter:
             return None
         decl = self._decls.get(f)
         if decl is None or decl.type.is_function_variadic() or \
-                any(p.kind == K.PARM_DECL and not p.spelling for p in fe.kids(decl)):
+                any(p.kind == K.PARM_DECL and not p.spelling for p in kids(decl)):
             self.errs.append(self.diag(off, '%s cannot be taken: it is variadic or has unnamed '
                                             'parameters' % where))
             return None
@@ -669,7 +672,7 @@ class Lifter:
         params = self.text[f.params[0]:f.params[1]].decode('utf-8', 'surrogateescape')
         if not self.param_texts(f):
             params = 'void'
-        names = [p.spelling for p in fe.kids(decl) if p.kind == K.PARM_DECL]
+        names = [p.spelling for p in kids(decl) if p.kind == K.PARM_DECL]
         ret = '' if ctype.is_void(decl.type.get_result()) else 'return '
         spec = self.text[f.spec[0]:f.spec[1]].decode('utf-8', 'surrogateescape')
         out = []
@@ -784,13 +787,13 @@ class Lifter:
                 continue
             if not self.has_env[what]:
                 continue
-            callee_end, _ = self.to_orig(fe.kids(call)[0].extent.end.offset)
+            callee_end, _ = self.to_orig(kids(call)[0].extent.end.offset)
             p = rw.skip_space(self.text, callee_end)
             if self.text[p:p + 1] != b'(':
                 self.errs.append(self.diag(a, 'cannot find the arguments of this call of '
                                               'nested function `%s`' % what.name))
                 continue
-            nargs = len(fe.kids(call)) - 1
+            nargs = len(kids(call)) - 1
             env = self.pointer_in(ctx, what)
             edits[ctx].append((p + 1, p + 1, env + (', ' if nargs else '')))
         late = self.late_assignments()

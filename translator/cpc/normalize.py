@@ -16,11 +16,15 @@ cps calls are kept byte for byte.
 import re
 
 from . import frontend as fe
+from .clang_types import function_type_of
+from .cursors import ASSIGN_OPS, BO, INC_DEC_OPS, binop, unop
+from .libclang import integer_value
 from .analysis.cfg import Cfg, for_parts, normal_form
 from .analysis.func import cps_function_defs, func, var_init
 from .analysis.syntax import (
-    LOOP_KINDS, callee_of, is_choose_expr, is_cps_call, kids, linked_sched, node_id,
-    selectable, spawn_body, strip, walk)
+    LOOP_KINDS, callee_of, is_choose_expr, is_cps_call, linked_sched, node_id, selectable,
+    spawn_body, strip, walk)
+from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 
@@ -67,9 +71,9 @@ def has_side_effects(c):
         k = n.kind
         if k == K.CALL_EXPR or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
             return True
-        if k == K.BINARY_OPERATOR and fe.binop(n) in fe.ASSIGN_OPS:
+        if k == K.BINARY_OPERATOR and binop(n) in ASSIGN_OPS:
             return True
-        if k == K.UNARY_OPERATOR and fe.unop(n) in fe.INC_DEC_OPS:
+        if k == K.UNARY_OPERATOR and unop(n) in INC_DEC_OPS:
             return True
         if k == K.StmtExpr:
             return True
@@ -417,7 +421,7 @@ class Normalizer:
             return self.lin(ch[0])
         if k == K.CALL_EXPR and is_cps_call(e):
             s, txt = self.lin_children(e)
-            ft = fe.function_type_of(ch[0].type)
+            ft = function_type_of(ch[0].type)
             rt = ft.get_result() if ft is not None else e.type
             if ctype.is_void(rt):
                 s.append(txt + ';')
@@ -426,23 +430,23 @@ class Normalizer:
             s.append('%s = %s;' % (self.decl_tmp(rt, t), txt))
             return s, t
         if k == K.BINARY_OPERATOR:
-            op = fe.binop(e)
+            op = binop(e)
             a, b = ch
-            if op in (fe.BO['LAnd'], fe.BO['LOr']):
+            if op in (BO['LAnd'], BO['LOr']):
                 sa, ta = self.lin(a)
                 if not self.cps(b):
                     return sa, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
                                           [(rw.start(a), a.extent.end.offset, ta)])
                 sb, tb = self.lin(b)
                 t = self.tmp()
-                if op == fe.BO['LAnd']:
+                if op == BO['LAnd']:
                     code = 'int %s; if (%s) { %s %s = !!(%s); } else %s = 0;' % (
                         t, ta, ' '.join(sb), t, tb, t)
                 else:
                     code = 'int %s; if (%s) %s = 1; else { %s %s = !!(%s); }' % (
                         t, ta, t, ' '.join(sb), t, tb)
                 return sa + [code], t
-            if op == fe.BO['Comma']:
+            if op == BO['Comma']:
                 sa, ta = self.lin(a)
                 sb, tb = self.lin(b)
                 return sa + discarded(ta) + sb, tb
@@ -482,7 +486,7 @@ class Normalizer:
         if k == K.UNEXPOSED_EXPR and is_choose_expr(self.u, e):
             # only the branch chosen is evaluated (unevaluated.py put the
             # other's calls out): it stands for the whole
-            value = fe.integer_value(ch[0])
+            value = integer_value(ch[0])
             if value is None:
                 self.diag(e, 'cannot evaluate the condition of this __builtin_choose_expr')
             return self.lin(ch[1] if value else ch[2])
@@ -540,8 +544,8 @@ class Normalizer:
             return [], self.src(e)
         last = idx[-1]
         strict = e.kind == K.CALL_EXPR or (
-            e.kind == K.BINARY_OPERATOR and fe.binop(e) not in fe.ASSIGN_OPS
-            and fe.binop(e) not in (fe.BO['LAnd'], fe.BO['LOr'], fe.BO['Comma']))
+            e.kind == K.BINARY_OPERATOR and binop(e) not in ASSIGN_OPS
+            and binop(e) not in (BO['LAnd'], BO['LOr'], BO['Comma']))
         stmts = []
         subs = []
         for i, x in enumerate(ch):

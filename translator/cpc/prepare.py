@@ -13,9 +13,11 @@ import bisect
 import re
 
 from . import frontend as fe
+from .clang_types import is_cps_function_type
 from .analysis.attributes import is_need_cont_call
 from .analysis.func import func, is_local_var, var_init
-from .analysis.syntax import ancestors, args_of, is_cps_call, kids, parents_of, walk
+from .analysis.syntax import ancestors, args_of, is_cps_call, parents_of, walk
+from .cursors import kids
 from . import rewrite as rw
 from . import reprint
 
@@ -56,7 +58,7 @@ def needs_expansion(u, f):
         if d is None:
             continue
         if d.kind == K.FUNCTION_DECL:
-            if not fe.is_cps_function_type(d.type):
+            if not is_cps_function_type(d.type):
                 continue
         elif not (rewrites_locals and is_local_var(d, f.c)) and \
                 not (f.spawns and d.kind == K.VAR_DECL and
@@ -139,7 +141,7 @@ def cps_values_in_macros(u, c):
         if n.kind == K.DECL_REF_EXPR:
             d = n.referenced
             if d is not None and d.kind == K.FUNCTION_DECL and \
-                    fe.is_cps_function_type(d.type) and u.written(n) is None:
+                    is_cps_function_type(d.type) and u.written(n) is None:
                 return True
     return False
 

@@ -36,6 +36,8 @@ from .analysis.attributes import attributes, attributes_written
 from .analysis.syntax import ancestors, node_id, walk
 from . import clex
 from . import frontend as fe
+from . import cursors
+from .libclang import pretty
 from . import rewrite as rw
 from .analysis import pragmas
 
@@ -133,8 +135,8 @@ ATTRIBUTED_LINE_RE = re.compile(r'^ (?:__attribute__|\[\[)')
 
 
 def attributed_statement(n):
-    return n.kind == K.UNEXPOSED_STMT and len(fe.kids(n)) == 1 and \
-        not fe.kids(n)[0].kind.is_expression()
+    return n.kind == K.UNEXPOSED_STMT and len(cursors.kids(n)) == 1 and \
+        not cursors.kids(n)[0].kind.is_expression()
 
 
 def statement_lines(body, lines):
@@ -163,7 +165,7 @@ def statement_lines(body, lines):
 
     def line_of(n, depth):
         if n.kind in LABELS:
-            line_of(fe.kids(n)[-1], depth)
+            line_of(cursors.kids(n)[-1], depth)
             return
         i = find(depth, attributed_statement(n))
         if i is not None:
@@ -171,7 +173,7 @@ def statement_lines(body, lines):
         inside(n, depth)
 
     def block(n, depth):
-        for k in fe.kids(n):
+        for k in cursors.kids(n):
             line_of(k, depth + 1)
 
     def own_line(depth):
@@ -180,7 +182,7 @@ def statement_lines(body, lines):
         return i < len(lines) and lines[i] == ' ' * (INDENT * depth) + '{'
 
     def inside(n, depth):
-        kids = fe.kids(n)
+        kids = cursors.kids(n)
         if n.kind == K.COMPOUND_STMT:
             block(n, depth)
             return
@@ -201,11 +203,11 @@ def statement_lines(body, lines):
 
     def statement_expressions(n, depth):
         if n.kind == K.StmtExpr:
-            for k in fe.kids(n):
+            for k in cursors.kids(n):
                 if k.kind == K.COMPOUND_STMT:
                     block(k, depth)
             return
-        for k in fe.kids(n):
+        for k in cursors.kids(n):
             statement_expressions(k, depth)
 
     block(body, 0)
@@ -221,9 +223,9 @@ def function(u, c, verbatim=None):
     directives before its block items (see the module's doc).  The pieces
     of source text it copies as written (macros unexpanded) are appended to
     the list `verbatim`, when given (see shield_macros)."""
-    text = unnamed_types_written(u, c, portable_spellings(gcc_atomics(fe.pretty(c))),
+    text = unnamed_types_written(u, c, portable_spellings(gcc_atomics(pretty(c))),
                                  verbatim)
-    body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
+    body = [k for k in cursors.kids(c) if k.kind == K.COMPOUND_STMT]
     if not body:
         return text
     lost = ignored_attributes_written(u, c, body[-1])
@@ -255,7 +257,7 @@ def function(u, c, verbatim=None):
         if i is not None:
             ln = lines[i]
             cut = len(ln) - len(ln.lstrip(' '))
-            one_line = re.sub(r'\s*\n\s*', ' ', fe.pretty(tag))
+            one_line = re.sub(r'\s*\n\s*', ' ', pretty(tag))
             lines[i] = ln[:cut] + one_line + '; ' + ln[cut:]
     before = {}
     closing = max(i for i, ln in enumerate(lines) if ln.strip())      # the body's `}`
@@ -291,8 +293,8 @@ def function(u, c, verbatim=None):
             want = opened.pop() if opened else last_end
             if ln.lstrip().startswith('} while ('):
                 d = next(do_conds, None)
-                if d is not None and fe.kids(d):
-                    want = rw.line_directive(u, fe.kids(d)[-1].extent.start.offset)
+                if d is not None and cursors.kids(d):
+                    want = rw.line_directive(u, cursors.kids(d)[-1].extent.start.offset)
         elif i > 0:
             # a label, an `else`, the rest of a statement: where what follows is
             later = [j for j in starts if j > i]
@@ -332,7 +334,7 @@ def ignored_attributes_written(u, c, body):
 def declaration(u, c, verbatim=None):
     """The macro-expanded text of declaration c (not a function definition),
     less its `;` (`verbatim`: as for function)."""
-    return unnamed_types_written(u, c, portable_spellings(fe.pretty(c)), verbatim)
+    return unnamed_types_written(u, c, portable_spellings(pretty(c)), verbatim)
 
 
 def identifiers(text):
@@ -435,7 +437,7 @@ def local_labels_declared(item, line):
     labels written as one."""
     m = RENDERED_LABELS_RE.fullmatch(line)
     if m is None or item.kind != K.DECL_STMT or \
-            any(k.kind != K.UNEXPOSED_DECL for k in fe.kids(item)):
+            any(k.kind != K.UNEXPOSED_DECL for k in cursors.kids(item)):
         return line
     return '%s__label__ %s;' % (m.group(1), m.group(2).replace(':', ''))
 

@@ -19,6 +19,7 @@ translation generates.
 import re
 
 from . import frontend as fe
+from .clang_types import is_cps_function_type
 from .analysis.syntax import walk
 
 K = fe.K
@@ -73,7 +74,7 @@ def _collisions(u):
     for c in u.top():
         if c.kind == K.FUNCTION_DECL:
             functions.add(c.spelling)
-            if fe.is_cps_function_type(c.type):
+            if is_cps_function_type(c.type):
                 cps_functions.add(c.spelling)
     found = {}
     for n in suspects:

@@ -28,11 +28,14 @@ outlined in the next round (`F__spawn_n__spawn_m`).
 import re
 
 from . import frontend as fe
-from .analysis.attributes import CODE_ATTRIBUTES, code_attributes_text
+from .clang_types import TK_POINTER, strip_sugar, tkind
+from .cursors import ASSIGN_OPS, INC_DEC_OPS, UO, binop, unop
+from .analysis.attributes import code_attributes_text
 from .analysis.dataflow import read_before_written
 from .analysis.func import func, is_local_var, vkey
 from .analysis.syntax import (
-    args_of, callee_decl, callee_of, is_cps_call, kids, spawn_body, strip, strip_casts, walk)
+    args_of, callee_decl, callee_of, is_cps_call, spawn_body, strip, strip_casts, walk)
+from .cursors import kids
 from .analysis import jumps
 from . import ctype
 from . import rewrite as rw
@@ -67,16 +70,16 @@ def is_pure(f, e):
                 continue
             return False
         if k == K.BINARY_OPERATOR:
-            if fe.binop(n) in fe.ASSIGN_OPS:
+            if binop(n) in ASSIGN_OPS:
                 return False
             continue
         if k == K.UNARY_OPERATOR:
-            if fe.unop(n) in fe.INC_DEC_OPS + (fe.UO['AddrOf'], fe.UO['Deref']):
+            if unop(n) in INC_DEC_OPS + (UO['AddrOf'], UO['Deref']):
                 return False
             continue
         if k == K.MEMBER_REF_EXPR:
             ch = kids(n)
-            if not ch or fe.tkind(fe.strip_sugar(ch[0].type)[0]) == fe.TK_POINTER:
+            if not ch or tkind(strip_sugar(ch[0].type)[0]) == TK_POINTER:
                 return False
             continue
         return False

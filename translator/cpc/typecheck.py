@@ -13,6 +13,12 @@ constants are not function types and mix freely.
 import re
 
 from . import frontend as fe
+from .clang_types import (
+    TK_ATTRIBUTED, TK_BTF_TAG, TK_CONSTANTARRAY, TK_ELABORATED, TK_ENUM, TK_FUNCTIONNOPROTO,
+    TK_FUNCTIONPROTO, TK_INCOMPLETEARRAY, TK_POINTER, TK_RECORD, TK_TYPEDEF, TK_VARIABLEARRAY,
+    TK_VOID, element_type, function_type_of, is_builtin_kind, is_cps_function_type,
+    modified_type, strip_sugar, tkind, type_name)
+from .cursors import BO, binop
 from .analysis import syntax
 from .analysis.attributes import cleanup_function
 from . import primitives
@@ -20,24 +26,24 @@ from .primitives import PRIMITIVES
 
 K = fe.K
 
-FUNCS = (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO)
-ARRAYS = (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY)
+FUNCS = (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO)
+ARRAYS = (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY)
 
 
 def shape(t, depth=0):
     if depth > 12:
         return None
-    t0, _ = fe.strip_sugar(t)
-    k = fe.tkind(t0)
-    if k == fe.TK_POINTER:
+    t0, _ = strip_sugar(t)
+    k = tkind(t0)
+    if k == TK_POINTER:
         return ('p', shape(t0.get_pointee(), depth + 1))
     if k in ARRAYS:
-        return ('p', shape(fe.element_type(t0), depth + 1))
+        return ('p', shape(element_type(t0), depth + 1))
     if k in FUNCS:
         params = None
-        if k == fe.TK_FUNCTIONPROTO:
+        if k == TK_FUNCTIONPROTO:
             params = tuple(shape(a, depth + 1) for a in t0.argument_types())
-        return ('f', fe.is_cps_function_type(t0), shape(t0.get_result(), depth + 1), params)
+        return ('f', is_cps_function_type(t0), shape(t0.get_result(), depth + 1), params)
     return None
 
 
@@ -72,17 +78,17 @@ class Checker:
     def check(self, node, dst, src, what):
         if mismatch(value_shape(dst), value_shape(src)):
             self.errs.append(self.u.diag(node, 'mixing cps and native function types: %s' % (
-                what.format(src='`%s`' % fe.type_name(src), dst='`%s`' % fe.type_name(dst)))))
+                what.format(src='`%s`' % type_name(src), dst='`%s`' % type_name(dst)))))
 
     def init(self, t, e, walk=True):
         """Initialiser e (expression or list) of an object of type t; walk:
         also check the expressions inside it."""
         k = e.kind
         if k == K.INIT_LIST_EXPR:
-            t0, _ = fe.strip_sugar(t)
-            tk = fe.tkind(t0)
+            t0, _ = strip_sugar(t)
+            tk = tkind(t0)
             fields = []
-            if tk == fe.TK_RECORD:
+            if tk == TK_RECORD:
                 fields = [f for f in t0.get_fields()]
             idx = 0
             for x in syntax.kids(e):
@@ -96,7 +102,7 @@ class Checker:
                             if f.spelling == d.spelling:
                                 idx = i
                     elif tk in ARRAYS:
-                        et = fe.element_type(t0)
+                        et = element_type(t0)
                     else:
                         et = None
                     if et is not None:
@@ -104,8 +110,8 @@ class Checker:
                     idx += 1
                     continue
                 if tk in ARRAYS:
-                    self.init(fe.element_type(t0), x, walk)
-                elif tk == fe.TK_RECORD and idx < len(fields):
+                    self.init(element_type(t0), x, walk)
+                elif tk == TK_RECORD and idx < len(fields):
                     self.init(fields[idx].type, x, walk)
                 idx += 1
             return
@@ -117,7 +123,7 @@ class Checker:
     def exprs(self, root, func=None):
         for n, p in syntax.walk(root, skip_spawn=False):
             k = n.kind
-            if k == K.BINARY_OPERATOR and fe.binop(n) == fe.BO['Assign']:
+            if k == K.BINARY_OPERATOR and binop(n) == BO['Assign']:
                 l, r = syntax.kids(n)
                 self.check(n, l.type, r.type, 'assigning {src} to {dst}')
             elif k == K.VAR_DECL:
@@ -128,8 +134,8 @@ class Checker:
                 ch = syntax.kids(n)
                 if not ch:
                     continue
-                ft = fe.function_type_of(ch[0].type)
-                if ft is None or fe.tkind(ft) != fe.TK_FUNCTIONPROTO:
+                ft = function_type_of(ch[0].type)
+                if ft is None or tkind(ft) != TK_FUNCTIONPROTO:
                     continue
                 pts = list(ft.argument_types())
                 d = syntax.callee_decl(n)
@@ -169,7 +175,7 @@ class Checker:
                 '' if len(params) == 1 else 's', len(args), sig)))
             return
         for i, (a, (t, _, _)) in enumerate(zip(args, params)):
-            if t.endswith('*') and fe.tkind(fe.strip_sugar(a.type)[0]) != fe.TK_POINTER and \
+            if t.endswith('*') and tkind(strip_sugar(a.type)[0]) != TK_POINTER and \
                     not null_constant(self.u, a):
                 self.errs.append(self.u.diag(a, 'argument %d of `%s` is a condvar (`%s`), '
                                              'not %s: %s' % (i + 1, name, t.strip(),
@@ -214,32 +220,32 @@ def misplaced_cps(t):
     for _ in range(32):
         tagged = False
         for _ in range(64):
-            k = fe.tkind(t)
-            if k == fe.TK_BTF_TAG:
+            k = tkind(t)
+            if k == TK_BTF_TAG:
                 tagged = tagged or 'cpc_cps' in t.spelling
-                t = fe.modified_type(t)
-            elif k == fe.TK_ATTRIBUTED:
-                t = fe.modified_type(t)
-            elif k == fe.TK_ELABORATED:
+                t = modified_type(t)
+            elif k == TK_ATTRIBUTED:
+                t = modified_type(t)
+            elif k == TK_ELABORATED:
                 t = t.get_named_type()
-            elif k == fe.TK_TYPEDEF:
+            elif k == TK_TYPEDEF:
                 t = t.get_canonical()
             else:
                 break
-        k = fe.tkind(t)
+        k = tkind(t)
         if k in FUNCS:
             return False
         if tagged:
             return True
-        if k == fe.TK_POINTER:
+        if k == TK_POINTER:
             t = t.get_pointee()
         elif k in ARRAYS:
-            t = fe.element_type(t)
-        elif fe.is_builtin_kind(k) or k in (fe.TK_RECORD, fe.TK_ENUM):
+            t = element_type(t)
+        elif is_builtin_kind(k) or k in (TK_RECORD, TK_ENUM):
             return False
         else:
             c = t.get_canonical()             # other sugar (a decayed array...)
-            if fe.tkind(c) == k:
+            if tkind(c) == k:
                 return False
             t = c
     return False
@@ -266,7 +272,7 @@ def misplaced_cps_errors(u):
             t = n.underlying_typedef_type if n.kind == K.TYPEDEF_DECL else n.type
             if misplaced_cps(t) and not implicit_int(u, n):
                 errs.append(u.diag(n, '`cps` applies to functions only, but %s `%s` has type '
-                                   '`%s`' % (what[n.kind], n.spelling, fe.type_name(t))))
+                                   '`%s`' % (what[n.kind], n.spelling, type_name(t))))
     return errs
 
 
@@ -279,7 +285,7 @@ def native_entry_errors(u):
     errs, seen = [], set()
     for top in u.top():
         if top.kind != K.FUNCTION_DECL or not u.in_main_file(top) or \
-                not fe.is_cps_function_type(top.type):
+                not is_cps_function_type(top.type):
             continue
         if top.spelling == 'main' and top.storage_class != fe.ci.StorageClass.STATIC:
             if 'main' not in seen:
@@ -308,7 +314,7 @@ def cps_cleanup_errors(u):
     if b'cleanup' not in u.text:
         return []       # (most files: no need to walk every function)
     cps_functions = set(c.spelling for c in u.top() if c.kind == K.FUNCTION_DECL and
-                        fe.is_cps_function_type(c.type))
+                        is_cps_function_type(c.type))
     errs = []
     for f in u.top():
         if f.kind != K.FUNCTION_DECL or not u.in_main_file(f):
@@ -326,7 +332,7 @@ def cps_cleanup_errors(u):
 
 
 def ctype_void(c):
-    return fe.tkind(c.type) == fe.TK_VOID
+    return tkind(c.type) == TK_VOID
 
 
 def check(u):

@@ -20,8 +20,11 @@ Invariant of the output: no cps call or cps function's name in an
 unevaluated operand (in any function, and at file scope).
 """
 from . import frontend as fe
+from .clang_types import is_cps_function_type
+from .libclang import integer_value
 from .analysis.syntax import (
-    args_of, callee_decl, is_choose_expr, is_cps_call, kids, selectable, sizeof_evaluated, walk)
+    args_of, callee_decl, is_choose_expr, is_cps_call, selectable, sizeof_evaluated, walk)
+from .cursors import kids
 from . import ctype
 
 K = fe.K
@@ -63,7 +66,7 @@ def _unevaluated_roots(u):
                 yield from (x for x in ch[1:] if not selectable(n, x))
             elif n.kind == K.UNEXPOSED_EXPR and is_choose_expr(u, n):
                 ch = kids(n)
-                value = fe.integer_value(ch[0])
+                value = integer_value(ch[0])
                 if value is not None:
                     yield ch[2] if value else ch[1]
             elif n.kind == K.CALL_EXPR:
@@ -77,7 +80,7 @@ def _is_cps_function_name(n):
     if n.kind != K.DECL_REF_EXPR:
         return False
     d = n.referenced
-    return d is not None and d.kind == K.FUNCTION_DECL and fe.is_cps_function_type(d.type)
+    return d is not None and d.kind == K.FUNCTION_DECL and is_cps_function_type(d.type)
 
 
 def _outer_cps_calls(root):

@@ -4,8 +4,10 @@ import sys
 import os
 
 from cpc.analysis.func import cps_function_defs, func
-from cpc.analysis.syntax import K, kids, sizeof_evaluated, spawn_body, walk
+from cpc.analysis.syntax import K, sizeof_evaluated, spawn_body, walk
+from cpc.cursors import kids
 from cpc import frontend as fe
+from cpc import cursors
 from helpers import funcs
 
 
@@ -32,10 +34,11 @@ import clang.cindex as ci
 before = {c: dict(vars(c)) for c in (ci.Cursor, ci.SourceRange, ci.SourceLocation)}
 lib = ci.conf.lib
 sig = (lib.clang_getCursorExtent.argtypes, lib.clang_getCursorExtent.restype)
+from cpc import cursors
 from cpc import frontend as fe
 u = fe.parse(b'int f(int x) { return x + 1; }\\n', 't.c')
 assert [c.spelling for c in u.function_defs()] == ['f']
-fe.binop(list(fe.kids(u.function_defs()[0]))[1])
+cursors.binop(list(cursors.kids(u.function_defs()[0]))[1])
 after = {c: dict(vars(c)) for c in (ci.Cursor, ci.SourceRange, ci.SourceLocation)}
 assert before == after, [k for k in before if before[k] != after[k]]
 assert not hasattr(lib, 'clang_getCursorBinaryOperatorKind') or \\
@@ -159,12 +162,12 @@ def test_children_listed_with_the_subtree_are_libclangs():
         return out
 
     for root in all_nodes(fs['f'].c, []):
-        alone = fe.adopt(ci.Cursor.from_buffer_copy(root))    # listed by nobody yet
+        alone = cursors.adopt(ci.Cursor.from_buffer_copy(root))    # listed by nobody yet
         alone._tu = root._tu
         walked = [n for n, _ in walk(alone, skip_spawn=False, into_sizeof=True)]
         assert len(walked) == len(all_nodes(alone, []))
         for n in walked:
-            assert [(x.kind, x.spelling) for x in fe.kids(n)] == one_level(n)
+            assert [(x.kind, x.spelling) for x in cursors.kids(n)] == one_level(n)
 
 
 def test_the_bound_of_a_sizeof_type_name_is_one_child():

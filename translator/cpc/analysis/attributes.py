@@ -10,7 +10,8 @@ import re
 
 from .. import clex
 from .. import rewrite as rw
-from .syntax import K, callee_decl, decl_fact, kids, parse_cache
+from .syntax import K, callee_decl, decl_fact, parse_cache
+from ..cursors import kids
 
 
 def attributes(decl):

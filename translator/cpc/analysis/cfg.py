@@ -7,9 +7,10 @@ carries the variables it reads and writes, for the data flow over it
 
 Invariant: nothing here changes the program.
 """
-from .. import frontend as fe
+from ..cursors import BO, binop
 from .func import always_assigned, expr_refs, is_local_var, lvalue_base, var_init, vkey
-from .syntax import K, is_cps_call, kids, node_id, spawn_body, strip, strip_casts, walk
+from .syntax import K, is_cps_call, node_id, spawn_body, strip, strip_casts, walk
+from ..cursors import kids
 
 
 class Bits:
@@ -123,7 +124,7 @@ def normal_form(func, s):
         e = strip_casts(s)
         if e.kind == K.CALL_EXPR and is_cps_call(e):
             return CallSite(s, e, 'expr')
-        if e.kind == K.BINARY_OPERATOR and fe.binop(e) == fe.BO['Assign']:
+        if e.kind == K.BINARY_OPERATOR and binop(e) == BO['Assign']:
             l, r = kids(e)
             r = strip(r)
             if r.kind == K.CALL_EXPR and is_cps_call(r):

@@ -10,10 +10,14 @@ import bisect
 import functools
 
 from .. import frontend as fe
+from ..clang_types import TK_POINTER, adjusted_param_type, is_cps_function_type, strip_sugar, tkind
+from ..cursors import ASSIGN_OPS, BO, INC_DEC_OPS, UO, adopt, binop, once_per_cursor, unop
 from .. import ctype
 from .attributes import is_need_cont_call
-from .syntax import (K, decl_fact, is_cps_call, is_cps_function, is_part_of, kids, parse_cache,
-                     spawn_body, strip, walk)
+from .syntax import (
+    K, decl_fact, is_cps_call, is_cps_function, is_part_of, parse_cache, spawn_body, strip,
+    walk)
+from ..cursors import kids
 
 
 def _decl_key(d):
@@ -41,7 +45,7 @@ def is_local_var(d, func_cursor):
         return False
     owner = decl_fact(d, 'local_owner', _local_owner)
     return owner is not None and func_cursor.kind == K.FUNCTION_DECL and \
-        owner == fe.once_per_cursor(func_cursor, 'decl_key', _decl_key)
+        owner == once_per_cursor(func_cursor, 'decl_key', _decl_key)
 
 
 def vkey(d):
@@ -140,7 +144,7 @@ class Func:
         self.u = unit
         self.c = cursor
         self.name = cursor.spelling
-        self.is_cps = fe.is_cps_function_type(cursor.type)
+        self.is_cps = is_cps_function_type(cursor.type)
         ch = kids(cursor)
         self.body = None
         for x in ch:
@@ -149,7 +153,7 @@ class Func:
         self.params = [x for x in ch if x.kind == K.PARM_DECL]
         self.vars = {}
         for p in self.params:
-            v = Var(p, True, fe.adjusted_param_type(p.type))
+            v = Var(p, True, adjusted_param_type(p.type))
             self.vars[v.key] = v
         self.cps_calls = []
         self.spawns = []
@@ -175,7 +179,7 @@ class Func:
     def var_of(self, ref):
         """The local Var a DECL_REF_EXPR designates, or None (once per
         reference: the analyses ask again for the same ones)."""
-        memo = fe.adopt(ref).__dict__         # (kept on the cursor itself)
+        memo = adopt(ref).__dict__         # (kept on the cursor itself)
         r = memo.get(_VAR_OF)
         if r is not None and r[0] is self:
             return r[1]
@@ -217,8 +221,8 @@ def lvalue_base(func, c):
             if not ch:
                 return None
             b = ch[0]
-            bt, _ = fe.strip_sugar(b.type)
-            if fe.tkind(bt) == fe.TK_POINTER:
+            bt, _ = strip_sugar(b.type)
+            if tkind(bt) == TK_POINTER:
                 return None
             c = strip(b)
             continue
@@ -257,20 +261,20 @@ def expr_refs(func, e):
                         writes.add(v.key)
                         addr.add(v.key)
             elif k == _BINOP_ID or k == _COMPOUND_ASSIGN_ID:
-                op = fe.binop(n)
-                if op in fe.ASSIGN_OPS:
+                op = binop(n)
+                if op in ASSIGN_OPS:
                     if op == _ASSIGN:
                         assigns = True
                     v = lvalue_base(func, kids(n)[0])
                     if v is not None:
                         writes.add(v.key)
             elif k == _UNOP_ID:
-                op = fe.unop(n)
-                if op in fe.INC_DEC_OPS or op == fe.UO['AddrOf']:
+                op = unop(n)
+                if op in INC_DEC_OPS or op == UO['AddrOf']:
                     v = lvalue_base(func, kids(n)[0])
                     if v is not None:
                         writes.add(v.key)
-                        if op == fe.UO['AddrOf']:
+                        if op == UO['AddrOf']:
                             addr.add(v.key)
             elif k == _ASM_ID:
                 # any variable an asm statement names may be an output
@@ -289,7 +293,7 @@ def expr_refs(func, e):
     return uses, writes, kills, addr
 
 
-_ASSIGN = fe.BO['Assign']
+_ASSIGN = BO['Assign']
 
 
 _DECL_REF_ID = K.DECL_REF_EXPR.value
@@ -310,15 +314,15 @@ def always_assigned(e):
         k = c.kind
         ch = kids(c)
         if k == K.BINARY_OPERATOR:
-            op = fe.binop(c)
-            if op == fe.BO['Assign']:
+            op = binop(c)
+            if op == BO['Assign']:
                 l = strip(ch[0])
                 if l.kind == K.DECL_REF_EXPR:
                     out.append(l)
                 else:
                     stack.append(ch[0])
                 stack.append(ch[1])
-            elif op in (fe.BO['LAnd'], fe.BO['LOr']):
+            elif op in (BO['LAnd'], BO['LOr']):
                 stack.append(ch[0])
             else:
                 stack.extend(ch)

@@ -9,6 +9,8 @@ Invariant: nothing here changes the program.
 import bisect
 
 from .. import frontend as fe
+from ..cursors import UO, adopt, kids, once_per_cursor, place, unop
+from ..clang_types import is_cps_function_type, is_cps_type
 from .. import ctype
 
 
@@ -17,7 +19,6 @@ K = fe.K
 LOOP_KINDS = (K.WHILE_STMT, K.DO_STMT, K.FOR_STMT)
 
 
-kids = fe.kids     # the cached list: never modify it
 
 
 def strip(c):
@@ -43,7 +44,7 @@ _UNEXPOSED_ID = K.UNEXPOSED_EXPR.value
 def _implicit_operand(c):
     """The one child of UNEXPOSED_EXPR c spanning the same text, or None
     (once per node: the comparison of extents is a call into libclang)."""
-    return fe.once_per_cursor(c, 'implicit operand', _implicit_operand_of)
+    return once_per_cursor(c, 'implicit operand', _implicit_operand_of)
 
 
 def _implicit_operand_of(c):
@@ -79,7 +80,7 @@ def args_of(call):
 
 def callee_decl(call):
     """The FUNCTION_DECL a call names directly, or None."""
-    memo = fe.adopt(call).__dict__        # (kept on the cursor itself)
+    memo = adopt(call).__dict__        # (kept on the cursor itself)
     try:
         return memo['callee_decl']
     except KeyError:
@@ -138,11 +139,11 @@ def is_cps_call(c):
     d = callee_decl(c)
     if d is not None:
         return decl_fact(d, 'cps', is_cps_function)
-    return fe.is_cps_type(ch[0].type)
+    return is_cps_type(ch[0].type)
 
 
 def is_cps_function(d):
-    return fe.is_cps_function_type(d.type)
+    return is_cps_function_type(d.type)
 
 
 def keyword_statement(c, kind, tag):
@@ -192,14 +193,14 @@ def walk(c, skip_spawn=True, into_sizeof=False):
     skip_spawn) not entering spawned statements.  The passes walk the same
     subtrees (a function's body above all, and each of its expressions)
     again and again within one parse, so every walk is cut from the
-    preorder that listing the children made once (frontend.Subtree): the
+    preorder that listing the children made once (cursors.Subtree): the
     slice of the walk's root, less the subtrees this way of walking does
     not enter.  (Nodes and parents come from two lists, not as pairs:
     fewer objects for the collector.)"""
-    place = fe.place(c)
-    if place is None:
+    where = place(c)
+    if where is None:
         return _walk(c, skip_spawn, into_sizeof)
-    sub, i = place
+    sub, i = where
     nodes, parents = sub.nodes, sub.parents
     e = sub.ends[i]
     starts, closed = _closed(sub)
@@ -232,13 +233,13 @@ def walk(c, skip_spawn=True, into_sizeof=False):
 
 
 _SUBTREE_CLOSED = 'closed'
-_PART_OPS = (fe.UO['Real'], fe.UO['Imag'], fe.UO['Extension'])
+_PART_OPS = (UO['Real'], UO['Imag'], UO['Extension'])
 
 
 def is_part_of(c):
     """`__real__ e`, `__imag__ e` or `__extension__ e`: an lvalue in e's
     storage when e is one."""
-    return c._kind_id == _UNOP_ID and fe.unop(c) in _PART_OPS
+    return c._kind_id == _UNOP_ID and unop(c) in _PART_OPS
 
 
 def _closed(sub):

@@ -24,14 +24,19 @@ import os
 import re
 
 from .. import frontend as fe
-from ..analysis.attributes import CODE_ATTRIBUTES, attributes, code_attributes_text, has_annotation
+from ..clang_types import (
+    Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
+    is_cps_function_type, strip_sugar, tkind, type_name)
+from ..cursors import BO, UO, binop, unop
+from ..libclang import integer_value
+from ..analysis.attributes import attributes, code_attributes_text, has_annotation
 from ..analysis.cfg import Cfg
 from ..analysis.dataflow import assigned_anywhere
 from ..analysis.func import (
     func, leading_label_declarations, var_init, variably_modified_scopes, vkey)
 from ..analysis.syntax import (
-    args_of, callee_decl, callee_of, is_cps_call, kids, node_id, spawn_body, strip,
-    strip_casts, walk)
+    args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
+from ..cursors import kids
 from .. import ctype
 from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
@@ -70,7 +75,7 @@ def zero(t):
 
 def param_decls(func_cursor):
     """(name, type) of each parameter, its type adjusted as C does."""
-    return [(p.spelling, fe.adjusted_param_type(p.type)) for p in kids(func_cursor)
+    return [(p.spelling, adjusted_param_type(p.type)) for p in kids(func_cursor)
             if p.kind == K.PARM_DECL]
 
 
@@ -115,7 +120,7 @@ def parameter_bounds(em, f):
         if p.kind != K.PARM_DECL:
             continue
         for x in kids(p):
-            if not x.kind.is_expression() or fe.integer_value(x) is not None:
+            if not x.kind.is_expression() or integer_value(x) is not None:
                 continue
             r = em.u.written(x)
             if r is None:
@@ -130,7 +135,7 @@ def written(t):
     typedef'd array (gcc's va_arg wants a `va_list` parameter; C adjusts
     it), otherwise the adjusted pointer (which keeps the element's
     qualifiers when the parameter's own const is dropped)."""
-    if isinstance(t, fe.Decayed) and ctype.typedef_of(t.written) is not None:
+    if isinstance(t, Decayed) and ctype.typedef_of(t.written) is not None:
         return t.written
     return t
 
@@ -225,7 +230,7 @@ class Emitter:
         name = d.spelling + '__need_cont'
         if name not in self.need_cont_aliases:
             self.need_cont_aliases.add(name)
-            ft = fe.strip_sugar(d.type)[0]
+            ft = strip_sugar(d.type)[0]
             params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in ft.argument_types()]
             if ft.is_function_variadic():
                 params.append('...')
@@ -248,15 +253,15 @@ class Emitter:
 
     def cps_proto(self, decl, storage=None, names=True):
         ps = []
-        ft = fe.strip_sugar(decl.type)[0]
+        ft = strip_sugar(decl.type)[0]
         params = param_decls(decl)
         if params:
             old = old_style(self.u, decl)
             for (n, t) in params:
                 ps.append(entry_param(t, n if names else '', old))
-        elif fe.tkind(ft) == fe.TK_FUNCTIONPROTO:
+        elif tkind(ft) == TK_FUNCTIONPROTO:
             ps = [ctype.declare(t, '') for t in ft.argument_types()]
-        if fe.tkind(ft) == fe.TK_FUNCTIONPROTO and ft.is_function_variadic():
+        if tkind(ft) == TK_FUNCTIONPROTO and ft.is_function_variadic():
             ps.append('...')
         st = ''
         if storage is None:
@@ -268,7 +273,7 @@ class Emitter:
         else:
             st = storage
         st += self.entry_attributes(decl)
-        if not ps and fe.tkind(ft) == fe.TK_FUNCTIONNOPROTO:
+        if not ps and tkind(ft) == TK_FUNCTIONNOPROTO:
             # `cps char *g();` declares no parameters: nor does its entry
             return cg.unprototyped(st, decl.spelling)
         return cg.prototype(st, decl.spelling, ps)
@@ -320,14 +325,14 @@ class Emitter:
                 ch = kids(n)
                 if ch:
                     direct.add(node_id(strip(ch[0])))
-            elif n.kind == K.UNARY_OPERATOR and fe.unop(n) == fe.UO['AddrOf']:
+            elif n.kind == K.UNARY_OPERATOR and unop(n) == UO['AddrOf']:
                 ch = kids(n)
                 if ch:
                     addr[node_id(strip(ch[0]))] = n
             elif n.kind == K.DECL_REF_EXPR:
                 d = n.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL and \
-                        fe.is_cps_function_type(d.type):
+                        is_cps_function_type(d.type):
                     refs.append((n, d))
         out = []
         for n, d in refs:
@@ -380,11 +385,11 @@ class Emitter:
         for c in u.top():
             if c.kind != K.FUNCTION_DECL or not u.in_main_file(c):
                 continue
-            if has_annotation(c, 'cpc_need_cont') and not fe.is_cps_function_type(c.type):
+            if has_annotation(c, 'cpc_need_cont') and not is_cps_function_type(c.type):
                 self.need_cont_param(c)
             if c.is_definition():
                 continue
-            if fe.is_cps_function_type(c.type):
+            if is_cps_function_type(c.type):
                 # `cps int f(int), g(int);`: declarators sharing specifiers
                 # share a start; they become one list of prototypes
                 a = c.extent.start.offset
@@ -448,7 +453,7 @@ class Emitter:
                                           '(of type `%s`) in native function `%s`; only cps '
                                           'functions and cpc_spawn may call it' % (
                                               self.u.src(callee_of(call)),
-                                              fe.type_name(callee_of(call).type), f.name)))
+                                              type_name(callee_of(call).type), f.name)))
             raise fe.Diags(errs)
         pre = []
         small = EditList(self.need_cont_edits(
@@ -496,12 +501,12 @@ class Emitter:
             name = '%s__spawn_%d' % (f.name, i)
             callee = callee_of(call)
             d = callee_decl(call)
-            ft = fe.function_type_of(callee.type)
+            ft = function_type_of(callee.type)
             fields = []
             assigns = []
             args = args_of(call)
-            ptypes = [fe.adjusted_param_type(t) for t in ft.argument_types()] \
-                if fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
+            ptypes = [adjusted_param_type(t) for t in ft.argument_types()] \
+                if tkind(ft) == TK_FUNCTIONPROTO else []
             cargs = []
             if d is None:
                 fields.append(ctype.declare_rvalue(callee.type, 'cpc_callee') + ';')
@@ -758,7 +763,7 @@ class Emitter:
         if not is_cps_call(call):
             return
         defn = d.get_definition()
-        if defn is None or (fe.tkind(d.type) != fe.TK_FUNCTIONNOPROTO and
+        if defn is None or (tkind(d.type) != TK_FUNCTIONNOPROTO and
                             not old_style(self.u, defn)):
             return
         want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
@@ -796,9 +801,9 @@ class Emitter:
         call = site.call
         callee = callee_of(call)
         d = callee_decl(call)
-        ft = fe.function_type_of(callee.type)
-        ptypes = [fe.adjusted_param_type(t) for t in ft.argument_types()] if ft is not None and \
-            fe.tkind(ft) == fe.TK_FUNCTIONPROTO else []
+        ft = function_type_of(callee.type)
+        ptypes = [adjusted_param_type(t) for t in ft.argument_types()] if ft is not None and \
+            tkind(ft) == TK_FUNCTIONPROTO else []
         prim = PRIMITIVES.get(d.spelling) if d is not None else None
         decls = []
         names = []
@@ -837,7 +842,7 @@ class Emitter:
             for j in range(len(args), len(prim)):
                 args.append(prim[j][1])
         fn = cg.entry_name(d.spelling) if d is not None else \
-            ctype.as_entry(fe.function_type_of(callee.type), self.ctext(callee, small))
+            ctype.as_entry(function_type_of(callee.type), self.ctext(callee, small))
         code = cg.tail_call(fn, args, frame)
         s = site.stmt
         return (rw.start(s), rw.full_end(self.u, s), code)
@@ -912,10 +917,10 @@ def has_side_effects(e):
         k = n.kind
         if k in (K.CALL_EXPR, K.StmtExpr, K.COMPOUND_ASSIGNMENT_OPERATOR):
             return True
-        if k == K.BINARY_OPERATOR and fe.binop(n) == fe.BO['Assign']:
+        if k == K.BINARY_OPERATOR and binop(n) == BO['Assign']:
             return True
-        if k == K.UNARY_OPERATOR and fe.unop(n) in (
-                fe.UO['PostInc'], fe.UO['PostDec'], fe.UO['PreInc'], fe.UO['PreDec']):
+        if k == K.UNARY_OPERATOR and unop(n) in (
+                UO['PostInc'], UO['PostDec'], UO['PreInc'], UO['PreDec']):
             return True
     return False
 
