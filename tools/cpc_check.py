@@ -134,17 +134,14 @@ class Edge:
 
 class Checker:
     def __init__(self, opts):
+        from cpc import clang_types, cursors, libclang
         from cpc import frontend as fe
-        from cpc.clang_types import (
-            TK_ATTRIBUTED, TK_BTF_TAG, TK_CONSTANTARRAY, TK_ELABORATED, TK_ENUM,
-            TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, TK_INCOMPLETEARRAY, TK_POINTER,
-            TK_RECORD, TK_TYPEDEF, TK_VARIABLEARRAY, function_type_of, modified_type,
-            strip_sugar, tkind)
-        from cpc.cursors import BO, UO, binop, unop
-        from cpc.libclang import presumed
-        from cpc.analysis.syntax import callee_decl, linked_sched, spawn_body, strip
+        from cpc.analysis import syntax
         self.fe = fe
-        self.an = an
+        self.ty = clang_types
+        self.cur = cursors
+        self.lc = libclang
+        self.syn = syntax
         self.cpc_include = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
         self.K = fe.K
         self.opts = opts
@@ -190,11 +187,11 @@ class Checker:
         l = cursor.extent.start if start and cursor.extent is not None else cursor.location
         if l.file is None:
             l = cursor.location
-        f, line, col = self.presumed(l)
+        f, line, col = self.lc.presumed(l)
         return (f or (l.file.name if l.file else None), line, col)
 
     def name_loc(self, cursor):
-        f, line, col = self.presumed(cursor.location)
+        f, line, col = self.lc.presumed(cursor.location)
         return (f or (cursor.location.file.name if cursor.location.file else None), line, col)
 
     def is_system(self, cursor):
@@ -274,34 +271,33 @@ class Checker:
     def type_has(self, t, which):
         """Type t (a function, a pointer to one, through typedefs) is
         annotated: a btf tag on it or its result, or an annotated typedef."""
-        fe = self.fe
         for _ in range(48):
-            k = tkind(t)
-            if k == TK_BTF_TAG:
+            k = self.ty.tkind(t)
+            if k == self.ty.TK_BTF_TAG:
                 if self.tag_in(t, which):
                     return True
-                t = modified_type(t)
-            elif k == TK_ATTRIBUTED:
-                t = modified_type(t)
-            elif k == TK_TYPEDEF:
+                t = self.ty.modified_type(t)
+            elif k == self.ty.TK_ATTRIBUTED:
+                t = self.ty.modified_type(t)
+            elif k == self.ty.TK_TYPEDEF:
                 d = t.get_declaration()
                 if d is not None and d.kind == self.K.TYPEDEF_DECL and self._decl_has(d, which):
                     return True
                 t = d.underlying_typedef_type
-            elif k == TK_ELABORATED:
+            elif k == self.ty.TK_ELABORATED:
                 t = t.get_named_type()
-            elif k == TK_POINTER:
+            elif k == self.ty.TK_POINTER:
                 t = t.get_pointee()
-            elif k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY):
+            elif k in (self.ty.TK_CONSTANTARRAY, self.ty.TK_INCOMPLETEARRAY, self.ty.TK_VARIABLEARRAY):
                 # a table of function pointers is annotated like its elements
                 t = t.element_type
-            elif k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
+            elif k in (self.ty.TK_FUNCTIONPROTO, self.ty.TK_FUNCTIONNOPROTO):
                 return self.result_has(t.get_result(), which)
-            elif k in (0, 1) or k < 40 or k in (TK_RECORD, TK_ENUM):
+            elif k in (0, 1) or k < 40 or k in (self.ty.TK_RECORD, self.ty.TK_ENUM):
                 return False
             else:
                 c = t.get_canonical()
-                if tkind(c) == k:
+                if self.ty.tkind(c) == k:
                     return False
                 t = c
         return False
@@ -309,29 +305,28 @@ class Checker:
     def result_has(self, r, which):
         """The attribute binds to the declaration specifiers: look for the
         tag on the result type, through pointers, not into function types."""
-        fe = self.fe
         for _ in range(32):
-            k = tkind(r)
-            if k == TK_BTF_TAG:
+            k = self.ty.tkind(r)
+            if k == self.ty.TK_BTF_TAG:
                 if self.tag_in(r, which):
                     return True
-                r = modified_type(r)
-            elif k == TK_ATTRIBUTED:
-                r = modified_type(r)
-            elif k == TK_TYPEDEF:
+                r = self.ty.modified_type(r)
+            elif k == self.ty.TK_ATTRIBUTED:
+                r = self.ty.modified_type(r)
+            elif k == self.ty.TK_TYPEDEF:
                 r = r.get_declaration().underlying_typedef_type
-            elif k == TK_ELABORATED:
+            elif k == self.ty.TK_ELABORATED:
                 r = r.get_named_type()
-            elif k == TK_POINTER:
+            elif k == self.ty.TK_POINTER:
                 r = r.get_pointee()
-            elif k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
+            elif k in (self.ty.TK_CONSTANTARRAY, self.ty.TK_INCOMPLETEARRAY):
                 r = r.element_type
             else:
                 return False
         return False
 
     def is_fnptr(self, t):
-        return self.function_type_of(t) is not None
+        return self.ty.function_type_of(t) is not None
 
     # ------------------------------------------------------------- nodes
 
@@ -554,7 +549,7 @@ class Checker:
     # ----------------------------------------------------------- the walk
 
     def visit(self, n, ctx):
-        an, K = self.an, self.K
+        K = self.K
         stack = [(n, ctx)]
         while stack:
             n, ctx = stack.pop()
@@ -563,11 +558,11 @@ class Checker:
                 continue
             kids = list(n.get_children())
             if k == K.IF_STMT and ctx is not None:
-                sb = spawn_body(n)
+                sb = self.syn.spawn_body(n)
                 if sb is not None:
                     stack.append((sb, (self.spawn_node(n, ctx), False)))
                     continue
-                ls = linked_sched(n)
+                ls = self.syn.linked_sched(n)
                 if ls is not None:
                     cond, _, body = ls
                     owner, det = ctx
@@ -593,7 +588,7 @@ class Checker:
                     if fn.coro and fn.root is None:
                         fn.root = 'address'
             elif k == K.BINARY_OPERATOR and len(kids) == 2 and \
-                    self.binop(n) == self.BO['Assign']:
+                    self.cur.binop(n) == self.cur.BO['Assign']:
                 l, r = kids
                 self.flow(n, self.value_coro(l), r, 'assign', dst=self.desc(l),
                           slot=self.expr_decl(l))
@@ -626,7 +621,7 @@ class Checker:
     def noreturn_call(self, e):
         """e is (a statement or expression that is only) a call to a
         function that does not return: __assert_fail, abort, ..."""
-        K, an = self.K, self.an
+        K = self.K
         for _ in range(8):
             if e.kind == K.COMPOUND_STMT:
                 ch = list(e.get_children())
@@ -634,12 +629,12 @@ class Checker:
                     return False
                 e = ch[0]
                 continue
-            s = strip(e)
+            s = self.syn.strip(e)
             while s.kind in (K.CSTYLE_CAST_EXPR, K.PAREN_EXPR):
-                s = strip(list(s.get_children())[-1])
+                s = self.syn.strip(list(s.get_children())[-1])
             if s.kind != K.CALL_EXPR:
                 return False
-            d = callee_decl(s)
+            d = self.syn.callee_decl(s)
             if d is None:
                 return False
             if 'noreturn' in d.type.spelling:
@@ -665,9 +660,9 @@ class Checker:
         return any(f == g and x <= a and b <= y for (g, x, y) in self.asserted)
 
     def is_null(self, e):
-        e = self.strip(e)
+        e = self.syn.strip(e)
         while e.kind in (self.K.CSTYLE_CAST_EXPR, self.K.PAREN_EXPR):
-            e = self.strip(list(e.get_children())[-1])
+            e = self.syn.strip(list(e.get_children())[-1])
         if e.kind == self.K.INTEGER_LITERAL:
             toks = [t.spelling for t in e.get_tokens()]
             return toks in (['0'], [])
@@ -694,8 +689,8 @@ class Checker:
         return e
 
     def call(self, call, kids, ctx, stack):
-        an, K = self.an, self.K
-        d = callee_decl(call)
+        K = self.K
+        d = self.syn.callee_decl(call)
         owner, det = ctx if ctx is not None else (None, False)
         callee = kids[0]
         if d is not None:
@@ -723,9 +718,9 @@ class Checker:
             if e is not None and node.name in self.opts.hybrid:
                 e.asserted = self.in_assertion(call)
         # arguments flowing into annotated (or plain) function pointer parameters
-        ft = self.function_type_of(callee.type)
+        ft = self.ty.function_type_of(callee.type)
         ptypes = []
-        if ft is not None and self.tkind(ft) == self.TK_FUNCTIONPROTO:
+        if ft is not None and self.ty.tkind(ft) == self.ty.TK_FUNCTIONPROTO:
             ptypes = list(ft.argument_types())
         for i, a in enumerate(kids[1:]):
             if i < len(params):
@@ -741,9 +736,9 @@ class Checker:
         """Initialiser e of an object of type t (declaration `at`)."""
         K, fe = self.K, self.fe
         if e.kind == K.INIT_LIST_EXPR:
-            t0, _ = strip_sugar(t)
-            tk = tkind(t0)
-            fields = list(t0.get_fields()) if tk == TK_RECORD else []
+            t0, _ = self.ty.strip_sugar(t)
+            tk = self.ty.tkind(t0)
+            fields = list(t0.get_fields()) if tk == self.ty.TK_RECORD else []
             idx = 0
             for x in e.get_children():
                 ch = list(x.get_children())
@@ -759,11 +754,11 @@ class Checker:
                     idx += 1
                     continue
                 if x.kind == K.UNEXPOSED_EXPR and len(ch) >= 2 and \
-                        tk in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
+                        tk in (self.ty.TK_CONSTANTARRAY, self.ty.TK_INCOMPLETEARRAY):
                     self.init(x, t0.element_type, ch[-1], dst, decl=decl)
                     idx += 1
                     continue
-                if tk in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY):
+                if tk in (self.ty.TK_CONSTANTARRAY, self.ty.TK_INCOMPLETEARRAY, self.ty.TK_VARIABLEARRAY):
                     self.init(x, t0.element_type, x, dst, decl=decl)
                 elif fields and idx < len(fields):
                     f = fields[idx]
@@ -795,15 +790,15 @@ class Checker:
     def expr_decl(self, e):
         """The declaration an expression designates (a function, variable,
         parameter or field), through parentheses, &, * and subscripts."""
-        K, an = self.K, self.an
+        K = self.K
         for _ in range(32):
-            e = strip(e)
+            e = self.syn.strip(e)
             k = e.kind
             if k in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
                 return e.referenced
             if k == K.UNARY_OPERATOR:
-                op = self.unop(e)
-                if op in (self.UO['AddrOf'], self.UO['Deref']):
+                op = self.cur.unop(e)
+                if op in (self.cur.UO['AddrOf'], self.cur.UO['Deref']):
                     e = list(e.get_children())[0]
                     continue
                 return None
@@ -815,7 +810,7 @@ class Checker:
 
     def value_has(self, e, which):
         K = self.K
-        s = self.strip(e)
+        s = self.syn.strip(e)
         if s.kind == K.CSTYLE_CAST_EXPR:
             return self.type_has(s.type, which)
         if s.kind == K.CONDITIONAL_OPERATOR:
@@ -837,7 +832,7 @@ class Checker:
     def flow(self, at, dst_coro, src, what, dst, slot=None):
         """A function pointer value src flows into a slot annotated
         dst_coro (described by dst; `slot`, its declaration when known)."""
-        s = self.strip(src)
+        s = self.syn.strip(src)
         if not self.is_fnptr(src.type) or not self.is_fnptr(s.type):
             return
         if s.kind == self.K.CONDITIONAL_OPERATOR:
@@ -878,13 +873,12 @@ class Checker:
         """Where slot's annotation is written: the slot's declaration, or
         the program's typedef that names its pointer type (`cfunc_t cfunc;`:
         the cps tag goes on the function type, which the typedef spells)."""
-        fe = self.fe
         t = slot.type
         for _ in range(8):
-            k = tkind(t)
-            if k == TK_ELABORATED:
+            k = self.ty.tkind(t)
+            if k == self.ty.TK_ELABORATED:
                 t = t.get_named_type()
-            elif k == TK_TYPEDEF:
+            elif k == self.ty.TK_TYPEDEF:
                 d = t.get_declaration()
                 if d is not None and d.kind == self.K.TYPEDEF_DECL and \
                         self.user_decl(d) is not None:
