@@ -226,7 +226,7 @@ def box_function(u, f, vs, lits=()):
 
 def ref_sub(u, n, text):
     """The edit replacing reference n (written in the file, or in a macro
-    argument: prepare expanded the functions where it is not) by text."""
+    argument: the macros pass expanded the functions where it is not) by text."""
     r = u.written(n)
     if r is None:
         raise fe.Diags([u.diag(n, '`%s` comes out of a macro expansion and cannot be '

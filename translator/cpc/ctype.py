@@ -180,7 +180,7 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
 def _local_type(t, d, func, inner, strip_const, strip_volatile, keep_cps):
     """A type declared inside function `func` (declaration d), spelled at
     file scope by what it stands for: a typedef by its type (the function's
-    records are at file scope after hoist_types.py), an enumeration by its
+    records are at file scope after types.py), an enumeration by its
     integer type (C makes the two compatible)."""
     if d.kind == fe.K.TYPEDEF_DECL:
         under = d.underlying_typedef_type

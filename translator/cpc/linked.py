@@ -52,7 +52,7 @@ def sched_expr(u, stmt):
     t = u.text
     m = re.match(rb'(cpc_detached|cpc_attached|cpc_linked)\b', t[a:a + 16])
     if m is None and t[a:a + 2] == b'if':
-        # a function rendered macro-expanded by prepare.expand_macros
+        # a function rendered macro-expanded by macros.expand_macros
         args = args_of(strip(kids(stmt)[0]))
         if args:
             return '(' + u.src(args[0]) + ')'

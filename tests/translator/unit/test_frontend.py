@@ -1,4 +1,4 @@
-"""frontend.py and analysis.Func: what the passes are told about a parse."""
+"""frontend.py and analysis/func.py's Func: what the passes are told about a parse."""
 import subprocess
 import sys
 import os
