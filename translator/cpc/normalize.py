@@ -17,14 +17,13 @@ import re
 
 from . import frontend as fe
 from .clang_types import function_type_of
-from .cursors import ASSIGN_OPS, BO, INC_DEC_OPS, binop, unop
+from .cursors import ASSIGN_OPS, BO, INC_DEC_OPS, binop, kids, unop
 from .libclang import integer_value
 from .analysis.cfg import Cfg, for_parts, normal_form
 from .analysis.func import cps_function_defs, func, var_init
 from .analysis.syntax import (
     LOOP_KINDS, callee_of, is_choose_expr, is_cps_call, linked_sched, node_id, selectable,
     spawn_body, strip, walk)
-from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 

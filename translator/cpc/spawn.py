@@ -29,13 +29,12 @@ import re
 
 from . import frontend as fe
 from .clang_types import TK_POINTER, strip_sugar, tkind
-from .cursors import ASSIGN_OPS, INC_DEC_OPS, UO, binop, unop
+from .cursors import ASSIGN_OPS, INC_DEC_OPS, UO, binop, kids, unop
 from .analysis.attributes import code_attributes_text
 from .analysis.dataflow import read_before_written
 from .analysis.func import func, is_local_var, vkey
 from .analysis.syntax import (
     args_of, callee_decl, callee_of, is_cps_call, spawn_body, strip, strip_casts, walk)
-from .cursors import kids
 from .analysis import jumps
 from . import ctype
 from . import rewrite as rw

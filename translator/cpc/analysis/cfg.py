@@ -7,10 +7,9 @@ carries the variables it reads and writes, for the data flow over it
 
 Invariant: nothing here changes the program.
 """
-from ..cursors import BO, binop
+from ..cursors import BO, binop, kids
 from .func import always_assigned, expr_refs, is_local_var, lvalue_base, var_init, vkey
 from .syntax import K, is_cps_call, node_id, spawn_body, strip, strip_casts, walk
-from ..cursors import kids
 
 
 class Bits:

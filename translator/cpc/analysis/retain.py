@@ -9,13 +9,12 @@ import re
 
 from .. import frontend as fe
 from ..clang_types import TK_POINTER, strip_sugar, tkind
-from ..cursors import UO, unop
+from ..cursors import UO, kids, unop
 from .. import ctype
 from .attributes import has_annotation
 from .cfg import Cfg
 from .dataflow import liveness
 from .syntax import callee_decl, is_cps_call, is_part_of, walk
-from ..cursors import kids
 
 
 K = fe.K
