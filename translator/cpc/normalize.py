@@ -114,7 +114,11 @@ def stmt_children(u, c):
     return []
 
 
-class Normalizer:
+class Expressions:
+    """Expressions linearised (`lin`): the cps calls they hold evaluated
+    first, in order, into temporaries; a statement expression's statements
+    go through the statement rewriting of the subclass (`stmt`)."""
+
     def __init__(self, u, f):
         self.u = u
         self.f = f
@@ -122,7 +126,6 @@ class Normalizer:
         self.cont = None
         self.used_labels = set()      # continue labels some goto jumps to
 
-    # -- helpers
     def tmp(self):
         self.n += 1
         return 'cpc_t%d' % self.n
@@ -158,6 +161,167 @@ class Normalizer:
             return ctype.declare_rvalue(t, name, keep_cps=True)
         except ctype.Unnameable:
             raise ctype.Unnameable(t.spelling)
+
+    def lin(self, e):
+        """(statements, text): the statements evaluate e's cps calls in
+        order; text (None for void) computes the rest of e."""
+        if not self.cps(e):
+            return [], self.src(e)
+        k = e.kind
+        ch = kids(e)
+        if k == K.PAREN_EXPR:
+            s, t = self.lin(ch[0])
+            return s, None if t is None else '(' + t + ')'
+        if k == K.UNEXPOSED_EXPR and len(ch) == 1 and \
+                ch[0].extent.start.offset == e.extent.start.offset and \
+                ch[0].extent.end.offset == e.extent.end.offset:
+            return self.lin(ch[0])
+        if k == K.CALL_EXPR and is_cps_call(e):
+            s, txt = self.lin_children(e)
+            ft = function_type_of(ch[0].type)
+            rt = ft.get_result() if ft is not None else e.type
+            if ctype.is_void(rt):
+                s.append(txt + ';')
+                return s, None
+            t = self.tmp()
+            s.append('%s = %s;' % (self.decl_tmp(rt, t), txt))
+            return s, t
+        if k == K.BINARY_OPERATOR:
+            op = binop(e)
+            a, b = ch
+            if op in (BO['LAnd'], BO['LOr']):
+                sa, ta = self.lin(a)
+                if not self.cps(b):
+                    return sa, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
+                                          [(rw.start(a), a.extent.end.offset, ta)])
+                sb, tb = self.lin(b)
+                t = self.tmp()
+                if op == BO['LAnd']:
+                    code = 'int %s; if (%s) { %s %s = !!(%s); } else %s = 0;' % (
+                        t, ta, ' '.join(sb), t, tb, t)
+                else:
+                    code = 'int %s; if (%s) %s = 1; else { %s %s = !!(%s); }' % (
+                        t, ta, t, ' '.join(sb), t, tb)
+                return sa + [code], t
+            if op == BO['Comma']:
+                sa, ta = self.lin(a)
+                sb, tb = self.lin(b)
+                return sa + discarded(ta) + sb, tb
+        if k == K.CONDITIONAL_OPERATOR:
+            c, a, b = ch
+            if not self.cps(a) and not self.cps(b):
+                sc, tc = self.lin(c)
+                return sc, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
+                                      [(rw.start(c), c.extent.end.offset, tc)])
+            sc, tc = self.lin(c)
+            sa, ta = self.lin(a)
+            sb, tb = self.lin(b)
+            if ctype.is_void(e.type):
+                def arm(s, t):
+                    return ' '.join(s + (['(void)(%s);' % t] if t else []))
+                return sc + ['if (%s) { %s } else { %s }' % (tc, arm(sa, ta), arm(sb, tb))], None
+            t = self.tmp()
+            return sc + ['%s; if (%s) { %s %s = %s; } else { %s %s = %s; }' % (
+                self.decl_tmp(e.type, t), tc, ' '.join(sa), t, ta,
+                ' '.join(sb), t, tb)], t
+        if k == K.StmtExpr:
+            comp = ch[0]
+            items = kids(comp)
+            body = []
+            for x in items[:-1]:
+                body.append(self.stmt(x) if self.needs(x) else self.raw(x))
+            if not items:
+                return [], None
+            last = items[-1]
+            if last.kind.is_expression() and not ctype.is_void(e.type):
+                sl, tl = self.lin(last)
+                t = self.tmp()
+                return ['%s;' % self.decl_tmp(e.type, t),
+                        '{ %s %s %s = %s; }' % (' '.join(body), ' '.join(sl), t, tl)], t
+            body.append(self.stmt(last) if self.needs(last) else self.raw(last))
+            return ['{ %s }' % ' '.join(body)], None
+        if k == K.UNEXPOSED_EXPR and is_choose_expr(self.u, e):
+            # only the branch chosen is evaluated (unevaluated.py put the
+            # other's calls out): it stands for the whole
+            value = integer_value(ch[0])
+            if value is None:
+                self.diag(e, 'cannot evaluate the condition of this __builtin_choose_expr')
+            return self.lin(ch[1] if value else ch[2])
+        if k == K.GENERIC_SELECTION_EXPR:
+            # only the association selected is evaluated; when several have
+            # the selection's type (unevaluated.py put the calls of the
+            # others out), which one is the C compiler's to say: the
+            # selection picks a number, and only that association runs
+            chosen = [x for x in ch[1:] if selectable(e, x)]
+            if len(chosen) > 1 and any(self.cps(x) for x in chosen):
+                return self.lin_generic_selection(e, ch, chosen)
+        if k == K.UNEXPOSED_EXPR and self.is_binary_conditional(e, ch):
+            # GNU `c ?: b`: c once, b only when c is zero
+            sc, tc = self.lin(ch[0])
+            sb, tb = self.lin(ch[-1])
+            t = self.tmp()
+            return sc + ['%s = %s; if (!%s) { %s %s = %s; }' % (
+                self.decl_tmp(e.type, t), tc, t, ' '.join(sb), t, tb)], t
+        if k == K.UNEXPOSED_EXPR and ATOMIC_BUILTIN_RE.match(self.u.text, rw.start(e)):
+            # __c11_atomic_* / __atomic_* (<stdatomic.h>): every operand is
+            # evaluated, in an unspecified order
+            return self.lin_children(e)
+        if k in (K.UNEXPOSED_EXPR,) and len(ch) != 1 and not (
+                ch and all(not self.cps(x) for x in ch[:-1]) and
+                self.u.text[rw.start(e):rw.start(e) + 1] in (b'.', b'[')):
+            # (a designated initialiser `.m = v` or `[i] = v` hoists its value)
+            self.diag(e, 'cps call in an unsupported expression; '
+                      'assign its result to a variable first')
+        s, t = self.lin_children(e)
+        return s, t
+
+    def lin_generic_selection(self, e, ch, chosen):
+        number = {node_id(x): i for i, x in enumerate(chosen, 1)}
+        sel = rw.rebuild(self.u, rw.start(e), e.extent.end.offset, [
+            (rw.start(x), x.extent.end.offset, str(number.get(node_id(x), 0)))
+            for x in ch[1:]])
+        n = self.tmp()
+        arms = []
+        t = None if ctype.is_void(e.type) else self.tmp()
+        for i, x in enumerate(chosen, 1):
+            sx, tx = self.lin(x)
+            last = [] if tx is None else \
+                ['(void)(%s);' % tx] if t is None else ['%s = %s;' % (t, tx)]
+            arms.append('if (%s == %d) { %s }' % (n, i, ' '.join(sx + last)))
+        out = ['int %s = %s;' % (n, sel)]
+        if t is not None:
+            out.append('%s;' % self.decl_tmp(e.type, t))
+        return out + [' else '.join(arms)], t
+
+    def lin_children(self, e):
+        """Hoist the cps calls of e's operands; keep e itself."""
+        ch = kids(e)
+        idx = [i for i, x in enumerate(ch) if x.kind.is_expression() and self.cps(x)]
+        if not idx:
+            return [], self.src(e)
+        last = idx[-1]
+        strict = e.kind == K.CALL_EXPR or (
+            e.kind == K.BINARY_OPERATOR and binop(e) not in ASSIGN_OPS
+            and binop(e) not in (BO['LAnd'], BO['LOr'], BO['Comma']))
+        stmts = []
+        subs = []
+        for i, x in enumerate(ch):
+            if not x.kind.is_expression():
+                continue
+            if self.cps(x):
+                s, t = self.lin(x)
+                stmts.extend(s)
+                subs.append((rw.start(x), x.extent.end.offset, t if t is not None else '(void)0'))
+            elif strict and i < last and i > 0 or (strict and i < last and e.kind != K.CALL_EXPR):
+                if has_side_effects(x):
+                    t = self.tmp()
+                    stmts.append('%s = %s;' % (self.decl_tmp(x.type, t), self.src(x)))
+                    subs.append((rw.start(x), x.extent.end.offset, t))
+        return stmts, rw.rebuild(self.u, rw.start(e), e.extent.end.offset, subs)
+
+
+class Normalizer(Expressions):
+    """Statements rewritten so that each cps call is one in normal form."""
 
     # -- statements
     def sub(self, c):
@@ -402,164 +566,6 @@ class Normalizer:
             stmts += s
             subs.append((rw.start(init), init.extent.end.offset, t))
         return ' '.join(stmts) + ' ' + rw.rebuild(self.u, rw.start(c), rw.full_end(self.u, c), subs)
-
-    # -- expressions
-    def lin(self, e):
-        """(statements, text): the statements evaluate e's cps calls in
-        order; text (None for void) computes the rest of e."""
-        if not self.cps(e):
-            return [], self.src(e)
-        k = e.kind
-        ch = kids(e)
-        if k == K.PAREN_EXPR:
-            s, t = self.lin(ch[0])
-            return s, None if t is None else '(' + t + ')'
-        if k == K.UNEXPOSED_EXPR and len(ch) == 1 and \
-                ch[0].extent.start.offset == e.extent.start.offset and \
-                ch[0].extent.end.offset == e.extent.end.offset:
-            return self.lin(ch[0])
-        if k == K.CALL_EXPR and is_cps_call(e):
-            s, txt = self.lin_children(e)
-            ft = function_type_of(ch[0].type)
-            rt = ft.get_result() if ft is not None else e.type
-            if ctype.is_void(rt):
-                s.append(txt + ';')
-                return s, None
-            t = self.tmp()
-            s.append('%s = %s;' % (self.decl_tmp(rt, t), txt))
-            return s, t
-        if k == K.BINARY_OPERATOR:
-            op = binop(e)
-            a, b = ch
-            if op in (BO['LAnd'], BO['LOr']):
-                sa, ta = self.lin(a)
-                if not self.cps(b):
-                    return sa, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
-                                          [(rw.start(a), a.extent.end.offset, ta)])
-                sb, tb = self.lin(b)
-                t = self.tmp()
-                if op == BO['LAnd']:
-                    code = 'int %s; if (%s) { %s %s = !!(%s); } else %s = 0;' % (
-                        t, ta, ' '.join(sb), t, tb, t)
-                else:
-                    code = 'int %s; if (%s) %s = 1; else { %s %s = !!(%s); }' % (
-                        t, ta, t, ' '.join(sb), t, tb)
-                return sa + [code], t
-            if op == BO['Comma']:
-                sa, ta = self.lin(a)
-                sb, tb = self.lin(b)
-                return sa + discarded(ta) + sb, tb
-        if k == K.CONDITIONAL_OPERATOR:
-            c, a, b = ch
-            if not self.cps(a) and not self.cps(b):
-                sc, tc = self.lin(c)
-                return sc, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
-                                      [(rw.start(c), c.extent.end.offset, tc)])
-            sc, tc = self.lin(c)
-            sa, ta = self.lin(a)
-            sb, tb = self.lin(b)
-            if ctype.is_void(e.type):
-                def arm(s, t):
-                    return ' '.join(s + (['(void)(%s);' % t] if t else []))
-                return sc + ['if (%s) { %s } else { %s }' % (tc, arm(sa, ta), arm(sb, tb))], None
-            t = self.tmp()
-            return sc + ['%s; if (%s) { %s %s = %s; } else { %s %s = %s; }' % (
-                self.decl_tmp(e.type, t), tc, ' '.join(sa), t, ta,
-                ' '.join(sb), t, tb)], t
-        if k == K.StmtExpr:
-            comp = ch[0]
-            items = kids(comp)
-            body = []
-            for x in items[:-1]:
-                body.append(self.stmt(x) if self.needs(x) else self.raw(x))
-            if not items:
-                return [], None
-            last = items[-1]
-            if last.kind.is_expression() and not ctype.is_void(e.type):
-                sl, tl = self.lin(last)
-                t = self.tmp()
-                return ['%s;' % self.decl_tmp(e.type, t),
-                        '{ %s %s %s = %s; }' % (' '.join(body), ' '.join(sl), t, tl)], t
-            body.append(self.stmt(last) if self.needs(last) else self.raw(last))
-            return ['{ %s }' % ' '.join(body)], None
-        if k == K.UNEXPOSED_EXPR and is_choose_expr(self.u, e):
-            # only the branch chosen is evaluated (unevaluated.py put the
-            # other's calls out): it stands for the whole
-            value = integer_value(ch[0])
-            if value is None:
-                self.diag(e, 'cannot evaluate the condition of this __builtin_choose_expr')
-            return self.lin(ch[1] if value else ch[2])
-        if k == K.GENERIC_SELECTION_EXPR:
-            # only the association selected is evaluated; when several have
-            # the selection's type (unevaluated.py put the calls of the
-            # others out), which one is the C compiler's to say: the
-            # selection picks a number, and only that association runs
-            chosen = [x for x in ch[1:] if selectable(e, x)]
-            if len(chosen) > 1 and any(self.cps(x) for x in chosen):
-                return self.lin_generic_selection(e, ch, chosen)
-        if k == K.UNEXPOSED_EXPR and self.is_binary_conditional(e, ch):
-            # GNU `c ?: b`: c once, b only when c is zero
-            sc, tc = self.lin(ch[0])
-            sb, tb = self.lin(ch[-1])
-            t = self.tmp()
-            return sc + ['%s = %s; if (!%s) { %s %s = %s; }' % (
-                self.decl_tmp(e.type, t), tc, t, ' '.join(sb), t, tb)], t
-        if k == K.UNEXPOSED_EXPR and ATOMIC_BUILTIN_RE.match(self.u.text, rw.start(e)):
-            # __c11_atomic_* / __atomic_* (<stdatomic.h>): every operand is
-            # evaluated, in an unspecified order
-            return self.lin_children(e)
-        if k in (K.UNEXPOSED_EXPR,) and len(ch) != 1 and not (
-                ch and all(not self.cps(x) for x in ch[:-1]) and
-                self.u.text[rw.start(e):rw.start(e) + 1] in (b'.', b'[')):
-            # (a designated initialiser `.m = v` or `[i] = v` hoists its value)
-            self.diag(e, 'cps call in an unsupported expression; '
-                      'assign its result to a variable first')
-        s, t = self.lin_children(e)
-        return s, t
-
-    def lin_generic_selection(self, e, ch, chosen):
-        number = {node_id(x): i for i, x in enumerate(chosen, 1)}
-        sel = rw.rebuild(self.u, rw.start(e), e.extent.end.offset, [
-            (rw.start(x), x.extent.end.offset, str(number.get(node_id(x), 0)))
-            for x in ch[1:]])
-        n = self.tmp()
-        arms = []
-        t = None if ctype.is_void(e.type) else self.tmp()
-        for i, x in enumerate(chosen, 1):
-            sx, tx = self.lin(x)
-            last = [] if tx is None else \
-                ['(void)(%s);' % tx] if t is None else ['%s = %s;' % (t, tx)]
-            arms.append('if (%s == %d) { %s }' % (n, i, ' '.join(sx + last)))
-        out = ['int %s = %s;' % (n, sel)]
-        if t is not None:
-            out.append('%s;' % self.decl_tmp(e.type, t))
-        return out + [' else '.join(arms)], t
-
-    def lin_children(self, e):
-        """Hoist the cps calls of e's operands; keep e itself."""
-        ch = kids(e)
-        idx = [i for i, x in enumerate(ch) if x.kind.is_expression() and self.cps(x)]
-        if not idx:
-            return [], self.src(e)
-        last = idx[-1]
-        strict = e.kind == K.CALL_EXPR or (
-            e.kind == K.BINARY_OPERATOR and binop(e) not in ASSIGN_OPS
-            and binop(e) not in (BO['LAnd'], BO['LOr'], BO['Comma']))
-        stmts = []
-        subs = []
-        for i, x in enumerate(ch):
-            if not x.kind.is_expression():
-                continue
-            if self.cps(x):
-                s, t = self.lin(x)
-                stmts.extend(s)
-                subs.append((rw.start(x), x.extent.end.offset, t if t is not None else '(void)0'))
-            elif strict and i < last and i > 0 or (strict and i < last and e.kind != K.CALL_EXPR):
-                if has_side_effects(x):
-                    t = self.tmp()
-                    stmts.append('%s = %s;' % (self.decl_tmp(x.type, t), self.src(x)))
-                    subs.append((rw.start(x), x.extent.end.offset, t))
-        return stmts, rw.rebuild(self.u, rw.start(e), e.extent.end.offset, subs)
 
 
 def normalize(u):
