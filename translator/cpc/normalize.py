@@ -17,13 +17,13 @@ import re
 
 from . import frontend as fe
 from .clang_types import function_type_of
-from .cursors import ASSIGN_OPS, BO, INC_DEC_OPS, binop, kids, unop
+from .cursors import ASSIGN_OPS, BO, binop, kids
 from .libclang import integer_value
 from .analysis.cfg import Cfg, for_parts, normal_form
 from .analysis.func import cps_function_defs, func, var_init
 from .analysis.syntax import (
-    LOOP_KINDS, callee_of, is_choose_expr, is_cps_call, linked_sched, node_id, selectable,
-    spawn_body, strip, walk)
+    LOOP_KINDS, callee_of, has_side_effects, is_choose_expr, is_cps_call, linked_sched,
+    node_id, selectable, spawn_body, strip)
 from . import ctype
 from . import rewrite as rw
 
@@ -63,20 +63,6 @@ def discarded(t):
     if t is None or t == '(void)0' or TEMP_RE.fullmatch(t):
         return []
     return ['(void)(%s);' % t]
-
-
-def has_side_effects(c):
-    for n, p in walk(c, skip_spawn=False):
-        k = n.kind
-        if k == K.CALL_EXPR or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
-            return True
-        if k == K.BINARY_OPERATOR and binop(n) in ASSIGN_OPS:
-            return True
-        if k == K.UNARY_OPERATOR and unop(n) in INC_DEC_OPS:
-            return True
-        if k == K.StmtExpr:
-            return True
-    return False
 
 
 def binds_continue(c):

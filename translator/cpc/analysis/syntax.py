@@ -9,7 +9,7 @@ Invariant: nothing here changes the program.
 import bisect
 
 from .. import frontend as fe
-from ..cursors import UO, adopt, kids, once_per_cursor, place, unop
+from ..cursors import ASSIGN_OPS, INC_DEC_OPS, UO, adopt, binop, kids, once_per_cursor, place, unop
 from ..clang_types import is_cps_function_type, is_cps_type
 from .. import ctype
 
@@ -308,3 +308,21 @@ def _walk(c, skip_spawn, into_sizeof):
 
 
 _UNOP_ID = K.UNARY_OPERATOR.value
+
+
+def has_side_effects(e):
+    """Whether evaluating expression e may change an object or call a
+    function: an assignment (`=` or compound: Clang makes the latter a
+    COMPOUND_ASSIGNMENT_OPERATOR, never a BINARY_OPERATOR), an increment or
+    decrement, a call, or a statement expression (whatever its statements
+    do).  Operands that are not evaluated (sizeof of a non-VLA) do not
+    count."""
+    for n, _ in walk(e, skip_spawn=False):
+        k = n.kind
+        if k in (K.CALL_EXPR, K.StmtExpr, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            return True
+        if k == K.BINARY_OPERATOR and binop(n) in ASSIGN_OPS:
+            return True
+        if k == K.UNARY_OPERATOR and unop(n) in INC_DEC_OPS:
+            return True
+    return False

@@ -1,15 +1,13 @@
 """What the emitter decides about a cps function before writing it: its
 parameters and result as the generated items declare them (`Signature`), its
 frame (`FrameLayout`: the variables live across some call, those stored once
-at entry, what each resume point restores) and which call arguments must be
-evaluated before the frame stores (`has_side_effects`).
+at entry, what each resume point restores).
 """
 from .. import frontend as fe
-from ..cursors import BO, UO, binop, kids, unop
+from ..cursors import kids
 from ..libclang import integer_value
 from ..analysis.attributes import code_attributes_text
 from ..analysis.dataflow import assigned_anywhere
-from ..analysis.syntax import walk
 from .. import ctype
 from .declarations import entry_param, old_style, param_decls, written
 
@@ -35,21 +33,6 @@ def parameter_bounds(em, f):
                                         'expansion' % p.spelling)])
             out.append('(void)(%s);' % em.u.text[r[0]:r[1]].decode('utf-8', 'surrogateescape'))
     return out
-
-
-def has_side_effects(e):
-    """Whether evaluating expression e may change an object or call a
-    function (so it must be evaluated before the frame stores)."""
-    for n, _ in walk(e):
-        k = n.kind
-        if k in (K.CALL_EXPR, K.StmtExpr, K.COMPOUND_ASSIGNMENT_OPERATOR):
-            return True
-        if k == K.BINARY_OPERATOR and binop(n) == BO['Assign']:
-            return True
-        if k == K.UNARY_OPERATOR and unop(n) in (
-                UO['PostInc'], UO['PostDec'], UO['PreInc'], UO['PreDec']):
-            return True
-    return False
 
 
 class Signature:

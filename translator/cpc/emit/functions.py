@@ -9,7 +9,8 @@ from ..clang_types import (
     TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, tkind)
 from ..analysis.cfg import Cfg
 from ..analysis.func import leading_label_declarations, var_init, variably_modified_scopes, vkey
-from ..analysis.syntax import args_of, callee_decl, callee_of, is_cps_call, node_id, walk
+from ..analysis.syntax import (
+    args_of, callee_decl, callee_of, has_side_effects, is_cps_call, node_id, walk)
 from ..cursors import kids
 from .. import ctype
 from .. import rewrite as rw
@@ -18,7 +19,7 @@ from .split import split, callee_result
 from .lift import Lifting
 from . import codegen as cg
 from .declarations import Declarations, EditList, comment_text, old_style
-from .frame import FrameLayout, Signature, has_side_effects
+from .frame import FrameLayout, Signature
 
 K = fe.K
 
