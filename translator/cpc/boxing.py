@@ -14,7 +14,7 @@ every variable live across a cps call is boxed too, so that frames hold only
 the environment pointer.
 """
 from . import frontend as fe
-from .analysis.func import cps_function_defs, func, leading_label_declarations, var_init, vkey
+from .analysis.func import cps_bodies, leading_label_declarations, var_init, vkey
 from .analysis.syntax import callee_decl, is_cps_call, node_id, walk
 from .cursors import kids
 from . import ctype
@@ -26,10 +26,7 @@ K = fe.K
 def box(u, environments=False):
     names = retain.pragma_no_retain(u.text)
     edits = []
-    for c in cps_function_defs(u):
-        f = func(u, c)
-        if not f.is_cps or f.body is None:
-            continue
+    for f in cps_bodies(u):
         vs = retain.boxed_vars(u, f, names, environments)
         lits = retain.boxed_literals(u, f)
         if vs or lits:
@@ -302,10 +299,7 @@ def check(u):
     live across one (what lifting by copy relies on)."""
     names = retain.pragma_no_retain(u.text)
     out = []
-    for c in cps_function_defs(u):
-        f = func(u, c)
-        if not f.is_cps or f.body is None:
-            continue
+    for f in cps_bodies(u):
         for v in retain.boxed_vars(u, f, names):
             out.append(u.diag(v.cursor, '`%s` of cps function `%s` is in scope at a cps call '
                               'but its address may be retained (or it is an array live '

@@ -16,7 +16,7 @@ import bisect
 
 from . import frontend as fe
 from .analysis.attributes import cleanup_function
-from .analysis.func import cps_function_defs, func
+from .analysis.func import cps_bodies
 from .analysis.syntax import ancestors, parents_of, walk
 from .cursors import kids
 from . import ctype
@@ -40,11 +40,10 @@ class CleanupVar:
 
 
 def cleanup_vars(u, f, parents):
-    """The cleanup variables of cps function f in scope at one of its cps
-    calls (the others keep their attribute: no suspension happens in their
-    scope), with the function named by the attribute."""
-    if not f.is_cps or f.body is None or not f.cps_calls:
-        return []
+    """The cleanup variables of cps function f (one of cps_bodies(u,
+    with_calls=True)) in scope at one of its cps calls (the others keep
+    their attribute: no suspension happens in their scope), with the
+    function named by the attribute."""
     calls = sorted(c.extent.start.offset for c in f.cps_calls)
     out = []
     for n, p in walk(f.body, skip_spawn=False):
@@ -107,10 +106,7 @@ def _exited(n, target, vs, parents, label_at=None):
 
 def lower(u):
     edits = []
-    for c in cps_function_defs(u):
-        f = func(u, c)
-        if not f.is_cps or f.body is None or not f.cps_calls:
-            continue
+    for f in cps_bodies(u, with_calls=True):
         parents = parents_of(f.body)
         vs = cleanup_vars(u, f, parents)
         if vs:
@@ -190,10 +186,7 @@ def check(u):
     """The invariant: no cleanup variable of a cps function is in scope at
     a cps call."""
     out = []
-    for c in cps_function_defs(u):
-        f = func(u, c)
-        if not f.is_cps or f.body is None or not f.cps_calls:
-            continue
+    for f in cps_bodies(u, with_calls=True):
         for v in cleanup_vars(u, f, parents_of(f.body)):
             out.append(u.diag(v.var, 'the cleanup variable `%s` of cps function `%s` is in '
                               'scope at a cps call' % (v.var.spelling, f.name)))

@@ -405,6 +405,15 @@ UNLIFTED_MSG = ('CPC cannot lift this nested function definition: it must be wri
                 '`specifiers name(parameters) { ... }`')
 
 
+def explain_unlifted(diags):
+    """Clang's errors about a nested definition still in place (after
+    lifting, which left it) say why CPC did not lift it."""
+    for d in diags:
+        if CLANG_NESTED_MSG in d.msg:
+            d.msg = UNLIFTED_MSG
+            d.from_clang = False
+
+
 def parse(text, path, args, parse_fn):
     """parse_fn(text, path, args) (a Unit), lifting the nested functions
     first when Clang reports some: a file without them costs nothing more."""
@@ -416,9 +425,7 @@ def parse(text, path, args, parse_fn):
     try:
         return parse_fn(lift(text, path, args), path, args)
     except fe.Diags as e:
-        for d in e.diags:
-            if CLANG_NESTED_MSG in d.msg:
-                d.msg = UNLIFTED_MSG
+        explain_unlifted(e.diags)
         raise
 
 

@@ -20,7 +20,7 @@ from .clang_types import function_type_of
 from .cursors import ASSIGN_OPS, BO, binop, kids
 from .libclang import integer_value
 from .analysis.cfg import Cfg, for_parts, normal_form
-from .analysis.func import cps_function_defs, func, var_init
+from .analysis.func import cps_bodies, var_init
 from .analysis.syntax import (
     LOOP_KINDS, callee_of, has_side_effects, is_choose_expr, is_cps_call, linked_sched,
     node_id, selectable, spawn_body, strip)
@@ -557,10 +557,7 @@ class Normalizer(Expressions):
 def normalize(u):
     """Edits normalising every cps function of unit u."""
     edits = []
-    for c in cps_function_defs(u):
-        f = func(u, c)
-        if not f.is_cps or f.body is None or not f.cps_calls:
-            continue
+    for f in cps_bodies(u, with_calls=True):
         nz = Normalizer(u, f)
         body = f.body
         if not nz.needs(body):
@@ -577,10 +574,7 @@ def check(u):
     `x = g(a);`, `T x = g(a);`, `return g(a);`) that the control flow graph
     reaches as a call site."""
     out = []
-    for c in cps_function_defs(u):
-        f = func(u, c)
-        if not f.is_cps or f.body is None or not f.cps_calls:
-            continue
+    for f in cps_bodies(u, with_calls=True):
         sites = {(s.call.extent.start.offset, s.call.extent.end.offset)
                  for s in Cfg(f).sites}
         for call in f.cps_calls:

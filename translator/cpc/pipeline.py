@@ -240,17 +240,11 @@ def stage_names():
 # --------------------------------------------------------------------------
 # Running it
 
-NESTED_MSG = 'function definition is not allowed here'
-
-
 def parse(text, path, args):
     try:
         return fe.parse(text, path, args)
     except fe.Diags as e:
-        for d in e.diags:
-            if NESTED_MSG in d.msg:
-                d.msg = nested.UNLIFTED_MSG
-                d.from_clang = False
+        nested.explain_unlifted(e.diags)
         raise
 
 

@@ -9,7 +9,7 @@ wherever a resume point lies.
 import re
 
 from . import frontend as fe
-from .analysis.func import func
+from .analysis.func import cps_bodies
 from .analysis.syntax import walk
 
 K = fe.K
@@ -23,10 +23,7 @@ RENAMED_RE = re.compile(r'__\d+$')
 
 def rename_shadows(u):
     edits = []
-    for c in u.function_defs():
-        f = func(u, c)
-        if not f.is_cps or f.body is None:
-            continue
+    for f in cps_bodies(u):
         seen = {}
         renames = {}
         counter = {}
@@ -72,10 +69,7 @@ def check_renamed(u):
     two locals (parameters included) share a name, and none is spelt like
     the translation's own (`cpc_...`, unless renamed: `cpc_k__2`)."""
     out = []
-    for c in u.function_defs():
-        f = func(u, c)
-        if not f.is_cps or f.body is None:
-            continue
+    for f in cps_bodies(u):
         seen = set()
         for v in sorted(f.vars.values(), key=lambda v: (not v.is_param, v.cursor.location.offset)):
             if v.name in seen:

@@ -124,6 +124,16 @@ def cps_function_defs(u):
     return [c for c in u.function_defs() if decl_fact(c, 'cps', is_cps_function)]
 
 
+def cps_bodies(u, with_calls=False):
+    """The Func of each cps function defined in the main file, in order;
+    with_calls: only of those that make cps calls (the others have nothing
+    to suspend)."""
+    for c in cps_function_defs(u):
+        f = func(u, c)
+        if f.body is not None and (f.cps_calls or not with_calls):
+            yield f
+
+
 def func(u, cursor):
     """The Func of a function definition cursor (computed once per parse:
     a pass that changes nothing keeps the unit, and its analyses)."""

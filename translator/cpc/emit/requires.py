@@ -5,7 +5,7 @@ variables a function's frame holds have distinct names (the frame is one
 struct whose fields are named after them; temporaries that share a name but
 never live across a call are fine)."""
 from ..analysis.cfg import Cfg
-from ..analysis.func import func
+from ..analysis.func import cps_bodies, func
 from ..analysis.syntax import K, is_cps_call, spawn_body, strip_casts
 from .split import split
 from .lift import Lifting
@@ -20,8 +20,7 @@ def check(u):
             if call.kind != K.CALL_EXPR or not is_cps_call(call):
                 out.append(u.diag(sp, 'a spawned statement of `%s` is not a call of a cps '
                                   'function' % f.name))
-        if not f.is_cps or f.body is None or not f.cps_calls:
-            continue
+    for f in cps_bodies(u, with_calls=True):
         cfg = Cfg(f)
         lift = Lifting(f, cfg)
         held = {}
