@@ -123,8 +123,8 @@ class Decayed:
         self.written = written
         t, _ = strip_sugar(written)
         k = tkind(t)
-        self.pointee = t.element_type if k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY,
-                                                TK_VARIABLEARRAY) else written
+        self.pointee = element_type(t) if k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY,
+                                                 TK_VARIABLEARRAY) else written
 
     @property
     def kind(self):

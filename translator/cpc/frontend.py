@@ -8,6 +8,7 @@ does the same for the headers the file includes).  What the Python
 bindings lack is in libclang.py; the cursors and types the passes read, in
 cursors.py and clang_types.py.
 """
+import contextlib
 import ctypes
 import os
 import re
@@ -113,6 +114,36 @@ class Diags(Exception):
     def __init__(self, diags):
         super().__init__('; '.join(d.msg for d in diags))
         self.diags = diags
+
+
+def in_order(diags):
+    """diags by place: the files in the order they first appear, each by
+    line and column (stable: notes of one place keep their order)."""
+    files = {}
+    for d in diags:
+        files.setdefault(d.file, len(files))
+    return sorted(diags, key=lambda d: (files[d.file], d.line, d.col))
+
+
+class Collected:
+    """Errors gathered across the independent parts of a unit (functions,
+    passes that only diagnose), so that one run reports them all:
+    `with collected.part(): ...` keeps the Diags a part raises, and
+    `raise_any()` raises them together, in order."""
+
+    def __init__(self):
+        self.diags = []
+
+    @contextlib.contextmanager
+    def part(self):
+        try:
+            yield
+        except Diags as e:
+            self.diags.extend(e.diags)
+
+    def raise_any(self):
+        if self.diags:
+            raise Diags(in_order(self.diags))
 
 
 PARSE_INCLUDE_ATTRIBUTED_TYPES = 0x1000   # CXTranslationUnit_IncludeAttributedTypes

@@ -102,6 +102,13 @@ class Pass:
     check: Optional[Callable] = None
     too_deep: str = ''                 # the error when a fixed point takes more than MAX_ROUNDS
 
+    @property
+    def diagnoses_only(self):
+        """The pass changes nothing (it has no check of its own): after its
+        errors, the passes that only diagnose still run on the same unit,
+        so that one run reports the errors of all of them."""
+        return self.check is None
+
 
 # --------------------------------------------------------------------------
 # The passes' entry points, in the shape the pipeline calls
@@ -423,19 +430,38 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
             u = first_parse(text, ctx)
     except fe.Diags as e:
         clang_limits.explain(e, given, path, cc)
+        e.diags = fe.in_order(e.diags)
         raise
+    try:
+        return run_passes(u, ctx, stop_after, check_invariants)
+    except fe.Diags as e:
+        e.diags = fe.in_order(e.diags)
+        raise
+
+
+def run_passes(u, ctx, stop_after, check_invariants):
+    """The passes and the emitter on the first unit u (translate's)."""
+    errors = fe.Collected()
     with collected_per_parse():
         for p in PASSES:
-            before = u
-            u = run_pass(p, u, ctx)
-            if u is not before:
-                before.release()
-                before = None
-                gc.collect()    # the unit before the pass (see collected_per_parse)
-            if check_invariants and p.check is not None:
-                verify(p, u, ctx, 'pass `%s` broke its invariant' % p.name)
+            if p.diagnoses_only:
+                with errors.part():
+                    run_pass(p, u, ctx)
+            elif errors.diags:
+                continue        # (it needs a program without errors)
+            else:
+                before = u
+                u = run_pass(p, u, ctx)
+                if u is not before:
+                    before.release()
+                    before = None
+                    gc.collect()    # the unit before the pass (see collected_per_parse)
+                if check_invariants and p.check is not None:
+                    verify(p, u, ctx, 'pass `%s` broke its invariant' % p.name)
             if stop_after == p.name:
+                errors.raise_any()
                 return text_of(u)
+        errors.raise_any()
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')
         return run_edits(EMIT, u, ctx)

@@ -8,7 +8,11 @@ initialisers (with nested and designated initialiser lists), arguments of
 prototyped calls, `return`, casts and the two arms of `?:`.  Clang, which
 treats the cps tag as sugar, accepts all of these; the calling conventions
 differ, so each is an error naming both types.  `void *` and null pointer
-constants are not function types and mix freely.
+constants are not function types and mix freely.  It also reports what
+cannot run as a cps function (`cps_code_errors`: setjmp, alloca,
+`__builtin_apply`, the argument count of an unprototyped cps function),
+`cps` on objects, cps entry points the C runtime would call natively, and
+cps cleanup functions: every error of the file, not the first.
 """
 import re
 
@@ -18,9 +22,10 @@ from .clang_types import (
     TK_FUNCTIONPROTO, TK_INCOMPLETEARRAY, TK_POINTER, TK_RECORD, TK_TYPEDEF, TK_VARIABLEARRAY,
     TK_VOID, element_type, function_type_of, is_builtin_kind, is_cps_function_type,
     modified_type, strip_sugar, tkind, type_name)
-from .cursors import BO, binop
+from .cursors import BO, binop, kids
 from .analysis import syntax
 from .analysis.attributes import cleanup_function
+from .analysis.func import old_style
 from . import primitives
 from .primitives import PRIMITIVES
 
@@ -91,8 +96,8 @@ class Checker:
             if tk == TK_RECORD:
                 fields = [f for f in t0.get_fields()]
             idx = 0
-            for x in syntax.kids(e):
-                ch = syntax.kids(x)
+            for x in kids(e):
+                ch = kids(x)
                 if x.kind == K.UNEXPOSED_EXPR and ctype_void(x) and len(ch) >= 2:
                     # designated: .f = v or [i] = v
                     d = ch[0]
@@ -124,14 +129,14 @@ class Checker:
         for n, p in syntax.walk(root, skip_spawn=False):
             k = n.kind
             if k == K.BINARY_OPERATOR and binop(n) == BO['Assign']:
-                l, r = syntax.kids(n)
+                l, r = kids(n)
                 self.check(n, l.type, r.type, 'assigning {src} to {dst}')
             elif k == K.VAR_DECL:
-                ex = [x for x in syntax.kids(n) if x.kind.is_expression()]
+                ex = [x for x in kids(n) if x.kind.is_expression()]
                 if ex and n != root:
                     self.init(n.type, ex[-1], walk=False)
             elif k == K.CALL_EXPR:
-                ch = syntax.kids(n)
+                ch = kids(n)
                 if not ch:
                     continue
                 ft = function_type_of(ch[0].type)
@@ -148,17 +153,17 @@ class Checker:
                                    'passing {src} as argument %d of `%s`, whose parameter '
                                    'has type {dst}' % (i + 1, name.replace('{', '{{').replace('}', '}}')))
             elif k == K.RETURN_STMT and func is not None:
-                ch = syntax.kids(n)
+                ch = kids(n)
                 if ch:
                     self.check(n, func.type.get_result(), ch[0].type,
                                'returning {src} from `%s`, whose result type is {dst}'
                                % func.spelling)
             elif k == K.CSTYLE_CAST_EXPR:
-                ch = [x for x in syntax.kids(n) if x.kind.is_expression()]
+                ch = [x for x in kids(n) if x.kind.is_expression()]
                 if ch:
                     self.check(n, n.type, ch[-1].type, 'casting {src} to {dst}')
             elif k == K.CONDITIONAL_OPERATOR:
-                ch = syntax.kids(n)
+                ch = kids(n)
                 if len(ch) == 3:
                     self.check(n, ch[1].type, ch[2].type,
                                'the arms of `?:` have types {dst} and {src}')
@@ -186,17 +191,16 @@ class Checker:
         self.errs.extend(misplaced_cps_errors(u))
         self.errs.extend(native_entry_errors(u))
         self.errs.extend(cps_cleanup_errors(u))
-        if self.errs:
-            raise fe.Diags(self.errs)
+        self.errs.extend(cps_code_errors(u))
         for c in u.top():
             if not u.in_main_file(c):
                 continue
             if c.kind == K.VAR_DECL:
-                ex = [x for x in syntax.kids(c) if x.kind.is_expression()]
+                ex = [x for x in kids(c) if x.kind.is_expression()]
                 if ex:
                     self.init(c.type, ex[-1])
             elif c.kind == K.FUNCTION_DECL and c.is_definition():
-                for x in syntax.kids(c):
+                for x in kids(c):
                     if x.kind == K.COMPOUND_STMT:
                         self.exprs(x, c)
         if self.errs:
@@ -294,7 +298,7 @@ def native_entry_errors(u):
                                    'it as a native function (let a native main spawn a cps '
                                    'function and run cpc_main_loop())'))
             continue
-        for a in syntax.kids(top):
+        for a in kids(top):
             if a.kind != K.UNEXPOSED_ATTR:
                 continue
             m = NATIVE_ENTRY_ATTR.match(u.text, a.extent.start.offset)
@@ -322,13 +326,92 @@ def cps_cleanup_errors(u):
         for n, _p in syntax.walk(f, skip_spawn=False):
             if n.kind != K.VAR_DECL:
                 continue
-            for a in syntax.kids(n):
+            for a in kids(n):
                 fn = cleanup_function(u, a)
                 if fn in cps_functions:
                     errs.append(u.diag(n, 'the cleanup function of `%s`, `%s`, is cps: C '
                                        'calls it as a native function when the variable '
                                        'goes out of scope' % (n.spelling, fn)))
     return errs
+
+
+SETJMP = ('setjmp', '_setjmp', 'sigsetjmp', '__sigsetjmp', 'longjmp', '_longjmp', 'siglongjmp',
+          '__builtin_setjmp', '__builtin_longjmp')
+APPLY = ('__builtin_apply_args', '__builtin_apply', '__builtin_return')
+ALLOCA = ('alloca', '__builtin_alloca')
+
+
+def cps_code(u):
+    """(what, body) of each piece of code that runs as a cps function: the
+    body of each cps function, and each spawned statement (the spawn pass
+    makes it a cps function of its own), without the statements spawned in
+    it; `what` names it in messages."""
+    for c in u.function_defs():
+        body = [x for x in kids(c) if x.kind == K.COMPOUND_STMT]
+        if not body:
+            continue
+        if is_cps_function_type(c.type):
+            yield 'cps function `%s`' % c.spelling, body[-1]
+        for n, _ in syntax.walk(body[-1], skip_spawn=False):
+            if n.kind == K.IF_STMT:
+                s = syntax.spawn_body(n)
+                if s is not None:
+                    yield 'a statement spawned in `%s`' % c.spelling, s
+
+
+def cps_code_errors(u):
+    """What cannot run as a cps function: setjmp/longjmp and alloca where
+    a cps call suspends the code (the saved context, the memory would not
+    survive it), `__builtin_apply` and its kin (the arguments are not where
+    the C calling convention puts them), and a call of a cps function
+    defined without a prototype with another count of arguments than its
+    definition has parameters.  Calls in operands that are never evaluated
+    (unevaluated.py replaces them) do not count."""
+    errs = []
+    for what, body in cps_code(u):
+        unevaluated = [(x.extent.start.offset, x.extent.end.offset)
+                       for x in syntax.unevaluated_operands(u, body)]
+
+        def evaluated(n):
+            a, b = n.extent.start.offset, n.extent.end.offset
+            return not any(s <= a and b <= e for s, e in unevaluated)
+
+        calls = [n for n, _ in syntax.walk(body) if n.kind == K.CALL_EXPR]
+        cps_calls = {syntax.node_id(n) for n in calls if syntax.is_cps_call(n) and evaluated(n)}
+        for n in calls:
+            d = syntax.callee_decl(n)
+            if d is None:
+                continue
+            s = d.spelling
+            if s in SETJMP and cps_calls:
+                errs.append(u.diag(n, '`%s` in %s: setjmp/longjmp cannot cross a cps call'
+                                   % (s, what)))
+            elif s in APPLY:
+                errs.append(u.diag(n, '`%s` in %s: the arguments of a cps function are not '
+                                   'where the C calling convention puts them' % (s, what)))
+            elif s in ALLOCA and cps_calls:
+                errs.append(u.diag(n, '`alloca` in %s: the memory would not survive a cps '
+                                   'call' % what))
+            elif syntax.node_id(n) in cps_calls:
+                errs.extend(unprototyped_arity_errors(u, n, d))
+    return errs
+
+
+def unprototyped_arity_errors(u, call, d):
+    """A call of a cps function defined without a prototype (`f(a) int
+    a; {...}`, `f() {...}`) must pass as many arguments as the definition
+    has parameters: C leaves any other call undefined, and the generated
+    entry point, which is prototyped, could not be called with them."""
+    defn = d.get_definition()
+    if defn is None or (tkind(d.type) != TK_FUNCTIONNOPROTO and not old_style(u, defn)):
+        return []
+    want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
+    if want == got:
+        return []
+    df, dl, _ = u.loc_of(defn)
+    return [u.diag(call, 'cps function `%s` called with %d argument%s, but its definition '
+                   'at %s:%d has %d parameter%s' % (d.spelling, got, '' if got == 1 else 's',
+                                                    df, dl, want, '' if want == 1 else 's'))]
 
 
 def ctype_void(c):

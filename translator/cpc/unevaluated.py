@@ -21,58 +21,11 @@ unevaluated operand (in any function, and at file scope).
 """
 from . import frontend as fe
 from .clang_types import is_cps_function_type
-from .libclang import integer_value
-from .analysis.syntax import (
-    args_of, callee_decl, is_choose_expr, is_cps_call, selectable, sizeof_evaluated, walk)
+from .analysis.syntax import is_cps_call, unevaluated_operands
 from .cursors import kids
 from . import ctype
 
 K = fe.K
-
-TYPEOF_KEYWORDS = (b'typeof', b'__typeof__', b'__typeof')
-# GCC builtins that evaluate none of their arguments
-UNEVALUATED_ARGUMENTS = ('__builtin_constant_p', '__builtin_classify_type',
-                         '__builtin_object_size', '__builtin_dynamic_object_size')
-
-
-def _keyword_before(text, offset):
-    """The identifier that ends just before `offset` (spaces skipped)."""
-    i = offset
-    while i > 0 and text[i - 1:i] in (b' ', b'\t', b'\n', b'\r'):
-        i -= 1
-    j = i
-    while j > 0 and (text[j - 1:j].isalnum() or text[j - 1:j] == b'_'):
-        j -= 1
-    return text[j:i]
-
-
-def _unevaluated_roots(u):
-    """The unevaluated operands (see the module's doc) in the main file."""
-    for top in u.top():
-        if not u.in_main_file(top):
-            continue
-        for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
-            if n.kind == K.CXX_UNARY_EXPR:
-                # (the operand of a variable-length array type is evaluated)
-                if not sizeof_evaluated(n):
-                    yield from (x for x in kids(n) if x.kind.is_expression())
-            elif n.kind == K.PAREN_EXPR and \
-                    _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS and \
-                    not ctype.is_vla(n.type):
-                yield n
-            elif n.kind == K.GENERIC_SELECTION_EXPR:
-                ch = kids(n)
-                yield ch[0]
-                yield from (x for x in ch[1:] if not selectable(n, x))
-            elif n.kind == K.UNEXPOSED_EXPR and is_choose_expr(u, n):
-                ch = kids(n)
-                value = integer_value(ch[0])
-                if value is not None:
-                    yield ch[2] if value else ch[1]
-            elif n.kind == K.CALL_EXPR:
-                callee = callee_decl(n)
-                if callee is not None and callee.spelling in UNEVALUATED_ARGUMENTS:
-                    yield from args_of(n)
 
 
 def _is_cps_function_name(n):
@@ -105,6 +58,13 @@ def _stand_in(call):
     if call.kind == K.DECL_REF_EXPR:
         return '(*(%s)0)' % ctype.declare_ptr_to(t, '', keep_cps=True)
     return '(*(%s)0)' % ctype.declare(t, '*', keep_cps=True)
+
+
+def _unevaluated_roots(u):
+    """The unevaluated operands of the main file."""
+    for top in u.top():
+        if u.in_main_file(top):
+            yield from unevaluated_operands(u, top)
 
 
 def replace_calls(u):

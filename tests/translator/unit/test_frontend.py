@@ -3,6 +3,8 @@ import subprocess
 import sys
 import os
 
+import pytest
+
 from cpc.analysis.func import cps_function_defs, func
 from cpc.analysis.syntax import K, sizeof_evaluated, spawn_body, walk
 from cpc.cursors import kids
@@ -176,3 +178,22 @@ def test_the_bound_of_a_sizeof_type_name_is_one_child():
     size = [n for n, _ in walk(u.top()[-1], into_sizeof=True)
             if n.kind == fe.K.CXX_UNARY_EXPR][0]
     assert [k.kind for k in kids(size)] == [fe.K.CALL_EXPR]
+
+
+def test_collected_errors_are_raised_together_by_file_then_line():
+    errors = fe.Collected()
+    with errors.part():
+        raise fe.Diags([fe.Diag('late', 'a.cpc', 9, 1), fe.Diag('header', 'h.h', 2, 1)])
+    with errors.part():
+        raise fe.Diags([fe.Diag('early', 'a.cpc', 3, 7), fe.Diag('same line', 'a.cpc', 3, 2)])
+    with errors.part():
+        pass
+    with pytest.raises(fe.Diags) as e:
+        errors.raise_any()
+    assert [(d.file, d.line, d.col, d.msg) for d in e.value.diags] == [
+        ('a.cpc', 3, 2, 'same line'), ('a.cpc', 3, 7, 'early'), ('a.cpc', 9, 1, 'late'),
+        ('h.h', 2, 1, 'header')]
+
+
+def test_nothing_collected_raises_nothing():
+    fe.Collected().raise_any()

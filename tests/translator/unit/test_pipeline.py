@@ -142,3 +142,18 @@ def test_timings_charge_the_cpu_of_each_stage_and_of_parsing():
     assert set(times) <= set(pipeline.stage_names()) | {'parse', 'emit', 'invariant checks'}
     assert all(v >= 0 for v in times.values())
     assert sum(times.values()) > 0
+
+
+def test_the_passes_that_only_diagnose_report_their_errors_together():
+    src = ('void k(int x);\n'
+           'cps void k(int x) { cpc_yield(); }\n'
+           'int nat(int x) { return x; }\n'
+           'cps int (*p)(int) = nat;\n'
+           'cps int tab[3];\n')
+    with pytest.raises(fe.Diags) as e:
+        pipeline.translate((HDR + src).encode(), PATH)
+    assert [(d.line, d.msg) for d in e.value.diags] == [
+        (3, 'conflicting declarations of `k`: declared cps here, but not cps at t.cpc:2:1'),
+        (5, 'mixing cps and native function types: initialising an object of type '
+            '`cps int(*)(int)` with `int (*)(int)`'),
+        (6, '`cps` applies to functions only, but variable `tab` has type `cps int[3]`')]

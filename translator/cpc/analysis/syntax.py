@@ -12,6 +12,7 @@ from .. import frontend as fe
 from ..cursors import ASSIGN_OPS, INC_DEC_OPS, UO, adopt, binop, kids, once_per_cursor, place, unop
 from ..clang_types import is_cps_function_type, is_cps_type
 from .. import ctype
+from ..libclang import integer_value
 
 
 K = fe.K
@@ -326,3 +327,51 @@ def has_side_effects(e):
         if k == K.UNARY_OPERATOR and unop(n) in INC_DEC_OPS:
             return True
     return False
+
+
+TYPEOF_KEYWORDS = (b'typeof', b'__typeof__', b'__typeof')
+# GCC builtins that evaluate none of their arguments
+UNEVALUATED_ARGUMENTS = ('__builtin_constant_p', '__builtin_classify_type',
+                         '__builtin_object_size', '__builtin_dynamic_object_size')
+
+
+def _keyword_before(text, offset):
+    """The identifier that ends just before `offset` (spaces skipped)."""
+    i = offset
+    while i > 0 and text[i - 1:i] in (b' ', b'\t', b'\n', b'\r'):
+        i -= 1
+    j = i
+    while j > 0 and (text[j - 1:j].isalnum() or text[j - 1:j] == b'_'):
+        j -= 1
+    return text[j:i]
+
+
+def unevaluated_operands(u, root):
+    """The operands under root that C or GNU C never evaluates: those of
+    `sizeof`, `_Alignof` and `typeof` (`__typeof__`) unless their type is a
+    variable-length array (C11 6.5.3.4p2: its bounds are read), the
+    controlling expression of `_Generic` and the associations it cannot
+    select, the branch `__builtin_choose_expr` does not choose, and the
+    arguments of the builtins of UNEVALUATED_ARGUMENTS."""
+    for n, _ in walk(root, skip_spawn=False, into_sizeof=True):
+        if n.kind == K.CXX_UNARY_EXPR:
+            # (the operand of a variable-length array type is evaluated)
+            if not sizeof_evaluated(n):
+                yield from (x for x in kids(n) if x.kind.is_expression())
+        elif n.kind == K.PAREN_EXPR and \
+                _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS and \
+                not ctype.is_vla(n.type):
+            yield n
+        elif n.kind == K.GENERIC_SELECTION_EXPR:
+            ch = kids(n)
+            yield ch[0]
+            yield from (x for x in ch[1:] if not selectable(n, x))
+        elif n.kind == K.UNEXPOSED_EXPR and is_choose_expr(u, n):
+            ch = kids(n)
+            value = integer_value(ch[0])
+            if value is not None:
+                yield ch[2] if value else ch[1]
+        elif n.kind == K.CALL_EXPR:
+            callee = callee_decl(n)
+            if callee is not None and callee.spelling in UNEVALUATED_ARGUMENTS:
+                yield from args_of(n)

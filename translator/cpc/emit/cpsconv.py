@@ -52,43 +52,30 @@ class Emitter(Functions):
         for c in u.top():
             if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
                 self.first_decl.setdefault(c.spelling, c.extent.start.offset)
+        # (every declaration's and function's errors, not the first one's)
+        errors = fe.Collected()
         together = {}
         for c in u.top():
             if c.kind != K.FUNCTION_DECL or not u.in_main_file(c):
                 continue
-            if has_annotation(c, 'cpc_need_cont') and not is_cps_function_type(c.type):
-                self.need_cont_param(c)
-            if c.is_definition():
-                continue
-            if is_cps_function_type(c.type):
-                # `cps int f(int), g(int);`: declarators sharing specifiers
-                # share a start; they become one list of prototypes
-                a = c.extent.start.offset
-                b = rw.declarator_end(u, c.extent.end.offset)
-                if a in together:
-                    together[a][0] = max(together[a][0], b)
-                    together[a][1].append(self.cps_proto(c))
-                else:
-                    together[a] = [b, [self.cps_proto(c)]]
+            with errors.part():
+                self.declaration(c, together)
         for a, (b, protos) in together.items():
             kept = rw.directives_in(u, a, b) + self.tags_declared_in(a, b)
             self.edits.append((a, b, kept + '; '.join(protos) +
                                ('\n' + rw.resync(u, b) if kept else '')))
         for c in u.top():
             if c.kind == K.VAR_DECL and u.in_main_file(c):
-                pre = []
-                small = self.value_edits(c, pre)
-                if small:
-                    self.edits.extend(rw.outermost(small))
-                    if pre:
-                        a = c.extent.start.offset
-                        self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
+                with errors.part():
+                    self.file_scope_values(c)
         for c in u.function_defs():
             f = func(u, c)
-            if f.is_cps:
-                self.cps_function(f)
-            else:
-                self.native_function(f)
+            with errors.part():
+                if f.is_cps:
+                    self.cps_function(f)
+                else:
+                    self.native_function(f)
+        errors.raise_any()
         # the pragma has done its work (boxing); gcc -Wall would warn about it
         for m in retain.PRAGMA_RE.finditer(u.text):
             a, b = m.start(), m.end()
@@ -97,6 +84,37 @@ class Emitter(Functions):
                     'utf-8', 'surrogateescape').replace('*/', '* /')))
         body = rw.apply(u.text, self.edits).decode('utf-8', 'surrogateescape')
         return cg.PREAMBLE + '#line 1 "%s"\n' % rw.cstr(self.path) + body
+
+    def declaration(self, c, together):
+        """Function declaration c of the file: a cpc_need_cont function
+        takes the continuation; the prototypes of a cps declaration go in
+        `together` (start -> [end, prototypes])."""
+        u = self.u
+        if has_annotation(c, 'cpc_need_cont') and not is_cps_function_type(c.type):
+            self.need_cont_param(c)
+        if c.is_definition() or not is_cps_function_type(c.type):
+            return
+        # `cps int f(int), g(int);`: declarators sharing specifiers share a
+        # start; they become one list of prototypes
+        a = c.extent.start.offset
+        b = rw.declarator_end(u, c.extent.end.offset)
+        if a in together:
+            together[a][0] = max(together[a][0], b)
+            together[a][1].append(self.cps_proto(c))
+        else:
+            together[a] = [b, [self.cps_proto(c)]]
+
+    def file_scope_values(self, c):
+        """The cps functions used as values in the initialiser of
+        file-scope variable c."""
+        u = self.u
+        pre = []
+        small = self.value_edits(c, pre)
+        if small:
+            self.edits.extend(rw.outermost(small))
+            if pre:
+                a = c.extent.start.offset
+                self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
 
     def native_function(self, f):
         if f.body is None:

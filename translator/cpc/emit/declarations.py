@@ -16,6 +16,7 @@ from ..cursors import UO, kids, unop
 from ..analysis.attributes import attributes
 from ..analysis.syntax import (
     args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
+from ..analysis.func import old_style
 from .. import ctype
 from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
@@ -50,27 +51,6 @@ def param_decls(func_cursor):
     """(name, type) of each parameter, its type adjusted as C does."""
     return [(p.spelling, adjusted_param_type(p.type)) for p in kids(func_cursor)
             if p.kind == K.PARM_DECL]
-
-
-def old_style(u, func_cursor):
-    """A function defined in the old style, `f(a, b) T a; ... {}`: it has
-    parameters but no prototype, so its callers pass the arguments with the
-    default promotions (C11 6.5.2.2p6), and the function converts them to
-    the parameters' types (6.9.1p10).  Its entry point takes the promoted
-    types, which keeps it compatible with `f()` declarations and calls."""
-    # Clang gives such a definition a prototyped type; what tells it is that
-    # no parameter has a type written in the list (which then holds no
-    # parentheses): each is declared after its `)`, or is a bare name
-    # (implicitly int)
-    params = [p for p in kids(func_cursor) if p.kind == K.PARM_DECL]
-    if not params or func_cursor.location.file is None:
-        return False
-    close = u.text.find(b')', func_cursor.location.offset)
-    return close >= 0 and all(
-        p.extent.start.offset > close or
-        (p.spelling and p.extent.start.offset == p.location.offset and
-         p.extent.end.offset == p.location.offset + len(p.spelling))
-        for p in params)
 
 
 def entry_param(t, name, old):

@@ -8,8 +8,9 @@ from ..cursors import kids
 from ..libclang import integer_value
 from ..analysis.attributes import code_attributes_text
 from ..analysis.dataflow import assigned_anywhere
+from ..analysis.func import old_style
 from .. import ctype
-from .declarations import entry_param, old_style, param_decls, written
+from .declarations import entry_param, param_decls, written
 
 K = fe.K
 

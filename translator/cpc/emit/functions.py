@@ -5,12 +5,10 @@ body with the call sites, resume points and returns rewritten.
 import re
 
 from .. import frontend as fe
-from ..clang_types import (
-    TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, tkind)
+from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, tkind
 from ..analysis.cfg import Cfg
 from ..analysis.func import leading_label_declarations, var_init, variably_modified_scopes, vkey
-from ..analysis.syntax import (
-    args_of, callee_decl, callee_of, has_side_effects, is_cps_call, node_id, walk)
+from ..analysis.syntax import args_of, callee_decl, callee_of, has_side_effects, node_id, walk
 from ..cursors import kids
 from .. import ctype
 from .. import rewrite as rw
@@ -18,7 +16,7 @@ from ..primitives import PRIMITIVES      # (type, default, name) of each paramet
 from .split import split, callee_result
 from .lift import Lifting
 from . import codegen as cg
-from .declarations import Declarations, EditList, comment_text, old_style
+from .declarations import Declarations, EditList, comment_text
 from .frame import FrameLayout, Signature
 
 K = fe.K
@@ -52,7 +50,6 @@ class Functions(Declarations):
         """Replace cps function f by its generated items (codegen.py) and
         its body, with call sites, resume points and returns rewritten."""
         cfg = Cfg(f)
-        self.check_cps_body(f)
         sites = split(f, cfg)
         self.check_variably_modified_scopes(f, sites)
         pre = []
@@ -233,46 +230,6 @@ class Functions(Declarations):
                 out.append(d + ';')
             a, b = rw.start(n), rw.full_end(u, n)
             small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
-
-    def check_cps_body(self, f):
-        for n, p in walk(f.body):
-            if n.kind == K.CALL_EXPR:
-                d = callee_decl(n)
-                if d is None:
-                    continue
-                s = d.spelling
-                if s in ('setjmp', '_setjmp', 'sigsetjmp', '__sigsetjmp', 'longjmp',
-                         '_longjmp', 'siglongjmp', '__builtin_setjmp',
-                         '__builtin_longjmp') and f.cps_calls:
-                    raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: setjmp/longjmp '
-                                              'cannot cross a cps call' % (s, f.name))])
-                self.check_unprototyped_arity(n, d)
-                if s in ('__builtin_apply_args', '__builtin_apply', '__builtin_return'):
-                    raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: the arguments '
-                                              'of a cps function are not where the C '
-                                              'calling convention puts them' % (s, f.name))])
-                if s in ('alloca', '__builtin_alloca') and f.cps_calls:
-                    raise fe.Diags([self.diag(n, '`alloca` in cps function `%s`: the memory '
-                                              'would not survive a cps call' % f.name)])
-
-    def check_unprototyped_arity(self, call, d):
-        """A call of a cps function defined without a prototype (`f(a) int
-        a; {...}`, `f() {...}`) must pass as many arguments as the definition
-        has parameters: C leaves any other call undefined, and the generated
-        entry point, which is prototyped, could not be called with them."""
-        if not is_cps_call(call):
-            return
-        defn = d.get_definition()
-        if defn is None or (tkind(d.type) != TK_FUNCTIONNOPROTO and
-                            not old_style(self.u, defn)):
-            return
-        want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
-        if want != got:
-            df, dl, _ = self.u.loc_of(defn)
-            raise fe.Diags([self.diag(call, 'cps function `%s` called with %d argument%s, but '
-                                      'its definition at %s:%d has %d parameter%s' % (
-                                          d.spelling, got, '' if got == 1 else 's', df, dl,
-                                          want, '' if want == 1 else 's'))])
 
     def check_variably_modified_scopes(self, f, sites):
         """A resume point is a label that the body's dispatch jumps to, and
