@@ -15,7 +15,7 @@ is in scope at a cps call, or has one in its initialiser.
 import bisect
 
 from . import frontend as fe
-from .analysis.attributes import cleanup_function
+from .analysis.gnu_attributes import cleanup_function
 from .analysis.func import cps_bodies
 from .analysis.syntax import ancestors, parents_of, walk
 from .cursors import kids

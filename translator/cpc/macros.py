@@ -12,7 +12,7 @@ import re
 
 from . import frontend as fe
 from .clang_types import is_cps_function_type
-from .analysis.attributes import is_need_cont_call
+from .analysis.gnu_attributes import is_need_cont_call
 from .analysis.func import func, is_local_var, var_init
 from .analysis.syntax import ancestors, args_of, is_cps_call, parents_of, walk
 from .cursors import kids

@@ -32,7 +32,7 @@ the C compiler from expanding it again.
 """
 import re
 
-from .analysis.attributes import attributes, attributes_written
+from .analysis.gnu_attributes import attributes, attributes_written
 from .analysis.syntax import ancestors, node_id, walk
 from . import clex
 from . import frontend as fe

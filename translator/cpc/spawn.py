@@ -30,7 +30,7 @@ import re
 from . import frontend as fe
 from .clang_types import TK_POINTER, strip_sugar, tkind
 from .cursors import ASSIGN_OPS, INC_DEC_OPS, UO, binop, kids, unop
-from .analysis.attributes import code_attributes_text
+from .analysis.gnu_attributes import code_attributes_text
 from .analysis.dataflow import read_before_written
 from .analysis.func import func, is_local_var, vkey
 from .analysis.syntax import (

@@ -24,7 +24,7 @@ from .clang_types import (
     modified_type, strip_sugar, tkind, type_name)
 from .cursors import BO, binop, kids
 from .analysis import syntax
-from .analysis.attributes import cleanup_function
+from .analysis.gnu_attributes import cleanup_function
 from .analysis.func import old_style
 from . import primitives
 from .primitives import PRIMITIVES

@@ -33,7 +33,7 @@ import bisect
 
 from . import clex
 from . import frontend as fe
-from .analysis.attributes import attributes
+from .analysis.gnu_attributes import attributes
 from .analysis.func import func
 from .analysis.syntax import ancestors, node_id, parents_of, walk
 from .cursors import kids

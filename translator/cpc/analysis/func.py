@@ -13,7 +13,7 @@ from .. import frontend as fe
 from ..clang_types import TK_POINTER, adjusted_param_type, is_cps_function_type, strip_sugar, tkind
 from ..cursors import ASSIGN_OPS, BO, INC_DEC_OPS, UO, adopt, binop, kids, once_per_cursor, unop
 from .. import ctype
-from .attributes import is_need_cont_call
+from .gnu_attributes import is_need_cont_call
 from .syntax import (
     K, decl_fact, is_cps_call, is_cps_function, is_part_of, parse_cache, spawn_body, strip,
     walk)

@@ -11,7 +11,7 @@ from .. import frontend as fe
 from ..clang_types import TK_POINTER, strip_sugar, tkind
 from ..cursors import UO, kids, unop
 from .. import ctype
-from .attributes import has_annotation
+from .gnu_attributes import has_annotation
 from .cfg import Cfg
 from .dataflow import liveness
 from .syntax import callee_decl, is_cps_call, is_part_of, walk

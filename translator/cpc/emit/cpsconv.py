@@ -28,7 +28,7 @@ import re
 
 from .. import frontend as fe
 from ..clang_types import is_cps_function_type, type_name
-from ..analysis.attributes import has_annotation
+from ..analysis.gnu_attributes import has_annotation
 from ..analysis.func import func
 from ..analysis.syntax import callee_decl, callee_of
 from .. import rewrite as rw

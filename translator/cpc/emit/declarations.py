@@ -13,7 +13,7 @@ from ..clang_types import (
     Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
     is_cps_function_type, strip_sugar, tkind)
 from ..cursors import UO, kids, unop
-from ..analysis.attributes import attributes
+from ..analysis.gnu_attributes import attributes
 from ..analysis.syntax import (
     args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
 from ..analysis.func import old_style

@@ -6,7 +6,7 @@ at entry, what each resume point restores).
 from .. import frontend as fe
 from ..cursors import kids
 from ..libclang import integer_value
-from ..analysis.attributes import code_attributes_text
+from ..analysis.gnu_attributes import code_attributes_text
 from ..analysis.dataflow import assigned_anywhere
 from ..analysis.func import old_style
 from .. import ctype
