@@ -1,0 +1,87 @@
+"""analysis/cfg.py: the control flow graph, its call sites in normal form,
+the scopes at them, and the parts of a `for` header."""
+from cpc.analysis.cfg import Bits, Cfg, for_parts, normal_form
+from cpc.analysis.syntax import K, walk
+from helpers import funcs
+
+DECLS = 'cps int g(int);\ncps void w(void);\n'
+
+
+def cps_function(body, params='int a'):
+    u, fs = funcs(DECLS + 'cps int f(%s) {\n%s\n}\n' % (params, body))
+    return u, fs['f']
+
+
+def test_call_sites_are_the_cps_call_statements_in_normal_form_by_form():
+    u, f = cps_function('int x;\n'
+                        'w();\n'
+                        'x = g(a);\n'
+                        'int y = g(x);\n'
+                        'x = g(a) + 1;\n'
+                        'return g(y);')
+    cfg = Cfg(f)
+    assert [(s.form, u.src(s.call)) for s in cfg.sites] == \
+        [('expr', 'w()'), ('assign', 'g(a)'), ('decl', 'g(x)'), ('return', 'g(y)')]
+
+
+def test_normal_form_refuses_a_call_inside_an_expression():
+    u, f = cps_function('int x;\nx = g(a) + 1;\nx = g(a);\nreturn x;')
+    stmts = list(f.body.get_children())
+    assert [normal_form(f, s).form if normal_form(f, s) else None for s in stmts] == \
+        [None, None, 'assign', None]
+
+
+def test_a_call_site_is_a_call_node_then_a_resume_node():
+    u, f = cps_function('w();\nreturn a;')
+    cfg = Cfg(f)
+    site = cfg.sites[0]
+    assert (site.call_node.kind, [n.kind for n in site.call_node.succ]) == ('call', ['resume'])
+    assert site.call_node.succ[0] is site.resume_node
+
+
+def test_the_scope_at_a_call_holds_the_variables_declared_before_it_in_open_blocks():
+    u, f = cps_function('int x = a;\n'
+                        '{ int inner = x; x += inner; }\n'
+                        'w();\n'
+                        'int after = x;\n'
+                        'return after;')
+    cfg = Cfg(f)
+    names = {v.key: v.name for v in f.vars.values()}
+    assert sorted(names[k] for k in cfg.sites[0].scope) == ['a', 'x']
+
+
+def test_loops_and_jumps_link_back():
+    u, f = cps_function('int i = 0;\n'
+                        'while (i < a) { w(); if (i == 2) break; i++; }\n'
+                        'return i;')
+    cfg = Cfg(f)
+    resume = cfg.sites[0].resume_node
+    # (the resume point reaches the loop's test again and the exit)
+    reach, todo = set(), [resume]
+    while todo:
+        n = todo.pop()
+        if n.id not in reach:
+            reach.add(n.id)
+            todo.extend(n.succ)
+    assert cfg.sites[0].call_node.id in reach and cfg.exit.id in reach
+
+
+def test_for_parts_are_told_apart_by_the_semicolons_of_the_header():
+    u, fs = funcs('void f(int n) {\n'
+                  '    for (int i = 0; i < n; i++) n--;\n'
+                  '    for (;;) break;\n'
+                  '    for (; n; ) n--;\n'
+                  '}\n')
+    loops = [n for n, _ in walk(fs['f'].body) if n.kind == K.FOR_STMT]
+    parts = [[u.src(p) if p is not None else None for p in for_parts(u, s)] for s in loops]
+    assert parts == [['int i = 0;', 'i < n', 'i++', 'n--'],
+                     [None, None, None, 'break'],
+                     [None, 'n', None, 'n--']]
+
+
+def test_bits_number_keys_in_the_order_met_and_a_closed_numbering_keeps_its_own():
+    open_bits = Bits()
+    assert open_bits.mask(['x', 'y']) == 0b11 and open_bits.mask(['z', 'x']) == 0b101
+    assert open_bits.ordered(0b110) == ['y', 'z']
+    closed = Bits(['p', 'q'])
+    assert closed.mask(['q', 'r']) == 0b10 and closed.keys == ['p', 'q']

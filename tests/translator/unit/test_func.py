@@ -1,0 +1,95 @@
+"""analysis/func.py: a function's variables, cps calls, spawns and
+references, and the iterator over cps bodies."""
+from cpc.analysis.func import cps_bodies, expr_refs, lvalue_base, old_style, var_init
+from cpc.analysis.syntax import K, walk
+from cpc import frontend as fe
+from helpers import HDR, PATH, funcs
+
+SRC = ('cps int g(int);\n'
+       'int h(int);\n'
+       'cps int f(int a, int b) {\n'
+       '    int x = g(a);\n'
+       '    int y;\n'
+       '    static int s;\n'
+       '    h(b);\n'
+       '    cpc_spawn g(x);\n'
+       '    y = sizeof(g(1));\n'
+       '    return x + y + s;\n'
+       '}\n')
+
+
+def test_func_lists_locals_and_parameters_but_not_statics():
+    u, fs = funcs(SRC)
+    f = fs['f']
+    assert [(v.name, v.is_param) for v in f.vars.values()] == \
+        [('a', True), ('b', True), ('x', False), ('y', False)]
+
+
+def test_cps_calls_leave_out_spawns_and_unevaluated_sizeof():
+    u, fs = funcs(SRC)
+    f = fs['f']
+    assert [u.src(c) for c in f.cps_calls] == ['g(a)']
+    assert [u.src(s) for s in f.spawns] == ['cpc_spawn g(x)']
+
+
+def test_var_of_resolves_references_to_the_function_s_variables_only():
+    u, fs = funcs(SRC)
+    f = fs['f']
+    refs = [(n.spelling, f.var_of(n)) for n, _ in walk(f.body) if n.kind == K.DECL_REF_EXPR]
+    assert [(name, v.name if v is not None else None) for name, v in refs] == [
+        ('g', None), ('a', 'a'), ('h', None), ('b', 'b'), ('y', 'y'), ('x', 'x'),
+        ('y', 'y'), ('s', None)]
+
+
+def test_contains_cps_tells_the_subtrees_with_a_cps_call():
+    u, fs = funcs(SRC)
+    f = fs['f']
+    stmts = list(f.body.get_children())
+    assert [f.contains_cps(s) for s in stmts] == [True, False, False, False, False, False, False]
+
+
+def test_var_init_is_the_initialiser_written_after_the_equals_sign():
+    u, fs = funcs('void f(void) { int a = 3; int b; int c[2] = {1, 2}; }\n')
+    decls = [n for n, _ in walk(fs['f'].body) if n.kind == K.VAR_DECL]
+    assert [(d.spelling, u.src(var_init(u, d)) if var_init(u, d) is not None else None)
+            for d in decls] == [('a', '3'), ('b', None), ('c', '{1, 2}')]
+
+
+def test_lvalue_base_goes_through_members_and_array_elements_not_pointers():
+    u, fs = funcs('struct s { int m[2]; int *p; };\n'
+                  'void f(struct s v, struct s *q) {\n'
+                  '    int a[3][3];\n'
+                  '    v.m[1] = 0; v.p[0] = 0; q->m[0] = 0; a[1][2] = 0;\n}\n')
+    f = fs['f']
+    lhs = [list(n.get_children())[0] for n, _ in walk(f.body)
+           if n.kind == K.BINARY_OPERATOR]
+    bases = [lvalue_base(f, x) for x in lhs]
+    assert [b.name if b is not None else None for b in bases] == ['v', None, None, 'a']
+
+
+def test_expr_refs_tells_uses_writes_kills_and_addresses():
+    u, fs = funcs('void g(int *);\nvoid f(int a, int b, int c, int d) {\n'
+                  '    a = b + (c ? d++ : 0), g(&c);\n}\n')
+    f = fs['f']
+    e = list(f.body.get_children())[0]
+    uses, writes, kills, addr = expr_refs(f, e)
+    name = {v.key: v.name for v in f.vars.values()}
+    assert [sorted(name[k] for k in s) for s in (uses, writes, kills, addr)] == \
+        [['a', 'b', 'c', 'd'], ['a', 'c', 'd'], ['a'], ['c']]
+
+
+def test_old_style_definitions_are_told_from_prototyped_ones():
+    u, fs = funcs('int a(x, y) int x; char y; { return x; }\n'
+                  'int b(z) { return z; }\n'
+                  'int c(int x) { return x; }\n'
+                  'int d() { return 0; }\n')
+    assert [old_style(u, fs[n].c) for n in 'abcd'] == [True, True, False, False]
+
+
+def test_cps_bodies_are_the_cps_definitions_with_calls_when_asked():
+    u = fe.parse((HDR + 'cps void w(void);\n'
+                  'cps void f(void) { cpc_yield(); }\n'
+                  'cps int g(int x) { return x; }\n'
+                  'void n(void) { }\n').encode(), PATH)
+    assert ([f.name for f in cps_bodies(u)], [f.name for f in cps_bodies(u, with_calls=True)]) \
+        == (['f', 'g'], ['f'])
