@@ -523,19 +523,28 @@ class Captures(Source):
                               self.text[f.spec[0]:f.spec[1]]))
 
 
+# words followed by `(` or `[` that are no declarator: the specifiers that
+# take a parenthesised operand, and the keywords of types and qualifiers
 NOT_DECLARATOR_NAMES = {'__attribute__', '__typeof__', 'typeof', '__typeof', '_Alignas',
-                        '__declspec', '__asm__', 'asm'}
+                        '__declspec', '__asm__', 'asm', '_Atomic', 'void', 'char', 'short',
+                        'int', 'long', 'float', 'double', 'signed', 'unsigned', '_Bool',
+                        '_Complex', 'const', 'volatile', 'restrict', '__restrict',
+                        '__restrict__', 'register', 'struct', 'union', 'enum', '__const',
+                        '__volatile__', '__extension__'}
 
 
 def as_local(param):
     """A parameter declaration rewritten as the local it is: an array or
     function declarator is a pointer (`int v[]` is `int (*v)`), so the
-    local is valid and its uses resolve to it."""
+    local is valid and its uses resolve to it.  A name followed by a
+    parenthesised declarator (`T (*fn)(int)`, `T (*tab[2])(int)`) is a type,
+    not a function: the declarator inside is the one looked at."""
     toks = [t.text.decode('utf-8', 'surrogateescape') for t in clex.tokens(param.encode(
         'utf-8', 'surrogateescape'))]
     for i in range(len(toks) - 1):
         if re.match(r'[A-Za-z_$]', toks[i]) and toks[i] not in NOT_DECLARATOR_NAMES and \
-                toks[i + 1] in ('[', '('):
+                toks[i + 1] in ('[', '(') and \
+                not (toks[i + 1] == '(' and toks[i + 2:i + 3] in (['*'], ['('], ['^'])):
             j = i + 1
             if toks[j] == '[':
                 depth = 0
