@@ -71,3 +71,18 @@ def test_each_pass_has_its_test_file():
     names = [s.name for s in pipeline.PRE_PARSE] + [p.name for p in pipeline.PASSES] + ['emit']
     missing = [n for n in names if not os.path.isfile(os.path.join(UNIT, 'test_%s.py' % n))]
     assert missing == []
+
+
+def test_each_module_of_the_translator_has_its_test_file():
+    modules = [os.path.splitext(os.path.basename(p))[0]
+               for p in glob.glob(os.path.join(PACKAGE, '**', '*.py'), recursive=True)]
+    missing = sorted(m for m in modules
+                     if m != '__init__' and not os.path.isfile(os.path.join(UNIT, 'test_%s.py' % m)))
+    assert missing == []
+
+
+def test_module_names_are_unique_in_the_translator():
+    """(so that each test file names one module)"""
+    names = [os.path.basename(p) for p in glob.glob(os.path.join(PACKAGE, '**', '*.py'),
+                                                    recursive=True)]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == ['__init__.py']
