@@ -57,15 +57,21 @@ __asm__(".pushsection \".debug_gdb_scripts\", \"MS\",@progbits,1\n"
         ".popsection\n");
 #endif
 
-void cpc__fatal(const char *fmt, ...)
+/* `cpc: MESSAGE` on stderr, at once. */
+static void report(const char *fmt, va_list ap)
 {
     char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     fprintf(stderr, "cpc: %s\n", buf);
     fflush(stderr);
+}
+
+void cpc__fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(fmt, ap);
+    va_end(ap);
     abort();
 }
 
@@ -76,14 +82,11 @@ void cpc__fatal(const char *fmt, ...)
    be running CPC threads). */
 void cpc__exhausted(const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
     fflush(stdout);
-    fprintf(stderr, "cpc: %s\n", buf);
-    fflush(stderr);
+    va_start(ap, fmt);
+    report(fmt, ap);
+    va_end(ap);
     _exit(CPC_EXIT_EXHAUSTED);
 }
 
@@ -311,14 +314,23 @@ void cpc__dbg_suspend(cpc_continuation *k, bool spawn)
     k->cpc_state = CPC_ST_SUSPENDED;
 }
 
-void cpc__dbg_resume(cpc_continuation *k)
+/* k goes from state `from` to state `to`: dies with `again` when k is in
+   `to` already, with `elsewhere` when it is in any state but `from`. */
+static void dbg_move(cpc_continuation *k, unsigned from, unsigned to,
+                     const char *again, const char *elsewhere)
 {
     dbg_check_magic(k);
-    if (k->cpc_state == CPC_ST_RUNNING)
-        dbg_die(k, "resumed twice: resumed while already running");
-    if (k->cpc_state != CPC_ST_SUSPENDED)
-        dbg_die(k, "resumed twice: run without being queued");
-    k->cpc_state = CPC_ST_RUNNING;
+    if (k->cpc_state == to)
+        dbg_die(k, again);
+    if (k->cpc_state != from)
+        dbg_die(k, elsewhere);
+    k->cpc_state = to;
+}
+
+void cpc__dbg_resume(cpc_continuation *k)
+{
+    dbg_move(k, CPC_ST_SUSPENDED, CPC_ST_RUNNING, "resumed twice: resumed while already running",
+             "resumed twice: run without being queued");
 }
 
 void cpc__dbg_check_running(cpc_continuation *k)
@@ -331,12 +343,8 @@ void cpc__dbg_check_running(cpc_continuation *k)
 
 void cpc__dbg_park(cpc_continuation *k)
 {
-    dbg_check_magic(k);
-    if (k->cpc_state == CPC_ST_PARKED)
-        dbg_die(k, "resumed twice: parked while already parked");
-    if (k->cpc_state != CPC_ST_RUNNING)
-        dbg_die(k, "resumed twice: parked while queued or waiting elsewhere");
-    k->cpc_state = CPC_ST_PARKED;
+    dbg_move(k, CPC_ST_RUNNING, CPC_ST_PARKED, "resumed twice: parked while already parked",
+             "resumed twice: parked while queued or waiting elsewhere");
 }
 
 void cpc__dbg_run_start(cpc_continuation *k)

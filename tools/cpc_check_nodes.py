@@ -194,29 +194,28 @@ class Nodes:
         m = re.findall(r'btf_type_tag\("([^"]*)"\)', t.spelling)
         return any(x in self.tags[which] for x in m)
 
-    def type_has(self, t, which):
+    def type_has(self, t, which, result=False):
         """Type t (a function, a pointer to one, through typedefs) is
-        annotated: a btf tag on it or its result, or an annotated typedef."""
+        annotated: a btf tag on it or its result, or an annotated typedef.
+        result: t is a function's result type, where the attribute binds
+        to the declaration specifiers: the tag is looked for through
+        pointers and arrays, not on typedefs, not into function types."""
         for _ in range(48):
+            step = self.sugar_step(t, which, typedefs=not result)
+            if step is not None:
+                if step[0]:
+                    return True
+                t = step[1]
+                continue
             k = self.ty.tkind(t)
-            if k == self.ty.TK_BTF_TAG:
-                if self.tag_in(t, which):
-                    return True
-                t = self.ty.modified_type(t)
-            elif k == self.ty.TK_ATTRIBUTED:
-                t = self.ty.modified_type(t)
-            elif k == self.ty.TK_TYPEDEF:
-                d = t.get_declaration()
-                if d is not None and d.kind == self.K.TYPEDEF_DECL and self._decl_has(d, which):
-                    return True
-                t = d.underlying_typedef_type
-            elif k == self.ty.TK_ELABORATED:
-                t = t.get_named_type()
-            elif k == self.ty.TK_POINTER:
+            if k == self.ty.TK_POINTER:
                 t = t.get_pointee()
-            elif k in (self.ty.TK_CONSTANTARRAY, self.ty.TK_INCOMPLETEARRAY, self.ty.TK_VARIABLEARRAY):
+            elif k in (self.ty.TK_CONSTANTARRAY, self.ty.TK_INCOMPLETEARRAY) or \
+                    (k == self.ty.TK_VARIABLEARRAY and not result):
                 # a table of function pointers is annotated like its elements
                 t = t.element_type
+            elif result:
+                return False
             elif k in (self.ty.TK_FUNCTIONPROTO, self.ty.TK_FUNCTIONNOPROTO):
                 return self.result_has(t.get_result(), which)
             elif k in (0, 1) or k < 40 or k in (self.ty.TK_RECORD, self.ty.TK_ENUM):
@@ -229,27 +228,27 @@ class Nodes:
         return False
 
     def result_has(self, r, which):
-        """The attribute binds to the declaration specifiers: look for the
-        tag on the result type, through pointers, not into function types."""
-        for _ in range(32):
-            k = self.ty.tkind(r)
-            if k == self.ty.TK_BTF_TAG:
-                if self.tag_in(r, which):
-                    return True
-                r = self.ty.modified_type(r)
-            elif k == self.ty.TK_ATTRIBUTED:
-                r = self.ty.modified_type(r)
-            elif k == self.ty.TK_TYPEDEF:
-                r = r.get_declaration().underlying_typedef_type
-            elif k == self.ty.TK_ELABORATED:
-                r = r.get_named_type()
-            elif k == self.ty.TK_POINTER:
-                r = r.get_pointee()
-            elif k in (self.ty.TK_CONSTANTARRAY, self.ty.TK_INCOMPLETEARRAY):
-                r = r.element_type
-            else:
-                return False
-        return False
+        return self.type_has(r, which, result=True)
+
+    def sugar_step(self, t, which, typedefs):
+        """For a btf tag, attributed, typedef or elaborated type t: (True,
+        None) when it carries annotation `which` (typedefs: an annotated
+        typedef does too), else (False, what t stands for); None for any
+        other type."""
+        k = self.ty.tkind(t)
+        if k == self.ty.TK_BTF_TAG:
+            return (True, None) if self.tag_in(t, which) else (False, self.ty.modified_type(t))
+        if k == self.ty.TK_ATTRIBUTED:
+            return False, self.ty.modified_type(t)
+        if k == self.ty.TK_TYPEDEF:
+            d = t.get_declaration()
+            if typedefs and d is not None and d.kind == self.K.TYPEDEF_DECL and \
+                    self._decl_has(d, which):
+                return True, None
+            return False, d.underlying_typedef_type
+        if k == self.ty.TK_ELABORATED:
+            return False, t.get_named_type()
+        return None
 
     def is_fnptr(self, t):
         return self.ty.function_type_of(t) is not None

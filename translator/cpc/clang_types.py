@@ -68,23 +68,33 @@ def element_type(t):
     return r
 
 
+def sugar_step(t):
+    """(what t stands for, whether t is the cps tag) when t is a btf tag,
+    attributed, typedef or elaborated type; else None."""
+    k = tkind(t)
+    if k == TK_BTF_TAG:
+        return modified_type(t), 'cpc_cps' in t.spelling
+    if k == TK_ATTRIBUTED:
+        return modified_type(t), False
+    if k == TK_TYPEDEF:
+        return t.get_declaration().underlying_typedef_type, False
+    if k == TK_ELABORATED:
+        return t.get_named_type(), False
+    return None
+
+
 def strip_sugar(t):
     """Remove attributes, typedefs, elaboration, parens; keep the btf tag
     visible: returns (type, tagged)."""
     tagged = False
     for _ in range(64):
+        step = sugar_step(t)
+        if step is not None:
+            t, tag = step
+            tagged = tagged or tag
+            continue
         k = tkind(t)
-        if k == TK_BTF_TAG:
-            if 'cpc_cps' in t.spelling:
-                tagged = True
-            t = modified_type(t)
-        elif k == TK_ATTRIBUTED:
-            t = modified_type(t)
-        elif k == TK_TYPEDEF:
-            t = t.get_declaration().underlying_typedef_type
-        elif k == TK_ELABORATED:
-            t = t.get_named_type()
-        elif k == TK_UNEXPOSED:
+        if k == TK_UNEXPOSED:
             # typeof(...) and __typeof__(...) types: their canonical type
             # is what they name (other unexposed types have no better one)
             c = t.get_canonical()
@@ -144,14 +154,11 @@ class Decayed:
     def get_canonical(self):
         return self
 
-    def is_const_qualified(self):
+    def _unqualified(self):
         return False
 
-    def is_volatile_qualified(self):
-        return False
-
-    def is_restrict_qualified(self):
-        return False
+    # (the adjusted pointer has no qualifier of its own)
+    is_const_qualified = is_volatile_qualified = is_restrict_qualified = _unqualified
 
     def get_align(self):
         return POINTER_ALIGN
@@ -172,16 +179,22 @@ def adjusted_param_type(t):
 def function_type_of(t):
     """The function type that a callee of type `t` designates (through
     pointers and sugar), or None."""
+    return _designated_function(t)[0]
+
+
+def _designated_function(t):
+    """(the function type t designates through pointers and sugar, whether
+    the cps tag is on it), or (None, False)."""
     for _ in range(8):
-        t, _tag = strip_sugar(t)
+        t, tagged = strip_sugar(t)
         k = tkind(t)
         if k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
-            return t
+            return t, tagged
         if k == TK_POINTER:
             t = t.get_pointee()
             continue
-        return None
-    return None
+        break
+    return None, False
 
 
 def is_cps_function_type(ft):
@@ -198,18 +211,14 @@ def is_cps_function_type(ft):
         return True
     r = ft.get_result()
     for _ in range(16):
-        k = tkind(r)
-        if k == TK_BTF_TAG:
-            if 'cpc_cps' in r.spelling:
+        step = sugar_step(r)
+        if step is not None:
+            if step[1]:
                 return True
-            r = modified_type(r)
-        elif k == TK_ATTRIBUTED:
-            r = modified_type(r)
-        elif k == TK_TYPEDEF:
-            r = r.get_declaration().underlying_typedef_type
-        elif k == TK_ELABORATED:
-            r = r.get_named_type()
-        elif k == TK_POINTER:
+            r = step[0]
+            continue
+        k = tkind(r)
+        if k == TK_POINTER:
             r = r.get_pointee()
         elif k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
             r = element_type(r)
@@ -221,16 +230,8 @@ def is_cps_function_type(ft):
 def is_cps_type(t):
     """t designates a cps function (through pointers and sugar): its
     function type is cps, or carries the tag itself (`cps ft *p`)."""
-    for _ in range(8):
-        t, tagged = strip_sugar(t)
-        k = tkind(t)
-        if k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
-            return tagged or is_cps_function_type(t)
-        if k == TK_POINTER:
-            t = t.get_pointee()
-            continue
-        return False
-    return False
+    ft, tagged = _designated_function(t)
+    return ft is not None and (tagged or is_cps_function_type(ft))
 
 
 def type_name(t):

@@ -192,6 +192,14 @@ def add_option(o, name, val):
             o.link_common += [name, val]
 
 
+def choice(arg, allowed):
+    """The value of option `--name=value` when it is one of `allowed` (two)."""
+    name, _, value = arg.partition('=')
+    if value not in allowed:
+        die('%s must be %s or %s' % (name, allowed[0], allowed[1]))
+    return value
+
+
 def parse_args(argv):
     o = Options()
     o.argv = list(argv)
@@ -225,9 +233,7 @@ def parse_args(argv):
         elif a in ('--save-temps', '-save-temps'):
             o.save_temps = True
         elif a.startswith('--frames='):
-            o.frames = a.split('=', 1)[1]
-            if o.frames not in ('packed', 'aligned'):
-                die('--frames must be packed or aligned')
+            o.frames = choice(a, ('packed', 'aligned'))
         elif a == '--cpc-debug':
             o.debug = True
         elif a.startswith('--cpc-stop-after='):
@@ -241,9 +247,7 @@ def parse_args(argv):
         elif a == '--cpc-check-invariants':
             o.check_invariants = True
         elif a.startswith('--dataflow='):
-            o.dataflow = a.split('=', 1)[1]
-            if o.dataflow not in ('lifting', 'environments'):
-                die('--dataflow must be lifting or environments')
+            o.dataflow = choice(a, ('lifting', 'environments'))
         elif a == '-v':
             o.verbose = True
             o.flags.append(a)

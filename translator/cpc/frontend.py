@@ -328,23 +328,21 @@ class Unit:
         """True if a macro invoked in the file range [a, b), or any macro its
         definition names, stringifies or pastes (`#`, `##`): rewriting the
         text of an argument there would change a string."""
-        self.macro_ranges()
-        for (s, t, name) in self._macro_names:
-            if s >= b:
-                break
-            if s >= a and self._macro_stringifies(name, set()):
-                return True
-        return False
+        return self._macro_in(a, b, self._macro_stringifies)
 
     def spells_cps_in(self, a, b):
         """True if a macro invoked in the file range [a, b) expands to the
         `cps` keyword (directly or through the macros it names: `#define
         CPS cps`)."""
+        return self._macro_in(a, b, self._macro_names_cps)
+
+    def _macro_in(self, a, b, is_one):
+        """Whether is_one(name, seen) holds for a macro invoked in [a, b)."""
         self.macro_ranges()
         for (s, t, name) in self._macro_names:
             if s >= b:
                 break
-            if s >= a and self._macro_names_cps(name, set()):
+            if s >= a and is_one(name, set()):
                 return True
         return False
 

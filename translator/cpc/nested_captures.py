@@ -92,17 +92,17 @@ class Source:
 
     def fn_at(self, off):
         """The innermost function whose definition contains `off`."""
-        best = None
-        for f in self.fns:
-            if f.start <= off < f.end and (best is None or f.start >= best.start):
-                best = f
-        return best
+        return self._innermost(off, lambda f: f.start)
 
     def context_at(self, off):
         """The innermost function whose body contains `off`."""
+        return self._innermost(off, lambda f: f.lbrace)
+
+    def _innermost(self, off, start_of):
+        """The function f with start_of(f) <= off < its end that starts last."""
         best = None
         for f in self.fns:
-            if f.lbrace <= off < f.end and (best is None or f.lbrace >= best.lbrace):
+            if start_of(f) <= off < f.end and (best is None or start_of(f) >= start_of(best)):
                 best = f
         return best
 
