@@ -1,5 +1,7 @@
 """attributes: attributes after the declarator of a function definition move in front."""
-from helpers import check, before, stage
+import pytest
+
+from helpers import assert_expected, before, case_id, check, expected_cases, stage
 
 
 def test_trailing_attributes_of_a_definition_move_in_front_keeping_its_lines():
@@ -21,3 +23,8 @@ def test_check_finds_a_definition_with_trailing_attributes():
     u, ctx = before('attributes', 'int f(int x) __attribute__((unused)) { return x; }\n')
     assert check('attributes', u, ctx) == [
         'function `f` still has attributes after its declarator']
+
+
+@pytest.mark.parametrize('case', expected_cases('attributes'), ids=case_id)
+def test_output_is_the_expected_file(case):
+    assert_expected('attributes', case)
