@@ -26,11 +26,14 @@ K = fe.K
 def box(u, environments=False):
     names = retain.pragma_no_retain(u.text)
     edits = []
+    errors = fe.Collected()          # (every function's, not the first one's)
     for f in cps_bodies(u):
-        vs = retain.boxed_vars(u, f, names, environments)
-        lits = retain.boxed_literals(u, f)
-        if vs or lits:
-            edits.extend(box_function(u, f, vs, lits))
+        with errors.part():
+            vs = retain.boxed_vars(u, f, names, environments)
+            lits = retain.boxed_literals(u, f)
+            if vs or lits:
+                edits.extend(box_function(u, f, vs, lits))
+    errors.raise_any()
     return edits
 
 

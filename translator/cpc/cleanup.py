@@ -106,11 +106,14 @@ def _exited(n, target, vs, parents, label_at=None):
 
 def lower(u):
     edits = []
+    errors = fe.Collected()          # (every function's, not the first one's)
     for f in cps_bodies(u, with_calls=True):
-        parents = parents_of(f.body)
-        vs = cleanup_vars(u, f, parents)
-        if vs:
-            edits.extend(lower_function(u, f, vs, parents))
+        with errors.part():
+            parents = parents_of(f.body)
+            vs = cleanup_vars(u, f, parents)
+            if vs:
+                edits.extend(lower_function(u, f, vs, parents))
+    errors.raise_any()
     return edits
 
 

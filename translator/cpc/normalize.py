@@ -557,14 +557,16 @@ class Normalizer(Expressions):
 def normalize(u):
     """Edits normalising every cps function of unit u."""
     edits = []
+    errors = fe.Collected()          # (every function's, not the first one's)
     for f in cps_bodies(u, with_calls=True):
-        nz = Normalizer(u, f)
-        body = f.body
-        if not nz.needs(body):
-            continue
-        text = nz.stmt(body)
-        if text != nz.raw(body):
-            edits.append((rw.start(body), rw.full_end(u, body), text))
+        with errors.part():
+            nz = Normalizer(u, f)
+            body = f.body
+            if nz.needs(body):
+                text = nz.stmt(body)
+                if text != nz.raw(body):
+                    edits.append((rw.start(body), rw.full_end(u, body), text))
+    errors.raise_any()
     return edits
 
 

@@ -2,7 +2,8 @@
 environment."""
 import pytest
 
-from helpers import assert_expected, before, case_id, check, expected_cases, stage
+from cpc import frontend as fe
+from helpers import apply, assert_expected, before, case_id, check, expected_cases, stage
 
 
 def test_address_taken_across_call_is_boxed():
@@ -62,3 +63,16 @@ def test_compound_literal_member_read_at_once_is_not_boxed():
 @pytest.mark.parametrize('case', expected_cases('boxing'), ids=case_id)
 def test_output_is_the_expected_file(case):
     assert_expected('boxing', case)
+
+
+def test_every_function_s_errors_are_reported_in_one_run():
+    src = ('cps int f(int n) {\n    int v[n];\n    v[0] = n;\n    cpc_yield();\n'
+           '    return v[0];\n}\n'
+           'cps int g(int n) {\n    int w[n];\n    w[0] = n;\n    cpc_yield();\n'
+           '    return w[0];\n}\n')
+    u, ctx = before('boxing', src)
+    with pytest.raises(fe.Diags) as e:
+        apply('boxing', u, ctx)
+    assert [(d.line, d.msg) for d in e.value.diags] == [
+        (3, 'variable-length array `v` is live across a cps call'),
+        (9, 'variable-length array `w` is live across a cps call')]
