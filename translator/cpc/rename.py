@@ -22,7 +22,7 @@ RENAMED_RE = re.compile(r'__\d+$')
 
 
 def rename_shadows(u):
-    edits = []
+    edits, errs = [], []
     for f in cps_bodies(u):
         seen = {}
         renames = {}
@@ -57,9 +57,12 @@ def rename_shadows(u):
                 if v is not None and v.key in renames:
                     r = u.written(n)
                     if r is None:
-                        raise fe.Diags([u.diag(n, 'cannot rename `%s` here (it comes out '
-                                               'of a macro expansion)' % v.name)])
-                    edits.append((r[0], r[1], renames[v.key]))
+                        errs.append(u.diag(n, 'cannot rename `%s` here (it comes out of a '
+                                           'macro expansion)' % v.name))
+                    else:
+                        edits.append((r[0], r[1], renames[v.key]))
+    if errs:
+        raise fe.Diags(errs)
     # a macro argument used twice expands to two references written once
     return sorted(set(edits))
 

@@ -292,65 +292,74 @@ def _unused_typedefs(u, f):
 
 def hoist(u):
     edits = []
+    errors = fe.Collected()          # (every function's, not the first one's)
     for c, f in _functions(u):
-        edits += _unused_typedefs(u, f)
-        standalone = set()
-        records = _movable_records(u, f, standalone)
-        names, moving = {}, set()
-        for i, r in enumerate(records, 1):
-            names[r.canonical.hash] = (r.spelling, _hoisted_name(f, i, r))
-            moving.add(r.canonical.hash)
-        records = [r for r in records if not _depends_on_function(r, f, moving)]
-        keep = {r.canonical.hash for r in records}
-        names = {h: v for h, v in names.items() if h in keep}
-        edits += _enums_in_expressions(u, f, len(moving) + 1)
-        if not records:
-            continue
-        hoisted = []
-        inner = set()
-        # (read once: most bodies have none, and the records may be many)
-        has_pragmas = bool(pragmas.written_in(u, f.body.extent.start.offset,
-                                              f.body.extent.end.offset))
-        for r in records:
-            a, b = rw.start(r), r.extent.end.offset
-            # the definition's text from its body on, references renamed
-            body_at = u.text.index(b'{', r.location.offset)
-            subs = [(x, y, t) for (x, y, t) in _tag_refs(u, r, names) if x >= body_at]
-            text = rw.rebuild(u, body_at, b, subs)
-            kw = 'union' if r.kind == K.UNION_DECL else 'struct'
-            # its attributes (`packed`, `aligned`), before the tag or after
-            # the `}`, go with the definition: on a declaration that only
-            # names the type they would be ignored
-            attrs = ', '.join(t for _, t in attributes(r))
-            decl = '%s %s%s %s;' % (kw, '__attribute__((%s)) ' % attrs if attrs else '',
-                                    names[r.canonical.hash][1], text)
-            # and so does the `#pragma pack` in effect there
-            pack = pragmas.pack_change(u, f.body.extent.start.offset, a, r) \
-                if has_pragmas else None
-            if pack is not None:
-                give, restore = pragmas.pragma_lines(pack)
-                decl = '\n%s%s\n%s' % (give, decl, restore)
-            hoisted.append(decl)
-            b = rw.after_attributes(u.text, b)
-            inner.add((a, b))
-            # `struct s { ... };` alone: nothing stays (`struct t;` in a
-            # block would declare another, incomplete, type)
-            alone = r.canonical.hash in standalone
-            # (a blank after the name when the declarator follows at once,
-            # as in `}v;`; the lines that follow stay on their own when the
-            # definition took several)
-            gap = ' ' if u.text[b:b + 1].isalnum() or u.text[b:b + 1] == b'_' else ''
-            edits.append((a, b, rw.fix_lines(u, a, b, '' if alone else '%s %s%s' % (
-                kw, names[r.canonical.hash][1], gap))))
-        inner = sorted(inner)             # (the moved definitions do not overlap)
-        for (x, y, t) in _tag_refs(u, f.body, names) + _generic_tag_refs(u, f, names):
-            i = bisect.bisect_right(inner, (x, float('inf'))) - 1
-            if not (i >= 0 and inner[i][0] <= x and y <= inner[i][1]):
-                edits.append((x, y, t))
-        at = c.extent.start.offset
-        edits.append((at, at, ' '.join(hoisted).strip(' ') + '\n' + rw.resync(u, at)))
+        with errors.part():
+            edits += _hoist_function(u, c, f)
+    errors.raise_any()
     return sorted(set(edits))
 
+
+def _hoist_function(u, c, f):
+    """The edits that move function f's records (c: its cursor) to file scope."""
+    edits = []
+    edits += _unused_typedefs(u, f)
+    standalone = set()
+    records = _movable_records(u, f, standalone)
+    names, moving = {}, set()
+    for i, r in enumerate(records, 1):
+        names[r.canonical.hash] = (r.spelling, _hoisted_name(f, i, r))
+        moving.add(r.canonical.hash)
+    records = [r for r in records if not _depends_on_function(r, f, moving)]
+    keep = {r.canonical.hash for r in records}
+    names = {h: v for h, v in names.items() if h in keep}
+    edits += _enums_in_expressions(u, f, len(moving) + 1)
+    if not records:
+        return edits
+    hoisted = []
+    inner = set()
+    # (read once: most bodies have none, and the records may be many)
+    has_pragmas = bool(pragmas.written_in(u, f.body.extent.start.offset,
+                                          f.body.extent.end.offset))
+    for r in records:
+        a, b = rw.start(r), r.extent.end.offset
+        # the definition's text from its body on, references renamed
+        body_at = u.text.index(b'{', r.location.offset)
+        subs = [(x, y, t) for (x, y, t) in _tag_refs(u, r, names) if x >= body_at]
+        text = rw.rebuild(u, body_at, b, subs)
+        kw = 'union' if r.kind == K.UNION_DECL else 'struct'
+        # its attributes (`packed`, `aligned`), before the tag or after
+        # the `}`, go with the definition: on a declaration that only
+        # names the type they would be ignored
+        attrs = ', '.join(t for _, t in attributes(r))
+        decl = '%s %s%s %s;' % (kw, '__attribute__((%s)) ' % attrs if attrs else '',
+                                names[r.canonical.hash][1], text)
+        # and so does the `#pragma pack` in effect there
+        pack = pragmas.pack_change(u, f.body.extent.start.offset, a, r) \
+            if has_pragmas else None
+        if pack is not None:
+            give, restore = pragmas.pragma_lines(pack)
+            decl = '\n%s%s\n%s' % (give, decl, restore)
+        hoisted.append(decl)
+        b = rw.after_attributes(u.text, b)
+        inner.add((a, b))
+        # `struct s { ... };` alone: nothing stays (`struct t;` in a
+        # block would declare another, incomplete, type)
+        alone = r.canonical.hash in standalone
+        # (a blank after the name when the declarator follows at once,
+        # as in `}v;`; the lines that follow stay on their own when the
+        # definition took several)
+        gap = ' ' if u.text[b:b + 1].isalnum() or u.text[b:b + 1] == b'_' else ''
+        edits.append((a, b, rw.fix_lines(u, a, b, '' if alone else '%s %s%s' % (
+            kw, names[r.canonical.hash][1], gap))))
+    inner = sorted(inner)             # (the moved definitions do not overlap)
+    for (x, y, t) in _tag_refs(u, f.body, names) + _generic_tag_refs(u, f, names):
+        i = bisect.bisect_right(inner, (x, float('inf'))) - 1
+        if not (i >= 0 and inner[i][0] <= x and y <= inner[i][1]):
+            edits.append((x, y, t))
+    at = c.extent.start.offset
+    edits.append((at, at, ' '.join(hoisted).strip(' ') + '\n' + rw.resync(u, at)))
+    return edits
 
 def check(u):
     out = []

@@ -68,7 +68,7 @@ def _unevaluated_roots(u):
 
 
 def replace_calls(u):
-    edits, seen = [], set()
+    edits, seen, errs = [], set(), []
     for root in _unevaluated_roots(u):
         for call in _outer_cps_calls(root):
             where = u.written(call)
@@ -76,12 +76,12 @@ def replace_calls(u):
                 continue      # spelt by a macro: left to the C compiler's message
             seen.add(where)
             try:
-                text = _stand_in(call)
+                edits.append((where[0], where[1], _stand_in(call)))
             except ctype.Unnameable:
-                raise fe.Diags([u.diag(
-                    call, 'the type of this cps call cannot be named here; '
-                    'use a typedef for it')])
-            edits.append((where[0], where[1], text))
+                errs.append(u.diag(call, 'the type of this cps call cannot be named here; '
+                                   'use a typedef for it'))
+    if errs:
+        raise fe.Diags(errs)
     return edits
 
 

@@ -1,7 +1,8 @@
 """types: struct and union types defined in cps functions move to file scope."""
 import pytest
 
-from helpers import assert_expected, before, case_id, check, expected_cases, stage
+from cpc import frontend as fe
+from helpers import apply, assert_expected, before, case_id, check, expected_cases, stage
 
 
 def test_a_local_struct_moves_before_its_function_under_a_name_of_its_own():
@@ -144,3 +145,17 @@ def test_a_pack_given_by_a_pragma_operator_counts():
                 'cpc_yield(); return p.x; }\n')
     assert '#pragma pack(push, 2)\nstruct f__tag_1_pt { char a; int x; };\n' \
         '#pragma pack(pop)\n' in out, out
+
+
+def test_every_function_s_errors_are_reported_in_one_run():
+    src = ''.join('cps int %s(void) {\n#pragma pack(pop)\n'
+                  '    struct %s { char c; int i; } v = {1, 2};\n'
+                  '    cpc_yield();\n    return v.i;\n}\n' % (f, t)
+                  for f, t in (('f', 'a'), ('g', 'b')))
+    u, ctx = before('types', src)
+    with pytest.raises(fe.Diags) as e:
+        apply('types', u, ctx)
+    unknown = ('cannot tell the `#pragma pack` in effect here (a pragma before it in this '
+               'function restores or names a packing saved outside the function): define '
+               'this type outside the function')
+    assert [(d.line, d.msg) for d in e.value.diags] == [(4, unknown), (10, unknown)]
