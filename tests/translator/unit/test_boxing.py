@@ -2,7 +2,7 @@
 environment."""
 import pytest
 
-from helpers import assert_expected, before, case_id, check, expected_cases, stage
+from helpers import before, check, stage
 
 
 def test_address_taken_across_call_is_boxed():
@@ -58,7 +58,3 @@ def test_compound_literal_member_read_at_once_is_not_boxed():
                 'cps int f(void) { int v = (struct q){ 7, 8 }.b; cpc_yield(); return v; }\n')
     assert 'f__env' not in out, out
 
-
-@pytest.mark.parametrize('case', expected_cases('boxing'), ids=case_id)
-def test_output_is_the_expected_file(case):
-    assert_expected('boxing', case)

@@ -1,7 +1,7 @@
 """cleanup: cleanup attributes in scope at a cps call become explicit calls."""
 import pytest
 
-from helpers import assert_expected, before, case_id, check, expected_cases, stage
+from helpers import before, check, stage
 
 DONE = 'void done(int *p);\n'
 
@@ -36,7 +36,3 @@ def test_check_finds_a_cleanup_variable_in_scope_at_a_cps_call():
     assert check('cleanup', u, ctx) == [
         'the cleanup variable `a` of cps function `f` is in scope at a cps call']
 
-
-@pytest.mark.parametrize('case', expected_cases('cleanup'), ids=case_id)
-def test_output_is_the_expected_file(case):
-    assert_expected('cleanup', case)

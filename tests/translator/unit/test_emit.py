@@ -7,7 +7,7 @@ import pytest
 from cpc import analysis as an
 from cpc import frontend as fe
 from cpc import pipeline
-from helpers import HDR, assert_expected, before, case_id, emit, expected_cases
+from helpers import HDR, before, emit, expected_cases
 
 
 def test_native_file_is_copied_byte_for_byte():
@@ -271,10 +271,6 @@ def test_a_boxed_local_enum_lives_in_the_environment_as_its_integer_type():
                'g((int *)&v); return v; }\n', dataflow='environments')
     assert re.search(r'struct f__env \{ int v; \}', out), out
 
-
-@pytest.mark.parametrize('case', expected_cases('emit'), ids=case_id)
-def test_output_is_the_expected_file(case):
-    assert_expected('emit', case)
 
 
 def test_old_style_entry_takes_promoted_parameter_types():

@@ -1,7 +1,7 @@
 """types: struct and union types defined in cps functions move to file scope."""
 import pytest
 
-from helpers import assert_expected, before, case_id, check, expected_cases, stage
+from helpers import before, check, stage
 
 
 def test_a_local_struct_moves_before_its_function_under_a_name_of_its_own():
@@ -75,10 +75,6 @@ def test_check_finds_a_struct_without_a_tag_left_in_a_cps_function():
                     '(void)p; }\n')
     assert check('types', u, ctx) == ['`struct (unnamed at t.cpc:2:20)` is still defined inside `f`']
 
-
-@pytest.mark.parametrize('case', expected_cases('types'), ids=case_id)
-def test_output_is_the_expected_file(case):
-    assert_expected('types', case)
 
 
 def test_records_in_macro_arguments_stay():

@@ -1,7 +1,7 @@
 """spawn: spawned statements are outlined into cps functions."""
 import pytest
 
-from helpers import (assert_expected, before, case_id, check, expected_cases, stage,
+from helpers import (before, check, stage,
                      without_line_directives)
 
 
@@ -51,10 +51,6 @@ def test_spawned_statement_declares_again_the_local_typedefs_and_enums_it_uses()
     assert ('static cps void main__spawn_1(void)\n{\n'
             'typedef long T __attribute__((unused));\nenum { A = 4 };\n') in out, out
 
-
-@pytest.mark.parametrize('case', expected_cases('spawn'), ids=case_id)
-def test_output_is_the_expected_file(case):
-    assert_expected('spawn', case)
 
 
 def test_a_free_variable_written_before_it_is_read_is_the_new_functions_own():
