@@ -1,9 +1,12 @@
 """Running one pass of the pipeline alone, on a small CPC source."""
+import contextlib
 import os
 import re
+import shutil
 
 from cpc import analysis as an
 from cpc import frontend as fe
+from cpc import paths
 from cpc import pipeline
 
 HDR = '#include <cpc/cpc_runtime.h>\n'
@@ -62,7 +65,8 @@ def without_line_directives(text):
 # BEHAVIOUR.out, the CPC text after that pass (the pipeline stopped after it,
 # every invariant checked on the way), or for `emit` the generated C; or
 # BEHAVIOUR.err, the diagnostics that pass reports (the stage before it
-# accepts the program).  The cases name passes, never modules, so they stay
+# accepts the program).  The input is t.cpc in the case's directory, where
+# the headers it includes are.  The cases name passes, never modules, so they stay
 # where they are when a pass moves to another module.
 #
 # CPC_UPDATE_EXPECTED=1 rewrites the expected files from today's translator;
@@ -93,13 +97,17 @@ def case_id(path):
                       os.path.basename(path)[:-len('.cpc')])
 
 
+CC = [shutil.which('gcc') or 'gcc', '-I', paths.INCLUDE_DIR]
+
+
 def stop_after(name, src, path=PATH):
     """The text after pass `name` of HDR + src (the whole translation for
-    `emit`), every invariant checked."""
+    `emit`), every invariant checked, compiled for gcc as cpcc does."""
     text = (HDR + src).encode()
     if name == 'emit':
-        return pipeline.translate(text, path, check_invariants=True)
-    return after_header(pipeline.translate(text, path, stop_after=name, check_invariants=True))
+        return pipeline.translate(text, path, check_invariants=True, cc=CC)
+    return after_header(pipeline.translate(text, path, stop_after=name, check_invariants=True,
+                                           cc=CC))
 
 
 def stage_before(name):
@@ -134,7 +142,8 @@ def assert_expected(case, update=None):
     name = os.path.basename(os.path.dirname(case))
     with open(case) as fh:
         src = fh.read()
-    kind, got = pass_result(name, src)
+    with contextlib.chdir(os.path.dirname(case)):     # its headers: `#include "NAME.h"`
+        kind, got = pass_result(name, src)
     base = case[:-len('.cpc')]
     want_path, other = base + '.' + kind, base + ('.err' if kind == 'out' else '.out')
     want = None
