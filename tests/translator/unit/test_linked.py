@@ -1,6 +1,5 @@
-"""linked: cpc_linked, cpc_detached, cpc_attached become cpc_link calls."""
-import pytest
-
+"""linked: cpc_linked, cpc_detached, cpc_attached become cpc_link calls.
+Its exact results on characteristic cases: expected/linked/ (test_pass_outputs.py)."""
 from helpers import before, check, stage
 
 

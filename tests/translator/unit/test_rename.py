@@ -1,6 +1,5 @@
-"""rename: locals of a cps function that share a name are renamed."""
-import pytest
-
+"""rename: locals of a cps function that share a name are renamed.
+Its exact results on characteristic cases: expected/rename/ (test_pass_outputs.py)."""
 from helpers import before, check, stage
 
 

@@ -1,4 +1,5 @@
-"""reserved: names of the program spelt like generated ones are renamed."""
+"""reserved: names of the program spelt like generated ones are renamed.
+Its exact results on characteristic cases: expected/reserved/ (test_pass_outputs.py)."""
 import pytest
 
 from cpc import frontend as fe
