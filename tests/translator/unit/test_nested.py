@@ -63,24 +63,12 @@ def test_file_without_nested_functions_is_unchanged():
     assert nested.lift(src.encode(), 't.cpc') == src.encode()
 
 
-def test_nested_function_using_nothing_has_no_environment():
-    out = lift('int f(void) {\n int twice(int x) { return 2 * x; }\n return twice(3); }\n')
-    assert 'static int f__twice(int x)' in out
-    assert 'closure' not in out
-    assert 'return f__twice(3);' in out
-
-
 def test_captured_variable_is_reached_through_the_environment():
     out = lift('int f(int n) {\n int k = 1;\n int add(int x) { k += x; return n; }\n return add(2); }\n')
     assert re.search(r'struct f__add__closure \{ (int \*[kn]; ){2}\};', out)
     assert 'struct f__add__closure cpc_nest_f__add __attribute__((unused)) = { .n = &n, .k = &k };' in out
     assert '{ (*cpc_nenv->k) += x; return (*cpc_nenv->n); }' in out
     assert 'return f__add(&cpc_nest_f__add, 2);' in out
-
-
-def test_deeper_nested_function_reaches_outer_variables_through_its_parent():
-    out = lift('int f(int n) {\n int g(void) {\n  int h(void) { return n; }\n  return h(); }\n return g(); }\n')
-    assert '.n = cpc_nenv->n' in out          # g passes on what it got from f
 
 
 def test_enclosing_function_keeps_its_lines():
@@ -93,23 +81,11 @@ def test_enclosing_function_keeps_its_lines():
     assert re.search(r'#line 2 "t.cpc"\nint f\(int n\) \{', out)
 
 
-def test_forward_declared_function_gets_its_environment_at_the_declaration():
-    out = lift('int f(int n) {\n auto int g(int);\n int h(void) { return g(1); }\n'
-               ' int g(int x) { return x + n; }\n return h(); }\n')
-    assert 'struct f__g__closure cpc_nest_f__g __attribute__((unused)) = { .n = &n };' in out
-    assert '.cpc_nest_f__g = &cpc_nest_f__g' in out
-
-
 def test_captured_variable_live_across_a_cps_call_is_boxed():
     out = translate.translate((HDR + 'cps void g(void) {\n int i = 0;\n void inc(void) { i++; }\n'
                                ' cpc_yield();\n inc();\n}\n').encode(), 't.cpc',
                               stop_after='boxing')
     assert 'cpc_env->i = 0;' in out and '.i = &cpc_env->i' in out
-
-
-def test_names_the_later_passes_derive_are_avoided():
-    out = lift('int f(void) {\n int body(void) { return 1; }\n return body(); }\n')
-    assert 'f__body__nested' in out
 
 
 @pytest.mark.parametrize('name', ['args', 'resume_2', 'lines', 'dead', 'need_cont', 'tag_1_t',
@@ -204,12 +180,6 @@ def test_scanner_reads_cpc_statements_as_blocks():
 def test_function_pointer_declarator_is_reported_not_lifted():
     errs = errors('int f(void) {\n int (*getter(void))(void) { return 0; }\n return 0; }\n')
     assert errs and errs[0][0] == 3 and 'CPC cannot lift this nested function definition' in errs[0][1]
-
-
-def test_labels_of_the_same_name_in_nested_and_enclosing_functions():
-    out = lift('int f(int k) {\n int g(int j) { if (j) goto out; return 1; out: return 2; }\n'
-               ' if (k) goto out;\n return g(k);\n out: return 0; }\n')
-    assert 'static int f__g(int j)' in out
 
 
 @pytest.mark.parametrize('seed, cps, extra', [
