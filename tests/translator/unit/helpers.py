@@ -55,6 +55,13 @@ def funcs(src):
     return u, {c.spelling: an.Func(u, c) for c in u.function_defs()}
 
 
+def emitter_input(src, dataflow='lifting'):
+    """(unit, {name: Func}) of what the emitter receives for HDR + src (every
+    pass run)."""
+    u, _ = before('emit', src, dataflow)
+    return u, {c.spelling: an.func(u, c) for c in u.function_defs()}
+
+
 def without_line_directives(text):
     return re.sub(r'#line.*\n', '', text)
 
