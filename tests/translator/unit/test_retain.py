@@ -1,0 +1,64 @@
+"""retain (analysis/retain.py): which locals of a cps function must live in
+its heap environment: an address that may be retained while in scope at a
+cps call, an array live across one, every variable live across one with
+--dataflow=environments."""
+from cpc import frontend as fe
+from cpc.analysis import func, retain
+from helpers import HDR, PATH
+
+G = 'cps void g(void);\nvoid keep(int *);\n'
+
+
+def parsed_f(src):
+    u = fe.parse((HDR + G + src).encode(), PATH)
+    return func(u, [c for c in u.function_defs() if c.spelling == 'f'][0])
+
+
+def boxed(src, names=(), environments=False):
+    f = parsed_f(src)
+    return [v.name for v in retain.boxed_vars(f.u, f, set(names), environments)]
+
+
+def test_an_address_passed_to_an_unknown_function_may_be_retained():
+    assert boxed('cps void f(void) { int x = 1; keep(&x); g(); }\n') == ['x']
+
+
+def test_an_address_passed_to_a_function_known_not_to_keep_it_is_not():
+    assert boxed('int memcmp(const void *, const void *, unsigned long);\n'
+                 'cps void f(void) { int x = 1, y = 2; memcmp(&x, &y, sizeof x); g(); }\n') == []
+
+
+def test_an_address_used_at_once_is_not_retained():
+    assert boxed('struct s { int a; };\ncps void f(void) { struct s v = {1}; int k = (&v)->a; '
+                 'int m = *&k; g(); (void)m; }\n') == []
+
+
+def test_a_pragma_names_functions_that_do_not_keep_addresses():
+    src = '#pragma cpc_no_retain(keep)\ncps void f(void) { int x = 1; keep(&x); g(); }\n'
+    assert retain.pragma_no_retain(src.encode()) == {'keep'}
+    assert boxed(src, names={'keep'}) == []
+
+
+def test_a_pragma_may_name_several_functions_quoted_or_not():
+    assert retain.pragma_no_retain(b'#pragma cpc_no_retain(a, "b")\n'
+                                   b'# pragma  cpc_no_retain( c )\n') == {'a', 'b', 'c'}
+
+
+def test_the_cpc_no_retain_attribute_says_the_same():
+    assert boxed('void look(int *) __attribute__((cpc_no_retain));\n'
+                 'cps void f(void) { int x = 1; look(&x); g(); }\n') == []
+
+
+def test_an_address_taken_out_of_scope_of_every_cps_call_is_not_boxed():
+    assert boxed('cps void f(void) { { int x = 1; keep(&x); } g(); }\n') == []
+
+
+def test_an_array_live_across_a_call_is_boxed_and_a_dead_one_is_not():
+    assert boxed('cps int f(void) { int a[2] = {1, 2}; int d[2] = {3, 4}; int s = d[0]; g(); '
+                 'return a[1] + s; }\n') == ['a']
+
+
+def test_environments_box_every_variable_live_across_a_call():
+    src = 'cps int f(int n) { int a = n, dead = 2; g(); return a + n; }\n'
+    assert boxed(src) == []
+    assert boxed(src, environments=True) == ['n', 'a']
