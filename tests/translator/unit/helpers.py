@@ -72,7 +72,8 @@ def without_line_directives(text):
 # BEHAVIOUR.out, the CPC text after that pass (the pipeline stopped after it,
 # every invariant checked on the way), or for `emit` the generated C; or
 # BEHAVIOUR.err, the diagnostics that pass reports (the stage before it
-# accepts the program).  The input is t.cpc in the case's directory, where
+# accepts the program).  A source that starts with
+# `/* dataflow: environments */` is translated with that scheme.  The input is t.cpc in the case's directory, where
 # the headers it includes are.  The cases name passes, never modules, so they stay
 # where they are when a pass moves to another module.
 #
@@ -107,14 +108,21 @@ def case_id(path):
 CC = [shutil.which('gcc') or 'gcc', '-I', paths.INCLUDE_DIR]
 
 
+DATAFLOW_RE = re.compile(r'/\* dataflow: (\w+) \*/')
+
+
 def stop_after(name, src, path=PATH):
     """The text after pass `name` of HDR + src (the whole translation for
-    `emit`), every invariant checked, compiled for gcc as cpcc does."""
+    `emit`), every invariant checked, compiled for gcc as cpcc does; a
+    source that starts with `/* dataflow: environments */` is translated
+    with that data-flow scheme."""
     text = (HDR + src).encode()
+    m = DATAFLOW_RE.match(src)
+    dataflow = m.group(1) if m else 'lifting'
     if name == 'emit':
-        return pipeline.translate(text, path, check_invariants=True, cc=CC)
+        return pipeline.translate(text, path, check_invariants=True, cc=CC, dataflow=dataflow)
     return after_header(pipeline.translate(text, path, stop_after=name, check_invariants=True,
-                                           cc=CC))
+                                           cc=CC, dataflow=dataflow))
 
 
 def stage_before(name):

@@ -29,14 +29,6 @@ def test_file_without_nested_functions_is_unchanged():
     assert nested.lift(src.encode(), 't.cpc') == src.encode()
 
 
-def test_captured_variable_is_reached_through_the_environment():
-    out = lift('int f(int n) {\n int k = 1;\n int add(int x) { k += x; return n; }\n return add(2); }\n')
-    assert re.search(r'struct f__add__closure \{ (int \*[kn]; ){2}\};', out)
-    assert 'struct f__add__closure cpc_nest_f__add __attribute__((unused)) = { .n = &n, .k = &k };' in out
-    assert '{ (*cpc_nenv->k) += x; return (*cpc_nenv->n); }' in out
-    assert 'return f__add(&cpc_nest_f__add, 2);' in out
-
-
 def test_enclosing_function_keeps_its_lines():
     src = ('int f(int n) {\n int add(int x)\n {\n  return x + n;\n }\n'
            ' int after_the_definition = add(1);\n return after_the_definition; }\n')
@@ -45,13 +37,6 @@ def test_enclosing_function_keeps_its_lines():
     body = body[:body.index('}\n', body.index('after_the_definition;')) + 1]
     assert body.count('\n') == src[:src.index('; }\n') + 3].count('\n')
     assert re.search(r'#line 2 "t.cpc"\nint f\(int n\) \{', out)
-
-
-def test_captured_variable_live_across_a_cps_call_is_boxed():
-    out = translate.translate((HDR + 'cps void g(void) {\n int i = 0;\n void inc(void) { i++; }\n'
-                               ' cpc_yield();\n inc();\n}\n').encode(), 't.cpc',
-                              stop_after='boxing')
-    assert 'cpc_env->i = 0;' in out and '.i = &cpc_env->i' in out
 
 
 @pytest.mark.parametrize('name', ['args', 'resume_2', 'lines', 'dead', 'need_cont', 'tag_1_t',
