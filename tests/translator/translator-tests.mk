@@ -1,5 +1,5 @@
-# tests/translator: unit tests of the passes (pytest), the corpus of CPC
-# programs at -O0 and -O2 (generated C compiled with -Werror), diagnostics.
+# tests/translator: unit tests of the translator's modules (pytest), then the CPC programs of
+# programs/ at -O0 and -O2 (generated C compiled with -Werror) and diagnostics/ (run_programs.py).
 TEST_SUITES += test-translator
 
 test-translator: setup-test runtime
