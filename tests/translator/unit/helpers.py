@@ -4,7 +4,7 @@ import os
 import re
 import shutil
 
-from cpc import analysis as an
+from cpc.analysis.func import Func, func
 from cpc import frontend as fe
 from cpc import paths
 from cpc import pipeline
@@ -52,14 +52,14 @@ def emit(src, dataflow='lifting', path=PATH, args=()):
 
 def funcs(src):
     u = fe.parse((HDR + src).encode(), PATH)
-    return u, {c.spelling: an.Func(u, c) for c in u.function_defs()}
+    return u, {c.spelling: Func(u, c) for c in u.function_defs()}
 
 
 def emitter_input(src, dataflow='lifting'):
     """(unit, {name: Func}) of what the emitter receives for HDR + src (every
     pass run)."""
     u, _ = before('emit', src, dataflow)
-    return u, {c.spelling: an.func(u, c) for c in u.function_defs()}
+    return u, {c.spelling: func(u, c) for c in u.function_defs()}
 
 
 def without_line_directives(text):

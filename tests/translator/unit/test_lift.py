@@ -3,7 +3,7 @@ live after the call, possibly initialised at it, in scope, in declaration
 order with the parameters first."""
 import pytest
 
-from cpc import analysis as an
+from cpc.analysis.cfg import Cfg
 from cpc import frontend as fe
 from cpc import pipeline
 from cpc.emit.lift import Lifting
@@ -17,7 +17,7 @@ def saved(src, fn='f'):
     """The names each resume point of `fn` saves, by resume point."""
     _, funcs = emitter_input(STDIO + src)
     f = funcs[fn]
-    cfg = an.Cfg(f)
+    cfg = Cfg(f)
     lifting = Lifting(f, cfg)
     return [[v.name for v in lifting.frame_vars(s)] for s in split(f, cfg)]
 

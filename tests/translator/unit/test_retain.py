@@ -3,7 +3,8 @@ its heap environment: an address that may be retained while in scope at a
 cps call, an array live across one, every variable live across one with
 --dataflow=environments."""
 from cpc import frontend as fe
-from cpc.analysis import func, retain
+from cpc.analysis import retain
+from cpc.analysis.func import func
 from helpers import HDR, PATH
 
 G = 'cps void g(void);\nvoid keep(int *);\n'

@@ -1,6 +1,7 @@
 """split (emit/split.py): which cps calls of a normalised cps function get a
 resume point, numbered in source order, and which are tail calls."""
-from cpc import analysis as an
+from cpc.analysis.cfg import Cfg
+from cpc.analysis.syntax import callee_of
 from cpc.emit.split import split
 from helpers import emitter_input
 
@@ -9,11 +10,11 @@ def resume_points_and_tail_calls(src, fn='f'):
     """([(callee, index)] of the resume points, [callee] of the tail calls)."""
     _, funcs = emitter_input(src)
     f = funcs[fn]
-    cfg = an.Cfg(f)
+    cfg = Cfg(f)
     resumed = split(f, cfg)
     tails = [s for s in cfg.sites if s.tail]
-    return ([(an.callee_of(s.call).spelling, s.index) for s in resumed],
-            [an.callee_of(s.call).spelling for s in tails])
+    return ([(callee_of(s.call).spelling, s.index) for s in resumed],
+            [callee_of(s.call).spelling for s in tails])
 
 
 def test_returning_a_call_of_the_functions_result_type_is_a_tail_call():
