@@ -72,10 +72,11 @@ def without_line_directives(text):
 # BEHAVIOUR.out, the CPC text after that pass (the pipeline stopped after it,
 # every invariant checked on the way), or for `emit` the generated C; or
 # BEHAVIOUR.err, the diagnostics that pass reports (the stage before it
-# accepts the program).  A source that starts with
-# `/* dataflow: environments */` is translated with that scheme.  The input is t.cpc in the case's directory, where
-# the headers it includes are.  The cases name passes, never modules, so they stay
-# where they are when a pass moves to another module.
+# accepts the program).  A source that starts with `/* dataflow:
+# environments */` is translated with that scheme.  The input is t.cpc in the
+# case's directory, where the headers it includes are.  The cases name
+# passes, never modules, so they stay where they are when a pass moves to
+# another module.
 #
 # CPC_UPDATE_EXPECTED=1 rewrites the expected files from today's translator;
 # a case whose file it changed (or created) fails with "expected output
@@ -106,8 +107,6 @@ def case_id(path):
 
 
 CC = [shutil.which('gcc') or 'gcc', '-I', paths.INCLUDE_DIR]
-
-
 DATAFLOW_RE = re.compile(r'/\* dataflow: (\w+) \*/')
 
 
