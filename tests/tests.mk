@@ -15,6 +15,7 @@ TEST_SUITES :=
 -include tests/qemu/qemu-tests.mk
 -include tests/install/install-tests.mk
 -include tests/faults/faults.mk
+-include tests/docs/docs-tests.mk
 
 test: setup-test
 	@$(MAKE) --no-print-directory $(TEST_SUITES)

@@ -1,5 +1,5 @@
 """cpc-check (CoroCheck): static analysis and inference of cooperation
-annotations on C and CPC files (SPEC section 4; seeds/003, section 4).
+annotations on C and CPC files (SPEC section 4; "QEMU/CPC", section 4: docs/references.md).
 
 Usage: cpc-check [options] FILE... [-- CLANG-ARGS...]
 

@@ -1,4 +1,5 @@
-// fib_boost.cpp -- seed 004's thread benchmark (fig. 5), stackful, with
+// fib_boost.cpp -- the thread benchmark of "One-shot
+// continuations" (fig. 5), stackful, with
 // boost.context's fcontext (the assembly context switch under its fibers):
 // THREADS threads, each on its own 16 KiB stack, compute fib(20) with
 // native calls and jump back to a round-robin scheduler every EVERY calls

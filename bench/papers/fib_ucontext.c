@@ -1,4 +1,5 @@
-/* fib_ucontext.c -- seed 004's thread benchmark (fig. 5), stackful, with
+/* fib_ucontext.c -- the thread benchmark of "One-shot
+   continuations" (fig. 5), stackful, with
    ucontext: THREADS threads, each on its own 16 KiB stack, compute fib(20)
    with native calls and switch back to a round-robin scheduler every
    EVERY calls (swapcontext, which also saves and restores the signal mask:

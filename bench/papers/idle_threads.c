@@ -1,4 +1,5 @@
-/* idle_threads.c -- seed 000's memory table (fig. 4) for the thread
+/* idle_threads.c -- the memory table of "Continuation-Passing
+   C" (fig. 4) for the thread
    libraries that the runtime micro-benchmarks do not cover: COUNT threads
    that all wait on one condition variable, for kernel threads (nptl,
    default attributes: 8 MiB of address space per stack, of which the

@@ -1,5 +1,5 @@
-# bench/papers/papers-bench.mk -- `make bench-papers`: seed 004's fib
-# crossover (CPC against stackful threads), seed 001's data-flow table
+# bench/papers/papers-bench.mk -- `make bench-papers`: "One-shot continuations"'s fib
+# crossover (CPC against stackful threads), "Generating events with style"'s data-flow table
 # (--dataflow=lifting against environments, with its tic-tac-toe generator)
 # and the idle-thread memory of nptl and GNU Pth (bench/papers/run.py).
 

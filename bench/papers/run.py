@@ -3,19 +3,19 @@
 
     run.py BINDIR
 
-(a) Seed 004, fig. 5: THREADS (100) threads each compute fib(20), switching
+(a) "One-shot continuations" (docs/references.md), fig. 5: THREADS (100) threads each compute fib(20), switching
     every 1, 2, 4 ... 512 calls; CPC (every call a cps call) against
     stackful threads (boost.context's fcontext, ucontext) and the plain
     computation without threads:
         BENCH fib.<sys>.e<every> <median> ms     (+ .min)
         BENCH fib.crossover.<sys> <every> calls  (smallest switch interval at
                                                   which <sys> beats CPC, 0: never)
-(b) Seed 001: the two data-flow schemes (--dataflow=lifting, environments)
+(b) "Generating events with style", Table 1: the two data-flow schemes (--dataflow=lifting, environments)
     on cps call, switch, condvar, spawn and the tic-tac-toe generator
     (manual and automatic allocation):
         BENCH dataflow.<test>.<scheme> <median> <unit>
         BENCH dataflow.<test>.ratio <environments / lifting> x
-(c) Seed 000, fig. 4: bytes per idle thread for nptl and GNU Pth (the other
+(c) "Continuation-Passing C", fig. 4: bytes per idle thread for nptl and GNU Pth (the other
     systems are in the runtime micro-benchmarks):
         BENCH runtime.idle.<sys> <bytes> B
 

@@ -1,4 +1,4 @@
-/* bench/qemu/cases.h -- seed 003's table 2 (QEMU's coroutine
+/* bench/qemu/cases.h -- table 2 of "QEMU/CPC" (QEMU's coroutine
  * micro-benchmarks, from QEMU's test-coroutine.c): lifecycle, nesting
  * (1,000 levels) and yield, with and without the pool.  The same source
  * runs on every backend: compiled by cpcc against <cpc/qemu-coroutine.h>

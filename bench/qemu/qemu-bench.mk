@@ -1,4 +1,4 @@
-# bench/qemu/qemu-bench.mk -- `make bench-qemu`: seed 003's table 2, QEMU's
+# bench/qemu/qemu-bench.mk -- `make bench-qemu`: table 2 of "QEMU/CPC", QEMU's
 # coroutine micro-benchmarks (lifecycle, nesting 1,000 deep, yield; with
 # and without the pool) on the CPC backend (<cpc/qemu-coroutine.h>, code
 # compiled by cpcc) and on backends written here the way QEMU builds its

@@ -1,4 +1,4 @@
-"""Run seed 003's table 2 on every backend and print the figures.
+"""Run table 2 of "QEMU/CPC" (docs/references.md) on every backend and print the figures.
 
     python3 bench/qemu/run.py BUILD_DIR      (make bench-qemu)
 
@@ -43,7 +43,7 @@ def run(out, backend):
 def main():
     out = sys.argv[1]
     quick = os.environ.get('BENCH_QUICK', '0') not in ('', '0')
-    print('# seed 003, table 2: ns per operation%s; the machine may be shared (noisy)'
+    print('# QEMU/CPC, table 2: ns per operation%s; the machine may be shared (noisy)'
           % (' (BENCH_QUICK: short runs)' if quick else ''))
     results = {}
     for b in BACKENDS:

@@ -32,12 +32,12 @@ SERVERS = [
 ]
 FIB_SYSTEMS = [("cpc", "CPC (cps calls, heap frames)"), ("boost", "boost.context (fcontext)"),
                ("ucontext", "ucontext (swapcontext)"), ("native", "plain C, no threads")]
-# Seed 001, Table 1 (Core 2 Duo, x86-64) and the tic-tac-toe figures of its
+# "Generating events with style" (docs/references.md), Table 1 (Core 2 Duo, x86-64) and the tic-tac-toe figures of its
 # section 5: eCPC time / CPC time.
-SEED001 = {"cpscall": "2.45", "switch": "1.67", "cond": "1.13", "spawn": "2.18",
+STYLE_TABLE1 = {"cpscall": "2.45", "switch": "1.67", "cond": "1.13", "spawn": "2.18",
            "tictactoe.manual": "1.20", "tictactoe.automatic": "1.18"}
-# Seed 000, fig. 4: threads in 4 GB (Core 2 Duo, 2011).
-SEED000_THREADS = {"nptl": "32,330", "pth": "700,000 (est.)", "st": "934,600",
+# "Continuation-Passing C" (docs/references.md), fig. 4: threads in 4 GB (Core 2 Duo, 2011).
+CPC_PAPER_FIG4_THREADS = {"nptl": "32,330", "pth": "700,000 (est.)", "st": "934,600",
                    "cpc": "50,190,000"}
 IDLE_SYSTEMS = [("cpc", "CPC"), ("cpcc", "CPC via cpcc"), ("cpc_nocache", "CPC, no cache"),
                 ("baseline", "event-driven C"), ("coro", "C++20 coroutines"),
@@ -227,7 +227,7 @@ def section_targets(md, bench):
 
 def section_servers(md, bench, plots):
     conns = server_conns(bench)
-    md.append("## Web servers (seed 000, section 4.2)\n")
+    md.append("## Web servers (*Continuation-Passing C*, section 4.2)\n")
     if not conns:
         md.append("No server figures in this log.\n")
         return
@@ -310,7 +310,7 @@ def section_servers(md, bench, plots):
 
 
 def section_primitives(md, bench, plot):
-    md.append("## Primitives (seed 000, fig. 5)\n")
+    md.append("## Primitives (*Continuation-Passing C*, fig. 5)\n")
     res = runtime_report.parse("BENCH %s %s %s" % (k, val, u) for k, (val, u) in bench.items()
                                if k.startswith("runtime.") and
                                k.split(".")[1] in ("switch", "cond", "spawn", "idle"))
@@ -337,7 +337,7 @@ def section_primitives(md, bench, plot):
 
 
 def section_fib(md, bench, plot):
-    md.append("## Heap frames against stacks (seed 004, fig. 5)\n")
+    md.append("## Heap frames against stacks (*One-shot continuations*, fig. 5)\n")
     every = sorted({int(m.group(1)) for k in bench
                     for m in [re.match(r"fib\.\w+\.e(\d+)$", k)] if m})
     if not every:
@@ -364,7 +364,7 @@ def section_fib(md, bench, plot):
             notes.append("%s beats CPC from one switch every **%d** calls" % (title, x)
                          if x else "%s never beats CPC here" % title)
     if notes:
-        md.append("Crossover: " + "; ".join(notes) + ". Seed 004 found the heap "
+        md.append("Crossover: " + "; ".join(notes) + ". *One-shot continuations* found the heap "
                   "(CPS) version ahead only for switches more often than every 4 to 8 "
                   "calls.\n")
     if plot:
@@ -372,7 +372,7 @@ def section_fib(md, bench, plot):
 
 
 def section_dataflow(md, bench):
-    md.append("## Data flow: lambda lifting against environments (seed 001)\n")
+    md.append("## Data flow: lambda lifting against environments (*Generating events with style*, Table 1)\n")
     tests = [("cpscall", "cps call (ns)"), ("switch", "switch (ns)"),
              ("cond", "condvar (ns)"), ("spawn", "spawn (ns)"),
              ("tictactoe.manual", "tic-tac-toe, manual allocation (ms per task)"),
@@ -383,7 +383,7 @@ def section_dataflow(md, bench):
         r = v(bench, "dataflow.%s.ratio" % t)
         if a is None and b is None:
             continue
-        rows.append((title, fmt_ms(a), fmt_ms(b), "%.2f" % r if r else "-", SEED001.get(t, "-")))
+        rows.append((title, fmt_ms(a), fmt_ms(b), "%.2f" % r if r else "-", STYLE_TABLE1.get(t, "-")))
     if not rows:
         md.append("No data-flow figures in this log.\n")
         return
@@ -394,19 +394,19 @@ def section_dataflow(md, bench):
               "print the same checksum. Ratio: environments / lifting (above 1: "
               "environments slower).\n")
     md.append(table(["benchmark", "lifting", "environments", "ratio",
-                     "seed 001 (Core 2 Duo; tic-tac-toe: Centrino)"], rows))
+                     "*Generating events with style* (Core 2 Duo; tic-tac-toe: Centrino)"], rows))
     md.append("")
 
 
 def section_memory(md, bench, lines):
-    md.append("## Idle threads in 8 GiB (seed 000, fig. 4)\n")
+    md.append("## Idle threads in 8 GiB (*Continuation-Passing C*, fig. 4)\n")
     rows = []
     for key, title in IDLE_SYSTEMS:
         x = v(bench, "runtime.idle.%s" % key)
         if x is None or x <= 0:
             continue
         rows.append((title, "%.0f B" % x, "{:,}".format(int(GIB8 / x)),
-                     SEED000_THREADS.get(key, "-")))
+                     CPC_PAPER_FIG4_THREADS.get(key, "-")))
     if not rows:
         md.append("No idle-thread figures in this log.\n")
         return
@@ -418,7 +418,7 @@ def section_memory(md, bench, lines):
               "also holds a kernel stack (16 KiB) and task structure, and its 8 MiB stack "
               "reservation limits it by address space and overcommit first.\n" % "; ".join(counts))
     md.append(table(["system", "bytes per idle thread", "threads in 8 GiB",
-                     "seed 000, in 4 GB (2011)"], rows))
+                     "*Continuation-Passing C*, in 4 GB (2011)"], rows))
     md.append("")
 
 

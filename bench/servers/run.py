@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Web server benchmark: seed 000's naive servers, examples/httpd and nginx.
+"""Web server benchmark: the naive servers of "Continuation-Passing C" (section 4.2), examples/httpd and nginx.
 
     run.py BINDIR HTTPD
 

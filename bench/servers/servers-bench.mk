@@ -1,4 +1,4 @@
-# bench/servers/servers-bench.mk -- `make bench-servers`: seed 000's naive
+# bench/servers/servers-bench.mk -- `make bench-servers`: "Continuation-Passing C"'s naive
 # web servers (CPC, State Threads, GNU Pth, nptl, fork), examples/httpd and
 # nginx under wrk on loopback, plus the memory of idle keep-alive
 # connections (bench/servers/run.py).  BENCH_QUICK=1 for a smoke run.

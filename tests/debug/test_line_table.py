@@ -24,7 +24,7 @@ JOBS = int(os.environ.get('CPC_TEST_JOBS', '2'))
 sys.path.insert(0, HERE)
 sys.path.insert(0, CORPUS)
 import linetable  # noqa: E402
-import run as corpus_run  # noqa: E402
+import run_corpus as corpus_run  # noqa: E402
 
 
 def compile_object(cmd):

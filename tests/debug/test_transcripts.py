@@ -11,7 +11,7 @@ its output with the block, both with addresses, process and OS thread
 numbers, times, the runtime's own line numbers and the checkout's path made
 neutral (CPC thread numbers and the lines of lib/ are compared).
 `CPC_UPDATE_DOCS=1 make test-debug` writes what gdb printed into the page
-instead.
+where it differs, and those sessions fail ("updated") until the next run.
 """
 import os
 import re
@@ -69,13 +69,57 @@ def test_the_session_in_debugging_md_is_what_gdb_prints(index):
     text, found = sessions()
     m = found[index]
     got = run_session(m.group(1), m.group(2).split(), m.group(3))
-    if os.environ.get('CPC_UPDATE_DOCS'):
-        text, found = sessions()          # (an earlier session may have changed it)
-        m = found[index]
-        with open(DOC, 'w') as f:
-            f.write(text[:m.start(3)] + got + text[m.end(3):])
+    check_or_update(DOC, index, got, bool(os.environ.get('CPC_UPDATE_DOCS')))
+
+
+class SessionUpdated(AssertionError):
+    """A session of the page was rewritten: the test did not pass."""
+
+
+def check_or_update(doc, index, got, update):
+    """Session `index` of `doc` shows `got` (what gdb printed), up to what
+    neutral() makes neutral; with `update`, a session that differs is
+    rewritten and the test fails with SessionUpdated, so that an update
+    never counts as a pass."""
+    with open(doc) as f:
+        text = f.read()
+    m = list(SESSION_RE.finditer(text))[index]     # (an earlier session may have changed it)
+    if neutral(got) == neutral(m.group(3)):
         return
+    if update:
+        with open(doc, 'w') as f:
+            f.write(text[:m.start(3)] + got + text[m.end(3):])
+        raise SessionUpdated('session %d of %s updated (read the diff, then run again without '
+                             'CPC_UPDATE_DOCS)' % (index, doc))
     assert neutral(got) == neutral(m.group(3)), got
+
+
+PAGE = 'Intro.\n\n<!-- session: lines -O0 -->\n\n```\n(gdb) print 1\n$1 = 1\n```\n'
+
+
+def test_a_session_that_differs_fails_and_the_page_is_left_as_it_is(tmp_path):
+    doc = tmp_path / 'page.md'
+    doc.write_text(PAGE)
+    with pytest.raises(AssertionError) as e:
+        check_or_update(str(doc), 0, '(gdb) print 1\n$1 = 2\n', update=False)
+    assert not isinstance(e.value, SessionUpdated)
+    assert doc.read_text() == PAGE
+
+
+def test_updating_a_session_that_differs_rewrites_it_and_fails(tmp_path):
+    doc = tmp_path / 'page.md'
+    doc.write_text(PAGE)
+    with pytest.raises(SessionUpdated):
+        check_or_update(str(doc), 0, '(gdb) print 1\n$1 = 2\n', update=True)
+    assert doc.read_text() == PAGE.replace('$1 = 1', '$1 = 2')
+    check_or_update(str(doc), 0, '(gdb) print 1\n$1 = 2\n', update=False)
+
+
+def test_updating_a_session_that_holds_passes_and_writes_nothing(tmp_path):
+    doc = tmp_path / 'page.md'
+    doc.write_text(PAGE)
+    check_or_update(str(doc), 0, '(gdb) print 1\n$1 = 1\n', update=True)
+    assert doc.read_text() == PAGE
 
 
 def test_every_session_names_its_program():

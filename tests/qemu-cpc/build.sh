@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/qemu-cpc/build.sh QEMU_CHECKOUT [OUT]
 #
-# QEMU/CPC (seed 003) at full scale: the branch `cpc` of the paper's QEMU
+# QEMU/CPC ("QEMU/CPC", docs/references.md) at full scale: the branch `cpc` of the paper's QEMU
 # (QEMU 1.6-rc, with its coroutine annotations) built twice, by gcc with
 # the ucontext backend and with --with-coroutine=cpc, where every file whose
 # text contains `coroutine_fn` goes through cpcc and the others through gcc

@@ -9,7 +9,8 @@ Such variables live instead in one environment per invocation,
 freed on every way out (each `return`, the end of the body, and before
 `cpc_done()`); every use of `x` reads `cpc_env->x`.  A function with an
 environment has no tail calls: `return g(...)` becomes a call, a free and a
-return.  With --dataflow=environments (eCPC, seed 001 sections 4.3 and 5),
+return.  With --dataflow=environments (eCPC: "Generating events with
+style", sections 4.3 and 5, docs/references.md),
 every variable live across a cps call is boxed too, so that frames hold only
 the environment pointer.
 """

@@ -26,7 +26,8 @@
  *    native code).  The bottom frame of a coroutine's continuation names
  *    its Coroutine, so qemu_coroutine_self_int finds the running coroutine
  *    from the continuation it is given, with no thread-local variable
- *    updated at each switch (seed 003, section 6.3).  From native code it
+ *    updated at each switch ("QEMU/CPC", section 6.3:
+ *    docs/references.md).  From native code it
  *    returns the thread's leader, QEMU's stand-in for "not a coroutine".
  *
  * QEMU's generic code (qemu-coroutine.c, translated by cpcc) does the

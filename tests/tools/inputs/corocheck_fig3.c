@@ -1,4 +1,4 @@
-/* Figure 3 of the QEMU/CPC paper (seeds/003, section 4.2). */
+/* Figure 3 of "QEMU/CPC", section 4.2 (docs/references.md). */
 #define coroutine_fn __attribute__((annotate("coroutine_fn")))
 #define blocking_fn __attribute__((annotate("blocking_fn")))
 

@@ -1,5 +1,5 @@
-/* The call graph of QEMU's coroutine lock file as seed 003 analyses it in
-   figure 5a (before the fix of its throttling bug): every function of the
+/* The call graph of QEMU's coroutine lock file as "QEMU/CPC" (docs/references.md)
+   analyses it in figure 5a (before the fix of its throttling bug): every function of the
    file with its calls, bodies reduced to them.  CoroCheck reported six
    missing annotations (the queue's restart helpers and the rwlock) and one
    spurious (qemu_co_queue_run_restart, which only enters coroutines). */

@@ -1,7 +1,5 @@
 """attributes: attributes after the declarator of a function definition move in front."""
-import pytest
-
-from helpers import assert_expected, before, case_id, check, expected_cases, stage
+from helpers import before, check, stage
 
 
 def test_trailing_attributes_of_a_definition_move_in_front_keeping_its_lines():
@@ -24,7 +22,3 @@ def test_check_finds_a_definition_with_trailing_attributes():
     assert check('attributes', u, ctx) == [
         'function `f` still has attributes after its declarator']
 
-
-@pytest.mark.parametrize('case', expected_cases('attributes'), ids=case_id)
-def test_output_is_the_expected_file(case):
-    assert_expected('attributes', case)

@@ -1,5 +1,43 @@
-"""clex.py: the raw lexer of the steps that read a file before Clang."""
+"""clex: the raw lexer that reads a file before Clang can parse it."""
+
 from cpc import clex
+
+
+def toks(text):
+    return [(t.kind, t.text) for t in clex.tokens(text)]
+
+
+def test_comments_and_blanks_make_no_tokens():
+    assert toks(b'a /* { */ b // }\n  \\\n c') == [('id', b'a'), ('id', b'b'), ('id', b'c')]
+
+
+def test_a_literal_with_its_prefix_is_one_token():
+    assert toks(b'u8"a{b" L\'}\' "x\\"y"') == [('str', b'u8"a{b"'), ('chr', b"L'}'"),
+                                              ('str', b'"x\\"y"')]
+
+
+def test_a_directive_with_its_continuations_and_comments_is_one_token():
+    text = b'  # define F(x) { \\\n  x /* \n } */ }\nint'
+    assert toks(text) == [('pp', b'# define F(x) { \\\n  x /* \n } */ }'), ('id', b'int')]
+
+
+def test_a_hash_after_a_token_on_its_line_is_not_a_directive():
+    assert toks(b'a # b') == [('id', b'a'), ('punct', b'#'), ('id', b'b')]
+
+
+def test_each_token_has_its_exact_byte_range():
+    text = b'int  x=1.5e+3;'
+    assert [(t.text, text[t.start:t.end]) for t in clex.tokens(text)] == \
+        [(b'int', b'int'), (b'x', b'x'), (b'=', b'='), (b'1.5e+3', b'1.5e+3'), (b';', b';')]
+
+
+def test_multi_character_punctuators_are_one_token():
+    assert [t for _, t in toks(b'a->b <<= c ... ##')] == [b'a', b'->', b'b', b'<<=', b'c',
+                                                           b'...', b'##']
+
+
+def test_an_unterminated_comment_runs_to_the_end():
+    assert toks(b'a /* b c') == [('id', b'a')]
 
 
 def test_tokens_with_their_kinds_and_byte_ranges():

@@ -1,8 +1,10 @@
-"""consistency: every declaration of a function agrees on whether it is cps."""
+"""consistency: every declaration of a function agrees on cps-ness, and a
+cps function takes no builtin's name."""
 import pytest
 
+from cpc import consistency
 from cpc import frontend as fe
-from helpers import stage
+from helpers import HDR, PATH, stage
 
 
 def test_conflicting_declarations_are_an_error():
@@ -36,3 +38,40 @@ def test_cps_definition_with_a_builtins_name_is_an_error():
 def test_cps_marks_through_a_typedef_or_in_a_returned_pointer_are_not_taken_for_a_builtin():
     stage('consistency', 'typedef cps int cft(int);\ncft f;\ncps int f(int x) { return x; }\n'
                          'cps int (*get(void))(int) { return f; }\n')
+
+
+def test_a_macro_standing_for_cps_through_another_macro_spells_cps():
+    u = fe.parse((HDR + '#define coroutine_fn cps\n#define async_fn coroutine_fn\n'
+                  '#define two cps cps\nasync_fn void f(void);\n').encode(), PATH)
+    spelling = consistency.cps_spelling_re(u)
+    assert [bool(spelling.search(w)) for w in (b'cps', b'coroutine_fn', b'async_fn', b'two',
+                                                b'cpsx')] == [True, True, True, False, False]
+
+
+def test_declarations_in_function_bodies_are_declarations_of_the_file():
+    u = fe.parse((HDR + 'int f(void) { void sub(int n); { int g(void); sub(g()); } '
+                  'return 0; }\nint h(void);\n').encode(), PATH)
+    names = [c.spelling for c in consistency.function_declarations(u) if u.in_main_file(c)]
+    assert names == ['f', 'sub', 'g', 'h']
+
+
+def test_a_block_scope_declaration_that_is_not_cps_conflicts_with_a_cps_one():
+    with pytest.raises(fe.Diags) as e:
+        stage('consistency', 'cps void sub(int n);\nint f(void) {\n  void sub(int n);\n'
+              '  return 0;\n}\n')
+    d = e.value.diags[0]
+    assert (d.line, d.msg) == (4, 'conflicting declarations of `sub`: declared not cps here, '
+                                  'but cps at t.cpc:2:1')
+
+
+def test_a_cps_declaration_through_a_macro_agrees_with_a_cps_one():
+    stage('consistency', '#define coroutine_fn cps\ncps void f(void);\n'
+          'coroutine_fn void f(void);\n')
+
+
+def test_defining_attribute_as_a_macro_is_an_error():
+    with pytest.raises(fe.Diags) as e:
+        stage('consistency', '#define __attribute__(x)\nint f(void);\n')
+    d = e.value.diags[0]
+    assert d.line == 2 and d.msg.startswith(
+        '`__attribute__` is defined as a macro: cps functions are marked with a GNU attribute')

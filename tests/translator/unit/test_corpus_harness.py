@@ -1,4 +1,4 @@
-"""The corpus harness (tests/translator/corpus/run.py) and its yield transformation."""
+"""The corpus harness (tests/translator/corpus/run_corpus.py) and its yield transformation."""
 import os
 import subprocess
 import sys
@@ -6,7 +6,7 @@ import sys
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 CORPUS = os.path.join(TOP, 'tests', 'translator', 'corpus')
 sys.path.insert(0, CORPUS)
-import run  # noqa: E402
+import run_corpus as run  # noqa: E402
 import yieldify  # noqa: E402
 
 
@@ -52,7 +52,7 @@ def test_known_failure_globs_select_variants():
 def corpus_run(tmp_path, program, known_line):
     known = tmp_path / 'known.txt'
     known.write_text(known_line)
-    return subprocess.run([sys.executable, os.path.join(CORPUS, 'run.py'), 'fast', '-q',
+    return subprocess.run([sys.executable, os.path.join(CORPUS, 'run_corpus.py'), 'fast', '-q',
                            '--programs', program, '--variants', 'plain-O0-lifting-aligned',
                            '--known', str(known), '--workdir', str(tmp_path / 'w')],
                           capture_output=True, text=True)

@@ -1,4 +1,4 @@
-"""Nested functions: finding them in the text, lifting them, their errors."""
+"""Nested functions: lifting them, their errors (finding them: test_nestscan.py)."""
 import os
 import re
 import subprocess
@@ -8,16 +8,10 @@ import pytest
 
 from cpc import frontend as fe
 from cpc import nested
-from cpc import nestscan
 from cpc import translate
 
 HDR = '#include <cpc/cpc_runtime.h>\n'
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
-
-
-def names(src):
-    """{enclosing: [nested names, preorder]} as the scanner sees them."""
-    return {f.name: [c.name for c in f.walk()] for f in nestscan.scan(src.encode())}
 
 
 def lift(src):
@@ -30,57 +24,9 @@ def errors(src):
     return [(d.line, d.msg) for d in e.value.diags]
 
 
-def test_scanner_finds_nested_definitions_at_any_depth():
-    src = 'int f(int x) {\n int g(void) { int h(int y) { return y; } return h(x); }\n return g(); }\n'
-    assert names(src) == {'f': ['g', 'h']}
-
-
-def test_scanner_ignores_braces_in_comments_literals_and_directives():
-    src = ('int f(void) {\n /* int a(void) { */\n // int b(void) {\n'
-           ' const char *s = "int c(void) {"; char k = \'{\';\n'
-           '#define D(x) int d(void) {\n'
-           ' int e(void) { return 1; }\n return e(); }\n')
-    assert names(src) == {'f': ['e']}
-
-
-def test_scanner_does_not_take_statements_for_definitions():
-    src = ('int f(int *v) {\n if (v) { v++; }\n while (v) { break; }\n'
-           ' FOREACH(v) { v++; }\n struct s { int a; } z = { 1 };\n'
-           ' int w[2] = { 1, 2 };\n for (int i = 0; i < 2; i++) { }\n'
-           ' switch (*v) { case 1: { break; } }\n int g(void) { return 1; }\n'
-           ' return g(); }\n')
-    assert names(src) == {'f': ['g']}
-
-
-def test_scanner_records_auto_forward_declarations():
-    src = 'int f(void) {\n auto int g(int);\n int h(void) { return g(1); }\n int g(int x) { return x; }\n return h(); }\n'
-    f, = nestscan.scan(src.encode())
-    assert [src[a:b] for (a, b, _) in f.forwards] == ['auto int g(int);']
-
-
 def test_file_without_nested_functions_is_unchanged():
     src = HDR + 'int f(int x) { return x; }\n'
     assert nested.lift(src.encode(), 't.cpc') == src.encode()
-
-
-def test_nested_function_using_nothing_has_no_environment():
-    out = lift('int f(void) {\n int twice(int x) { return 2 * x; }\n return twice(3); }\n')
-    assert 'static int f__twice(int x)' in out
-    assert 'closure' not in out
-    assert 'return f__twice(3);' in out
-
-
-def test_captured_variable_is_reached_through_the_environment():
-    out = lift('int f(int n) {\n int k = 1;\n int add(int x) { k += x; return n; }\n return add(2); }\n')
-    assert re.search(r'struct f__add__closure \{ (int \*[kn]; ){2}\};', out)
-    assert 'struct f__add__closure cpc_nest_f__add __attribute__((unused)) = { .n = &n, .k = &k };' in out
-    assert '{ (*cpc_nenv->k) += x; return (*cpc_nenv->n); }' in out
-    assert 'return f__add(&cpc_nest_f__add, 2);' in out
-
-
-def test_deeper_nested_function_reaches_outer_variables_through_its_parent():
-    out = lift('int f(int n) {\n int g(void) {\n  int h(void) { return n; }\n  return h(); }\n return g(); }\n')
-    assert '.n = cpc_nenv->n' in out          # g passes on what it got from f
 
 
 def test_enclosing_function_keeps_its_lines():
@@ -91,25 +37,6 @@ def test_enclosing_function_keeps_its_lines():
     body = body[:body.index('}\n', body.index('after_the_definition;')) + 1]
     assert body.count('\n') == src[:src.index('; }\n') + 3].count('\n')
     assert re.search(r'#line 2 "t.cpc"\nint f\(int n\) \{', out)
-
-
-def test_forward_declared_function_gets_its_environment_at_the_declaration():
-    out = lift('int f(int n) {\n auto int g(int);\n int h(void) { return g(1); }\n'
-               ' int g(int x) { return x + n; }\n return h(); }\n')
-    assert 'struct f__g__closure cpc_nest_f__g __attribute__((unused)) = { .n = &n };' in out
-    assert '.cpc_nest_f__g = &cpc_nest_f__g' in out
-
-
-def test_captured_variable_live_across_a_cps_call_is_boxed():
-    out = translate.translate((HDR + 'cps void g(void) {\n int i = 0;\n void inc(void) { i++; }\n'
-                               ' cpc_yield();\n inc();\n}\n').encode(), 't.cpc',
-                              stop_after='boxing')
-    assert 'cpc_env->i = 0;' in out and '.i = &cpc_env->i' in out
-
-
-def test_names_the_later_passes_derive_are_avoided():
-    out = lift('int f(void) {\n int body(void) { return 1; }\n return body(); }\n')
-    assert 'f__body__nested' in out
 
 
 @pytest.mark.parametrize('name', ['args', 'resume_2', 'lines', 'dead', 'need_cont', 'tag_1_t',
@@ -188,28 +115,9 @@ def test_more_live_addresses_than_thunks_is_a_clear_runtime_error():
     assert 'more than 8 invocations hold the address of nested function `get`' in runs[8].stderr
 
 
-def test_scanner_finds_definitions_in_statement_expressions_labels_and_cases():
-    src = ('int f(int c) {\n int r = ({ int g(void) { return 1; } g(); });\n'
-           ' switch (c) { case 1: int h(void) { return 2; }\n r += h(); }\n'
-           ' out: __attribute__((unused)) int k(void) { return 3; }\n return r; }\n')
-    assert names(src) == {'f': ['g', 'h', 'k']}
-
-
-def test_scanner_reads_cpc_statements_as_blocks():
-    src = ('cps void f(void) {\n cpc_spawn { cps void g(void) { } g(); }\n'
-           ' cpc_linked(cpc_default_sched) { int h(void) { return 1; } h(); }\n}\n')
-    assert names(src) == {'f': ['g', 'h']}
-
-
 def test_function_pointer_declarator_is_reported_not_lifted():
     errs = errors('int f(void) {\n int (*getter(void))(void) { return 0; }\n return 0; }\n')
     assert errs and errs[0][0] == 3 and 'CPC cannot lift this nested function definition' in errs[0][1]
-
-
-def test_labels_of_the_same_name_in_nested_and_enclosing_functions():
-    out = lift('int f(int k) {\n int g(int j) { if (j) goto out; return 1; out: return 2; }\n'
-               ' if (k) goto out;\n return g(k);\n out: return 0; }\n')
-    assert 'static int f__g(int j)' in out
 
 
 @pytest.mark.parametrize('seed, cps, extra', [

@@ -134,10 +134,13 @@ class Functions(Declarations):
                                  sig.code))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
             saved = {v.key for v in vs}
-            # (the user's variables: gdb shows no translation temporary cpc_*)
+            # (the user's variables: gdb shows no translation temporary cpc_*;
+            # in declaration order, not a set's, so that the output does not
+            # depend on the process's string hashing)
             dead[site.index] = [(f.vars[k].name, defined.get(k, ()))
-                                for k in site.scope if k not in saved and k in f.vars
-                                and not f.vars[k].name.startswith('cpc_')]
+                                for k in sorted((k for k in site.scope if k in f.vars),
+                                                key=lambda k: f.vars[k].cursor.location.offset)
+                                if k not in saved and not f.vars[k].name.startswith('cpc_')]
             stored = [v for v in vs if v.key not in layout.fixed_keys]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and

@@ -8,7 +8,7 @@ evaluated before it), and in scope at the call; in declaration order.
 Only these are copied into the frame and restored at the resume point: a
 dead or never-initialised variable is never lifted.  Lifting by copy is
 correct because boxing left no variable whose address is retained in scope
-at a cps call (seed 000, section 6).
+at a cps call ("Continuation-Passing C", section 6: docs/references.md).
 """
 from .. import frontend as fe
 from ..analysis.dataflow import liveness, possibly_initialised

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run the translator corpus: each programs/*.cpc is compiled by cpcc at -O0
+"""Run the translator's CPC programs: each programs/*.cpc is compiled by cpcc at -O0
 and -O2 with -Wall -Wextra -Werror (so the generated C must not warn), and
 at -O2 with --dataflow=environments (eCPC's variant), run,
 and its stdout and exit status compared with programs/NAME.expected (a last
@@ -133,7 +133,7 @@ def main():
             if r:
                 fails.append(r)
                 print(r)
-    print('translator corpus: %d checks, %d failed' % (n, len(fails)))
+    print('translator programs: %d checks, %d failed' % (n, len(fails)))
     return 1 if fails else 0
 
 

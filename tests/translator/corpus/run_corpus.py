@@ -22,10 +22,10 @@ failure is expected; a listed (program, variant) that passes FAILS the run (the 
 shrink); any other failure fails the run.
 
 Modes:
-    run.py fast    every hand-written program and about one generated program in seven, each
-                   in one variant picked by its name (make test)
-    run.py full    every program in all 16 variants (make fuzz)
-    run.py full --programs a,b --variants 'yield-*'    a selection
+    run_corpus.py fast    every hand-written program and about one generated program in seven,
+                          each in one variant picked by its name (make test)
+    run_corpus.py full    every program in all 16 variants (make fuzz)
+    run_corpus.py full --programs a,b --variants 'yield-*'    a selection
     --write-known FILE   write the failures of this run in the known-failures format
 The last line is `corpus: N passed, N expected failures, N failed`.
 """
@@ -60,7 +60,7 @@ VARIANTS = ['%s-%s-%s-%s' % (y, o, d, f)
 
 EPILOGUE = b'''
 #ifdef CORPUS_CPC
-/* run.py: the program's main, spawned as a cps thread */
+/* run_corpus.py: the program's main, spawned as a cps thread */
 static int corpus_status__;
 static cps void corpus_start__(void) { corpus_status__ = corpus_main(); }
 int main(void)

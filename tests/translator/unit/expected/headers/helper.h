@@ -1,0 +1,2 @@
+#pragma once
+static cps void helper(void) { cpc_yield(); }
