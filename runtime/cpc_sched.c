@@ -73,6 +73,7 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
 {
     cpc__tls_sched = &cpc__sched_default;
     cpc__tls_on_default = true;
+    cpc__tls_cv_key = CV_MAGIC_LIVE | CV_KEY_OUTSIDE;
 }
 
 /* One runtime per process: the scheduler's state is global.  A program
@@ -838,11 +839,14 @@ static void sched_enter(struct cpc_sched *s)
     atomic_store_explicit(&s->awake, true, memory_order_relaxed);
 }
 
-/* The calling OS thread goes back to scheduler prev (or none). */
-static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev)
+/* The calling OS thread goes back to scheduler prev (or none), with the
+   condvar key it had (prev's, with CV_KEY_OUTSIDE unless this run was
+   nested in prev's loop). */
+static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev,
+                        uint32_t prev_key)
 {
     cpc__tls_sched = prev;
-    cpc__tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
+    cpc__tls_cv_key = prev_key;
     cpc__tls_on_default = prev == &cpc__sched_default;
     cpc__tls_heap = prev != NULL ? prev->heap : NULL;
     /* Work queued while s was awake, and not taken, was queued without a
@@ -866,12 +870,13 @@ static void sched_begin(struct cpc_sched *s)
     s->run_epoch = atomic_load_explicit(&world_epoch, memory_order_seq_cst);
 }
 
-static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev)
+static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev,
+                         uint32_t prev_key)
 {
     cpc__cont_heap_flush(s->heap);
     cpc__tmr_shutdown(s);
     cpc__io_shutdown(s);
-    sched_leave(s, prev);
+    sched_leave(s, prev, prev_key);
     pthread_mutex_lock(&world_lock);
     bool last = --world_running == 0;
     atomic_store_explicit(&world_running_hint, world_running,
@@ -898,12 +903,13 @@ void cpc_scheduler_run(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run");
     struct cpc_sched *prev = cpc__tls_sched;
+    uint32_t prev_key = cpc__tls_cv_key;
     sched_begin(s);
     if (s == &cpc__sched_default)
         sched_loop_default();
     else
         sched_loop_other(s);
-    sched_finish(s, prev);
+    sched_finish(s, prev, prev_key);
 }
 
 void cpc_main_loop(void)
@@ -958,6 +964,7 @@ int cpc_scheduler_run_once(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run_once");
     struct cpc_sched *prev = cpc__tls_sched;
+    uint32_t prev_key = cpc__tls_cv_key;
     if (!s->embedded) {
         pthread_mutex_lock(&world_lock);
         s->embedded = true;
@@ -995,7 +1002,7 @@ int cpc_scheduler_run_once(cpc_sched *h)
     }
     if (s->runq.head == NULL && s->blocked == 0)
         sched_park(s);
-    sched_leave(s, prev);
+    sched_leave(s, prev, prev_key);
     return !atomic_load_explicit(&s->parked, memory_order_relaxed) ||
            atomic_load_explicit(&world_busy, memory_order_seq_cst) > 0;
 }
