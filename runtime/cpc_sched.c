@@ -757,7 +757,6 @@ static void sched_idle(struct cpc_sched *s, int timeout_ms)
    anywhere any more (false). */
 static bool sched_wait_parked(struct cpc_sched *s)
 {
-    sched_spin_for_inbox(s);
     for (;;) {
         if (atomic_load_explicit(&world_epoch, memory_order_seq_cst) !=
             s->run_epoch)
@@ -786,8 +785,18 @@ static __attribute__((noinline)) bool sched_pass_end(struct cpc_sched *s)
     }
     int timeout = sched_poll_timeout(s);
     if (timeout < 0 && s->io_waiters == 0) {
-        /* Nothing of its own can wake it: park, unless the inbox says
-           otherwise, and wait for work or the end. */
+        /* Nothing of its own can wake it.  Watch the inbox for a while
+           first, still counted busy: a thread passed to another scheduler
+           usually comes back within microseconds, and whoever queues it
+           then touches neither the busy count nor the eventfd (parking
+           and being counted again cost a read-modify-write each of the
+           count every scheduler shares, and the inbox lock).  Then park,
+           unless the inbox says otherwise, and wait for work or the
+           end. */
+        if (sched_spin_for_inbox(s)) {
+            sched_drain_inbox(s);
+            return true;
+        }
         if (!sched_park(s))
             return true;
         return sched_wait_parked(s);
