@@ -249,6 +249,11 @@ struct cpc_sched {
                                      Beside the run queue: a push into an
                                      empty queue reads it (sched_runq_push) */
     unsigned time_valid;          /* CPC__*_VALID: which cache is fresh */
+    unsigned service_interval;    /* threads the main loop runs between
+                                     two looks at timers, fds and the
+                                     inbox: 1..SCHED_SERVICE_SWITCHES
+                                     (cpc_sched.c) */
+    int64_t service_at;           /* monotonic time of the last look, 0 */
     int64_t mono_ns;              /* CLOCK_MONOTONIC cached for the pass */
     struct timespec real;         /* CLOCK_REALTIME cached for the pass */
 
