@@ -1,7 +1,8 @@
 # bench/runtime/runtime-bench.mk -- `make bench-runtime`: the runtime
 # micro-benchmarks (switch, cond, spawn, idle) of CPC and of its peers
 # (event-driven C, C++20 coroutines, boost.context, State Threads), built
-# and run side by side.  BENCH_QUICK=1 for a smoke run; see
+# and run side by side; then the service bound (service.cpc) and the
+# instructions per operation under callgrind (instructions.py).  BENCH_QUICK=1 for a smoke run; see
 # bench/README.md and bench/runtime/run.py for the other knobs.
 
 RB_SRC  := $(TOP)/bench/runtime
@@ -28,6 +29,7 @@ bench-runtime: setup-bench runtime runtime-nocache
 	@python3 $(RB_SRC)/run.py $(RB_OUT)
 	@taskset -c $${BENCH_CPU:-0} $(RB_OUT)/service 1000 \
 	    $$(if [ "$${BENCH_QUICK:-0}" != 0 ]; then echo 20; else echo 200; fi)
+	@python3 $(RB_SRC)/instructions.py $(RB_OUT)
 
 bench-runtime-build: $(RB_BINS)
 bench-runtime-peers: $(RB_PEERS)
