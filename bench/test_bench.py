@@ -85,6 +85,32 @@ def test_targets_are_ratios_of_the_same_run_with_met_flags():
     assert "cond.cpc_vs_eventc" not in rows             # no figures, no target
 
 
+def test_runtime_targets_of_the_multicore_qemu_and_service_figures():
+    log = """\
+BENCH translator.cpscall.overhead 0.62 ns
+BENCH multicore.scaling.fib 1.95 x
+BENCH multicore.scaling.tictactoe 1.49 x
+BENCH multicore.pingpong.2sched 280 ns
+BENCH qemu.lifecycle.ucontext_over_cpc 8.3 x
+BENCH qemu.lifecycle_pool.ucontext_over_cpc 4.9 x
+BENCH qemu.lifecycle_pool.sigaltstack_over_cpc 5.0 x
+BENCH qemu.yield.ucontext_over_cpc 3.0 x
+BENCH runtime.service.io.max 64 switches
+BENCH runtime.service.timer.max 65 switches
+"""
+    rows = {r[0]: r for r in targets.rows(targets.parse(log.splitlines()))}
+    assert rows["translator.cpscall_overhead"][5] is False
+    assert rows["multicore.scaling.fib"][5] is True
+    assert rows["multicore.scaling.tictactoe"][5] is False
+    assert rows["multicore.pingpong"][5] is True
+    assert rows["qemu.lifecycle.ucontext"][5] is True
+    assert rows["qemu.lifecycle_pool.ucontext"][5] is False
+    assert rows["qemu.lifecycle_pool.sigaltstack"][5] is True
+    assert "qemu.yield.ucontext" not in rows            # lifecycle cases only
+    assert rows["service.io"][5] is True
+    assert rows["service.timer"][5] is False
+
+
 def test_translator_targets_of_the_real_code_cases():
     log = """\
 BENCH translator.real.httpd.ratio 1.25 x

@@ -176,7 +176,7 @@ CPC_NORETURN CPC_COLD static void cv_misuse(cpc_condvar *c, const char *what)
 
 static inline void cv_check(cpc_condvar *c, const char *what)
 {
-    if (CPC_UNLIKELY(c == NULL || c->magic != cpc__tls_cv_key))
+    if (CPC_UNLIKELY(c == NULL || c->magic != cv_own_key()))
         cv_misuse(c, what);
 }
 
@@ -219,7 +219,7 @@ static cpc_condvar *cv_new(size_t size, uint32_t magic)
 cpc_condvar *cpc_condvar_get(void)
 {
     cpc_require_attached("cpc_condvar_get");
-    return cv_new(sizeof(struct cpc_condvar), cpc__tls_cv_key);
+    return cv_new(sizeof(struct cpc_condvar), cv_own_key());
 }
 
 cpc_condvar *cpc_condvar_get_shared(void)
@@ -235,7 +235,7 @@ cpc_condvar *cpc_condvar_get_shared(void)
    and true is returned: unlock when done). */
 static bool cv_check_lock(cpc_condvar *c, const char *what)
 {
-    if (CPC_LIKELY(c != NULL && c->magic == cpc__tls_cv_key))
+    if (CPC_LIKELY(c != NULL && c->magic == cv_own_key()))
         return false;
     if (c == NULL || c->magic != CV_MAGIC_SHARED || cpc__tls_pool != NULL)
         cv_misuse(c, what);
@@ -400,6 +400,10 @@ CPC_COLD static void cv_signal_general(cpc_condvar *c, cpc_continuation *k)
     sched_wake(cpc__tls_sched, k, CPC_CONDVAR);
 }
 
+/* The fast path: a condvar of this scheduler in its loop (the key has no
+   CV_KEY_OUTSIDE, so the scheduler is not parked), with no removable
+   waiter.  The general path (cv_signal_general, sched_wake) tests
+   `parked`. */
 void cpc_signal(cpc_condvar *c)
 {
     uint64_t key = cv_plain_key();
@@ -471,7 +475,10 @@ cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
     if (CPC_UNLIKELY(c == NULL || c->magic != cpc__tls_cv_key)) {
         if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc__tls_pool == NULL)
             return cv_shared_wait(k, c, NULL);
-        cv_misuse(c, "cpc_wait");
+        /* A condvar of this scheduler, outside its loop
+           (cpc_continuation_run) goes on. */
+        if (c == NULL || c->magic != cv_own_key())
+            cv_misuse(c, "cpc_wait");
     }
     if (CPC_UNLIKELY(k->size - k->length < CPC_WAIT_COND))
         return cv_wait_grow(k, c);
@@ -484,7 +491,7 @@ cpc_continuation *cpc_wait_unlock__cps(cpc_continuation *k, cpc_condvar *c,
                                        pthread_mutex_t *m)
 {
     if (c == NULL || c->magic != CV_MAGIC_SHARED || cpc__tls_pool != NULL) {
-        if (c != NULL && c->magic == cpc__tls_cv_key)
+        if (c != NULL && c->magic == cv_own_key())
             cpc__fatal("cpc_wait_unlock: condvar %p is not shared (it comes "
                        "from cpc_condvar_get, not cpc_condvar_get_shared)",
                        (void *)c);

@@ -81,14 +81,31 @@ extern _Thread_local struct cpc_sched *cpc__tls_home;
    check "live condvar of this scheduler, attached thread" with one
    compare; the cold path tells which misuse it was.  A shared condvar
    (cpc_condvar_get_shared) carries CV_MAGIC_SHARED, which is nobody's
-   key: every use goes to the cold path, which takes its lock. */
+   key: every use goes to the cold path, which takes its lock.
+
+   While the thread's scheduler is not in its loop (the main thread before
+   and after cpc_main_loop, a host thread between two
+   cpc_scheduler_run_once calls, cps code run by cpc_continuation_run
+   there), the key also has CV_KEY_OUTSIDE set.  Only then can a thread
+   queued by a signal find its scheduler parked (idle, and maybe its host
+   loop asleep): the signal's fast path, which the key sends to the cold
+   path in that case, never tests `parked` (the compare it already makes
+   says the loop runs).  cv_own_key() is the key without the flag: what a
+   condvar of this scheduler carries. */
 #define CV_MAGIC_LIVE   0x43564c56u    /* "CVLV" */
 #define CV_MAGIC_DEAD   0x43564444u
 #define CV_KEY_DETACHED 0x44455441u    /* never a condvar's magic */
 #define CV_MAGIC_SHARED 0x43565348u    /* "CVSH" */
 #define CV_KEY_BASE     0x53000000u    /* | id: schedulers other than the
                                           default (id < 2^24) */
+#define CV_KEY_OUTSIDE  0x80000000u    /* the scheduler is not in its loop;
+                                          no magic above has this bit */
 extern _Thread_local uint32_t cpc__tls_cv_key;
+
+static inline uint32_t cv_own_key(void)
+{
+    return cpc__tls_cv_key & ~CV_KEY_OUTSIDE;
+}
 
 static inline bool cpc__cv_key_live(uint32_t magic)
 {
@@ -232,6 +249,11 @@ struct cpc_sched {
                                      Beside the run queue: a push into an
                                      empty queue reads it (sched_runq_push) */
     unsigned time_valid;          /* CPC__*_VALID: which cache is fresh */
+    unsigned service_interval;    /* threads the main loop runs between
+                                     two looks at timers, fds and the
+                                     inbox: 1..SCHED_SERVICE_SWITCHES
+                                     (cpc_sched.c) */
+    int64_t service_at;           /* monotonic time of the last look, 0 */
     int64_t mono_ns;              /* CLOCK_MONOTONIC cached for the pass */
     struct timespec real;         /* CLOCK_REALTIME cached for the pass */
 
@@ -338,14 +360,15 @@ static inline void sched_runq_push(struct cpc_sched *s, cpc_continuation *k)
 }
 /* Push onto the run queue of the scheduler this OS thread drives, whose
    condvar key is `key` (callers have just checked it against a condvar,
-   which proves the thread attached).  The default scheduler's queue is
+   which proves the thread attached, and its scheduler in its loop: no
+   CV_KEY_OUTSIDE, so not parked).  The default scheduler's queue is
    reached at a fixed address, chosen by a compare of the key already in a
    register; others through a call. */
 void cpc__sched_push_other(struct cpc_sched *s, cpc_continuation *k);
 static inline void sched_push_keyed(uint32_t key, cpc_continuation *k)
 {
     if (CPC_LIKELY(key == CV_MAGIC_LIVE))
-        sched_runq_push(&cpc__sched_default, k);
+        sched_queue_push(&cpc__sched_default.runq, k);
     else
         cpc__sched_push_other(cpc__tls_sched, k);
 }

@@ -11,16 +11,16 @@
  * and for any other.
  *
  * The run queue is an intrusive FIFO through cpc_next (head and the address
- * of the last link, O(1) push; cpc_internal.h).  The main loop
- * works in passes: it takes the whole queue, runs each thread once (threads
- * queued meanwhile run in the next pass, which makes yield round-robin),
- * then expires timers and polls epoll.  A pass is cheap when nothing else
- * needs attention: the loop checks an atomic "inbox pending" flag and the
- * counts of sleepers and I/O waiters inline, runs the threads through an
- * always-inline copy of the trampoline, and goes straight to the next pass
- * when the run queue is non-empty and nobody sleeps or waits for an fd;
- * everything else (timers, epoll, the exit test) is sched_pass_end, out of
- * line.
+ * of the last link, O(1) push; cpc_internal.h).  The main loop takes
+ * threads one at a time from its head (a thread that yields goes to the
+ * tail: round-robin) and runs each through an always-inline copy of the
+ * trampoline; nothing is done per pass over the queue.  It counts down a
+ * service interval in a register: every 64 switches at most (fewer while
+ * that many take longer than 50 us), or when the queue empties, it looks
+ * at timers, epoll and the inbox if any needs attention (sched_pass_end,
+ * out of line, also the exit test), so that a yield loop delays a ready
+ * fd or an expired timer by 64 switches or about 50 us of CPU at most
+ * (docs/abi.md, "The run queue").
  *
  * Waking a loop.  Other OS threads (pool workers re-attaching a thread,
  * other schedulers migrating or waking one, foreign threads spawning) push
@@ -55,6 +55,11 @@ _Thread_local struct cpc__pool *cpc__tls_pool = NULL;
 _Thread_local struct cpc_sched *cpc__tls_home = NULL;
 _Thread_local bool cpc__tls_on_default = false;
 
+/* The bound on the wait of a ready descriptor or an expired timer while
+   threads stay runnable: switches, nanoseconds (sched_service_due). */
+#define SCHED_SERVICE_SWITCHES 64
+#define SCHED_SERVICE_NS 50000
+
 struct cpc_sched cpc__sched_default = {
     .kind = CPC__KIND_SCHED,
     .cv_key = CV_MAGIC_LIVE,
@@ -63,6 +68,7 @@ struct cpc_sched cpc__sched_default = {
     .inbox_lock = PTHREAD_MUTEX_INITIALIZER,
     .parked = true,
     .poll_spin_max_ns = -1,
+    .service_interval = SCHED_SERVICE_SWITCHES,
     .heap = &cpc__cont_heap_default,
 };
 
@@ -73,6 +79,7 @@ __attribute__((constructor)) static void sched_init_main_thread(void)
 {
     cpc__tls_sched = &cpc__sched_default;
     cpc__tls_on_default = true;
+    cpc__tls_cv_key = CV_MAGIC_LIVE | CV_KEY_OUTSIDE;
 }
 
 /* One runtime per process: the scheduler's state is global.  A program
@@ -519,6 +526,7 @@ cpc_sched *cpc_scheduler_new(void)
     atomic_init(&s->wakefd, -1);
     atomic_init(&s->parked, true);
     atomic_init(&s->poll_spin_max_ns, -1);
+    s->service_interval = SCHED_SERVICE_SWITCHES;
     s->heap = cpc__cont_heap_new();
     if (s->heap == NULL) {
         free(s);
@@ -756,7 +764,6 @@ static void sched_idle(struct cpc_sched *s, int timeout_ms)
    anywhere any more (false). */
 static bool sched_wait_parked(struct cpc_sched *s)
 {
-    sched_spin_for_inbox(s);
     for (;;) {
         if (atomic_load_explicit(&world_epoch, memory_order_seq_cst) !=
             s->run_epoch)
@@ -783,10 +790,21 @@ static __attribute__((noinline)) bool sched_pass_end(struct cpc_sched *s)
             cpc__io_poll(s, 0);
         return true;
     }
+    s->service_at = 0;          /* idle: the next busy period is timed anew */
     int timeout = sched_poll_timeout(s);
     if (timeout < 0 && s->io_waiters == 0) {
-        /* Nothing of its own can wake it: park, unless the inbox says
-           otherwise, and wait for work or the end. */
+        /* Nothing of its own can wake it.  Watch the inbox for a while
+           first, still counted busy: a thread passed to another scheduler
+           usually comes back within microseconds, and whoever queues it
+           then touches neither the busy count nor the eventfd (parking
+           and being counted again cost a read-modify-write each of the
+           count every scheduler shares, and the inbox lock).  Then park,
+           unless the inbox says otherwise, and wait for work or the
+           end. */
+        if (sched_spin_for_inbox(s)) {
+            sched_drain_inbox(s);
+            return true;
+        }
         if (!sched_park(s))
             return true;
         return sched_wait_parked(s);
@@ -795,24 +813,56 @@ static __attribute__((noinline)) bool sched_pass_end(struct cpc_sched *s)
     return true;
 }
 
+/* The service interval: how many threads run between two looks at
+   timers, fds and the inbox while threads stay runnable.  At most
+   SCHED_SERVICE_SWITCHES, and halved while that many take longer than
+   SCHED_SERVICE_NS, so that an expired timer or a ready descriptor waits
+   for at most 64 switches or about 50 us of CPU, whichever comes first
+   (threads are cooperative: a thread that runs longer without a switch
+   delays it by that much).  Out of line: once per interval.  Returns
+   whether the loop must look now; s->service_at is the time of the
+   previous look within the same busy period, 0 if unknown (sched_pass_end
+   clears it when the scheduler goes idle). */
+static __attribute__((noinline)) bool sched_service_due(struct cpc_sched *s)
+{
+    if ((s->blocked | sched_inbox_maybe_pending(s)) == 0) {
+        s->service_at = 0;
+        return false;
+    }
+    int64_t now = cpc__mono_ns();
+    if (s->service_at != 0) {
+        int64_t took = now - s->service_at;
+        if (took > SCHED_SERVICE_NS && s->service_interval > 1)
+            s->service_interval /= 2;
+        else if (took < SCHED_SERVICE_NS / 2 &&
+                 s->service_interval < SCHED_SERVICE_SWITCHES)
+            s->service_interval *= 2;
+    }
+    s->service_at = now;
+    return true;
+}
+
+/* Threads run one at a time from the head of the run queue: FIFO, so a
+   thread that yields runs again after every thread queued before it
+   (round-robin), and no bookkeeping is done per pass over the queue.
+   The time cached for cps code (time_valid) is renewed at each look and
+   each service interval. */
 static inline __attribute__((always_inline)) void
 sched_loop(struct cpc_sched *s)
 {
     while (sched_pass_end(s)) {
-        /* Passes: every thread runnable now runs once; threads queued
-           meanwhile run in the next pass, straight away unless something
-           else needs attention (sleepers, fds, the inbox). */
-        while (s->runq.head != NULL) {
-            cpc_continuation *k = s->runq.head;
-            s->runq.head = NULL;     /* tail is dead while head is NULL */
-            s->time_valid = 0;
-            do {
-                cpc_continuation *next = k->cpc_next;
-                sched_trampoline(k, s);
-                k = next;
-            } while (k != NULL);
-            if (CPC_UNLIKELY((s->blocked | sched_inbox_maybe_pending(s)) != 0))
-                break;
+        cpc_continuation *k;
+        unsigned left = s->service_interval;
+        s->time_valid = 0;
+        while ((k = s->runq.head) != NULL) {
+            s->runq.head = k->cpc_next;  /* tail is dead once head is NULL */
+            sched_trampoline(k, s);
+            if (CPC_UNLIKELY(--left == 0)) {
+                if (sched_service_due(s))
+                    break;
+                left = s->service_interval;
+                s->time_valid = 0;
+            }
         }
     }
 }
@@ -838,11 +888,14 @@ static void sched_enter(struct cpc_sched *s)
     atomic_store_explicit(&s->awake, true, memory_order_relaxed);
 }
 
-/* The calling OS thread goes back to scheduler prev (or none). */
-static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev)
+/* The calling OS thread goes back to scheduler prev (or none), with the
+   condvar key it had (prev's, with CV_KEY_OUTSIDE unless this run was
+   nested in prev's loop). */
+static void sched_leave(struct cpc_sched *s, struct cpc_sched *prev,
+                        uint32_t prev_key)
 {
     cpc__tls_sched = prev;
-    cpc__tls_cv_key = prev != NULL ? prev->cv_key : CV_MAGIC_LIVE;
+    cpc__tls_cv_key = prev_key;
     cpc__tls_on_default = prev == &cpc__sched_default;
     cpc__tls_heap = prev != NULL ? prev->heap : NULL;
     /* Work queued while s was awake, and not taken, was queued without a
@@ -866,12 +919,13 @@ static void sched_begin(struct cpc_sched *s)
     s->run_epoch = atomic_load_explicit(&world_epoch, memory_order_seq_cst);
 }
 
-static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev)
+static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev,
+                         uint32_t prev_key)
 {
     cpc__cont_heap_flush(s->heap);
     cpc__tmr_shutdown(s);
     cpc__io_shutdown(s);
-    sched_leave(s, prev);
+    sched_leave(s, prev, prev_key);
     pthread_mutex_lock(&world_lock);
     bool last = --world_running == 0;
     atomic_store_explicit(&world_running_hint, world_running,
@@ -898,12 +952,13 @@ void cpc_scheduler_run(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run");
     struct cpc_sched *prev = cpc__tls_sched;
+    uint32_t prev_key = cpc__tls_cv_key;
     sched_begin(s);
     if (s == &cpc__sched_default)
         sched_loop_default();
     else
         sched_loop_other(s);
-    sched_finish(s, prev);
+    sched_finish(s, prev, prev_key);
 }
 
 void cpc_main_loop(void)
@@ -958,6 +1013,7 @@ int cpc_scheduler_run_once(cpc_sched *h)
 {
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run_once");
     struct cpc_sched *prev = cpc__tls_sched;
+    uint32_t prev_key = cpc__tls_cv_key;
     if (!s->embedded) {
         pthread_mutex_lock(&world_lock);
         s->embedded = true;
@@ -995,7 +1051,7 @@ int cpc_scheduler_run_once(cpc_sched *h)
     }
     if (s->runq.head == NULL && s->blocked == 0)
         sched_park(s);
-    sched_leave(s, prev);
+    sched_leave(s, prev, prev_key);
     return !atomic_load_explicit(&s->parked, memory_order_relaxed) ||
            atomic_load_explicit(&world_busy, memory_order_seq_cst) > 0;
 }

@@ -20,6 +20,20 @@ threads over shared condvars, both on one scheduler, then on two:
     BENCH multicore.pingpong.1sched 70 ns        (per pass of the ball)
     BENCH multicore.pingpong.2sched 520 ns
     BENCH multicore.pingpong.cross_vs_local 17 x
+    BENCH multicore.pingpong.2sched.cpu 900 ns      (CPU time per pass, both
+                                                     OS threads, same run)
+    BENCH multicore.pingpong.2sched.sleeps 0.01 /pass  (voluntary context
+                                                     switches: sleeps on the
+                                                     eventfd or a lock)
+
+The CPU figure says whether an idle scheduler burns its core: a scheduler
+waiting for the ball spins at most 50 us before it sleeps, so a pass
+costs about twice its wall time in CPU when the ball comes back within
+the spin, and little more than its wall time's worth when the schedulers
+sleep.  On a shared machine, runs alternate between passes that never
+sleep and passes that each sleep and wait for a wake-up (tens of
+microseconds when another program holds the core): the sleeps per pass
+tell which kind a figure is.
 
 Every run also prints a check value, which must not depend on the number
 of schedulers.  Environment: BENCH_QUICK=1 (smaller sizes, one run),
@@ -42,31 +56,37 @@ def cpu_children():
 
 
 def run(binary, workload, nsched):
+    """Wall time, check value, CPU time (all OS threads), the busiest OS
+    thread's CPU time, voluntary context switches (sleeps)."""
     cpu0 = cpu_children()
+    vcsw0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_nvcsw
     out = subprocess.run([binary, workload, str(nsched), SIZES[workload]],
                          capture_output=True, text=True, timeout=300)
     if out.returncode != 0:
         sys.exit("multicore: %s %s %d failed: %s" % (binary, workload, nsched,
                                                      out.stderr.strip()))
+    vcsw = resource.getrusage(resource.RUSAGE_CHILDREN).ru_nvcsw - vcsw0
     f = out.stdout.split()
-    return float(f[1]), f[3], cpu_children() - cpu0, float(f[5])
+    return float(f[1]), f[3], cpu_children() - cpu0, float(f[5]), vcsw
 
 
 def best(binary, workload):
-    """Best wall times at 1 and 2 schedulers, and the CPU time (user +
-    system, all OS threads) of the runs with the best wall times."""
+    """The runs with the best wall times at 1 and 2 schedulers, each
+    (wall, CPU time of all OS threads, sleeps), and the least CPU time of
+    the busiest OS thread at 1 and 2."""
     runs = {1: [], 2: []}
     checks = set()
     for _ in range(RUNS):
         for n in (1, 2):
-            t, c, cpu, busiest = run(binary, workload, n)
-            runs[n].append((t, cpu, busiest))
+            t, c, cpu, busiest, vcsw = run(binary, workload, n)
+            runs[n].append((t, cpu, busiest, vcsw))
             checks.add(c)
     if len(checks) != 1:
         sys.exit("multicore: %s computed different results: %s" %
                  (workload, sorted(checks)))
-    return min(runs[1]), min(runs[2]), \
-        min(b for _, _, b in runs[1]), min(b for _, _, b in runs[2])
+    pick = lambda r: (r[0], r[1], r[3])   # noqa: E731
+    return pick(min(runs[1])), pick(min(runs[2])), \
+        min(r[2] for r in runs[1]), min(r[2] for r in runs[2])
 
 
 def main():
@@ -84,11 +104,14 @@ def main():
         # over at 2): the scaling with a free core per scheduler.
         print("BENCH multicore.%s.cpu_2sched_vs_1 %.2f x" % (w, c2 / c1))
         print("BENCH multicore.scaling_cpu.%s %.2f x" % (w, b1 / b2))
-    (t1, _, _), (t2, _, _), _, _ = best(binary, "pingpong")
+    (t1, _, _), (t2, cpu2, sleeps2), _, _ = best(binary, "pingpong")
     passes = 2 * int(SIZES["pingpong"])
     print("BENCH multicore.pingpong.1sched %.0f ns" % (t1 * 1e9 / passes))
     print("BENCH multicore.pingpong.2sched %.0f ns" % (t2 * 1e9 / passes))
     print("BENCH multicore.pingpong.cross_vs_local %.1f x" % (t2 / t1))
+    # The CPU time and sleeps of that (the fastest) run.
+    print("BENCH multicore.pingpong.2sched.cpu %.0f ns" % (cpu2 * 1e9 / passes))
+    print("BENCH multicore.pingpong.2sched.sleeps %.3f /pass" % (sleeps2 / passes))
 
 
 if __name__ == "__main__":

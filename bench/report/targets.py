@@ -90,6 +90,33 @@ def rows(bench):
         x = v("runtime.idle.%s" % sys_)
         if x is not None:
             add("idle.%s" % sys_, x, "B", "<=", 32, "bytes per idle thread, %s" % label)
+    x = v("translator.cpscall.overhead")
+    if x is not None:
+        add("translator.cpscall_overhead", x, "ns", "<=", 0.5,
+            "cps call: ns over a native call, median")
+    for w in ("fib", "tictactoe"):
+        x = v("multicore.scaling.%s" % w)
+        if x is not None:
+            add("multicore.scaling.%s" % w, x, "x", ">=", 1.8,
+                "%s on 2 schedulers: speed-up over 1" % w)
+    x = v("multicore.pingpong.2sched")
+    if x is not None:
+        add("multicore.pingpong", x, "ns", "<=", 300,
+            "wake-up across 2 schedulers (ping-pong pass)")
+    for case in sorted(k[len("qemu."):-len(".ucontext_over_cpc")] for k in bench
+                       if k.startswith("qemu.") and k.endswith(".ucontext_over_cpc")):
+        if case.startswith("lifecycle"):
+            for peer in ("ucontext", "sigaltstack"):
+                x = v("qemu.%s.%s_over_cpc" % (case, peer))
+                if x is not None:
+                    add("qemu.%s.%s" % (case, peer), x, "x", ">=", 5.0,
+                        "QEMU table 2, %s: %s time / CPC time" % (case, peer))
+    for ev in ("io", "timer"):
+        x = v("runtime.service.%s.max" % ev)
+        if x is not None:
+            add("service.%s" % ev, x, "switches", "<=", 64,
+                "%s served under a yield loop of 1000 threads, worst" %
+                ("ready descriptor" if ev == "io" else "expired timer"))
     x = v("translator.compile.lines_per_source")
     if x is not None:
         add("translator.lines_per_source", x, "x", "<=", 3.0, "generated C lines per CPC line")

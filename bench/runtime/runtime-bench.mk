@@ -1,7 +1,8 @@
 # bench/runtime/runtime-bench.mk -- `make bench-runtime`: the runtime
 # micro-benchmarks (switch, cond, spawn, idle) of CPC and of its peers
 # (event-driven C, C++20 coroutines, boost.context, State Threads), built
-# and run side by side.  BENCH_QUICK=1 for a smoke run; see
+# and run side by side; then the service bound (service.cpc) and the
+# instructions per operation under callgrind (instructions.py).  BENCH_QUICK=1 for a smoke run; see
 # bench/README.md and bench/runtime/run.py for the other knobs.
 
 RB_SRC  := $(TOP)/bench/runtime
@@ -24,8 +25,11 @@ BENCH_SUITES += bench-runtime
 # The runtime is built by its own fragment (`make runtime`,
 # `make runtime-nocache`) first.
 bench-runtime: setup-bench runtime runtime-nocache
-	@$(MAKE) --no-print-directory bench-runtime-build
+	@$(MAKE) --no-print-directory bench-runtime-build $(RB_OUT)/service
 	@python3 $(RB_SRC)/run.py $(RB_OUT)
+	@taskset -c $${BENCH_CPU:-0} $(RB_OUT)/service 1000 \
+	    $$(if [ "$${BENCH_QUICK:-0}" != 0 ]; then echo 20; else echo 200; fi)
+	@python3 $(RB_SRC)/instructions.py $(RB_OUT)
 
 bench-runtime-build: $(RB_BINS)
 bench-runtime-peers: $(RB_PEERS)
@@ -51,6 +55,11 @@ $(RB_OUT)/bench-cpcc: $(RB_SRC)/cpc_src.cpc $(RB_DEPS) $(RB_LIBCPC) \
                      $(wildcard $(TOP)/translator/cpc/*.py) | $(RB_OUT)
 	@$(TOP)/bin/cpcc $(RB_OPT) -g -I$(RB_SRC) $< -o $@ || { rm -f $@; \
 	    echo "bench-runtime: cpcc failed on $<; no cpcc column" >&2; }
+
+# How long a yield loop delays a ready descriptor and an expired timer
+# (the run queue's service bound, docs/abi.md).
+$(RB_OUT)/service: $(RB_SRC)/service.cpc $(RB_DEPS) $(RB_LIBCPC) | $(RB_OUT)
+	$(TOP)/bin/cpcc $(RB_OPT) -I$(RB_SRC) $< -o $@
 
 $(RB_OUT)/bench-baseline: $(RB_SRC)/baseline.c $(RB_DEPS) | $(RB_OUT)
 	$(CC) $(RB_CFLAGS) $< -o $@

@@ -838,8 +838,8 @@ def find_threads():
     by_addr = {s.addr: s for s in scheds}
     running = _running_threads(add, scheds)
 
-    # runnable: the rest of each scheduler's current pass hangs off the
-    # thread it runs
+    # runnable: the rest of a pass of cpc_scheduler_run_once hangs off
+    # the thread it runs (the main loop's queue stays in runq)
     for t in running:
         if t.state.startswith('running'):
             for k in _chain(_u64(t.k)):
