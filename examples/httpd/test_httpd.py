@@ -418,6 +418,22 @@ def test_keepalive_sequential_and_pipelined(server, tree):
         assert r.at_eof()
 
 
+def test_close_response_arrives_whole_despite_requests_after_it(server, tree):
+    """The last response goes out before the close, even when the client
+    sent more than the server reads (a close with unread input resets the
+    connection, dropping whatever was not sent yet)."""
+    files = tree[1]
+    big = get("/sub/page.txt", "X-Pad: " + "p" * 6000 + "\r\n")
+    for name in ("hello.txt", "nope"):
+        with connect(server.port) as s:
+            s.sendall(get("/" + name, "Connection: close\r\n") + big * 8)
+            r = Reader(s)
+            status, h, body = r.response()
+            assert h.get("connection") == "close"
+            assert (status, body) == ((200, files[name]) if name != "nope" else
+                                      (404, b"404 Not Found\n"))
+
+
 def test_http10(server, tree):
     with connect(server.port) as s:
         s.sendall(b"GET /hello.txt HTTP/1.0\r\n\r\n")
