@@ -111,6 +111,29 @@ BENCH runtime.service.timer.max 65 switches
     assert rows["service.timer"][5] is False
 
 
+def test_server_cpu_targets_compare_cpu_time_per_request():
+    log = """\
+BENCH servers.httpd-close.c10.rps 30000 req/s
+BENCH servers.httpd-close.c10.cpu 16.0 us
+BENCH servers.nginx-close.c10.cpu 20.0 us
+BENCH servers.httpd-ka.c10.rps 90000 req/s
+BENCH servers.httpd-ka.c10.cpu 8.5 us
+BENCH servers.nginx-ka.c10.cpu 10.0 us
+BENCH servers.naive-cpc.c10.rps 30000 req/s
+BENCH servers.naive-cpc.c10.cpu 17.0 us
+BENCH servers.naive-st.c10.cpu 17.0 us
+BENCH servers.naive-cpc.c100.rps 30000 req/s
+BENCH servers.naive-cpc.c100.cpu 18.0 us
+BENCH servers.naive-st.c100.cpu 17.0 us
+"""
+    rows = {r[0]: r for r in targets.rows(targets.parse(log.splitlines()))}
+    assert rows["httpd_vs_nginx.close.c10.cpu"][1] == pytest.approx(0.8)
+    assert rows["httpd_vs_nginx.close.c10.cpu"][4:6] == (0.8, True)
+    assert rows["httpd_vs_nginx.ka.c10.cpu"][4:6] == (0.8, False)
+    assert rows["naive_cpc_vs_st.c10.cpu"][4:6] == (1.0, True)
+    assert rows["naive_cpc_vs_st.c100.cpu"][4:6] == (1.0, False)
+
+
 def test_translator_targets_of_the_real_code_cases():
     log = """\
 BENCH translator.real.httpd.ratio 1.25 x

@@ -17,7 +17,7 @@ DEB_PACKAGES_EMBED := libev-dev libuv1-dev
 DEB_PACKAGES_PEERS := wrk g++ libst-dev libpth-dev libglib2.0-dev
 DEB_PACKAGES_TEST  := $(DEB_PACKAGES_PEERS) csmith libcsmith-dev curl valgrind gdb \
                       cmake ninja-build pkgconf
-DEB_PACKAGES_BENCH := $(DEB_PACKAGES_PEERS) hyperfine libboost-context-dev nginx-light \
+DEB_PACKAGES_BENCH := $(DEB_PACKAGES_PEERS) hyperfine libboost-context-dev nginx-light strace \
                       python3-matplotlib
 DEB_PACKAGES_FUZZ  := creduce
 PY_PACKAGES        := libclang==18.1.1

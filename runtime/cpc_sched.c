@@ -658,7 +658,7 @@ static bool sched_spin_for_inbox(struct cpc_sched *s)
 
 /* ---- polling before sleeping ------------------------------------------------
 
-   A scheduler that waits for fds and has nothing to run polls epoll
+   A scheduler that waits for fds and has nothing to run may poll epoll
    without blocking, for a while, before it sleeps in epoll_wait.  A
    sleeping scheduler is woken by whoever makes its fd ready -- the kernel
    on the writer's core, which pays for the wake-up and, in a virtual
@@ -674,8 +674,11 @@ static bool sched_spin_for_inbox(struct cpc_sched *s)
    about twice the maximum per burst, then sleeps at once, while one under
    steady load never sleeps.  The maximum is CPC_POLL_SPIN_US (default
    SCHED_POLL_SPIN_DEFAULT_US; 0 turns spinning off) or
-   cpc_scheduler_set_poll_spin. */
-#define SCHED_POLL_SPIN_DEFAULT_US 50
+   cpc_scheduler_set_poll_spin.  Off by default: the spin is CPU time (and
+   system calls) burnt through the gaps of a server that is not saturated,
+   more than the sleep and wake-up it saves cost the server
+   (docs/multicore.md, section 4a). */
+#define SCHED_POLL_SPIN_DEFAULT_US 0
 #define SCHED_POLL_SPIN_MAX_US 1000000
 
 /* The process-wide default maximum, from the environment (read once). */

@@ -23,7 +23,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 SERVERS = [
-    ("naive-cpc", "naive CPC"), ("naive-cpc-nopoll", "naive CPC, no poll before sleeping"),
+    ("naive-cpc", "naive CPC"), ("naive-cpc-poll50", "naive CPC, 50 us poll before sleeping"),
     ("naive-st", "naive State Threads"),
     ("naive-pth", "naive GNU Pth"), ("naive-nptl", "naive nptl"),
     ("naive-fork", "naive fork"), ("httpd-ka", "httpd keep-alive"),
@@ -225,6 +225,69 @@ def section_targets(md, bench):
     md.append("\n%d of %d met.\n" % (sum(1 for r in rs if r[5]), len(rs)))
 
 
+# How the servers' system calls are shown: the names a server may use for
+# the same job share a column.
+SYSCALL_COLUMNS = [
+    ("accept", ("accept4", "accept")), ("read", ("read", "recvfrom")),
+    ("open", ("openat2", "openat")), ("stat", ("newfstatat", "fstat", "statx")),
+    ("pread", ("pread64",)), ("send", ("sendto", "writev", "write", "sendfile")),
+    ("shutdown", ("shutdown",)), ("close", ("close",)),
+    ("socket options", ("setsockopt", "fcntl", "ioctl")), ("epoll_ctl", ("epoll_ctl",)),
+    ("wait", ("epoll_wait", "pselect6", "select", "poll")),
+]
+
+
+def section_syscalls(md, bench):
+    """System calls per request (strace -c, bench/servers/run.py)."""
+    rows = []
+    for key, name in SERVERS:
+        total = v(bench, "servers.%s.syscalls" % key)
+        if total is None:
+            continue
+        row = [name]
+        for _, names in SYSCALL_COLUMNS:
+            xs = [v(bench, "servers.%s.syscalls.%s" % (key, n)) for n in names]
+            xs = [x for x in xs if x is not None]
+            row.append("%.2f" % sum(xs) if xs else "-")
+        rows.append(row + ["%.2f" % total])
+    if not rows:
+        return
+    md.append("")
+    md.append(table(["system calls per request (10 conns, strace -c)"] +
+                    [c for c, _ in SYSCALL_COLUMNS] + ["all"], rows))
+    md.append("\nCounted by `strace -f -c` over one more point per server at 10 connections "
+              "(traced, so slower and not timed; a traced server also finds more requests "
+              "already arrived, so fewer reads and accepts fail with `EAGAIN` than at full "
+              "speed). *socket options* is `setsockopt`, `fcntl` and `ioctl` together, *wait* "
+              "the calls that wait for descriptors (State Threads from Debian has no epoll "
+              "support and waits with select(2)).\n")
+    md.append("Where httpd's calls go, against nginx's: with keep-alive, a request costs a "
+              "`read`, one `stat` and one `send`. The `stat` checks that the file the "
+              "per-scheduler cache of small files holds is unchanged (same inode, size, "
+              "modification and change times), where nginx opens, stats, reads and closes "
+              "the file each time (`examples/httpd/cache.c`); waiting for the next request "
+              "makes no system call (the descriptor is registered once, edge-triggered, "
+              "`cpc_io_keep`). With `Connection: close`, a connection adds `accept4` (its "
+              "socket non-blocking at once, and `TCP_NODELAY` inherited from the listening "
+              "socket, so no `fcntl` or `setsockopt`), `shutdown` and `close`, and no "
+              "`epoll_ctl`: a new connection is read at once, its request having usually "
+              "arrived by the time it is accepted, and is registered only if it must wait; "
+              "the listening socket is registered once. The response goes out with "
+              "`MSG_MORE` and `shutdown` sends its last segment with the FIN, one segment "
+              "less per connection than a `send` and a `close` (worth 3-4 us of server CPU "
+              "per connection here, more than the call costs). What remains is the kernel's "
+              "TCP work, about three quarters of a `Connection: close` request's CPU time "
+              "for both servers (`perf record`): connection set-up in `accept4`, the "
+              "transmit path of the response, the FIN and the close.\n")
+    md.append("The naive CPC server makes the calls its code asks for (`accept4`, `read`, "
+              "`send`, `close`) plus, when a read finds nothing yet, one `epoll_ctl` to "
+              "register the connection (one-shot) and, when an accept finds none, one to "
+              "re-arm the listening socket; State Threads, waiting with select(2), registers "
+              "nothing but sets each socket non-blocking with `ioctl`. With the 50 us poll "
+              "before sleeping, the naive server makes dozens of `epoll_wait` calls per "
+              "request at 10 connections, which is where its extra CPU time goes.\n")
+
+
 def section_servers(md, bench, plots):
     conns = server_conns(bench)
     md.append("## Web servers (*Continuation-Passing C*, section 4.2)\n")
@@ -269,12 +332,13 @@ def section_servers(md, bench, plots):
     md.append("\nServer CPU time per request (user + system of the server process over the "
               "point, divided by the requests wrk completed; not for the fork server, whose "
               "children are not counted) depends far less on what else runs on the machine "
-              "than requests/s does. It includes the time CPC's schedulers spend polling "
-              "their descriptors before they sleep (docs/multicore.md, section 4a): the row "
-              "*no poll before sleeping* is the same naive CPC server with "
-              "`CPC_POLL_SPIN_US=0`. *wrk busy* is the load generator's CPU time over the "
+              "than requests/s does. The row *50 us poll before sleeping* is the same naive "
+              "CPC server with `CPC_POLL_SPIN_US=50`: its scheduler polls its descriptors "
+              "for up to 50 us before it sleeps (docs/multicore.md, section 4a; off by "
+              "default), and that time is in its CPU time. *wrk busy* is the load generator's CPU time over the "
               "point's wall time: near 100 %, wrk's one core is the bottleneck, and the point "
               "compares the servers by what they cost wrk as much as by their own speed.\n")
+    section_syscalls(md, bench)
     errs = []
     for key, name in SERVERS:
         for c in conns:

@@ -66,6 +66,11 @@ def rows(bench):
             if h and n:
                 add("httpd_vs_nginx.%s.c%d.p99" % (mode, c), h / n, "x", "<=", 1.0,
                     "httpd / nginx p99 latency, %s, %d connections" % (title, c))
+            h, n = v("servers.httpd-%s.c%d.cpu" % (mode, c)), v("servers.nginx-%s.c%d.cpu" % (mode, c))
+            if h and n:
+                add("httpd_vs_nginx.%s.c%d.cpu" % (mode, c), h / n, "x", "<=", 0.8,
+                    "httpd / nginx server CPU time per request, %s, %d connections"
+                    % (title, c))
     x = v("servers.idle_conn.httpd")
     if x is not None:
         add("httpd.idle_conn", x, "B", "<=", 256, "httpd memory per idle keep-alive connection")
@@ -74,6 +79,11 @@ def rows(bench):
         if a and b:
             add("naive_cpc_vs_st.c%d" % c, a / b, "x", ">=", 1.0,
                 "naive server: CPC / State Threads requests/s, %d connections" % c)
+        a, b = v("servers.naive-cpc.c%d.cpu" % c), v("servers.naive-st.c%d.cpu" % c)
+        if a and b:
+            add("naive_cpc_vs_st.c%d.cpu" % c, a / b, "x", "<=", 1.0,
+                "naive server: CPC / State Threads server CPU time per request, "
+                "%d connections" % c)
     for sys_ in ("cpc", "cpcc"):
         label = "CPC" if sys_ == "cpc" else "CPC via cpcc"
         for t, goal in (("switch", 1.15), ("cond", 1.15), ("spawn", 0.6)):

@@ -5,7 +5,7 @@
 
 BINDIR holds naive-cpc, naive-st, naive-pth, naive-nptl, naive-fork (one
 thread or process per connection, canned page, Connection: close);
-naive-cpc-nopoll is naive-cpc run with CPC_POLL_SPIN_US=0;
+naive-cpc-poll50 is naive-cpc run with CPC_POLL_SPIN_US=50;
 HTTPD is examples/httpd's binary.  nginx (1 worker, the same page from a
 file, access log off) runs from a configuration written into a temporary
 directory.  httpd and nginx run twice: with keep-alive and with every
@@ -25,6 +25,13 @@ servers in an order rotated from round to round.  Prints per pair
                                                           user + system; not for fork)
     BENCH servers.<server>.c<conns>.wrk_busy <median> %  (wrk's CPU time / wall time:
                                                           near 100, wrk is the bottleneck)
+
+then, when strace is installed, the system calls each server makes per
+request (strace -f -c over a point of SYSCALL_CONNS connections, traced,
+so slower than the others and not timed):
+
+    BENCH servers.<server>.syscalls <total> n         (per request)
+    BENCH servers.<server>.syscalls.<name> <calls> n  (those above 0.02)
 
 then the memory of idle keep-alive connections, for httpd and nginx:
 CONNS connections each make one request and stay open; the server's RSS
@@ -56,6 +63,9 @@ DURATION = int(os.environ.get("BENCH_DURATION", "1" if QUICK else "3"))
 CONNS = [int(c) for c in os.environ.get(
     "BENCH_CONNS", "10 100 1000" if QUICK else "10 100 1000 5000 10000").split()]
 IDLE_CONNS = int(os.environ.get("BENCH_IDLE_CONNS", "2000" if QUICK else "10000"))
+SYSCALL_CONNS = 10
+SYSCALL_SERVERS = ["naive-cpc", "naive-st", "httpd-ka", "httpd-close", "nginx-ka",
+                   "nginx-close"]
 SERVER_CPU = os.environ.get("BENCH_SERVER_CPU", "0")
 WRK_CPU = os.environ.get("BENCH_WRK_CPU", "1")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -64,12 +74,13 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 # (naive_common.h), httpd and nginx read it from this file.
 PAGE = b"<html><body>Hello from a naive server.</body></html>\n"
 
-SERVERS = ["naive-cpc", "naive-cpc-nopoll", "naive-st", "naive-pth", "naive-nptl",
+SERVERS = ["naive-cpc", "naive-cpc-poll50", "naive-st", "naive-pth", "naive-nptl",
            "naive-fork", "httpd-ka", "httpd-close", "nginx-ka", "nginx-close"]
-# Variants: the same binary with another environment.  naive-cpc-nopoll
-# turns off the runtime's polling before sleeping (docs/multicore.md), to
-# show what it buys and what CPU it costs.
-VARIANTS = {"naive-cpc-nopoll": ("naive-cpc", {"CPC_POLL_SPIN_US": "0"})}
+# Variants: the same binary with another environment.  naive-cpc-poll50
+# turns on the runtime's polling before sleeping, for up to 50 us
+# (docs/multicore.md, section 4a; off by default), to show what it buys and
+# what CPU it costs.
+VARIANTS = {"naive-cpc-poll50": ("naive-cpc", {"CPC_POLL_SPIN_US": "50"})}
 
 NGINX_CONF = """daemon off;
 master_process off;
@@ -138,10 +149,12 @@ class Server:
         return [NGINX, "-e", os.path.join(self.work.dir, "error.log"),
                 "-p", self.work.dir, "-c", conf]
 
-    def start(self):
+    def start(self, trace=None):
+        """Start the server; trace: a file for strace -f -c's summary."""
         for _ in range(3):
             self.port = free_port()
-            cmd = ["taskset", "-c", SERVER_CPU] + self.command()
+            traced = ["strace", "-f", "-c", "-o", trace] if trace else []
+            cmd = ["taskset", "-c", SERVER_CPU] + traced + self.command()
             env = dict(os.environ, **VARIANTS.get(self.name, (None, {}))[1])
             self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, env=env,
                                          stderr=subprocess.PIPE, start_new_session=True)
@@ -231,6 +244,52 @@ def wrk(port, conns, close):
         errors += int(m.group(1))
     r["errors"] = errors
     return r, None
+
+
+def strace_summary(path):
+    """{syscall: calls} from strace -c's table."""
+    calls = {}
+    with open(path) as f:
+        for line in f:
+            t = line.split()
+            if len(t) in (5, 6) and re.match(r"[\d.]+$", t[0]) and t[-1] != "total":
+                calls[t[-1]] = int(t[3])
+    return calls
+
+
+def children(pid):
+    """The child processes of pid."""
+    out = []
+    for task in os.listdir("/proc/%d/task" % pid):
+        with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+            out += [int(x) for x in f.read().split()]
+    return out
+
+
+def syscalls_per_request(name, bindir, httpd, work):
+    """{syscall: calls per request} of one traced point, or None."""
+    trace = os.path.join(work.dir, "strace-%s.txt" % name)
+    srv = Server(name, bindir, httpd, work)
+    if not srv.start(trace=trace):
+        return None
+    try:
+        res, _ = wrk(srv.port, SYSCALL_CONNS, close=not name.endswith("-ka"))
+    finally:
+        # strace blocks the signals that would stop it, and writes its
+        # summary when the traced server ends: kill the server, its child.
+        for pid in children(srv.proc.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        try:
+            srv.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            pass
+        srv.stop()
+    if res is None or not res["requests"] or not os.path.exists(trace):
+        return None
+    return {k: v / res["requests"] for k, v in strace_summary(trace).items()}
 
 
 def idle_memory(server, n):
@@ -326,6 +385,20 @@ def main(argv):
                 say("%s.cpu %.2f us" % (key, statistics.median(v)))
             say("%s.wrk_busy %.0f %%" % (key, statistics.median(x["wrk_busy"] for x in xs)))
             say("%s.errors %d n" % (key, sum(x["errors"] for x in xs)))
+    if shutil.which("strace"):
+        for name in SYSCALL_SERVERS:
+            if name not in servers:
+                continue
+            per = syscalls_per_request(name, bindir, httpd, work)
+            if per is None:
+                failures.append("%s: no system call count" % name)
+                continue
+            say("BENCH servers.%s.syscalls %.2f n" % (name, sum(per.values())))
+            for k, x in sorted(per.items(), key=lambda kv: -kv[1]):
+                if x >= 0.02:
+                    say("BENCH servers.%s.syscalls.%s %.2f n" % (name, k, x))
+    else:
+        say("# strace not found: no system call counts")
     for name in ("httpd-ka", "nginx-ka"):
         if name not in servers:
             continue

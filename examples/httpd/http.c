@@ -389,11 +389,27 @@ static int open_index_directly(int root_fd, const char *root_real,
     return 0;
 }
 
-int http_open_below(int root_fd, const char *root_real, const char *rel,
-                    int trailing_slash, int *fdp, struct stat *st)
+/* Copy path into opened (size n, or NULL: nothing); 414 if it does not fit. */
+static int tell_opened(char *opened, size_t n, const char *path)
 {
-    if (trailing_slash && open_index_directly(root_fd, root_real, rel, fdp, st) == 0)
-        return 0;
+    if (opened != NULL && snprintf(opened, n, "%s", path) >= (int)n)
+        return 414;
+    return 0;
+}
+
+int http_open_below(int root_fd, const char *root_real, const char *rel,
+                    int trailing_slash, int *fdp, struct stat *st,
+                    char *opened, size_t opened_size)
+{
+    char idx[PATH_MAX];
+    if (trailing_slash && open_index_directly(root_fd, root_real, rel, fdp, st) == 0) {
+        if (index_path(idx, sizeof idx, rel) == 0 &&
+            tell_opened(opened, opened_size, idx) == 0)
+            return 0;
+        close(*fdp);
+        return 414;
+    }
+    const char *path = rel;
     int fd = open_beneath(root_fd, root_real, rel);
     if (fd < 0)
         return errno_status(errno);
@@ -402,12 +418,12 @@ int http_open_below(int root_fd, const char *root_real, const char *rel,
         return 500;
     }
     if (S_ISDIR(st->st_mode)) {
-        char idx[PATH_MAX];
         close(fd);
         if (!trailing_slash)
             return 301;
         if (index_path(idx, sizeof idx, rel) != 0)
             return 414;
+        path = idx;
         fd = open_beneath(root_fd, root_real, idx);
         if (fd < 0) {
             int s = errno_status(errno);
@@ -421,6 +437,10 @@ int http_open_below(int root_fd, const char *root_real, const char *rel,
     if (!S_ISREG(st->st_mode)) {
         close(fd);
         return 403;
+    }
+    if (tell_opened(opened, opened_size, path) != 0) {
+        close(fd);
+        return 414;
     }
     *fdp = fd;
     return 0;

@@ -53,9 +53,12 @@ int http_target_to_path(const struct http_request *req, char *out,
    outside, no special files.  A directory is served through its index.html.
    Returns 0 with *fd open (O_RDONLY) and *st filled, or an HTTP status
    (301 directory without trailing slash, 403, 404, 414, 500), or -EMFILE
-   when the process is out of descriptors (the caller may wait and retry). */
+   when the process is out of descriptors (the caller may wait and retry).
+   The path opened, relative to the root (rel, or its index.html), is
+   copied into opened (opened_size bytes; NULL: not wanted). */
 int http_open_below(int root_fd, const char *root_real, const char *rel,
-                    int trailing_slash, int *fd, struct stat *st);
+                    int trailing_slash, int *fd, struct stat *st,
+                    char *opened, size_t opened_size);
 
 /* The Content-Type for a file name. */
 const char *http_mime_type(const char *path);

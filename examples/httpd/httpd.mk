@@ -11,8 +11,9 @@ HTTPD_BUILD := $(BUILD)/examples/httpd
 HTTPD_BIN   := $(HTTPD_BUILD)/httpd
 HTTPD_DEBUG := $(HTTPD_BUILD)/httpd.debug
 HTTPD_UNIT  := $(HTTPD_BUILD)/test_http_unit
-HTTPD_SRCS  := $(HTTPD_DIR)/httpd.cpc $(HTTPD_DIR)/http.c
-HTTPD_DEPS  := $(HTTPD_SRCS) $(HTTPD_DIR)/http.h \
+HTTPD_CACHE_UNIT := $(HTTPD_BUILD)/test_cache_unit
+HTTPD_SRCS  := $(HTTPD_DIR)/httpd.cpc $(HTTPD_DIR)/http.c $(HTTPD_DIR)/cache.c
+HTTPD_DEPS  := $(HTTPD_SRCS) $(HTTPD_DIR)/http.h $(HTTPD_DIR)/cache.h \
                $(wildcard $(TOP)/runtime/include/cpc/*.h) \
                $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py)
 
@@ -31,13 +32,19 @@ $(HTTPD_UNIT): $(HTTPD_DIR)/test_http_unit.c $(HTTPD_DIR)/http.c $(HTTPD_DIR)/ht
 	$(CC) $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined -pthread -o $@ \
 	    $(HTTPD_DIR)/test_http_unit.c $(HTTPD_DIR)/http.c
 
+$(HTTPD_CACHE_UNIT): $(HTTPD_DIR)/test_cache_unit.c $(HTTPD_DIR)/cache.c $(HTTPD_DIR)/cache.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_COMMON) -O1 -fsanitize=address,undefined -pthread -o $@ \
+	    $(HTTPD_DIR)/test_cache_unit.c $(HTTPD_DIR)/cache.c
+
 httpd: $(HTTPD_BIN) $(HTTPD_DEBUG)
 
 # The suite raises RLIMIT_NOFILE itself (to the hard limit) for the clients,
 # wrk and the server; `timeout` bounds each run.  The debug build runs the
 # same tests except the two load tests (which print the BENCH lines).
-test-httpd: $(HTTPD_UNIT) $(HTTPD_BIN) $(HTTPD_DEBUG)
+test-httpd: $(HTTPD_UNIT) $(HTTPD_CACHE_UNIT) $(HTTPD_BIN) $(HTTPD_DEBUG)
 	$(HTTPD_UNIT)
+	$(HTTPD_CACHE_UNIT)
 	cd $(TOP) && HTTPD=$(HTTPD_BIN) timeout -k 10 300 $(PYTHON) -m pytest -q -s \
 	    -p no:cacheprovider $(HTTPD_DIR)/test_httpd.py
 	cd $(TOP) && HTTPD=$(HTTPD_DEBUG) timeout -k 10 300 $(PYTHON) -m pytest -q \

@@ -189,28 +189,40 @@ int main(void)
         static const struct {
             const char *rel;
             int trailing_slash, status;
-            const char *what;
+            const char *what, *opened;
         } cases[] = {
-            { "a.txt", 0, 0, "a.txt" },
-            { "in", 0, 0, "symlink inside" },
-            { "out", 0, 403, "symlink to ../secret" },
-            { "abs", 0, 403, "symlink to /etc/passwd" },
-            { "fifo", 0, 403, "fifo" },
-            { "nope", 0, 404, "missing" },
-            { "a.txt/x", 0, 404, "through a file" },
-            { "sub", 0, 301, "dir without slash" },
-            { "sub", 1, 0, "dir index" },
-            { "noindex", 1, 403, "dir without index" },
-            { "dirindex", 1, 403, "index that is a directory" },
-            { "leak", 1, 403, "index that links out of the root" },
-            { "", 1, 403, "root without index" },
-            { "a.txt", 1, 0, "file with a trailing slash" },
+            { "a.txt", 0, 0, "a.txt", "a.txt" },
+            { "in", 0, 0, "symlink inside", "in" },
+            { "out", 0, 403, "symlink to ../secret", NULL },
+            { "abs", 0, 403, "symlink to /etc/passwd", NULL },
+            { "fifo", 0, 403, "fifo", NULL },
+            { "nope", 0, 404, "missing", NULL },
+            { "a.txt/x", 0, 404, "through a file", NULL },
+            { "sub", 0, 301, "dir without slash", NULL },
+            { "sub", 1, 0, "dir index", "sub/index.html" },
+            { "noindex", 1, 403, "dir without index", NULL },
+            { "dirindex", 1, 403, "index that is a directory", NULL },
+            { "leak", 1, 403, "index that links out of the root", NULL },
+            { "", 1, 403, "root without index", NULL },
+            { "a.txt", 1, 0, "file with a trailing slash", "a.txt" },
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            char opened[PATH_MAX] = "";
             st = http_open_below(rootfd, real, cases[i].rel, cases[i].trailing_slash,
-                                 &fd, &sb);
+                                 &fd, &sb, opened, sizeof opened);
             CHECK(st == cases[i].status && (st != 0 || sb.st_size == 3),
                   "%s: %d", cases[i].what, st);
+            CHECK(st != 0 || strcmp(opened, cases[i].opened) == 0,
+                  "%s: opened %s", cases[i].what, opened);
+            if (st == 0)
+                close(fd);
+        }
+        {
+            char small[6];
+            st = http_open_below(rootfd, real, "sub", 1, &fd, &sb, small, sizeof small);
+            CHECK(st == 414, "opened path too long for its buffer: %d", st);
+            st = http_open_below(rootfd, real, "a.txt", 0, &fd, &sb, NULL, 0);
+            CHECK(st == 0, "no opened path wanted: %d", st);
             if (st == 0)
                 close(fd);
         }

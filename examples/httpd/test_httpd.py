@@ -256,6 +256,61 @@ def test_bodies_byte_exact(server, tree):
     assert curl(server.port, "-f", path="/%68ello.txt").stdout == files["hello.txt"]
 
 
+# httpd's cache of small files (cache.h) holds only files changed this
+# long ago; the tests wait that long after writing the files they cache.
+CACHE_SETTLE_S = 2
+
+
+def test_small_files_are_served_from_the_cache_until_they_change(tmp_path):
+    root = tmp_path / "www"
+    (root / "d").mkdir(parents=True)
+    (root / "page.html").write_bytes(b"first")
+    (root / "d" / "index.html").write_bytes(b"<p>index</p>")
+    (tmp_path / "secret.txt").write_bytes(b"SECRET")
+    time.sleep(CACHE_SETTLE_S + 1.1)
+    srv = Server(str(root))
+    try:
+        miss = request(srv.port, get("/page.html"))
+        hit = request(srv.port, get("/page.html"))
+        assert miss[0] == hit[0] == 200 and miss[2] == hit[2] == b"first"
+        for h in ("content-type", "content-length", "last-modified"):
+            assert miss[1][h] == hit[1][h], h
+        assert srv.stats()["cache_hits"] == 1
+        head = request(srv.port, get("/page.html").replace(b"GET", b"HEAD"), head_only=True)
+        assert head[0] == 200 and head[1]["content-length"] == "5"
+        assert srv.stats()["cache_hits"] == 2
+        assert [request(srv.port, get("/d/"))[2] for _ in range(2)] == [b"<p>index</p>"] * 2
+        assert srv.stats()["cache_hits"] == 3
+        # Changed in place with the same size: served new at once.
+        (root / "page.html").write_bytes(b"SECND")
+        assert request(srv.port, get("/page.html"))[2] == b"SECND"
+        # Replaced by a symbolic link out of the root: refused, not cached.
+        (root / "page.html").unlink()
+        os.symlink("../secret.txt", root / "page.html")
+        assert request(srv.port, get("/page.html"))[0] == 403
+        (root / "page.html").unlink()
+        assert request(srv.port, get("/page.html"))[0] == 404
+        assert srv.stats()["cache_hits"] == 3
+    finally:
+        srv.stop()
+
+
+def test_first_request_arriving_after_the_accept_is_served(server, tree):
+    """httpd reads a new connection at once, before it waits: a request
+    that is not there yet is waited for, then answered."""
+    root, files = tree
+    with connect(server.port) as s:
+        time.sleep(0.3)
+        s.sendall(get("/hello.txt"))
+        r = Reader(s)
+        status, _, body = r.response()
+        assert (status, body) == (200, files["hello.txt"])
+        s.sendall(get("/sub/page.txt", "Connection: close\r\n"))
+        status, _, body = r.response()
+        assert (status, body) == (200, files["sub/page.txt"])
+        assert r.at_eof()
+
+
 def test_big_binary_file(server, tmp_path):
     dest = tmp_path / "bin.dat"
     out = curl(server.port, "-f", "-o", str(dest), path="/bin.dat")
@@ -361,6 +416,22 @@ def test_keepalive_sequential_and_pipelined(server, tree):
         status, h, body = r.response()
         assert status == 200 and h.get("connection") == "close"
         assert r.at_eof()
+
+
+def test_close_response_arrives_whole_despite_requests_after_it(server, tree):
+    """The last response goes out before the close, even when the client
+    sent more than the server reads (a close with unread input resets the
+    connection, dropping whatever was not sent yet)."""
+    files = tree[1]
+    big = get("/sub/page.txt", "X-Pad: " + "p" * 6000 + "\r\n")
+    for name in ("hello.txt", "nope"):
+        with connect(server.port) as s:
+            s.sendall(get("/" + name, "Connection: close\r\n") + big * 8)
+            r = Reader(s)
+            status, h, body = r.response()
+            assert h.get("connection") == "close"
+            assert (status, body) == ((200, files[name]) if name != "nope" else
+                                      (404, b"404 Not Found\n"))
 
 
 def test_http10(server, tree):

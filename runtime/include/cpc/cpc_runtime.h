@@ -180,7 +180,7 @@ int cpc_scheduler_free(cpc_sched *s);
 /* How long, at most, s polls its fds without blocking before it sleeps
    when it has nothing to run (docs/multicore.md): usec microseconds, 0 to
    sleep at once.  The default is CPC_POLL_SPIN_US from the environment,
-   else 50.  0, or -1 with errno EINVAL (a pool, usec out of 0..1000000). */
+   else 0.  0, or -1 with errno EINVAL (a pool, usec out of 0..1000000). */
 int cpc_scheduler_set_poll_spin(cpc_sched *s, int usec);
 
 /* Driving a scheduler from another event loop (docs/multicore.md): watch
