@@ -20,7 +20,8 @@
 #                                       bindings with their libclang.so, on
 #                                       INSTALL_PYTHON (below)
 #   mandir/man1/cpcc.1, man7/cpc.7      (naming the installed docs)
-#   datarootdir/doc/cpc/                README.md, docs/*.md
+#   datarootdir/doc/cpc/                README.md, docs/*.md (docs/README.md, the docs'
+#                                       index, as index.md: it would take README.md's name)
 #   datarootdir/cpc/gdb/                the gdb extension, when the tree has
 #                                       one (tools/gdb/)
 # The paths are recorded at install time (GNU style): install into the
@@ -48,7 +49,7 @@ INSTALL_SRC    := $(TOP)/mk/install
 INSTALL_HDRS   := $(wildcard $(RUNTIME_DIR)/include/cpc/*.h)
 INSTALL_MAN    := $(TOP)/docs/man
 INSTALL_GDB    := $(wildcard $(TOP)/tools/gdb/*)
-INSTALL_DOCS   := $(TOP)/README.md $(wildcard $(TOP)/docs/*.md)
+INSTALL_DOCS   := $(TOP)/README.md $(filter-out $(TOP)/docs/README.md,$(wildcard $(TOP)/docs/*.md))
 INSTALL_STAGE  := $(BUILD)/install
 # The private environment's interpreter: one that every user who can read
 # the prefix can run, outside any home directory (the build's .venv may
@@ -137,6 +138,7 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	$(INSTALL) -m 644 $(INSTALL_STAGE)/cpc.7 "$(DESTDIR)$(mandir)/man7/"
 	$(INSTALL) -d "$(DESTDIR)$(docdir)"
 	$(INSTALL) -m 644 $(INSTALL_DOCS) "$(DESTDIR)$(docdir)/"
+	$(INSTALL) -m 644 $(TOP)/docs/README.md "$(DESTDIR)$(docdir)/index.md"
 	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/gdb" && \
 	    cp -R $(INSTALL_GDB) "$(DESTDIR)$(pkgdatadir)/gdb/")
 	$(if $(INSTALL_GDB),@$(MAKE) --no-print-directory install-gdb-autoload)
