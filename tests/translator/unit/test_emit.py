@@ -321,3 +321,20 @@ def test_the_dead_variables_table_lists_the_users_variables_only():
     table = re.search(r'sum__dead\[2\] __attribute__\(\(used\)\) = \{ "", "([^"]*)" \};', out)
     assert table is not None, out
     assert table.group(1) == 'unused@7', out
+
+
+def test_a_dead_variables_entry_shared_by_resume_points_is_written_once():
+    # sq is dead across each of the 40 calls (each sets it) and set on 40
+    # lines: written at each resume point, the table would grow as their
+    # product; the entry is one array the resume points point to
+    calls = ''.join('    sq = square(n + %d);\n    total += sq;\n' % i for i in range(40))
+    out = emit('cps int square(int v) { cpc_yield(); return v * v; }\n'
+               'cps int f(int n) {\n    int sq, total = 0;\n' + calls +
+               '    return total + n;\n}\n')
+    entry = 'sq@' + ','.join(str(5 + 2 * i) for i in range(40))
+    assert out.count(entry) == 1, out
+    m = re.search(r'static const char (f__dead_\d+)\[\] __attribute__\(\(used\)\) = "%s";'
+                  % entry, out)
+    assert m is not None, out
+    table = re.search(r'f__dead\[41\] __attribute__\(\(used\)\) = \{ "", ([^}]*) \};', out)
+    assert table.group(1).split(', ') == [m.group(1)] * 40, out

@@ -165,11 +165,25 @@ def resume_dead(name, dead):
     the statements that set each: gdb's `info locals` shows such a variable
     as `<optimized out>` until the thread passes one of them.  Data only,
     which the gdb extension reads (the program does not): `NAME@LINE,LINE
-    NAME@...` per resume point, the program's variables only."""
-    entries = ['"%s"' % ' '.join('%s@%s' % (v, ','.join(str(n) for n in ls))
-                                 for v, ls in vs) for vs in dead]
-    return 'static const char *const %s__dead[%d] __attribute__((used)) = { "", %s };' % (
-        name, len(dead) + 1, ', '.join(entries))
+    NAME@...` per resume point, the program's variables only.  An entry
+    that several resume points share is written once, as the array
+    `F__dead_K` they point to: written out at each, a large function's
+    table grew as its resume points times its assignments (tens of
+    megabytes of C for 10,000 resume points)."""
+    entries = [' '.join('%s@%s' % (v, ','.join(str(n) for n in ls)) for v, ls in vs)
+               for vs in dead]
+    uses = {}
+    for e in entries:
+        uses[e] = uses.get(e, 0) + 1
+    shared, arrays = {}, []
+    for e in entries:
+        if e and uses[e] > 1 and e not in shared:
+            shared[e] = '%s__dead_%d' % (name, len(shared) + 1)
+            arrays.append('static const char %s[] __attribute__((used)) = "%s";\n'
+                          % (shared[e], e))
+    return ''.join(arrays) + \
+        'static const char *const %s__dead[%d] __attribute__((used)) = { "", %s };' % (
+            name, len(dead) + 1, ', '.join(shared.get(e) or '"%s"' % e for e in entries))
 
 
 def bounce(name, pnames, has_body, code=''):
