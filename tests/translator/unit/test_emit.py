@@ -338,3 +338,15 @@ def test_a_dead_variables_entry_shared_by_resume_points_is_written_once():
     assert m is not None, out
     table = re.search(r'f__dead\[41\] __attribute__\(\(used\)\) = \{ "", ([^}]*) \};', out)
     assert table.group(1).split(', ') == [m.group(1)] * 40, out
+
+
+def test_the_resume_stubs_of_a_body_with_many_resume_points_are_compiled_unoptimised():
+    # (docs/abi.md: gcc's cost per optimised function, times thousands of
+    # stubs; a body with few resume points keeps its stubs optimised)
+    def stubs(n):
+        calls = ''.join('    total += square(n + %d);\n' % i for i in range(n))
+        out = emit('cps int square(int v) { cpc_yield(); return v * v; }\n'
+                   'cps int f(int n) {\n    int total = 0;\n' + calls + '    return total;\n}\n')
+        return re.findall(r'static (\w+) cpc_continuation \*f__resume_\d+\(', out)
+    assert stubs(40) == ['CPC_RESUME_STUB'] * 40
+    assert stubs(8) == ['CPC_CPS_FN'] * 8
