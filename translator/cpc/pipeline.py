@@ -26,6 +26,7 @@ from . import frontend as fe
 from . import rewrite as rw
 from . import clang_limits
 from . import conditionals
+from . import cps_free
 from . import headers
 from . import nested
 from . import consistency
@@ -195,6 +196,21 @@ PASSES = [
     Pass('boxing', 'boxing.py', boxing_pass, check=unit_only(boxing.check),
          doc='variables whose address may be retained move to a heap environment'),
 ]
+
+
+# After this pass, a unit without cps code (cps_free.py) skips the rest:
+# its #if branches are those gcc takes and the headers defining cps
+# functions are inlined, so what the later passes see is what gcc compiles.
+CPS_FREE_AFTER = 'headers'
+CPS_FREE_CHECK = 'cps-free check'      # its name in timings
+
+
+def cps_code(u, ctx):
+    t0 = cpu_now()
+    try:
+        return cps_free.has_cps_code(u)
+    finally:
+        ctx.charge(CPS_FREE_CHECK, t0)
 
 
 def emit_requires(u, ctx):
@@ -441,6 +457,9 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
                 verify(p, u, ctx, 'pass `%s` broke its invariant' % p.name)
             if stop_after == p.name:
                 return text_of(u)
+            if p.name == CPS_FREE_AFTER and not cps_code(u, ctx):
+                # no later pass has anything to do (cps_free.py)
+                return text_of(u) if stop_after is not None else cps_free.verbatim(u)
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')
         return run_edits(EMIT, u, ctx)
