@@ -26,7 +26,9 @@ file, or of a macro it expands, transitively, is enough):
   values of these are rewritten or diagnosed;
 - a name spelt like a generated one (`F__cps`, `F__spawn_1`, ...), which the
   reserved pass renames;
-- a definition of `__attribute__` as a macro (which hides the cps tag).
+- a definition of `__attribute__` as a macro (which hides the cps tag);
+- a macro that pastes tokens (`##`) among those the main file expands: the
+  names it makes are not in any text.
 
 The passes keep their invariants on such a unit trivially: its text is
 theirs unchanged.
@@ -70,8 +72,10 @@ def _main_names(u):
         if d.location.file is None:
             continue            # the compiler's own (__clang__, __LINE__...)
         text = u.spelled(d)
-        if text is None:
-            return None         # a definition it cannot read: assume the worst
+        if text is None or b'##' in text:
+            # a definition it cannot read, or one that pastes names
+            # together (`cpc_ ## x`): assume the worst
+            return None
         for n in _names(text):
             names.add(n)
             if n in macros and n not in seen:

@@ -87,6 +87,8 @@ CPS_CODE = {
         '#include "h.h"\nint main(void) { return 0; }\n'),
     'attribute_defined_as_a_macro': (
         '', '#define __attribute__(x)\nint main(void) { return 0; }\n'),
+    'cps_call_pasted_by_a_header_macro': (
+        '#define CALL(x) cpc_ ## x()\n', '#include "h.h"\nint main(void) { CALL(yield); return 0; }\n'),
     'no_retain_pragma': ('', 'int main(void) { int x = 0;\n#pragma cpc_no_retain(x)\n'
                              'return x; }\n'),
 }
