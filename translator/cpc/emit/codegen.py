@@ -176,8 +176,14 @@ def resume_dead(name, dead):
     `F__dead_K` they point to: written out at each, a large function's
     table grew as its resume points times its assignments (tens of
     megabytes of C for 10,000 resume points)."""
-    entries = [' '.join('%s@%s' % (v, ','.join(str(n) for n in ls)) for v, ls in vs)
-               for vs in dead]
+    written = {}        # (variable, id of its lines): its item, written once
+
+    def item(v, ls):
+        key = (v, id(ls))
+        if key not in written:
+            written[key] = '%s@%s' % (v, ','.join(str(n) for n in ls))
+        return written[key]
+    entries = [' '.join(item(v, ls) for v, ls in vs) for vs in dead]
     uses = {}
     for e in entries:
         uses[e] = uses.get(e, 0) + 1

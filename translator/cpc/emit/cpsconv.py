@@ -168,6 +168,9 @@ class Emitter:
         self.edits = []
         self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
+        # definition (hash, offset) -> called without a prototype: asked at
+        # every call, and libclang gives each call a new cursor of the callee
+        self._unprototyped = {}
         self.path = u.path
 
     def diag(self, c, msg):
@@ -751,8 +754,13 @@ class Emitter:
         if not an.is_cps_call(call):
             return
         defn = d.get_definition()
-        if defn is None or (fe.tkind(d.type) != fe.TK_FUNCTIONNOPROTO and
-                            not old_style(self.u, defn)):
+        if defn is None:
+            return
+        key = (defn.hash, defn.extent.start.offset, fe.tkind(d.type))
+        if key not in self._unprototyped:
+            self._unprototyped[key] = fe.tkind(d.type) == fe.TK_FUNCTIONNOPROTO or \
+                old_style(self.u, defn)
+        if not self._unprototyped[key]:
             return
         want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
         if want != got:
