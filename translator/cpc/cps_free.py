@@ -36,7 +36,8 @@ theirs unchanged.
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .analysis.attributes import has_annotation
+from .clang_types import is_cps_function_type
 from . import reserved
 from . import rewrite as rw
 from . import typecheck
@@ -113,7 +114,7 @@ def _acts_on(c):
     """Declaration c is one the later passes rewrite or diagnose uses of."""
     if c.kind == K.TYPEDEF_DECL:
         return _involves_cps(c.underlying_typedef_type)
-    if c.kind == K.FUNCTION_DECL and an.has_annotation(c, 'cpc_need_cont'):
+    if c.kind == K.FUNCTION_DECL and has_annotation(c, 'cpc_need_cont'):
         return True
     return _involves_cps(c.type)
 
@@ -123,7 +124,7 @@ def has_cps_code(u):
     acts on (see the module's documentation); False only when none can."""
     for c in u.top():
         if c.kind == K.FUNCTION_DECL and c.is_definition() and \
-                fe.is_cps_function_type(c.type):
+                is_cps_function_type(c.type):
             return True
         if c.kind == K.MACRO_DEFINITION and c.spelling in ('__attribute__', '__attribute') \
                 and u.in_main_file(c):
