@@ -12,7 +12,9 @@ so the benchmark also checks that the translation is right.
 
 With `--headers libc` or `--headers glib` the file also includes the C library's large
 headers (and glib's), and its native helpers call into them, as real code does;
-`--native P` makes a share P of the functions native (default 0.1: a file of cps code).
+`--native P` makes a share P of the functions native (default 0.1: a file of cps code);
+`--native 1` writes a C file of a CPC project: every function native, `main` calling them,
+the runtime's header included, no cps code.
 
 Usage: gen5k.py [--lines N] [--seed S] [--headers none|libc|glib] [--native P] > file.cpc
 """
@@ -229,6 +231,16 @@ class Gen:
         self.emit()
         self.cps.append(name)
 
+    def native_main(self):
+        self.emit("int main(void)")
+        self.emit("{")
+        self.emit("    unsigned long total = 0;")
+        for name in self.native:
+            self.emit("    total += %s(%d, 2);" % (name, self.r.randrange(1, 1000)))
+        self.emit('    printf("checksum %lx total %lu\\n", checksum, total);')
+        self.emit("    return 0;")
+        self.emit("}")
+
     def driver(self):
         self.emit("static int status;")
         self.emit()
@@ -249,13 +261,30 @@ class Gen:
         self.emit("}")
 
 
+# a C file of a CPC project: the runtime's header (its cps declarations), no cps code
+C_FILE_HEAD = """\
+#ifndef CPC_NATIVE
+#include <cpc/cpc_runtime.h>
+#endif
+"""
+
+
 def generate(lines=5000, seed=1, headers="none", native=0.1):
     g = Gen(seed, headers)
     included = {"none": "", "libc": LIBC_HEADERS,
                 "glib": LIBC_HEADERS + GLIB_HEADERS}[headers]
-    g.emit(PROLOGUE % {"headers": included} + USES[headers])
+    prologue = PROLOGUE % {"headers": included} + USES[headers]
+    if native >= 1:
+        head = prologue[:prologue.index("#ifndef CPC_NATIVE")]
+        prologue = head + C_FILE_HEAD + prologue[prologue.index("#endif\n") + 7:]
+    g.emit(prologue)
     for i in range(8):
         g.native_fn(i)
+    if native >= 1:
+        while g.lines() + len(g.native) + 20 < lines:
+            g.native_fn(100 + len(g.native))
+        g.native_main()
+        return "\n".join(g.out) + "\n"
     i = 0
     every = max(1, round(1 / native)) if native < 0.5 else 0
     # leave room for the driver (one line per cps function + ~15)

@@ -350,6 +350,10 @@ def real_cases():
         ("glib_5k", [(generated("gen5k.py", os.path.join(d, "glib_5k.cpc"), "--lines", 5000,
                                 "--headers", "glib", "--native", 0.7), glib, True)],
          "5,000 lines, 30% cps functions, glib and the C library's large headers"),
+        ("cfile_5k", [(generated("gen5k.py", os.path.join(d, "cfile_5k.cpc"), "--lines", 5000,
+                                 "--headers", "glib", "--native", 1), glib, True)],
+         "a C file of a CPC project: 5,000 lines, glib and the C library's headers and the "
+         "runtime's, no cps code"),
         ("libc_1k5", [(generated("gen5k.py", os.path.join(d, "libc_1k5.cpc"), "--lines",
                                  1500, "--headers", "libc", "--native", 0.7), [], True)],
          "1,500 lines, 30% cps functions, the C library's large headers"),

@@ -559,3 +559,19 @@ def test_an_argument_dead_across_a_call_is_optimized_out_after_it():
     # report's n is not used after count(n): not restored when report resumes
     out = gdb(build('lines', '-O0'), 'break lines.cpc:22', 'run', 'info args', 'kill')
     assert re.search(r'^n = <optimized out>$', out, re.M), out
+
+
+def test_a_variable_dead_across_two_calls_is_optimized_out_after_each():
+    # sq is dead across both calls of twice: one entry of its dead table,
+    # shared by both resume points, read through each
+    exe = build('dead_shared', '-O0')
+    for hit, line, value in ((1, 11, 9), (2, 13, 16)):
+        out = gdb(exe, 'break dead_shared.cpc:7', 'run', *(['continue'] * (hit - 1)),
+                  'finish', 'echo --resumed--\\n', 'info locals', 'next',
+                  'echo --after--\\n', 'info locals', 'kill')
+        resumed = out[out.index('--resumed--'):out.index('--after--')]
+        after = out[out.index('--after--'):]
+        assert re.search(r'^%d\t' % line, out[:out.index('--resumed--')].split(
+            'waits for the call to return')[-1], re.M), out
+        assert re.search(r'^sq = <optimized out>$', resumed, re.M), out
+        assert re.search(r'^sq = %d$' % value, after, re.M), out

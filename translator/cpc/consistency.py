@@ -27,17 +27,35 @@ def _may_name_one_name(text):
     return ONE_NAME_DEFINITION_RE.fullmatch(LAYOUT_RE.sub(b' ', text)) is not None
 
 
+IDENTIFIER_RE = re.compile(rb'[A-Za-z_$][\w$]*')
+
+
 def cps_spelling_re(u):
     """`cps`, or an object-like macro that stands for it (QEMU's
-    `#define coroutine_fn cps`, also through other such macros)."""
-    bodies = {}
+    `#define coroutine_fn cps`, also through other such macros).  It is
+    searched for in the main file's text only, so only the macros that text
+    names, and those their one-name bodies name in turn, are read: not the
+    thousands of a library's headers."""
+    defs = {}
     for d in u.top():
         if d.kind == K.MACRO_DEFINITION:
+            defs.setdefault(d.spelling, []).append(d)
+    todo = {m.decode('utf-8', 'surrogateescape') for m in IDENTIFIER_RE.findall(u.text)}
+    todo = [n for n in todo if n in defs]
+    seen = set(todo)
+    bodies = {}
+    while todo:
+        name = todo.pop()
+        for d in defs[name]:
             if not _may_name_one_name(u.spelled(d)):
                 continue
             toks = [t.spelling for t in d.get_tokens()]
-            if len(toks) == 2 and toks[0] == d.spelling:
-                bodies[d.spelling] = toks[1]
+            if len(toks) == 2 and toks[0] == name:
+                bodies[name] = toks[1]
+        body = bodies.get(name)
+        if body in defs and body not in seen:
+            seen.add(body)
+            todo.append(body)
     names = {'cps'}
     grew = True
     while grew:

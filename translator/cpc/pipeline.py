@@ -26,6 +26,7 @@ from . import frontend as fe
 from . import rewrite as rw
 from . import clang_limits
 from . import conditionals
+from . import cps_free
 from . import headers
 from . import nested
 from . import consistency
@@ -203,6 +204,21 @@ PASSES = [
     Pass('boxing', 'boxing.py', boxing_pass, check=unit_only(boxing.check),
          doc='variables whose address may be retained move to a heap environment'),
 ]
+
+
+# After this pass, a unit without cps code (cps_free.py) skips the rest:
+# its #if branches are those gcc takes and the headers defining cps
+# functions are inlined, so what the later passes see is what gcc compiles.
+CPS_FREE_AFTER = 'headers'
+CPS_FREE_CHECK = 'cps-free check'      # its name in timings
+
+
+def cps_code(u, ctx):
+    t0 = cpu_now()
+    try:
+        return cps_free.has_cps_code(u)
+    finally:
+        ctx.charge(CPS_FREE_CHECK, t0)
 
 
 def emit_requires(u, ctx):
@@ -461,6 +477,10 @@ def run_passes(u, ctx, stop_after, check_invariants):
             if stop_after == p.name:
                 errors.raise_any()
                 return text_of(u)
+            if p.name == CPS_FREE_AFTER and not cps_code(u, ctx):
+                # no later pass has anything to do (cps_free.py)
+                errors.raise_any()
+                return text_of(u) if stop_after is not None else cps_free.verbatim(u)
         errors.raise_any()
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')

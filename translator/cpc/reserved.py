@@ -29,8 +29,9 @@ K = fe.K
 # copy).  A cps function F's code and types: F__cps, F__body, ...
 CODE_SUFFIXES = ['cps', 'body', 'bounce', 'defer', r'resume_\d+', r'resumed_\d+', 'frame',
                  'args', 'env', 'reserve']
-# its tables for gdb (the lines of its resume points, the variables dead there)
-TABLE_SUFFIXES = ['lines', 'dead']
+# its tables for gdb (the lines of its resume points, the variables dead
+# there, and the entries of that table shared by several resume points)
+TABLE_SUFFIXES = ['lines', 'dead', r'dead_\d+']
 # Any function F's: spawned statements and calls become functions
 # F__spawn_N (whose own names follow: F__spawn_N__cps, ...), hoisted struct
 # types F__tag_N_name, the alias F__need_cont of a cpc_need_cont function

@@ -368,6 +368,7 @@ def cps_code_errors(u):
     definition has parameters.  Calls in operands that are never evaluated
     (unevaluated.py replaces them) do not count."""
     errs = []
+    unprototyped = {}
     for what, body in cps_code(u):
         unevaluated = [(x.extent.start.offset, x.extent.end.offset)
                        for x in syntax.unevaluated_operands(u, body)]
@@ -393,17 +394,25 @@ def cps_code_errors(u):
                 errs.append(u.diag(n, '`alloca` in %s: the memory would not survive a cps '
                                    'call' % what))
             elif syntax.node_id(n) in cps_calls:
-                errs.extend(unprototyped_arity_errors(u, n, d))
+                errs.extend(unprototyped_arity_errors(u, n, d, unprototyped))
     return errs
 
 
-def unprototyped_arity_errors(u, call, d):
+def unprototyped_arity_errors(u, call, d, unprototyped):
     """A call of a cps function defined without a prototype (`f(a) int
     a; {...}`, `f() {...}`) must pass as many arguments as the definition
     has parameters: C leaves any other call undefined, and the generated
-    entry point, which is prototyped, could not be called with them."""
+    entry point, which is prototyped, could not be called with them.
+    unprototyped memoises the answer per definition: libclang gives each
+    call a new cursor of the callee, whose parameters old_style would list
+    again (thousands of times in a large function)."""
     defn = d.get_definition()
-    if defn is None or (tkind(d.type) != TK_FUNCTIONNOPROTO and not old_style(u, defn)):
+    if defn is None:
+        return []
+    key = (defn.hash, defn.extent.start.offset, tkind(d.type))
+    if key not in unprototyped:
+        unprototyped[key] = tkind(d.type) == TK_FUNCTIONNOPROTO or old_style(u, defn)
+    if not unprototyped[key]:
         return []
     want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
     if want == got:

@@ -486,6 +486,15 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
  */
 #define CPC_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CPC_COLD __attribute__((cold, noinline))
+/* The resume stubs F__resume_N of a body with many resume points (docs/abi.md,
+   "stable frame") are compiled without optimisation: what gcc spends on each
+   optimised function, thousands of times over, costs more than a resume
+   gains from a jump instead of a call. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CPC_RESUME_STUB __attribute__((optimize("O0")))
+#else
+#define CPC_RESUME_STUB
+#endif
 
 void cpc_reservation_violated(const cpc_continuation *k, size_t n);
 /* CPC_PUSH_FIRST into a continuation that is not empty, or CPC_POP_FIRST

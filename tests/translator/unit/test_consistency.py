@@ -4,7 +4,7 @@ import pytest
 
 from cpc import consistency
 from cpc import frontend as fe
-from helpers import HDR, PATH, stage
+from helpers import HDR, PATH, before, stage
 
 
 def test_conflicting_declarations_are_an_error():
@@ -75,3 +75,26 @@ def test_defining_attribute_as_a_macro_is_an_error():
     d = e.value.diags[0]
     assert d.line == 2 and d.msg.startswith(
         '`__attribute__` is defined as a macro: cps functions are marked with a GNU attribute')
+
+
+def test_a_header_macro_standing_for_cps_through_another_spells_cps_in_the_file(tmp_path):
+    # (QEMU's coroutine_fn: the header's chain co_fn -> co_inner -> cps; the
+    # file names co_fn only)
+    (tmp_path / 'h.h').write_text('#define co_inner cps\n#define co_fn co_inner\n'
+                                  'cps void f(void);\n')
+    path = str(tmp_path / 't.cpc')
+    stage('consistency', '#include "h.h"\nco_fn void f(void);\n', path=path)
+    with pytest.raises(fe.Diags) as e:
+        stage('consistency', '#include "h.h"\nvoid f(void);\n', path=path)
+    assert e.value.diags[0].msg.startswith('conflicting declarations of `f`: declared not cps here')
+
+
+def test_the_spellings_of_cps_are_read_from_the_macros_the_file_names(tmp_path):
+    # (a library's thousands of other macros are not read)
+    (tmp_path / 'h.h').write_text('#define co_inner cps\n#define co_fn co_inner\n'
+                                  '#define unused_fn cps\n')
+    u, _ = before('consistency', '#include "h.h"\nco_fn void f(void);\n',
+                  path=str(tmp_path / 't.cpc'))
+    spelling = consistency.cps_spelling_re(u)
+    assert [w for w in (b'cps', b'co_fn', b'co_inner', b'unused_fn')
+            if spelling.fullmatch(w)] == [b'cps', b'co_fn', b'co_inner']

@@ -219,3 +219,32 @@ def test_generated_c_does_not_depend_on_the_process():
             assert r.returncode == 0, r.stderr
             outs.add(r.stdout)
         assert len(outs) == 1, dataflow
+
+
+def test_a_dead_variables_entry_shared_by_resume_points_is_written_once():
+    # sq is dead across each of the 40 calls (each sets it) and set on 40
+    # lines: written at each resume point, the table would grow as their
+    # product; the entry is one array the resume points point to
+    calls = ''.join('    sq = square(n + %d);\n    total += sq;\n' % i for i in range(40))
+    out = emit('cps int square(int v) { cpc_yield(); return v * v; }\n'
+               'cps int f(int n) {\n    int sq, total = 0;\n' + calls +
+               '    return total + n;\n}\n')
+    entry = 'sq@' + ','.join(str(5 + 2 * i) for i in range(40))
+    assert out.count(entry) == 1, out
+    m = re.search(r'static const char (f__dead_\d+)\[\] __attribute__\(\(used\)\) = "%s";'
+                  % entry, out)
+    assert m is not None, out
+    table = re.search(r'f__dead\[41\] __attribute__\(\(used\)\) = \{ "", ([^}]*) \};', out)
+    assert table.group(1).split(', ') == [m.group(1)] * 40, out
+
+
+def test_the_resume_stubs_of_a_body_with_many_resume_points_are_compiled_unoptimised():
+    # (docs/abi.md: gcc's cost per optimised function, times thousands of
+    # stubs; a body with few resume points keeps its stubs optimised)
+    def stubs(n):
+        calls = ''.join('    total += square(n + %d);\n' % i for i in range(n))
+        out = emit('cps int square(int v) { cpc_yield(); return v * v; }\n'
+                   'cps int f(int n) {\n    int total = 0;\n' + calls + '    return total;\n}\n')
+        return re.findall(r'static (\w+) cpc_continuation \*f__resume_\d+\(', out)
+    assert stubs(40) == ['CPC_RESUME_STUB'] * 40
+    assert stubs(8) == ['CPC_CPS_FN'] * 8

@@ -142,10 +142,16 @@ def body_prototype(name, bdecls, code=''):
                                                                   body_params(bdecls))
 
 
-def resume(name, index, zeros, code=''):
-    """The continuation entry of resume point `index`: re-enters the body."""
-    return ('static %sCPC_CPS_FN cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
-            '    return %s__body(%s);\n}' % (code, name, index, name,
+def resume(name, index, zeros, code='', many=False):
+    """The continuation entry of resume point `index`: re-enters the body.
+    The stubs of a body with `many` resume points (a stable frame) are
+    compiled without optimisation (CPC_RESUME_STUB): gcc's fixed cost per
+    optimised function made its thousands of stubs a quarter of the
+    compilation (2,000 stubs: 1.1 s at -O2, 0.35 s so), for a call that
+    becomes `call; ret` instead of a jump, on a body too large to inline."""
+    return ('static %s%s cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
+            '    return %s__body(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else 'CPC_CPS_FN',
+                                            name, index, name,
                                             ', '.join(['cpc_k', str(index)] + zeros)))
 
 
@@ -165,11 +171,31 @@ def resume_dead(name, dead):
     the statements that set each: gdb's `info locals` shows such a variable
     as `<optimized out>` until the thread passes one of them.  Data only,
     which the gdb extension reads (the program does not): `NAME@LINE,LINE
-    NAME@...` per resume point, the program's variables only."""
-    entries = ['"%s"' % ' '.join('%s@%s' % (v, ','.join(str(n) for n in ls))
-                                 for v, ls in vs) for vs in dead]
-    return 'static const char *const %s__dead[%d] __attribute__((used)) = { "", %s };' % (
-        name, len(dead) + 1, ', '.join(entries))
+    NAME@...` per resume point, the program's variables only.  An entry
+    that several resume points share is written once, as the array
+    `F__dead_K` they point to: written out at each, a large function's
+    table grew as its resume points times its assignments (tens of
+    megabytes of C for 10,000 resume points)."""
+    written = {}        # (variable, id of its lines): its item, written once
+
+    def item(v, ls):
+        key = (v, id(ls))
+        if key not in written:
+            written[key] = '%s@%s' % (v, ','.join(str(n) for n in ls))
+        return written[key]
+    entries = [' '.join(item(v, ls) for v, ls in vs) for vs in dead]
+    uses = {}
+    for e in entries:
+        uses[e] = uses.get(e, 0) + 1
+    shared, arrays = {}, []
+    for e in entries:
+        if e and uses[e] > 1 and e not in shared:
+            shared[e] = '%s__dead_%d' % (name, len(shared) + 1)
+            arrays.append('static const char %s[] __attribute__((used)) = "%s";\n'
+                          % (shared[e], e))
+    return ''.join(arrays) + \
+        'static const char *const %s__dead[%d] __attribute__((used)) = { "", %s };' % (
+            name, len(dead) + 1, ', '.join(shared.get(e) or '"%s"' % e for e in entries))
 
 
 def bounce(name, pnames, has_body, code=''):

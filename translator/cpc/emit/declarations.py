@@ -120,6 +120,7 @@ class Declarations:
         self.edits = []
         self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
+        self._unprototyped = {}  # callee definition (hash, offset, type kind) -> no prototype
         self.path = u.path
 
     def diag(self, c, msg):

@@ -131,7 +131,7 @@ class Functions(Declarations):
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
-                                 sig.code))
+                                 sig.code, many=self.stable))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
             saved = {v.key for v in vs}
             # (the user's variables: gdb shows no translation temporary cpc_*;

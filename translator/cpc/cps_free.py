@@ -1,0 +1,155 @@
+"""Translation units without cps code.
+
+A C file of a CPC project (or a .cpc file with no cps code) translates to
+its own text: no pass after the first parse finds anything to change or to
+diagnose in it.  Running them anyway costs as much as parsing again: every
+declaration of every header read for consistency and reserved names, every
+expression of the file type-checked.  `has_cps_code(u)` tells, from the
+unit whose conditional directives are pinned and whose headers defining cps
+functions are inlined (so after the `conditionals` and `headers` passes:
+before them, Clang may not have parsed the branch of an #if that gcc takes),
+whether the main file may hold anything the later passes act on; when it
+cannot, the pipeline writes the file as it is (`verbatim`).
+
+What makes a unit hold cps code, conservatively (an identifier of the main
+file, or of a macro it expands, transitively, is enough):
+
+- a cps function defined anywhere in the unit (the headers pass inlined
+  the headers that define them);
+- a CPC keyword: `cps`, the statement keywords (their expansions name
+  `__cpc_spawn_tag` and `__cpc_linked_tag`), `cpc_no_retain`,
+  `cpc_need_cont`, `#pragma cpc_no_retain`;
+- a name declared with a type that involves a cps function type at any
+  level (a cps function, a pointer to one, a native function taking one, a
+  typedef of one, a field or variable holding one), or a function taking
+  the continuation (`cpc_need_cont`, such as `cpc_get_sched`): calls and
+  values of these are rewritten or diagnosed;
+- a name spelt like a generated one (`F__cps`, `F__spawn_1`, ...), which the
+  reserved pass renames;
+- a definition of `__attribute__` as a macro (which hides the cps tag);
+- a macro that pastes tokens (`##`) among those the main file expands: the
+  names it makes are not in any text.
+
+The passes keep their invariants on such a unit trivially: its text is
+theirs unchanged.
+"""
+import re
+
+from . import frontend as fe
+from .analysis.gnu_attributes import has_annotation
+from .clang_types import is_cps_function_type
+from . import reserved
+from . import rewrite as rw
+from . import typecheck
+from .analysis import retain
+from .emit import codegen as cg
+from .emit import cpsconv
+
+K = fe.K
+
+KEYWORD_NAMES = frozenset(('cps', '__cpc_spawn_tag', '__cpc_linked_tag', 'cpc_no_retain',
+                           'cpc_need_cont'))
+IDENT_RE = re.compile(rb'[A-Za-z_$][\w$]*')
+DECL_KINDS = (K.FUNCTION_DECL, K.VAR_DECL, K.TYPEDEF_DECL)
+RECORD_KINDS = (K.STRUCT_DECL, K.UNION_DECL)
+
+
+def _names(text):
+    return {m.decode('utf-8', 'surrogateescape') for m in IDENT_RE.findall(text)}
+
+
+def _main_names(u):
+    """The identifiers of the main file and of the macros it expands (their
+    definitions, through the macros they name in turn)."""
+    names = _names(u.text)
+    macros = {}
+    for c in u.top():
+        if c.kind == K.MACRO_DEFINITION:
+            macros.setdefault(c.spelling, c)
+    todo = [n for n in names if n in macros]
+    seen = set(todo)
+    while todo:
+        d = macros[todo.pop()]
+        if d.location.file is None:
+            continue            # the compiler's own (__clang__, __LINE__...)
+        text = u.spelled(d)
+        if text is None or b'##' in text:
+            # a definition it cannot read, or one that pastes names
+            # together (`cpc_ ## x`): assume the worst
+            return None
+        for n in _names(text):
+            names.add(n)
+            if n in macros and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return names
+
+
+def _involves_cps(t):
+    """Type t is or holds a cps function type at some level (through
+    pointers, arrays, typedefs, parameter and result types)."""
+    if 'cpc_cps' in t.spelling:
+        return True
+    return _shape_has_cps(typecheck.shape(t))
+
+
+def _shape_has_cps(s):
+    if s is None:
+        return False
+    if s[0] == 'p':
+        return _shape_has_cps(s[1])
+    _, cps, result, params = s
+    return cps or _shape_has_cps(result) or any(_shape_has_cps(p) for p in params or ())
+
+
+def _fields(record):
+    for ch in record.get_children():
+        if ch.kind == K.FIELD_DECL:
+            yield ch
+        elif ch.kind in RECORD_KINDS:
+            yield from _fields(ch)
+
+
+def _acts_on(c):
+    """Declaration c is one the later passes rewrite or diagnose uses of."""
+    if c.kind == K.TYPEDEF_DECL:
+        return _involves_cps(c.underlying_typedef_type)
+    if c.kind == K.FUNCTION_DECL and has_annotation(c, 'cpc_need_cont'):
+        return True
+    return _involves_cps(c.type)
+
+
+def has_cps_code(u):
+    """The main file of unit u may hold something a pass after `headers`
+    acts on (see the module's documentation); False only when none can."""
+    for c in u.top():
+        if c.kind == K.FUNCTION_DECL and c.is_definition() and \
+                is_cps_function_type(c.type):
+            return True
+        if c.kind == K.MACRO_DEFINITION and c.spelling in ('__attribute__', '__attribute') \
+                and u.in_main_file(c):
+            return True
+    if retain.PRAGMA_RE.search(u.text):
+        return True
+    names = _main_names(u)
+    if names is None or names & KEYWORD_NAMES:
+        return True
+    if any(reserved.CPS_SUFFIX_RE.search(n) or reserved.ANY_SUFFIX_RE.search(n)
+           for n in names):
+        return True
+    for c in u.top():
+        if c.kind in DECL_KINDS:
+            if c.spelling in names and _acts_on(c):
+                return True
+        elif c.kind in RECORD_KINDS:
+            for f in _fields(c):
+                if f.spelling in names and _involves_cps(f.type):
+                    return True
+    return False
+
+
+def verbatim(u):
+    """The C of a unit without cps code: its text as it is (what the
+    emitter writes for it)."""
+    return cpsconv.SHADOWED_LINE_RE.sub('', cg.PREAMBLE + '#line 1 "%s"\n' % rw.cstr(u.path) +
+                                        u.text.decode('utf-8', 'surrogateescape'))
