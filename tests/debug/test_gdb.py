@@ -559,3 +559,65 @@ def test_an_argument_dead_across_a_call_is_optimized_out_after_it():
     # report's n is not used after count(n): not restored when report resumes
     out = gdb(build('lines', '-O0'), 'break lines.cpc:22', 'run', 'info args', 'kill')
     assert re.search(r'^n = <optimized out>$', out, re.M), out
+
+
+# ---- sleeping threads, release runtime -------------------------------------------
+
+def sleepers_line(marker):
+    with open(os.path.join(HERE, 'sleepers.cpc')) as f:
+        return next(n for n, ln in enumerate(f, 1) if marker in ln)
+
+
+NO_FRAME = '    (no frame: the function it waits in ended with the call, which keeps none)'
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_every_sleeping_thread_is_listed_with_its_function_and_line(opt):
+    # release runtime: the sleepers are found in the timer heap; each shows
+    # the function that sleeps (and its callers) at the line of the call
+    out = gdb(build('sleepers', opt), 'break sleepers.cpc:%d' % sleepers_line('LINE_READY'),
+              'run', 'info cpc-threads', 'kill')
+    got = re.sub(r'sleeping, \d+\.\d+ s left', 'sleeping',
+                 normalise('\n'.join(cpc_threads_listing(out))))
+    at = sleepers_line
+    assert got.splitlines() == [
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 9 CPC threads',
+        '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
+        '    #0  inspector () at sleepers.cpc:%d' % at('LINE_READY'),
+        '  CPC thread 2 (0xADDR): runnable',
+        '    #0  countdown (n=7) [not started yet] at sleepers.cpc:%d' % at('/* countdown */'),
+        '  CPC thread 3 (0xADDR): sleeping',
+        NO_FRAME,
+        '  CPC thread 4 (0xADDR): sleeping',
+        '    #0  with_args (left=43) at sleepers.cpc:%d' % at('/* with_args */'),
+        '  CPC thread 5 (0xADDR): sleeping',
+        '    #0  inner (half=21) at sleepers.cpc:%d' % at('/* inner */'),
+        '    #1  outer (before=42) at sleepers.cpc:%d' % at('/* outer */'),
+        '  CPC thread 6 (0xADDR): sleeping',
+        '    #0  big (buf=...) at sleepers.cpc:%d' % at('/* big */'),
+        '  CPC thread 7 (0xADDR): sleeping',
+        '    #0  ticker (ticks=0) at sleepers.cpc:%d' % at('/* ticker */'),
+        '  CPC thread 8 (0xADDR): sleeping',
+        NO_FRAME,
+        '  CPC thread 9 (0xADDR): sleeping',
+        '    #0  with_args (left=54) at sleepers.cpc:%d' % at('/* with_args */'),
+        '9 CPC threads: 1 running, 1 runnable, 7 sleeping',
+        '(release runtime: a thread held by the program with cpc_park is listed with the '
+        'debug runtime only, cpcc --cpc-debug)',
+    ], got
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_cps_function_stopped_on_its_closing_brace_is_one_frame(opt):
+    # the epilogue's first instructions drop the frame: stopped before them,
+    # the continuation's top frame is the running invocation's own
+    line = sleepers_line('LINE_READY') + 1
+    out = gdb(build('sleepers', opt), 'break sleepers.cpc:%d' % line, 'run',
+              'echo --bt--\\n', 'bt 2', 'info cpc-threads', 'kill')
+    bt = out[out.index('--bt--'):]
+    assert re.search(r'^#0 .*inspector \(\) at .*sleepers\.cpc:%d\n#\d+ .*sched_trampoline'
+                     % line, bt, re.M), bt
+    listing = cpc_threads_listing(out)
+    i = listing.index(next(x for x in listing if x.startswith('  CPC thread 1 ')))
+    assert listing[i + 1].startswith('    #0  inspector () at ') and \
+        listing[i + 2].startswith('  CPC thread 2 '), listing
