@@ -2,7 +2,8 @@
 
 Loaded automatically for a program linked with the CPC runtime (its
 .debug_gdb_scripts section names this file; gdb needs this directory in its
-auto-load safe-path), or by hand with `source tools/gdb/cpc-gdb.py`.
+auto-load safe-path, unless it is installed under gdb's data directory's
+auto-load/, which gdb trusts), or by hand with `source tools/gdb/cpc-gdb.py`.
 
 Commands:
   info cpc-threads     every CPC thread: its state and its logical backtrace
