@@ -10,7 +10,9 @@ Commands:
   cpc-thread N         select CPC thread N and print its backtrace
   cpc bt [N]           the backtrace of the selected (or Nth) CPC thread
 and a frame filter: `bt` inside a cps function shows, below the innermost
-real frames, the cps callers waiting in the thread's continuation.
+real frames, the cps callers waiting in the thread's continuation; the stop
+at a user's breakpoint, and the frame where next/step/finish go on, are
+printed as that filter shows them (the cps function, the user's arguments).
 
 What this reads (docs/debugging.md says it at more length):
   - a continuation (struct cpc_continuation: length, c[]) is a stack of
@@ -1422,6 +1424,56 @@ def _on_stop(event):
     _last_stop = event
 
 
+# ---- the stop line of a breakpoint in the user's terms ------------------------------
+#
+# gdb prints a breakpoint's stop itself, `Breakpoint 1, count__body (cpc_k=...,
+# cpc_resume=0, n=3) at x.cpc:13`, without the frame filter.  The user's
+# breakpoints are made silent (gdb then prints nothing), and the stop is
+# printed here as gdb would, with the frame as `bt` shows it: `Breakpoint 1,
+# count (n=3) at x.cpc:13`.  A breakpoint whose commands begin with `silent`
+# stays silent.
+
+_threads_seen = 1          # the highest thread number seen: gdb names the thread once > 1
+
+
+def _silence(bp):
+    try:
+        if bp.number > 0 and bp.visible and bp.type == gdb.BP_BREAKPOINT and not bp.silent:
+            bp.silent = True
+            _silenced.add(bp.number)
+    except (RuntimeError, gdb.error):
+        pass
+
+
+_silenced = set()
+
+
+def _print_breakpoint_stop(event):
+    global _threads_seen
+    if not isinstance(event, gdb.BreakpointEvent):
+        return
+    bps = [b for b in event.breakpoints if b.is_valid() and b.number in _silenced]
+    if not bps or (bps[0].commands or '').lstrip().startswith('silent'):
+        return
+    b = bps[0]
+    try:
+        frame = gdb.execute('frame', to_string=True)
+        head = gdb.execute('bt 1', to_string=True).splitlines()[0]
+    except (gdb.error, IndexError):
+        return
+    if not head.startswith('#0 '):
+        return
+    th = gdb.selected_thread()
+    _threads_seen = max([_threads_seen] + [t.num for t in gdb.selected_inferior().threads()])
+    who = 'Thread %d "%s" hit ' % (th.num, th.name or '') if _threads_seen > 1 and th else ''
+    what = 'Temporary breakpoint' if b.temporary else 'Breakpoint'
+    if who:
+        what = what[0].lower() + what[1:] if b.temporary else what
+    gdb.write('\n%s%s %d, %s\n%s' % (who, what, b.number, head[4:].lstrip(),
+                                     frame.split('\n', 1)[1] if '\n' in frame else ''))
+    gdb.execute('display')
+
+
 def _labels_of(body_name, near_pc):
     """{line: address} of the resume labels of F__body."""
     return {line: addr for (_, line, addr) in _labels(body_name, near_pc).values()}
@@ -1510,6 +1562,20 @@ def _skip_size(k, n):
     return size
 
 
+def _print_frame():
+    """What `frame` prints, the frame under the user's names: its line as
+    `bt` shows it through the frame filter (the cps function, the user's
+    arguments), then the source line."""
+    out = gdb.execute('frame', to_string=True)
+    try:
+        head = gdb.execute('bt 1', to_string=True).splitlines()[0]
+    except gdb.error:
+        head = None
+    if head and head.startswith('#0 '):
+        out = '\n'.join([head] + out.split('\n')[1:])
+    gdb.write(out)
+
+
 def _after_step(kind):
     global _step
     if _step is None or _step[0] != kind:
@@ -1523,7 +1589,7 @@ def _after_step(kind):
                 return
             gdb.execute('continue', to_string=True)
             if bp.hit:
-                gdb.execute('frame')
+                _print_frame()
             return
         if kind in ('next', 'step') and _entered_callee(start):
             return                           # step went into the callee
@@ -1543,7 +1609,7 @@ def _after_step(kind):
         if bp.hit and mode in ('call', 'return'):
             gdb.execute('next')              # the rest of the call's line
         elif bp.hit:
-            gdb.execute('frame')
+            _print_frame()
     finally:
         bp.remove()
 
@@ -1632,6 +1698,10 @@ if gdb.selected_inferior().pid:
 else:
     _define_hooks()
 gdb.events.stop.connect(_on_stop)
+for _bp in gdb.breakpoints():
+    _silence(_bp)
+gdb.events.breakpoint_created.connect(_silence)
+gdb.events.stop.connect(_print_breakpoint_stop)
 
 InfoCpcLocals('locals')
 InfoCpcLocals('args')
