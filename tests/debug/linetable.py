@@ -28,7 +28,8 @@ with `objdump --dwarf=decodedline` and returns the violations, each
 order it ran them (a trace of exec_trace.py, the program at -O0): within
 one C invocation, a line that runs after a later line of the same file must
 be where -O0 code goes back to: a loop's or a branch's head, the first
-statement of a `do` body or a label's (a goto's target), the first line of
+statement of a loop's body (`while (1)` has no head code) or a label's (a
+goto's target), the first line of
 the statement that spans the line before, or the function's head.  Each
 violation is `('runs-back', line, text, after line)`: the code of a
 statement runs before code the source puts before it, or is attributed to
@@ -246,6 +247,7 @@ class Source:
         nested = []             # [name, open line, close line] of nested functions
         start_depth = {}
         governed = set()        # statements that are the body of a head, else or do
+        loop_brace = False      # the last token opened a loop's body
         block_starts = []
         for k, t in enumerate(body):
             x = t.text
@@ -259,6 +261,9 @@ class Source:
                     governed.add(k)         # the body of a head: runs or not
                 if prev == 'do' or prev == '{' and k >= 2 and body[k - 2].text == 'do':
                     self.targets.add(t.line)    # where a do-while goes back to
+                elif prev == 'HEAD' and last_opener in ('while', 'for') or \
+                        prev == '{' and loop_brace:
+                    self.targets.add(t.line)    # where `while (1)`, `for (;;)` go back to
             if x in '([':
                 openers.append(body[k - 1].text if k else '')
                 paren += 1
@@ -316,6 +321,8 @@ class Source:
                     self.nested_fn_braces.add(t.line)     # the cleanups run there
             if x in (';', '{', '}') and paren == 0:
                 qmarks = 0
+            loop_brace = x == '{' and k >= 1 and body[k - 1].text == ')' and \
+                last_opener in ('while', 'for')
             if paren or x in '([':
                 prev = None
             elif x == ')' and last_opener in HEADS and not (
