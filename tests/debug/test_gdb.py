@@ -650,3 +650,14 @@ def test_a_breakpoint_whose_commands_are_silent_prints_nothing():
     out = gdb(build('lines', '-O0'), script='break lines.cpc:7\ncommands\nsilent\necho hit\\n\n'
                                             'continue\nend\nrun\n')
     assert out.count('hit\n') == 3 and 'Breakpoint 1, ' not in out, out
+
+
+def test_a_front_end_on_mi_gets_the_stop_record_of_a_breakpoint_with_its_frame():
+    # (a silent breakpoint's MI stop record has no reason nor frame, which
+    # front ends read: the extension leaves breakpoints alone under MI)
+    r = subprocess.run(['gdb', '-nx', '--interpreter=mi2', '-iex', 'add-auto-load-safe-path ' +
+                        GDB_DIR, build('lines', '-O0')],
+                       input='-break-insert lines.cpc:13\n-exec-run\n', stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert re.search(r'^\*stopped,reason="breakpoint-hit",.*frame=\{.*line="13"', r.stdout,
+                     re.M), r.stdout

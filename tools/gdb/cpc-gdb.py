@@ -1436,7 +1436,29 @@ def _on_stop(event):
 _threads_seen = 1          # the highest thread number seen: gdb names the thread once > 1
 
 
+def _mi_session():
+    """Whether this gdb was started for a front end (--interpreter=mi...):
+    a silent breakpoint's MI stop record carries no frame, which front ends
+    read, so the stops are then left as gdb prints them."""
+    try:
+        with open('/proc/self/cmdline', 'rb') as f:
+            args = f.read().split(b'\0')
+    except OSError:
+        return False
+    for i, a in enumerate(args):
+        if a.startswith((b'--interpreter=mi', b'-interpreter=mi', b'-i=mi')) or \
+                a in (b'-i', b'--interpreter', b'-interpreter') and \
+                i + 1 < len(args) and args[i + 1].startswith(b'mi'):
+            return True
+    return False
+
+
+_MI = _mi_session()
+
+
 def _silence(bp):
+    if _MI:
+        return
     try:
         if bp.number > 0 and bp.visible and bp.type == gdb.BP_BREAKPOINT and not bp.silent:
             bp.silent = True
