@@ -23,7 +23,9 @@
 #   datarootdir/doc/cpc/                README.md, docs/*.md (docs/README.md, the docs'
 #                                       index, as index.md: it would take README.md's name)
 #   datarootdir/cpc/gdb/                the gdb extension, when the tree has
-#                                       one (tools/gdb/)
+#                                       one (tools/gdb/); in
+#                                       datarootdir/gdb/auto-load/cpc/ instead
+#                                       when that is gdb's (GDB_DATADIR, below)
 # The paths are recorded at install time (GNU style): install into the
 # prefix you will run from, or stage with DESTDIR.  As root without DESTDIR,
 # ldconfig then refreshes the loader's cache (LDCONFIG=true skips it).
@@ -139,12 +141,14 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	$(INSTALL) -d "$(DESTDIR)$(docdir)"
 	$(INSTALL) -m 644 $(INSTALL_DOCS) "$(DESTDIR)$(docdir)/"
 	$(INSTALL) -m 644 $(TOP)/docs/README.md "$(DESTDIR)$(docdir)/index.md"
-	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(pkgdatadir)/gdb" && \
-	    cp -R $(INSTALL_GDB) "$(DESTDIR)$(pkgdatadir)/gdb/")
+	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(INSTALL_GDB_DIR)" && \
+	    cp -R $(INSTALL_GDB) "$(DESTDIR)$(INSTALL_GDB_DIR)/")
 	$(if $(INSTALL_GDB),@$(MAKE) --no-print-directory install-gdb-autoload)
-	$(if $(INSTALL_GDB),@echo "cpc: gdb loads the CPC extension for programs built with this CPC once \
-	it trusts its directory: add the line 'add-auto-load-safe-path $(pkgdatadir)/gdb' \
-	to ~/.config/gdb/gdbinit (cpc(7), Debugging)")
+	$(if $(INSTALL_GDB),$(if $(INSTALL_GDB_TRUSTED),@echo "cpc: gdb loads the CPC extension \
+	($(INSTALL_GDB_SCRIPT), in its auto-load directory) by itself for programs built with this CPC",\
+	@echo "cpc: gdb loads the CPC extension for programs built with this CPC once \
+	it trusts its directory: add the line 'add-auto-load-safe-path $(INSTALL_GDB_DIR)' \
+	to ~/.config/gdb/gdbinit (cpc(7), Debugging)"))
 	@if [ -z '$(DESTDIR)' ] && [ "$$(id -u)" = 0 ] && command -v $(LDCONFIG) >/dev/null; then \
 	    $(LDCONFIG); fi
 
@@ -159,13 +163,15 @@ uninstall:
 	done
 	rm -f "$(DESTDIR)$(pkgconfigdir)/cpc.pc" "$(DESTDIR)$(pkgconfigdir)/cpc_debug.pc" \
 	      "$(DESTDIR)$(pkgconfigdir)/cpc_ev.pc" "$(DESTDIR)$(pkgconfigdir)/cpc_uv.pc"
-	rm -rf "$(DESTDIR)$(cmakedir)" "$(DESTDIR)$(pkglibdir)" "$(DESTDIR)$(pkgdatadir)"
+	rm -rf "$(DESTDIR)$(cmakedir)" "$(DESTDIR)$(pkglibdir)" "$(DESTDIR)$(pkgdatadir)" \
+	       "$(DESTDIR)$(INSTALL_GDB_DIR)"
 	rm -f "$(DESTDIR)$(mandir)/man1/cpcc.1" "$(DESTDIR)$(mandir)/man7/cpc.7"
 	rm -rf "$(DESTDIR)$(docdir)"
 	@# the directories install created, when nothing else is left in them
 	@for d in "$(cmakedir)" "$(libdir)/cmake" "$(pkgconfigdir)" "$(libdir)" "$(bindir)" \
 	          "$(includedir)" "$(mandir)/man1" "$(mandir)/man7" "$(mandir)" \
-	          "$(datarootdir)/doc" "$(datarootdir)" "$(exec_prefix)"; do \
+	          "$(datarootdir)/doc" "$(datarootdir)/gdb/auto-load" "$(datarootdir)/gdb" \
+	          "$(datarootdir)" "$(exec_prefix)"; do \
 	    [ -d "$(DESTDIR)$$d" ] && [ "$$d" != "$(prefix)" ] && \
 	        rmdir --ignore-fail-on-non-empty "$(DESTDIR)$$d" || true; \
 	done
@@ -178,7 +184,20 @@ uninstall:
 # copy of the section naming the installed script instead: rewritten in the
 # shared objects, and in the archives' one member that holds it (the
 # section is not loaded at run time, so its size may change).
-INSTALL_GDB_SCRIPT  = $(pkgdatadir)/gdb/cpc-gdb.py
+#
+# gdb runs a script it finds so only from a directory it trusts: by
+# default (`show auto-load safe-path`: $debugdir:$datadir/auto-load) those
+# under its data directory's auto-load/.  When the prefix's datarootdir
+# holds gdb's data directory (PREFIX=/usr for the system's gdb, whose
+# GDB_DATADIR is /usr/share/gdb), the extension goes in auto-load/cpc/
+# there, and gdb loads it for every program, static or shared, with no
+# setting; otherwise in pkgdatadir/gdb, and make install prints the
+# gdbinit line that trusts that directory.
+GDB_DATADIR ?= $(shell gdb -nx -batch -ex 'show data-directory' 2>/dev/null | \
+                 sed -n 's/^GDB.s data directory is "\(.*\)"\.$$/\1/p')
+INSTALL_GDB_TRUSTED = $(if $(GDB_DATADIR),$(filter $(abspath $(GDB_DATADIR)),$(abspath $(datarootdir)/gdb)))
+INSTALL_GDB_DIR     = $(if $(INSTALL_GDB_TRUSTED),$(datarootdir)/gdb/auto-load/cpc,$(pkgdatadir)/gdb)
+INSTALL_GDB_SCRIPT  = $(INSTALL_GDB_DIR)/cpc-gdb.py
 INSTALL_GDB_SECTION = $(INSTALL_STAGE)/debug_gdb_scripts.bin
 
 install-gdb-autoload: | $(SETUP_STAMP)

@@ -24,6 +24,17 @@ with `objdump --dwarf=decodedline` and returns the violations, each
   function's head: the code of a statement is attributed to a line the
   statement is not on.
 
+`executed_order(sources, trace)` checks the lines a program ran, in the
+order it ran them (a trace of exec_trace.py, the program at -O0): within
+one C invocation, a line that runs after a later line of the same file must
+be where -O0 code goes back to: a loop's or a branch's head, the first
+statement of a loop's body (`while (1)` has no head code) or a label's (a
+goto's target), the first line of
+the statement that spans the line before, or the function's head.  Each
+violation is `('runs-back', line, text, after line)`: the code of a
+statement runs before code the source puts before it, or is attributed to
+a line the statement is not on.
+
 Run as a program: `python3 linetable.py SOURCE OBJECT` prints the violations.
 """
 import bisect
@@ -153,6 +164,7 @@ class Source:
         self.stmt_span = {}            # line -> first line of the statement that spans it
         self.nested_fn_braces = set()  # lines of a nested function's braces
         self.jumps = set()             # lines of return, break, continue, goto
+        self.targets = set()           # lines a loop or a goto goes back to: do bodies, labels
         self._parse(toks)
 
     def _parse(self, toks):
@@ -234,15 +246,24 @@ class Source:
         kind = True
         nested = []             # [name, open line, close line] of nested functions
         start_depth = {}
+        governed = set()        # statements that are the body of a head, else or do
+        loop_brace = False      # the last token opened a loop's body
         block_starts = []
         for k, t in enumerate(body):
             x = t.text
             in_aggregate = braces and not braces[-1]
             if paren == 0 and not in_aggregate and (
-                    prev in (';', '{', '}') or prev == ':' and qmarks == 0):
+                    prev in (';', '{', '}', 'HEAD', 'else', 'do') or prev == ':' and qmarks == 0):
                 starts.append(k)
                 stmt_start = k
                 start_depth[k] = len(braces)
+                if prev in ('HEAD', 'else', 'do'):
+                    governed.add(k)         # the body of a head: runs or not
+                if prev == 'do' or prev == '{' and k >= 2 and body[k - 2].text == 'do':
+                    self.targets.add(t.line)    # where a do-while goes back to
+                elif prev == 'HEAD' and last_opener in ('while', 'for') or \
+                        prev == '{' and loop_brace:
+                    self.targets.add(t.line)    # where `while (1)`, `for (;;)` go back to
             if x in '([':
                 openers.append(body[k - 1].text if k else '')
                 paren += 1
@@ -300,8 +321,14 @@ class Source:
                     self.nested_fn_braces.add(t.line)     # the cleanups run there
             if x in (';', '{', '}') and paren == 0:
                 qmarks = 0
+            loop_brace = x == '{' and k >= 1 and body[k - 1].text == ')' and \
+                last_opener in ('while', 'for')
             if paren or x in '([':
                 prev = None
+            elif x == ')' and last_opener in HEADS and not (
+                    k + 1 < len(body) and body[k + 1].text == ';') and \
+                    body[stmt_start].text not in ('}', 'do'):
+                prev = 'HEAD'           # a statement follows the head of if, for, while...
             elif x == '}' and kind is False:
                 prev = 'AGGREGATE'
             else:
@@ -313,10 +340,15 @@ class Source:
                 body[k + 1].text == ':' and x.isidentifier()
             if dead_at is not None and start_depth[k] < dead_at:
                 dead_at = None
+            if label:
+                self.targets.add(body[k].line)
+                nxt = [j for j in starts if j > k]
+                if nxt:
+                    self.targets.add(body[nxt[0]].line)
             if label or dead_at is None or start_depth[k] != dead_at:
                 dead_at = None
                 self._statement(body, k)
-            if x in ('goto', 'return', 'break', 'continue'):
+            if x in ('goto', 'return', 'break', 'continue') and k not in governed:
                 dead_at = start_depth[k]
         words = [t.text for t in body]
         for name, a, b in nested:
@@ -508,6 +540,41 @@ def check(source, obj, name=None):
         prev = (fn_index, line)
     return [(b[0], b[1], s.text_lines[b[1] - 1].strip() if 0 < b[1] <= len(s.text_lines)
              else '') + b[2:] for b in bad]
+
+
+def goes_back_to(s, before, line):
+    """Whether -O0 code of source model s may run `line` right after
+    `before` (a later line) in one invocation."""
+    return (line in s.heads or line in s.targets or
+            s.stmt_span.get(before) is not None and line >= s.stmt_span[before] or
+            any(fn.head <= line <= fn.open for fn in s.functions))
+
+
+def read_trace(path):
+    """The events of an exec_trace.py trace: (function, base, entry, file
+    index, line)."""
+    with open(path) as fh:
+        return [(int(a, 16), int(b, 16), int(c), int(d), int(e))
+                for a, b, c, d, e in (ln.split() for ln in fh if ln.strip())]
+
+
+def executed_order(sources, trace):
+    """The violations of the order in which the lines of files `sources`
+    ran in `trace` (see the module's doc)."""
+    models = [Source(p) for p in sources]
+    last = {}
+    bad = set()
+    for fn, base, entry, index, line in trace:
+        prev = None if entry else last.get((fn, base))
+        last[(fn, base)] = (index, line)
+        if prev is None or prev[0] != index or line >= prev[1]:
+            continue
+        s = models[index]
+        if not goes_back_to(s, prev[1], line):
+            bad.add((index, line, prev[1]))
+    return [(sources[i], 'runs-back', line,
+             models[i].text_lines[line - 1].strip() if line <= len(models[i].text_lines) else '',
+             before) for i, line, before in sorted(bad)]
 
 
 def main(argv):

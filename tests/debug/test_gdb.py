@@ -280,7 +280,7 @@ def test_finish_from_a_cps_function_returns_to_the_line_of_the_call():
     # (gdb prints the C function's result first: "Value returned is ...")
     out = gdb(build('lines', '-O0'), 'break lines.cpc:6', 'run', 'finish', 'print n',
               'print total', 'kill')
-    assert re.search(r'#0  count__body .* at .*lines\.cpc:13\n13\t', out), out
+    assert re.search(r'\n#0  count \(n=3\) at .*lines\.cpc:13\n13\t', out), out
     assert re.search(r'^\$\d+ = 3\n\$\d+ = 0$', out, re.M), out
 
 
@@ -575,3 +575,105 @@ def test_a_variable_dead_across_two_calls_is_optimized_out_after_each():
             'waits for the call to return')[-1], re.M), out
         assert re.search(r'^sq = <optimized out>$', resumed, re.M), out
         assert re.search(r'^sq = %d$' % value, after, re.M), out
+
+
+# ---- sleeping threads, release runtime -------------------------------------------
+
+def sleepers_line(marker):
+    with open(os.path.join(HERE, 'sleepers.cpc')) as f:
+        return next(n for n, ln in enumerate(f, 1) if marker in ln)
+
+
+NO_FRAME = '    (no frame: the function it waits in ended with the call, which keeps none)'
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_every_sleeping_thread_is_listed_with_its_function_and_line(opt):
+    # release runtime: the sleepers are found in the timer heap; each shows
+    # the function that sleeps (and its callers) at the line of the call
+    out = gdb(build('sleepers', opt), 'break sleepers.cpc:%d' % sleepers_line('LINE_READY'),
+              'run', 'info cpc-threads', 'kill')
+    got = re.sub(r'sleeping, \d+\.\d+ s left', 'sleeping',
+                 normalise('\n'.join(cpc_threads_listing(out))))
+    at = sleepers_line
+    assert got.splitlines() == [
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 9 CPC threads',
+        '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
+        '    #0  inspector () at sleepers.cpc:%d' % at('LINE_READY'),
+        '  CPC thread 2 (0xADDR): runnable',
+        '    #0  countdown (n=7) [not started yet] at sleepers.cpc:%d' % at('/* countdown */'),
+        '  CPC thread 3 (0xADDR): sleeping',
+        NO_FRAME,
+        '  CPC thread 4 (0xADDR): sleeping',
+        '    #0  with_args (left=43) at sleepers.cpc:%d' % at('/* with_args */'),
+        '  CPC thread 5 (0xADDR): sleeping',
+        '    #0  inner (half=21) at sleepers.cpc:%d' % at('/* inner */'),
+        '    #1  outer (before=42) at sleepers.cpc:%d' % at('/* outer */'),
+        '  CPC thread 6 (0xADDR): sleeping',
+        '    #0  big (buf=...) at sleepers.cpc:%d' % at('/* big */'),
+        '  CPC thread 7 (0xADDR): sleeping',
+        '    #0  ticker (ticks=0) at sleepers.cpc:%d' % at('/* ticker */'),
+        '  CPC thread 8 (0xADDR): sleeping',
+        NO_FRAME,
+        '  CPC thread 9 (0xADDR): sleeping',
+        '    #0  with_args (left=54) at sleepers.cpc:%d' % at('/* with_args */'),
+        '9 CPC threads: 1 running, 1 runnable, 7 sleeping',
+        '(release runtime: a thread held by the program with cpc_park is listed with the '
+        'debug runtime only, cpcc --cpc-debug)',
+    ], got
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_cps_function_stopped_on_its_closing_brace_is_one_frame(opt):
+    # the epilogue's first instructions drop the frame: stopped before them,
+    # the continuation's top frame is the running invocation's own
+    line = sleepers_line('LINE_READY') + 1
+    out = gdb(build('sleepers', opt), 'break sleepers.cpc:%d' % line, 'run',
+              'echo --bt--\\n', 'bt 2', 'info cpc-threads', 'kill')
+    bt = out[out.index('--bt--'):]
+    assert re.search(r'^#0 .*inspector \(\) at .*sleepers\.cpc:%d\n#\d+ .*sched_trampoline'
+                     % line, bt, re.M), bt
+    listing = cpc_threads_listing(out)
+    i = listing.index(next(x for x in listing if x.startswith('  CPC thread 1 ')))
+    assert listing[i + 1].startswith('    #0  inspector () at ') and \
+        listing[i + 2].startswith('  CPC thread 2 '), listing
+
+
+# ---- gdb's own lines in the user's terms ---------------------------------------------
+
+def test_a_breakpoint_stop_names_the_users_function_and_arguments():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'kill')
+    assert re.search(r'^Breakpoint 1, square \(v=3\) at \S*lines\.cpc:7\n7\t    return v \* v;$',
+                     out, re.M), out
+
+
+def test_a_breakpoint_stop_in_optimised_code_names_the_users_function_and_arguments():
+    # (at -O2 a stop at the first instruction of square's body inlined into
+    # count's is reported at count's line: docs/debugging.md, Limits)
+    out = gdb(build('lines', '-O2'), 'break lines.cpc:7', 'run', 'kill')
+    m = re.search(r'^Breakpoint 1, (.*)$', out, re.M)
+    assert m and re.fullmatch(r'(square \(v=3\)|count \(n=3\)) at \S*lines\.cpc:\d+',
+                              m.group(1)), out
+
+
+def test_a_breakpoint_stop_on_a_second_os_thread_names_the_thread_and_the_function():
+    out = gdb(build('scheds', '-O0'), INSPECT_SECOND, 'run', 'kill')
+    assert re.search(r'^Thread 2 "[^"]*" hit Breakpoint 1, look \(pass=2\) at \S*scheds\.cpc:56$',
+                     out, re.M), out
+
+
+def test_a_breakpoint_whose_commands_are_silent_prints_nothing():
+    out = gdb(build('lines', '-O0'), script='break lines.cpc:7\ncommands\nsilent\necho hit\\n\n'
+                                            'continue\nend\nrun\n')
+    assert out.count('hit\n') == 3 and 'Breakpoint 1, ' not in out, out
+
+
+def test_a_front_end_on_mi_gets_the_stop_record_of_a_breakpoint_with_its_frame():
+    # (a silent breakpoint's MI stop record has no reason nor frame, which
+    # front ends read: the extension leaves breakpoints alone under MI)
+    r = subprocess.run(['gdb', '-nx', '--interpreter=mi2', '-iex', 'add-auto-load-safe-path ' +
+                        GDB_DIR, build('lines', '-O0')],
+                       input='-break-insert lines.cpc:13\n-exec-run\n', stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert re.search(r'^\*stopped,reason="breakpoint-hit",.*frame=\{.*line="13"', r.stdout,
+                     re.M), r.stdout

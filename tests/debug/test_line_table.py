@@ -1,5 +1,7 @@
 """The line table of every program of the translator's corpus and of lib/
-against its source (linetable.py says what is checked).
+against its source (linetable.py says what is checked), and the order in
+which those programs and tests/lib's run their lines (exec_trace.py under
+gdb, linetable.executed_order).
 
 Each program is compiled by cpcc at -O0 -g (to an object: the line table is
 the compiler's, linking adds nothing).  A corpus program is plain C, so gcc
@@ -8,6 +10,7 @@ compiles it too: a violation that gcc's own table of the same source shows
 """
 import concurrent.futures as cf
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -144,3 +147,111 @@ def test_every_cpc_program_and_library_file_has_its_lines_in_the_line_table():
                   (os.path.join(d, f),)) for f in sorted(os.listdir(d)) if f.endswith('.cpc')]
     msgs = run_all(jobs)
     assert not msgs, '\n'.join(msgs)
+
+
+# ---- the order the lines run in ------------------------------------------------------
+
+TRACE = os.path.join(HERE, 'exec_trace.py')
+LIB_TESTS = os.path.join(TOP, 'tests', 'lib')
+
+
+def traced_violations(exe_cmd, sources, tmp, name, args=()):
+    """Build with `exe_cmd` (cpcc ... -o EXE), run EXE under exec_trace.py
+    tracing `sources`, and check the order the lines ran in."""
+    exe = os.path.join(tmp, name)
+    rc, err = compile_object(exe_cmd + ['-o', exe])
+    if rc:
+        return 'cpcc: ' + err[-2000:]
+    trace = exe + '.trace'
+    env = dict(os.environ, CPC_TRACE_FILES=':'.join(sources), CPC_TRACE_OUT=trace)
+    try:
+        r = subprocess.run(['gdb', '-nx', '-batch', '-x', TRACE, '--args', exe, *args],
+                           env=env, capture_output=True, text=True, timeout=120, cwd=tmp)
+    except subprocess.TimeoutExpired:
+        return 'gdb timed out'
+    if not os.path.exists(trace):
+        return 'no trace: ' + (r.stdout + r.stderr)[-2000:]
+    events = linetable.read_trace(trace)
+    if not events:
+        return 'no line of %s ran' % ', '.join(os.path.basename(s) for s in sources)
+    return [('%s in %s' % (b[1], os.path.relpath(b[0], TOP)),) + b[2:]
+            for b in linetable.executed_order(sources, events)]
+
+
+def program_trace(path, tmp):
+    src = open(path, 'rb').read()
+    flags = [f.replace('{dir}', os.path.dirname(path))
+             for f in corpus_run.directive(src, 'cpcc-flags')]
+    name = os.path.splitext(os.path.basename(path))[0]
+    return traced_violations([CPCC, '-g', '-O0', *flags, path], [path], tmp, name)
+
+
+def lib_objects(tmp):
+    """lib/*.cpc compiled once at -O0 -g into tmp/lib (their sources), or an
+    error text."""
+    lib = [os.path.join(LIB, f) for f in sorted(os.listdir(LIB)) if f.endswith('.cpc')]
+    out = os.path.join(tmp, 'lib')
+    os.makedirs(out)
+    r = subprocess.run([CPCC, '-g', '-O0', '-I', LIB, '-c', *lib], cwd=out, capture_output=True,
+                       text=True)
+    if r.returncode:
+        return lib, 'cpcc lib/: ' + r.stderr[-2000:]
+    return lib, [os.path.join(out, f) for f in sorted(os.listdir(out)) if f.endswith('.o')]
+
+
+def lib_trace(path, lib, objects, tmp):
+    """A tests/lib program linked with the library compiled at -O0: the
+    order of the lines of lib/ (and of the program) as it runs them."""
+    text = open(path).read()
+    m = re.search(r'test: args (.*?)(?:\*/|$)', text, re.M)
+    name = os.path.splitext(os.path.basename(path))[0]
+    cmd = [CPCC, '-g', '-O0', '-I', LIB, '-I', LIB_TESTS, path,
+           os.path.join(LIB_TESTS, 'support', 'join.cpc'), *objects]
+    return traced_violations(cmd, [path] + lib, tmp, name,
+                             m.group(1).split() if m else ())
+
+
+# Places where gcc's -O0 code of the generated C runs a row of an earlier
+# line (found by this test, not fixed yet; each fails the test once fixed,
+# to be taken off the list):
+# - over-aligned locals (_Alignas(64)): after a resume, their address is
+#   computed on the declaration's line;
+# - a cps call after another in the same loop body, in a function with
+#   compound literals kept in its environment: the jump of its `return` to
+#   the epilogue carries the line of the first call;
+# - the heap environment's copy of a variable initialised by a compound
+#   literal, before a nested cps function's closure: part of it runs after
+#   the closure's line.
+KNOWN_OUT_OF_ORDER = {
+    'alignment_across_calls.cpc:13: runs-back in tests/translator/programs/'
+    'alignment_across_calls.cpc: _Alignas(64) char buf[10] = "aligned"; (after line 17)',
+    'compound_literal_lifetime.cpc:24: runs-back in tests/translator/programs/'
+    'compound_literal_lifetime.cpc: clobber(); (after line 25)',
+    'nested_cps_shapes.cpc:13: runs-back in tests/translator/programs/nested_cps_shapes.cpc: '
+    'struct acc a = { 0, 0 }; (after line 14)',
+}
+
+
+def test_every_cpc_program_and_library_file_runs_its_lines_in_source_order():
+    # (each program run under gdb, a breakpoint on every row of its line
+    # table: within one invocation, a line runs after a later one only
+    # where C goes back -- loops, gotos, a statement on several lines; the
+    # library through the programs of tests/lib)
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp, cf.ThreadPoolExecutor(JOBS) as ex:
+        lib, objects = lib_objects(tmp)
+        futs = {ex.submit(program_trace, os.path.join(PROGRAMS, f), tmp): f
+                for f in sorted(os.listdir(PROGRAMS)) if f.endswith('.cpc')}
+        if isinstance(objects, str):
+            results['lib'] = objects
+        else:
+            futs.update({ex.submit(lib_trace, os.path.join(LIB_TESTS, f), lib, objects, tmp):
+                         os.path.join('tests', 'lib', f)
+                         for f in sorted(os.listdir(LIB_TESTS)) if f.endswith('.cpc')})
+        for f in cf.as_completed(futs):
+            results[futs[f]] = f.result()
+    msgs = report(results)
+    new = sorted(set(msgs) - KNOWN_OUT_OF_ORDER)
+    assert not new, '\n'.join(new)
+    assert KNOWN_OUT_OF_ORDER - set(msgs) == set(), \
+        'fixed (take them off KNOWN_OUT_OF_ORDER): ' + '\n'.join(KNOWN_OUT_OF_ORDER - set(msgs))

@@ -105,6 +105,32 @@ else
     fail "destdir: make install" "$(tail -5 "$WORK/make.log")"
 fi
 
+# ---- staged install into gdb's own prefix: the extension goes where gdb
+# trusts it by default (its data directory's auto-load/), the libraries name
+# that copy, and make install says gdb needs no setting
+gdbdata=$(gdb -nx -batch -ex 'show data-directory' 2>/dev/null |
+          sed -n 's/^GDB.s data directory is "\(.*\)"\.$/\1/p')
+if [ -n "$gdbdata" ]; then
+    STAGE=$WORK/stage-gdb
+    script=$gdbdata/auto-load/cpc/cpc-gdb.py
+    if run_make install DESTDIR="$STAGE" PREFIX=/usr datarootdir="$(dirname "$gdbdata")"; then
+        named=$(readelf -p .debug_gdb_scripts "$STAGE/usr/lib/libcpc.so.0" 2>/dev/null |
+                sed -n 's/^ *\[ *[0-9]*\] *//p')
+        [ -f "$STAGE$script" ] && [ ! -e "$STAGE/usr/share/cpc/gdb" ] &&
+            [ "$named" = "$script" ] &&
+            grep -qF "gdb loads the CPC extension ($script, in its auto-load directory) by itself" \
+                "$WORK/make.log" && ! grep -q "add-auto-load-safe-path" "$WORK/make.log" &&
+            ok "gdb's prefix: the extension installed where gdb trusts it ($script)" ||
+            fail "gdb's prefix: the extension installed where gdb trusts it" \
+                 "file: $(cd "$STAGE" && find . -name cpc-gdb.py); section: $named; $(tail -2 "$WORK/make.log")"
+        run_make uninstall DESTDIR="$STAGE" PREFIX=/usr datarootdir="$(dirname "$gdbdata")" ||
+            fail "gdb's prefix: uninstall" "$(tail -3 "$WORK/make.log")"
+        no_files "gdb's prefix: uninstall leaves nothing" "$STAGE"
+    else
+        fail "gdb's prefix: make install" "$(tail -5 "$WORK/make.log")"
+    fi
+fi
+
 # ---- the real thing -------------------------------------------------------
 if ! run_make install PREFIX="$P"; then
     fail "make install" "$(tail -5 "$WORK/make.log")"
@@ -316,6 +342,32 @@ CPC
             ok "gdb auto-loads the installed extension ($how runtime)" ||
             fail "gdb auto-loads the installed extension ($how runtime)" "$(tail -4 "$WORK/out")"
     done
+fi
+
+# A gdb whose data directory is in the prefix (GDB_DATADIR=PREFIX/share/gdb:
+# gdb started with -data-directory there, its Python modules linked in) loads
+# the installed extension with no auto-load setting at all.
+if [ -n "$gdbdata" ] && [ -d "$gdbdata/python" ]; then
+    PG=$WORK/usr-gdb
+    if run_make install PREFIX="$PG" GDB_DATADIR="$PG/share/gdb"; then
+        ln -s "$gdbdata/python" "$PG/share/gdb/python"
+        if "$PG/bin/cpcc" -g -O0 -I"$PG/include" -L"$PG/lib" "$G/stop.cpc" -o "$G/stop-pg" \
+                >"$WORK/out" 2>&1; then
+            gdb -q -batch -nx -data-directory "$PG/share/gdb" -ex run -ex "info cpc-threads" \
+                "$G/stop-pg" >"$WORK/out" 2>&1
+            grep -q "#0  stop () at $G/stop.cpc:2" "$WORK/out" &&
+                ok "gdb loads the extension from its data directory with no setting" ||
+                fail "gdb loads the extension from its data directory with no setting" \
+                     "$(tail -4 "$WORK/out")"
+        else
+            fail "gdb's data directory: build" "$(tail -3 "$WORK/out")"
+        fi
+        rm -f "$PG/share/gdb/python"
+        run_make uninstall PREFIX="$PG" GDB_DATADIR="$PG/share/gdb"
+        no_files "gdb's data directory: uninstall leaves nothing" "$PG"
+    else
+        fail "gdb's data directory: make install" "$(tail -5 "$WORK/make.log")"
+    fi
 fi
 
 # ---- as another user, outside the checkout --------------------------------

@@ -2,14 +2,17 @@
 
 Loaded automatically for a program linked with the CPC runtime (its
 .debug_gdb_scripts section names this file; gdb needs this directory in its
-auto-load safe-path), or by hand with `source tools/gdb/cpc-gdb.py`.
+auto-load safe-path, unless it is installed under gdb's data directory's
+auto-load/, which gdb trusts), or by hand with `source tools/gdb/cpc-gdb.py`.
 
 Commands:
   info cpc-threads     every CPC thread: its state and its logical backtrace
   cpc-thread N         select CPC thread N and print its backtrace
   cpc bt [N]           the backtrace of the selected (or Nth) CPC thread
 and a frame filter: `bt` inside a cps function shows, below the innermost
-real frames, the cps callers waiting in the thread's continuation.
+real frames, the cps callers waiting in the thread's continuation; the stop
+at a user's breakpoint, and the frame where next/step/finish go on, are
+printed as that filter shows them (the cps function, the user's arguments).
 
 What this reads (docs/debugging.md says it at more length):
   - a continuation (struct cpc_continuation: length, c[]) is a stack of
@@ -218,30 +221,35 @@ def _spawn_target(thunk_sym):
         b = gdb.block_for_pc(int(thunk_sym.value().address))
         arch = gdb.selected_inferior().architecture()
         insns = arch.disassemble(b.start, b.end - 1)
+        # T inlined into the thunk first: the calls in its code are T's own
+        # (a function ending with `cpc_sleep(s)` calls cpc_sleep__cps)
+        for insn in insns:
+            ib, outermost = gdb.block_for_pc(insn['addr']), None
+            while ib is not None and ib.function is not None and ib.function != thunk_sym:
+                m = GENERATED_RE.match(ib.function.name)
+                if m and m.group(2) in ('cps', 'body'):
+                    outermost = (ib, m)
+                ib = ib.superblock
+            if outermost is not None:
+                ib, m = outermost
+                # (an inlined function's symbol has the line of the call: T's
+                # own line is that of its entry's code, pinned there)
+                loc = None
+                for i2 in insns:
+                    if ib.start <= i2['addr'] < ib.end:
+                        sal = gdb.find_pc_line(i2['addr'])
+                        if sal.symtab is not None and \
+                                sal.symtab.filename == ib.function.symtab.filename:
+                            loc = (sal.symtab.filename, sal.line)
+                            break
+                _inlined_params[m.group(1)] = (
+                    [x.name for x in ib if x.is_argument and not x.name.startswith('cpc_')],
+                    loc)
+                return m.group(1)
         for insn in insns:
             m = CPS_CALL_RE.search(insn['asm'])
             if m:
                 return m.group(1)
-        for insn in insns:
-            ib = gdb.block_for_pc(insn['addr'])
-            while ib is not None and ib.function is not None and ib.function != thunk_sym:
-                m = GENERATED_RE.match(ib.function.name)
-                if m and m.group(2) in ('cps', 'body'):
-                    # (an inlined function's symbol has the line of the call: T's
-                    # own line is that of its entry's code, pinned there)
-                    loc = None
-                    for i2 in insns:
-                        if ib.start <= i2['addr'] < ib.end:
-                            sal = gdb.find_pc_line(i2['addr'])
-                            if sal.symtab is not None and \
-                                    sal.symtab.filename == ib.function.symtab.filename:
-                                loc = (sal.symtab.filename, sal.line)
-                                break
-                    _inlined_params[m.group(1)] = (
-                        [x.name for x in ib if x.is_argument and not x.name.startswith('cpc_')],
-                        loc)
-                    return m.group(1)
-                ib = ib.superblock
     except (RuntimeError, gdb.error, AttributeError):
         pass
     return None
@@ -331,6 +339,35 @@ def _param_names(sym):
     return [x.name for x in b if x.is_argument and x.name != 'cpc_k']
 
 
+def _start_target(name, sym, fn):
+    """(function, (file, line), parameter names) of the cps function that
+    the spawn thunk `name` (symbol sym, at address fn) starts."""
+    target = _spawn_target(sym) if sym is not None else None
+    if target is None:
+        return name, None, None
+    ts = gdb.lookup_symbol(target + '__cps', gdb.block_for_pc(fn))[0] \
+        if gdb.block_for_pc(fn) is not None else None
+    if ts is None:
+        ts = gdb.lookup_global_symbol(target + '__cps') or \
+            gdb.lookup_static_symbol(target + '__cps')
+    loc = _loc_of_symbol(ts)
+    try:
+        names = _param_names(ts)
+    except (RuntimeError, gdb.error, AttributeError):
+        names = None
+    inlined = _inlined_params.get(target, (None, None))
+    names = names or inlined[0]
+    for helper in ('__body', '__bounce', '__defer', '__resume_1'):
+        if loc is not None:
+            break
+        # T's entry inlined into the thunk: one of its other
+        # functions is declared on its line too
+        hs = gdb.lookup_static_symbol(target + helper) or \
+            gdb.lookup_global_symbol(target + helper)
+        loc = _loc_of_symbol(hs)
+    return target, loc or inlined[1], names
+
+
 def continuation_frames(k, skip=0):
     """The frames of continuation k (an address), top first, less the top
     `skip` ones (frames of functions running on the C stack)."""
@@ -352,32 +389,8 @@ def continuation_frames(k, skip=0):
             func = name[:-len('__bounce')]
             sname, loc, note = func + '__args', _loc_of_symbol(sym), 'called, not entered yet'
         elif name.endswith('__start'):
-            target = _spawn_target(sym) if sym is not None else None
-            func = target or name
+            func, loc, names = _start_target(name, sym, fn)
             sname = name + '_args'
-            loc = None
-            if target is not None:
-                ts = gdb.lookup_symbol(target + '__cps', gdb.block_for_pc(fn))[0] \
-                    if gdb.block_for_pc(fn) is not None else None
-                if ts is None:
-                    ts = gdb.lookup_global_symbol(target + '__cps') or \
-                        gdb.lookup_static_symbol(target + '__cps')
-                loc = _loc_of_symbol(ts)
-                try:
-                    names = _param_names(ts)
-                except (RuntimeError, gdb.error, AttributeError):
-                    names = None
-                inlined = _inlined_params.get(target, (None, None))
-                names = names or inlined[0]
-                for helper in ('__body', '__bounce', '__defer', '__resume_1'):
-                    if loc is not None:
-                        break
-                    # T's entry inlined into the thunk: one of its other
-                    # functions is declared on its line too
-                    hs = gdb.lookup_static_symbol(target + helper) or \
-                        gdb.lookup_global_symbol(target + helper)
-                    loc = _loc_of_symbol(hs)
-                loc = loc or inlined[1]
             note = 'not started yet'
         else:
             if sym is None and not re.match(r'[A-Za-z_]', name):
@@ -472,7 +485,7 @@ PRIMITIVE_ENTRIES = ('cpc_yield__cps', 'cpc_done__cps', 'cpc_wait__cps', 'cpc_sl
                      'cpc_io_wait__cps', 'cpc_link__cps')
 
 
-def _groups(frames):
+def _groups(frames, k=None):
     """The C frames of the cps code on an OS thread (newest first) in
     groups, one per invocation of a cps function F: its body F__body (gcc
     may describe one inlined call as two nested records), then the entry,
@@ -496,7 +509,7 @@ def _groups(frames):
     out = []
     for i, (func, fs, kinds) in enumerate(groups):
         holds = bool(kinds - {'start', 'defer'}) and (fs[0].name() or '') not in PRIMITIVE_ENTRIES
-        if holds and i == 0 and 'body' in kinds and _at_edge(fs[0]):
+        if holds and i == 0 and 'body' in kinds and _at_edge(fs[0], k):
             holds = False
         elif holds and i == 0 and kinds <= {'cps', 'bounce'} and _at_edge(fs[0]):
             holds = False                       # an inlined body at its dispatch
@@ -510,13 +523,27 @@ def _count_bodies(groups):
     return sum(1 for _, _, holds in groups if holds)
 
 
-def _at_edge(f):
-    """Whether frame f stands on its function's first or last line."""
+def _at_edge(f, k=None):
+    """Whether frame f stands where its invocation holds no frame of
+    continuation k: on its function's first line (the frame is pushed
+    there), or on its last line (the closing brace: the body's epilogue,
+    whose first instructions drop the frame; a `return` drops it on its
+    own line and jumps to C's epilogue there) -- unless stopped on the
+    epilogue's first instruction while the continuation's top frame is
+    still one of f's function (F__resume_N)."""
     try:
         line = f.find_sal().line
         fb = _function_block(f.pc())
         ls = [e for e in f.find_sal().symtab.linetable() if _owns(fb, e.pc)]
-        return line in (fb.function.line, max(ls, key=lambda e: e.pc).line)
+        last = max(ls, key=lambda e: e.pc).line
+        if line == fb.function.line:
+            return True
+        if line != last:
+            return False
+        if k is None or f.pc() != min(e.pc for e in ls if e.line == last):
+            return True
+        m = RESUME_RE.match(_function_at(_u64(_wait(k) - 8))[0])
+        return not (m and m.group(1) == user_name(f.name()))
     except (gdb.error, RuntimeError, ValueError, AttributeError):
         return False
 
@@ -527,7 +554,7 @@ def running_logical_frames(k, frames):
     stub the body is inlined into), then its continuation less their
     frames."""
     out = []
-    groups = _groups(frames)
+    groups = _groups(frames, k)
     for func, fs, holds in groups:
         f = fs[0]
         if re.search(r'__(start|defer)$', f.name() or '') and f is not frames[0]:
@@ -942,6 +969,12 @@ def _print_thread(t, selected):
     gdb.write('%s CPC thread %d (0x%x): %s%s\n' % (mark, t.id, t.k, t.state, spawn))
     for i, f in enumerate(t.frames):
         gdb.write('    #%-2d %s\n' % (i, f.describe()))
+    if not t.frames:
+        # an empty continuation: the call the thread waits in was the last
+        # action of its function, which dropped its frame before it (a tail
+        # call keeps no frame), and so on down to the thread's start
+        gdb.write('    (no frame: the function it waits in ended with the call, which keeps '
+                  'none)\n')
 
 
 class InfoCpcThreads(gdb.Command):
@@ -1280,7 +1313,7 @@ class CpcFrameFilter:
     def _invocations(decs, k, waiting):
         frames = [d.inferior_frame() for d in decs]
         by_frame = {id(f): d for f, d in zip(frames, decs)}
-        groups = _groups(frames)
+        groups = _groups(frames, k)
         shown = frames[0]
         for func, fs, holds in groups:
             if re.search(r'__(start|defer)$', fs[0].name() or '') and fs[0] is not frames[0]:
@@ -1391,6 +1424,78 @@ def _on_stop(event):
     _last_stop = event
 
 
+# ---- the stop line of a breakpoint in the user's terms ------------------------------
+#
+# gdb prints a breakpoint's stop itself, `Breakpoint 1, count__body (cpc_k=...,
+# cpc_resume=0, n=3) at x.cpc:13`, without the frame filter.  The user's
+# breakpoints are made silent (gdb then prints nothing), and the stop is
+# printed here as gdb would, with the frame as `bt` shows it: `Breakpoint 1,
+# count (n=3) at x.cpc:13`.  A breakpoint whose commands begin with `silent`
+# stays silent.
+
+_threads_seen = 1          # the highest thread number seen: gdb names the thread once > 1
+
+
+def _mi_session():
+    """Whether this gdb was started for a front end (--interpreter=mi...):
+    a silent breakpoint's MI stop record carries no frame, which front ends
+    read, so the stops are then left as gdb prints them."""
+    try:
+        with open('/proc/self/cmdline', 'rb') as f:
+            args = f.read().split(b'\0')
+    except OSError:
+        return False
+    for i, a in enumerate(args):
+        if a.startswith((b'--interpreter=mi', b'-interpreter=mi', b'-i=mi')) or \
+                a in (b'-i', b'--interpreter', b'-interpreter') and \
+                i + 1 < len(args) and args[i + 1].startswith(b'mi'):
+            return True
+    return False
+
+
+_MI = _mi_session()
+
+
+def _silence(bp):
+    if _MI:
+        return
+    try:
+        if bp.number > 0 and bp.visible and bp.type == gdb.BP_BREAKPOINT and not bp.silent:
+            bp.silent = True
+            _silenced.add(bp.number)
+    except (RuntimeError, gdb.error):
+        pass
+
+
+_silenced = set()
+
+
+def _print_breakpoint_stop(event):
+    global _threads_seen
+    if not isinstance(event, gdb.BreakpointEvent):
+        return
+    bps = [b for b in event.breakpoints if b.is_valid() and b.number in _silenced]
+    if not bps or (bps[0].commands or '').lstrip().startswith('silent'):
+        return
+    b = bps[0]
+    try:
+        frame = gdb.execute('frame', to_string=True)
+        head = gdb.execute('bt 1', to_string=True).splitlines()[0]
+    except (gdb.error, IndexError):
+        return
+    if not head.startswith('#0 '):
+        return
+    th = gdb.selected_thread()
+    _threads_seen = max([_threads_seen] + [t.num for t in gdb.selected_inferior().threads()])
+    who = 'Thread %d "%s" hit ' % (th.num, th.name or '') if _threads_seen > 1 and th else ''
+    what = 'Temporary breakpoint' if b.temporary else 'Breakpoint'
+    if who:
+        what = what[0].lower() + what[1:] if b.temporary else what
+    gdb.write('\n%s%s %d, %s\n%s' % (who, what, b.number, head[4:].lstrip(),
+                                     frame.split('\n', 1)[1] if '\n' in frame else ''))
+    gdb.execute('display')
+
+
 def _labels_of(body_name, near_pc):
     """{line: address} of the resume labels of F__body."""
     return {line: addr for (_, line, addr) in _labels(body_name, near_pc).values()}
@@ -1405,7 +1510,7 @@ def _caller_resume(f):
         return None
     k, frames, _ = r
     mine = [g for g in frames if user_name(g.name()) == user_name(name)]
-    skip = _count_bodies(_groups(mine))
+    skip = _count_bodies(_groups(mine, k))
     top = continuation_frames(k, skip=skip)
     if not top or top[0].note:
         return None
@@ -1479,6 +1584,20 @@ def _skip_size(k, n):
     return size
 
 
+def _print_frame():
+    """What `frame` prints, the frame under the user's names: its line as
+    `bt` shows it through the frame filter (the cps function, the user's
+    arguments), then the source line."""
+    out = gdb.execute('frame', to_string=True)
+    try:
+        head = gdb.execute('bt 1', to_string=True).splitlines()[0]
+    except gdb.error:
+        head = None
+    if head and head.startswith('#0 '):
+        out = '\n'.join([head] + out.split('\n')[1:])
+    gdb.write(out)
+
+
 def _after_step(kind):
     global _step
     if _step is None or _step[0] != kind:
@@ -1492,7 +1611,7 @@ def _after_step(kind):
                 return
             gdb.execute('continue', to_string=True)
             if bp.hit:
-                gdb.execute('frame')
+                _print_frame()
             return
         if kind in ('next', 'step') and _entered_callee(start):
             return                           # step went into the callee
@@ -1512,7 +1631,7 @@ def _after_step(kind):
         if bp.hit and mode in ('call', 'return'):
             gdb.execute('next')              # the rest of the call's line
         elif bp.hit:
-            gdb.execute('frame')
+            _print_frame()
     finally:
         bp.remove()
 
@@ -1601,6 +1720,10 @@ if gdb.selected_inferior().pid:
 else:
     _define_hooks()
 gdb.events.stop.connect(_on_stop)
+for _bp in gdb.breakpoints():
+    _silence(_bp)
+gdb.events.breakpoint_created.connect(_silence)
+gdb.events.stop.connect(_print_breakpoint_stop)
 
 InfoCpcLocals('locals')
 InfoCpcLocals('args')

@@ -375,7 +375,7 @@ class Normalizer(Expressions):
                 s, t = self.lin(cond)
                 b = self.in_loop(lambda: self.stmt(body))
                 return self.fixed(c, 'while (1) { %s if (!(%s)) break; %s }' % (
-                    ' '.join(s), t, b))
+                    ' '.join(s), t, self.on_its_line(c, body, b)))
             return self.in_loop(lambda: self.rebuild_stmt(c))
         if k == K.DO_STMT:
             body, cond = kids(c)
@@ -422,6 +422,15 @@ class Normalizer(Expressions):
             return self.fixed(c, '{ %s goto *(%s); }' % (' '.join(s), t))
         self.diag(c, 'cps call in an unsupported statement (%s)' % k.name.lower())
 
+    def on_its_line(self, loop, body, text):
+        """The text of a loop's body moved after the hoisted condition: on
+        the body's own line when it is not the loop's (a `#line` before it),
+        so that the body's code is not attributed to the head."""
+        if rw.presumed_line(self.u, rw.start(body)) == rw.presumed_line(self.u, rw.start(loop)):
+            return text
+        return '\n%s\n%s%s' % (rw.line_directive(self.u, rw.start(body)),
+                               ' ' * rw.col_of(self.u, rw.start(body)), text)
+
     def label(self):
         self.n += 1
         return 'cpc_continue_%d' % self.n
@@ -461,7 +470,8 @@ class Normalizer(Expressions):
         else:
             b = self.in_loop(lambda: self.stmt(body))
             inctext = self.src(inc) if inc is not None else ''
-            loop = 'for (%s %s) { %s %s }' % (head, inctext, condpart, b)
+            loop = 'for (%s %s) { %s %s }' % (head, inctext, condpart,
+                                              self.on_its_line(c, body, b) if condpart else b)
         return self.fixed(c, '{ %s %s }' % (' '.join(parts), loop))
 
     def site(self, c, site):
