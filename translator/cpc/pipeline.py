@@ -38,6 +38,7 @@ from . import unevaluated
 from . import hoist_types
 from . import spawn
 from . import linked
+from . import heap_vlas
 from . import cleanup
 from . import normalize
 from . import boxing
@@ -186,6 +187,10 @@ PASSES = [
     Pass('rename', 'prepare.py', unit_only(prepare.rename_shadows),
          check=unit_only(prepare.check_renamed),
          doc='locals of a cps function that share a name are renamed'),
+    Pass('vlas', 'heap_vlas.py', unit_only(heap_vlas.move_to_heap),
+         check=unit_only(heap_vlas.check),
+         doc='variable-length arrays in scope at a cps call move to the heap, freed by a '
+             'cleanup attribute at each exit of their scope'),
     Pass('cleanup', 'cleanup.py', unit_only(cleanup.lower), check=unit_only(cleanup.check),
          doc='cleanup attributes of variables in scope at a cps call become explicit calls '
              'at each exit of their scope'),
