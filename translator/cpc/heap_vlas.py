@@ -6,17 +6,17 @@ A suspended thread leaves its C function, and a VLA's storage with it (a
 resume point is also a label, and C forbids jumping into a VLA's scope).  So
 in a cps function, a VLA whose scope holds a cps call,
 
-    int v[n][4][m];
+    int v[n][m][4];
 
 becomes its bounds, evaluated once where the declaration is reached, and a
 pointer to heap storage whose cleanup frees it:
 
-    __SIZE_TYPE__ cpc_vla1_0 = (n), cpc_vla1_2 = (m);
+    __SIZE_TYPE__ cpc_vla1_0 = (n), cpc_vla1_1 = (m);
     void *cpc_vla1 __attribute__((cleanup(cpc_vla_free)))
-        = cpc_vla_new(sizeof(int[cpc_vla1_0][4][cpc_vla1_2]));
+        = cpc_vla_new(sizeof(int[cpc_vla1_0][cpc_vla1_1][4]));
 
 and every use of `v` is an lvalue of the array's own type,
-`(*(int (*)[cpc_vla1_0][4][cpc_vla1_2])cpc_vla1)`, so that indexing, decay,
+`(*(int (*)[cpc_vla1_0][cpc_vla1_1][4])cpc_vla1)`, so that indexing, decay,
 `&v` and `sizeof v` compute what they computed (bounds and pointer are plain
 scalars, lifted into frames like any other).  The cleanup pass then frees
 the storage at every exit of the scope (the end of its block, `break`,
@@ -77,8 +77,8 @@ def in_scope_at_calls(u, f, parents):
         stmt = parents.get(id(n))
         block = parents.get(id(stmt)) if stmt is not None else None
         e = block.extent.end.offset if block is not None else f.body.extent.end.offset
-        # (a cps call in its own bounds counts: it is evaluated in the scope)
-        i = bisect.bisect_left(calls, n.extent.start.offset)
+        # (a cps call in its own bounds is made before the array exists)
+        i = bisect.bisect_left(calls, n.extent.end.offset)
         if i < len(calls) and calls[i] < e:
             out.append((n, block))
     return out

@@ -73,10 +73,13 @@ def test_choose_expr_is_its_chosen_branch():
 
 
 def test_cps_calls_in_array_bounds_are_made_before_the_declaration_then_the_initialiser():
-    out = stage('normalize', G + 'cps int *h(void);\ncps long f(void) { int last[g(2)]; '
-                'int (*p)[g(3)] = (int (*)[g(4)])h(); return sizeof last + sizeof *p; }\n')
-    assert ('{ int cpc_t1 = g(2); int last[cpc_t1]; int cpc_t2 = g(3); int cpc_t3 = g(4); '
-            'int *cpc_t4 = h(); int (*p)[cpc_t2] = (int (*)[cpc_t3])cpc_t4; ') in out, out
+    # (`last` has no cps call in its scope: a VLA that has moves to the heap first)
+    out = stage('normalize', G + 'cps int *h(void);\ncps long f(void) { long n; '
+                '{ int last[g(2)]; n = sizeof last; } '
+                'int (*p)[g(3)] = (int (*)[g(4)])h(); return n + sizeof *p; }\n')
+    assert ('{ int cpc_t1 = g(2); int last[cpc_t1]; n = sizeof last; } '
+            'int cpc_t2 = g(3); int cpc_t3 = g(4); int *cpc_t4 = h(); '
+            'int (*p)[cpc_t2] = (int (*)[cpc_t3])cpc_t4; ') in out, out
 
 
 def test_sizeof_of_a_variable_length_array_type_makes_its_calls():
