@@ -111,7 +111,7 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	@set -e; cd $(TOP)/translator && for f in $$(find cpc \( -name '*.py' -o -name '*.h' \) ! -path '*__pycache__*'); do \
 	    $(INSTALL) -D -m 644 $$f "$(DESTDIR)$(INSTALL_SITE)/$$f"; done
 	$(call install_subst,$(INSTALL_SRC)/installed.py.in,"$(DESTDIR)$(INSTALL_SITE)/cpc/installed.py")
-	$(INSTALL) -m 644 $(TOP)/tools/cpc_check.py $(TOP)/tools/cpc_check_fix.py "$(DESTDIR)$(INSTALL_SITE)/"
+	$(INSTALL) -m 644 $(TOP)/tools/cpc_check*.py "$(DESTDIR)$(INSTALL_SITE)/"
 	@set -e; src=$$($(PYTHON) -c 'import clang, os; print(os.path.dirname(os.path.dirname(clang.__file__)))'); \
 	cp -R "$$src/clang" "$$src"/libclang-*.dist-info "$(DESTDIR)$(INSTALL_SITE)/"
 	$(DESTDIR)$(pkglibdir)/venv/bin/python -m compileall -q \

@@ -17,6 +17,8 @@ import sys
 import clang.cindex as ci
 
 from cpc import frontend as fe
+from cpc.clang_types import function_type_of, is_cps_function_type
+from cpc.libclang import lib
 
 EXTERN_KINDS = (ci.CursorKind.FUNCTION_DECL, ci.CursorKind.VAR_DECL)
 # Headers of the libraries beside libcpc: the event-loop adapters
@@ -35,7 +37,7 @@ def declared(include_dir, frontend_mode, debug=False):
         unit = fe.parse(text, 'api_symbols.cpc', args)
         tu = unit.tu
     else:
-        fe.lib()
+        lib()
         rd = fe.resource_dir()
         flags = ['-x', 'c', '-std=gnu11'] + args + (['-resource-dir', rd] if rd else [])
         tu = ci.Index.create().parse('api_symbols.c', args=flags,
@@ -56,7 +58,7 @@ def declared(include_dir, frontend_mode, debug=False):
         if c.kind == ci.CursorKind.FUNCTION_DECL and c.is_definition():
             continue    # static inline helpers have internal linkage anyway
         is_cps = (c.kind == ci.CursorKind.FUNCTION_DECL and
-                  fe.is_cps_function_type(fe.function_type_of(c.type)))
+                  is_cps_function_type(function_type_of(c.type)))
         out[c.spelling] = is_cps
     return out
 

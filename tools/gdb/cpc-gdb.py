@@ -978,7 +978,7 @@ functions in its continuation, where each waits, its saved variables)."""
 
 # ---- locals and arguments of a cps function ----------------------------------------
 
-RENAMED_RE = re.compile(r'^(.+)__\d+$')      # a local renamed apart (prepare.py)
+RENAMED_RE = re.compile(r'^(.+)__\d+$')      # a local renamed apart (rename.py)
 
 
 def _is_generated_name(name):

@@ -14,7 +14,9 @@ every variable live across a cps call is boxed too, so that frames hold only
 the environment pointer.
 """
 from . import frontend as fe
-from . import analysis as an
+from .analysis.func import cps_function_defs, func, leading_label_declarations, var_init, vkey
+from .analysis.syntax import callee_decl, is_cps_call, node_id, walk
+from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 from .analysis import retain
@@ -24,8 +26,8 @@ K = fe.K
 def box(u, environments=False):
     names = retain.pragma_no_retain(u.text)
     edits = []
-    for c in an.cps_function_defs(u):
-        f = an.func(u, c)
+    for c in cps_function_defs(u):
+        f = func(u, c)
         if not f.is_cps or f.body is None:
             continue
         vs = retain.boxed_vars(u, f, names, environments)
@@ -41,14 +43,14 @@ class Literals:
     there (C initialises it anew each time) and designates that field."""
 
     def __init__(self, u, lits):
-        self.field = {an.node_id(n): '__cpc_lit_%d' % i for i, n in enumerate(lits, 1)}
+        self.field = {node_id(n): '__cpc_lit_%d' % i for i, n in enumerate(lits, 1)}
         self.lits = lits
 
     def fields(self, u):
         out = []
         for n in self.lits:
             try:
-                out.append(ctype.declare_field(n.type, self.field[an.node_id(n)],
+                out.append(ctype.declare_field(n.type, self.field[node_id(n)],
                                                keep_cps=True) + ';')
             except ctype.Unnameable:
                 raise fe.Diags([u.diag(n, 'the type of this compound literal cannot be '
@@ -58,7 +60,7 @@ class Literals:
 
     def sub(self, u, n, keys, f):
         """The edit replacing literal n, or None when n is not boxed."""
-        name = self.field.get(an.node_id(n))
+        name = self.field.get(node_id(n))
         if name is None:
             return None
         r = u.written(n)
@@ -95,7 +97,7 @@ def alignment_specifiers(u, var):
     `__attribute__((aligned(32)))`), as text to put on the heap copy's
     field: it belongs to the declaration, not to the type."""
     out = []
-    for a in an.kids(var):
+    for a in kids(var):
         if a.kind != K.ALIGNED_ATTR:
             continue
         where = u.written(a)
@@ -162,7 +164,7 @@ def box_function(u, f, vs, lits=()):
     edits.append((a, a, 'struct %s { %s };\n%s' % (env, ' '.join(fields), rw.resync(u, a))))
     body = f.body
     # after the body's `{`, its GNU local label declarations and its STDC pragmas
-    labels = an.leading_label_declarations(u, body)
+    labels = leading_label_declarations(u, body)
     b0 = rw.full_end(u, labels[-1]) if labels else body.extent.start.offset + 1
     b0 = rw.after_stdc_pragmas(u, b0)
     init = [_env_alloc(env, over_aligned, f.name)]
@@ -179,7 +181,7 @@ def box_function(u, f, vs, lits=()):
     subs = []
     # references and declarations
     handled_decls = set()
-    for n, p in an.walk(body, skip_spawn=False, into_sizeof=True):
+    for n, p in walk(body, skip_spawn=False, into_sizeof=True):
         k = n.kind
         if k == K.DECL_REF_EXPR:
             v = f.var_of(n)
@@ -190,11 +192,11 @@ def box_function(u, f, vs, lits=()):
             if e is not None:
                 subs.append(e)
         elif k == K.DECL_STMT:
-            vars_ = an.kids(n)
-            if any(x.kind == K.VAR_DECL and an.vkey(x) in keys for x in vars_):
+            vars_ = kids(n)
+            if any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vars_):
                 subs.append((rw.start(n), rw.full_end(u, n), decl_text(u, f, n, keys, lits)))
         elif k == K.RETURN_STMT:
-            ch = an.kids(n)
+            ch = kids(n)
             if not ch:
                 subs.append((rw.start(n), rw.full_end(u, n), '{ %s return; }' % free))
             else:
@@ -207,9 +209,9 @@ def box_function(u, f, vs, lits=()):
                     d = ctype.declare_rvalue(rettype, 'cpc_rv', keep_cps=True)
                     subs.append((rw.start(n), rw.full_end(u, n),
                                  '{ %s = %s; %s return cpc_rv; }' % (d, et, free)))
-        elif k == K.CALL_EXPR and an.is_cps_call(n) and p is not None and \
+        elif k == K.CALL_EXPR and is_cps_call(n) and p is not None and \
                 not p.kind.is_expression():
-            d = an.callee_decl(n)
+            d = callee_decl(n)
             if d is not None and d.spelling == 'cpc_done':
                 # (the pointer is cleared: the C compiler does not know that
                 # cpc_done() never comes back, and would see the frame save
@@ -227,7 +229,7 @@ def box_function(u, f, vs, lits=()):
 
 def ref_sub(u, n, text):
     """The edit replacing reference n (written in the file, or in a macro
-    argument: prepare expanded the functions where it is not) by text."""
+    argument: the macros pass expanded the functions where it is not) by text."""
     r = u.written(n)
     if r is None:
         raise fe.Diags([u.diag(n, '`%s` comes out of a macro expansion and cannot be '
@@ -239,7 +241,7 @@ def sub_text(u, c, keys, f, a=None, b=None, lits=None, outer=None):
     """Text of c with boxed references (and boxed literals other than
     `outer`) rewritten."""
     subs = []
-    for n, p in an.walk(c, skip_spawn=False, into_sizeof=True):
+    for n, p in walk(c, skip_spawn=False, into_sizeof=True):
         if n.kind == K.DECL_REF_EXPR:
             v = f.var_of(n)
             if v is not None and v.key in keys:
@@ -255,7 +257,7 @@ def sub_text(u, c, keys, f, a=None, b=None, lits=None, outer=None):
 
 def decl_text(u, f, n, keys, lits=None):
     out = []
-    vars_ = an.kids(n)
+    vars_ = kids(n)
     single = len(vars_) == 1
     for v in vars_:
         if v.kind == K.FUNCTION_DECL and not single:
@@ -265,8 +267,8 @@ def decl_text(u, f, n, keys, lits=None):
         if v.kind != K.VAR_DECL:
             out.append(u.src(v) + ';')
             continue
-        init = an.var_init(u, v)
-        key = an.vkey(v)
+        init = var_init(u, v)
+        key = vkey(v)
         if key in keys:
             if init is None:
                 out.append(';')
@@ -303,8 +305,8 @@ def check(u):
     live across one (what lifting by copy relies on)."""
     names = retain.pragma_no_retain(u.text)
     out = []
-    for c in an.cps_function_defs(u):
-        f = an.func(u, c)
+    for c in cps_function_defs(u):
+        f = func(u, c)
         if not f.is_cps or f.body is None:
             continue
         for v in retain.boxed_vars(u, f, names):

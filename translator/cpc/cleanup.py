@@ -15,7 +15,10 @@ is in scope at a cps call, or has one in its initialiser.
 import bisect
 
 from . import frontend as fe
-from . import analysis as an
+from .analysis.attributes import cleanup_function
+from .analysis.func import cps_function_defs, func
+from .analysis.syntax import ancestors, parents_of, walk
+from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 
@@ -44,11 +47,11 @@ def cleanup_vars(u, f, parents):
         return []
     calls = sorted(c.extent.start.offset for c in f.cps_calls)
     out = []
-    for n, p in an.walk(f.body, skip_spawn=False):
+    for n, p in walk(f.body, skip_spawn=False):
         if n.kind != K.VAR_DECL:
             continue
-        for a in an.kids(n):
-            fn = an.cleanup_function(u, a)
+        for a in kids(n):
+            fn = cleanup_function(u, a)
             if fn is None:
                 continue
             stmt = parents.get(id(n))
@@ -83,7 +86,7 @@ def _exited(n, target, vs, parents, label_at=None):
     between n and target; and for a goto to a label in the same block as a
     variable but before its declaration, that variable too."""
     blocks = set()
-    for a in an.ancestors(n, parents):
+    for a in ancestors(n, parents):
         if a is target:
             break
         blocks.add(id(a))
@@ -104,11 +107,11 @@ def _exited(n, target, vs, parents, label_at=None):
 
 def lower(u):
     edits = []
-    for c in an.cps_function_defs(u):
-        f = an.func(u, c)
+    for c in cps_function_defs(u):
+        f = func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
-        parents = an.parents_of(f.body)
+        parents = parents_of(f.body)
         vs = cleanup_vars(u, f, parents)
         if vs:
             edits.extend(lower_function(u, f, vs, parents))
@@ -130,18 +133,18 @@ def lower_function(u, f, vs, parents):
         calls = ' '.join(x.call() for x in sorted(bvs, key=lambda x: -x.offset))
         edits.append((e, e, ' ' + calls + ' '))
     labels = {}
-    for n, p in an.walk(f.body, skip_spawn=False):
+    for n, p in walk(f.body, skip_spawn=False):
         if n.kind == K.LABEL_STMT:
             labels[n.spelling] = n.extent.start.offset
     rettype = f.c.type.get_result()
-    for n, p in an.walk(f.body, skip_spawn=False):
+    for n, p in walk(f.body, skip_spawn=False):
         k = n.kind
         if k == K.RETURN_STMT:
             out = _exited(n, None, vs, parents)
             if not out:
                 continue
             calls = ' '.join(x.call() for x in out)
-            ch = an.kids(n)
+            ch = kids(n)
             if not ch:
                 code = '{ %s return; }' % calls
             elif ctype.is_void(rettype):
@@ -156,14 +159,14 @@ def lower_function(u, f, vs, parents):
                 code = '{ %s = %s; %s return cpc_cleanup_ret; }' % (d, u.src(ch[0]), calls)
         elif k in (K.BREAK_STMT, K.CONTINUE_STMT):
             want = LOOPS if k == K.CONTINUE_STMT else LOOPS + (K.SWITCH_STMT,)
-            target = next((a for a in an.ancestors(n, parents) if a.kind in want), None)
+            target = next((a for a in ancestors(n, parents) if a.kind in want), None)
             out = _exited(n, target, vs, parents)
             if not out:
                 continue
             code = '{ %s %s; }' % (' '.join(x.call() for x in out),
                                    'continue' if k == K.CONTINUE_STMT else 'break')
         elif k == K.GOTO_STMT:
-            ch = an.kids(n)
+            ch = kids(n)
             at = labels.get(ch[0].spelling) if ch else None
             if at is None:
                 continue
@@ -187,11 +190,11 @@ def check(u):
     """The invariant: no cleanup variable of a cps function is in scope at
     a cps call."""
     out = []
-    for c in an.cps_function_defs(u):
-        f = an.func(u, c)
+    for c in cps_function_defs(u):
+        f = func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
-        for v in cleanup_vars(u, f, an.parents_of(f.body)):
+        for v in cleanup_vars(u, f, parents_of(f.body)):
             out.append(u.diag(v.var, 'the cleanup variable `%s` of cps function `%s` is in '
                               'scope at a cps call' % (v.var.spelling, f.name)))
     return out

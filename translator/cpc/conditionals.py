@@ -30,6 +30,7 @@ import subprocess
 
 from . import clex
 from . import frontend as fe
+from .libclang import presumed, skipped_ranges
 
 _DIRECTIVE = re.compile(rb'#\s*([A-Za-z_]\w*)')
 _OPENS = {b'if', b'ifdef', b'ifndef'}
@@ -96,7 +97,7 @@ def taken_by_front_end(u, groups):
     # a skipped range runs from the directive that starts the skipping to
     # the one that ends it: a group taken whose first line is a false
     # nested `#if` has its body start where a range starts
-    skipped = fe.skipped_ranges(u)
+    skipped = skipped_ranges(u)
     return set(i for i, g in enumerate(groups)
                if not any(a < g.body < b for (a, b) in skipped))
 
@@ -148,7 +149,7 @@ def pin(u, cc):
 def check(u, cc):
     out = []
     for c, _ in differences(u, cc):
-        f, line, col = fe.presumed(u.tu.get_location(u.path, c[0].start))
+        f, line, col = presumed(u.tu.get_location(u.path, c[0].start))
         out.append(fe.Diag('the front-end and the C compiler take different branches of '
                            'this conditional directive', f or u.path, line, col))
     return out

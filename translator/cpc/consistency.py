@@ -3,6 +3,7 @@ function agrees on whether it is cps."""
 import re
 
 from . import frontend as fe
+from .clang_types import is_cps_function_type
 
 K = fe.K
 
@@ -116,13 +117,13 @@ def check_consistency(u):
                 u.spells_cps_in(a, nameoff)
             if not spelled:
                 # the type may carry it through a typedef
-                spelled = fe.is_cps_function_type(c.type) and \
+                spelled = is_cps_function_type(c.type) and \
                     u.text[a:nameoff].strip() != b'' and \
                     not TYPE_WORDS_RE.search(u.text[a:nameoff])
         else:
-            spelled = fe.is_cps_function_type(c.type)
+            spelled = is_cps_function_type(c.type)
         prev = seen.get(c.spelling)
-        if prev is None and spelled and not fe.is_cps_function_type(c.type) and \
+        if prev is None and spelled and not is_cps_function_type(c.type) and \
                 'cpc_cps' not in c.type.spelling:
             # the first declaration, yet Clang gave it the type of the
             # library function it knows by that name (`long labs(long)`),

@@ -11,6 +11,12 @@ returning one.  Types that cannot be named at file scope raise `Unnameable`.
 import re
 
 from . import frontend as fe
+from .clang_types import (
+    Decayed, TK_ATOMIC, TK_ATTRIBUTED, TK_BOOL, TK_BTF_TAG, TK_COMPLEX, TK_CONSTANTARRAY,
+    TK_ELABORATED, TK_ENUM, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, TK_INCOMPLETEARRAY,
+    TK_INVALID, TK_POINTER, TK_RECORD, TK_TYPEDEF, TK_UNEXPOSED, TK_VARIABLEARRAY, TK_VECTOR,
+    TK_VOID, atomic_value_type, element_type, is_builtin_kind, modified_type, strip_sugar,
+    tkind)
 
 TAG_RE = re.compile(r'\s*__attribute__\(\(btf_type_tag\("cpc_cps"\)\)\)\s*')
 
@@ -35,7 +41,7 @@ BOOL_RE = re.compile(r'\bbool\b')
 
 def leaf_spelling(t):
     s = TAG_RE.sub(' ', t.spelling).strip()
-    if fe.tkind(t) == fe.TK_BOOL:
+    if tkind(t) == TK_BOOL:
         # `_Bool`, which every C mode reads: in C23 mode Clang spells it
         # `bool`, a keyword gcc 12 does not know
         s = BOOL_RE.sub('_Bool', s)
@@ -67,33 +73,33 @@ def declare_field(t, name, keep_cps=False):
 
 
 def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
-    if isinstance(t, fe.Decayed) and t.pointee is not t.written and \
+    if isinstance(t, Decayed) and t.pointee is not t.written and \
             typedef_of(t.written) is not None:
         # a typedef'd array parameter (va_list, jmp_buf): its element type
         # may have no name in C (gcc's __va_list_tag); the pointer is named
         # through the typedef
         return '__typeof__(&(*(%s *)0)[0])%s' % (typedef_of(t.written).spelling,
                                                   ' ' + inner if inner else '')
-    k = fe.tkind(t)
-    if k in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
+    k = tkind(t)
+    if k in (TK_BTF_TAG, TK_ATTRIBUTED):
         # the tag means cps on a function type's result (or below its
         # pointers) or on a function type itself; elsewhere (the type of a
         # call's value) it is the trace of one and is dropped
-        if keep_cps and k == fe.TK_BTF_TAG and 'cpc_cps' in t.spelling and (
-                keep_cps == 'result' or fe.tkind(fe.strip_sugar(t)[0]) in (
-                    fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO)):
-            return _decl(fe.modified_type(t), 'cps ' + inner if inner else 'cps',
+        if keep_cps and k == TK_BTF_TAG and 'cpc_cps' in t.spelling and (
+                keep_cps == 'result' or tkind(strip_sugar(t)[0]) in (
+                    TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO)):
+            return _decl(modified_type(t), 'cps ' + inner if inner else 'cps',
                          strip_const, strip_volatile, keep_cps)
-        return _decl(fe.modified_type(t), inner, strip_const, strip_volatile, keep_cps)
-    if k in (fe.TK_ELABORATED, fe.TK_UNEXPOSED) and 'typeof' in t.spelling:
+        return _decl(modified_type(t), inner, strip_const, strip_volatile, keep_cps)
+    if k in (TK_ELABORATED, TK_UNEXPOSED) and 'typeof' in t.spelling:
         # typeof(T) written as a type: what it names, as a declarator (its
         # canonical spelling is not one for arrays and function pointers)
         c = t.get_canonical()
-        if fe.tkind(c) not in (fe.TK_INVALID, fe.TK_UNEXPOSED):
+        if tkind(c) not in (TK_INVALID, TK_UNEXPOSED):
             return _decl(c, inner, strip_const, strip_volatile, keep_cps)
-    if k == fe.TK_ELABORATED or k == fe.TK_TYPEDEF or k == fe.TK_RECORD \
-            or k == fe.TK_ENUM or fe.is_builtin_kind(k):
-        if not fe.is_builtin_kind(k):
+    if k == TK_ELABORATED or k == TK_TYPEDEF or k == TK_RECORD \
+            or k == TK_ENUM or is_builtin_kind(k):
+        if not is_builtin_kind(k):
             d = t.get_declaration()
             sp = d.semantic_parent if d is not None and d.kind != fe.K.NO_DECL_FOUND else None
             if sp is not None and sp.kind == fe.K.FUNCTION_DECL:
@@ -111,19 +117,19 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
                     s2 = re.sub(r'\b%s\b\s*' % q, '', s2).strip()
             s = s2
         return s + (' ' + inner if inner else '')
-    if k == fe.TK_COMPLEX:
+    if k == TK_COMPLEX:
         q = [x for x in _quals(t) if not (strip_const and x == 'const') and
              not (strip_volatile and x == 'volatile')]
         return ' '.join(q + [leaf_spelling(t.get_canonical().get_canonical())
                              .replace('const ', '').replace('volatile ', '')]) + \
             (' ' + inner if inner else '')
-    if k == fe.TK_ATOMIC:
+    if k == TK_ATOMIC:
         q = [x for x in _quals(t) if not (strip_const and x == 'const') and
              not (strip_volatile and x == 'volatile')]
-        return ' '.join(q + ['_Atomic(%s)' % declare(fe.atomic_value_type(t), '',
+        return ' '.join(q + ['_Atomic(%s)' % declare(atomic_value_type(t), '',
                                                      keep_cps=keep_cps)]) + \
             (' ' + inner if inner else '')
-    if k == fe.TK_POINTER:
+    if k == TK_POINTER:
         q = _quals(t)
         if strip_const:
             q = [x for x in q if x != 'const']
@@ -132,41 +138,41 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
         # qualifiers of the pointer itself
         star = '*' + (' '.join(q) + ' ' if q else '')
         pointee = t.get_pointee()
-        pk = fe.tkind(fe.strip_sugar(pointee)[0]) if fe.tkind(pointee) in (
-            fe.TK_BTF_TAG, fe.TK_ATTRIBUTED) else fe.tkind(pointee)
-        if pk in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY,
-                  fe.TK_VARIABLEARRAY, fe.TK_FUNCTIONPROTO,
-                  fe.TK_FUNCTIONNOPROTO):
+        pk = tkind(strip_sugar(pointee)[0]) if tkind(pointee) in (
+            TK_BTF_TAG, TK_ATTRIBUTED) else tkind(pointee)
+        if pk in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY,
+                  TK_VARIABLEARRAY, TK_FUNCTIONPROTO,
+                  TK_FUNCTIONNOPROTO):
             return _decl(pointee, '(' + star + inner + ')', keep_cps=keep_cps)
         return _decl(pointee, star + inner, keep_cps=keep_cps)
-    if k == fe.TK_CONSTANTARRAY:
-        return _decl(fe.element_type(t), '%s[%d]' % (inner, t.element_count),
+    if k == TK_CONSTANTARRAY:
+        return _decl(element_type(t), '%s[%d]' % (inner, t.element_count),
                      strip_const, strip_volatile, keep_cps)
-    if k == fe.TK_INCOMPLETEARRAY:
-        return _decl(fe.element_type(t), '%s[]' % inner, strip_const, strip_volatile, keep_cps)
-    if k == fe.TK_VARIABLEARRAY:
+    if k == TK_INCOMPLETEARRAY:
+        return _decl(element_type(t), '%s[]' % inner, strip_const, strip_volatile, keep_cps)
+    if k == TK_VARIABLEARRAY:
         raise Unnameable('variable-length array')
-    if k == fe.TK_VECTOR:
+    if k == TK_VECTOR:
         # a GNU vector (`vector_size`), named without its typedef (which may
         # be local to a function): the attribute on its element type
         q = [x for x in _quals(t) if not (strip_const and x == 'const') and
              not (strip_volatile and x == 'volatile')]
         return ' '.join(q + ['__typeof__(%s __attribute__((vector_size(%d))))' % (
-            declare(fe.element_type(t), '', keep_cps=keep_cps), t.get_size())]) + \
+            declare(element_type(t), '', keep_cps=keep_cps), t.get_size())]) + \
             (' ' + inner if inner else '')
-    if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
+    if k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
         params = [declare(a, '', keep_cps=bool(keep_cps)) for a in t.argument_types()] \
-            if k == fe.TK_FUNCTIONPROTO else []
-        if k == fe.TK_FUNCTIONPROTO and t.is_function_variadic():
+            if k == TK_FUNCTIONPROTO else []
+        if k == TK_FUNCTIONPROTO and t.is_function_variadic():
             params.append('...')
-        if not params and k == fe.TK_FUNCTIONPROTO:
+        if not params and k == TK_FUNCTIONPROTO:
             params = ['void']
         res = t.get_result()
         return _decl(res, inner + '(' + ', '.join(params) + ')',
                      keep_cps='result' if keep_cps else False)
     # Other sugar (parens, typeof, ...): go canonical.
     c = t.get_canonical()
-    if fe.tkind(c) == k:
+    if tkind(c) == k:
         raise Unnameable(t.spelling)
     return _decl(c, inner, strip_const, strip_volatile, keep_cps)
 
@@ -174,13 +180,13 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
 def _local_type(t, d, func, inner, strip_const, strip_volatile, keep_cps):
     """A type declared inside function `func` (declaration d), spelled at
     file scope by what it stands for: a typedef by its type (the function's
-    records are at file scope after hoist_types.py), an enumeration by its
+    records are at file scope after types.py), an enumeration by its
     integer type (C makes the two compatible)."""
     if d.kind == fe.K.TYPEDEF_DECL:
         under = d.underlying_typedef_type
-        if inner.startswith('*') and fe.tkind(_without_attributes(under)) in (
-                fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY,
-                fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
+        if inner.startswith('*') and tkind(_without_attributes(under)) in (
+                TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY,
+                TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
             # `F *p` with F a function or array type: `int (*p)(int)`
             inner = '(' + inner + ')'
         if all(not on or _canon_qual(under, q) for q, on in (
@@ -198,20 +204,20 @@ def _local_type(t, d, func, inner, strip_const, strip_volatile, keep_cps):
 
 def _without_attributes(t):
     """t without its attributes and btf tags (the cps tag included)."""
-    while fe.tkind(t) in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
-        t = fe.modified_type(t)
+    while tkind(t) in (TK_BTF_TAG, TK_ATTRIBUTED):
+        t = modified_type(t)
     return t
 
 
 def typedef_of(t):
     """The typedef that t names (through attributes and elaboration), or None."""
     for _ in range(8):
-        k = fe.tkind(t)
-        if k == fe.TK_TYPEDEF:
+        k = tkind(t)
+        if k == TK_TYPEDEF:
             return t
-        if k in (fe.TK_BTF_TAG, fe.TK_ATTRIBUTED):
-            t = fe.modified_type(t)
-        elif k == fe.TK_ELABORATED:
+        if k in (TK_BTF_TAG, TK_ATTRIBUTED):
+            t = modified_type(t)
+        elif k == TK_ELABORATED:
             t = t.get_named_type()
         else:
             return None
@@ -234,11 +240,11 @@ def has_const_member(t, depth=0):
     if depth > 32:
         return False
     c = t.get_canonical()
-    k = fe.tkind(c)
-    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
-        e = fe.element_type(c)
+    k = tkind(c)
+    if k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
+        e = element_type(c)
         return e.get_canonical().is_const_qualified() or has_const_member(e, depth + 1)
-    if k != fe.TK_RECORD:
+    if k != TK_RECORD:
         return False
     for fld in c.get_fields():
         ft = fld.type
@@ -264,7 +270,7 @@ def promoted(t):
     """The type name an argument of type t has after the default argument
     promotions (`int` for char, short and _Bool and the enums based on
     them, `double` for float), or None when t is its own promotion."""
-    u = fe.strip_sugar(t)[0].get_canonical()
+    u = strip_sugar(t)[0].get_canonical()
     kind = u.kind
     if kind == fe.ci.TypeKind.ENUM:
         kind = u.get_declaration().enum_type.get_canonical().kind
@@ -277,11 +283,11 @@ def promoted(t):
 
 def decay(t):
     """Type of an rvalue of type t (arrays and functions decay)."""
-    u, _ = fe.strip_sugar(t)
-    k = fe.tkind(u)
-    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY):
-        return ('ptr', fe.element_type(u))
-    if k in (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO):
+    u, _ = strip_sugar(t)
+    k = tkind(u)
+    if k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY):
+        return ('ptr', element_type(u))
+    if k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
         return ('ptr', t)
     return ('val', t)
 
@@ -294,22 +300,22 @@ def declare_rvalue(t, name, keep_cps=False):
 
 
 def declare_ptr_to(t, name, keep_cps=False):
-    k = fe.tkind(fe.strip_sugar(t)[0])
-    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_FUNCTIONPROTO,
-             fe.TK_FUNCTIONNOPROTO):
+    k = tkind(strip_sugar(t)[0])
+    if k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_FUNCTIONPROTO,
+             TK_FUNCTIONNOPROTO):
         return _decl(t, '(*' + name + ')', keep_cps=keep_cps)
     return _decl(t, '*' + name, keep_cps=keep_cps)
 
 
 def is_void(t):
-    u, _ = fe.strip_sugar(t)
-    return fe.tkind(u) == fe.TK_VOID
+    u, _ = strip_sugar(t)
+    return tkind(u) == TK_VOID
 
 
 def is_array(t):
-    u, _ = fe.strip_sugar(t)
-    return fe.tkind(u) in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY,
-                           fe.TK_VARIABLEARRAY)
+    u, _ = strip_sugar(t)
+    return tkind(u) in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY,
+                           TK_VARIABLEARRAY)
 
 
 def is_vla(t):
@@ -324,27 +330,27 @@ def is_variably_modified(t):
 
 
 def _has_variable_array(t, through_pointers):
-    u, _ = fe.strip_sugar(t)
-    k = fe.tkind(u)
-    if k == fe.TK_VARIABLEARRAY:
+    u, _ = strip_sugar(t)
+    k = tkind(u)
+    if k == TK_VARIABLEARRAY:
         return True
-    if k in (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY):
-        return _has_variable_array(fe.element_type(u), through_pointers)
-    if k == fe.TK_POINTER and through_pointers:
+    if k in (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY):
+        return _has_variable_array(element_type(u), through_pointers)
+    if k == TK_POINTER and through_pointers:
         return _has_variable_array(u.get_pointee(), through_pointers)
     return False
 
 
 def is_scalar(t):
-    u, _ = fe.strip_sugar(t)
-    k = fe.tkind(u)
-    return fe.is_builtin_kind(k) or k in (fe.TK_POINTER, fe.TK_ENUM)
+    u, _ = strip_sugar(t)
+    k = tkind(u)
+    return is_builtin_kind(k) or k in (TK_POINTER, TK_ENUM)
 
 
 def same_type(a, b):
     """Same C-mode type (canonical, ignoring the cps tag and qualifiers)."""
     def canon(t):
-        return TAG_RE.sub(' ', fe.strip_sugar(t)[0].get_canonical().spelling)\
+        return TAG_RE.sub(' ', strip_sugar(t)[0].get_canonical().spelling)\
             .replace('const ', '').replace('volatile ', '').strip()
     return canon(a) == canon(b)
 
@@ -352,9 +358,9 @@ def same_type(a, b):
 def abi_pointer(ft):
     """The C type of the entry point of cps function type `ft`, as a pointer:
     `cpc_continuation *(*)(cpc_continuation *, P1, ..., Pn)`."""
-    ft, _ = fe.strip_sugar(ft)
+    ft, _ = strip_sugar(ft)
     params = ['cpc_continuation *']
-    if fe.tkind(ft) == fe.TK_FUNCTIONPROTO:
+    if tkind(ft) == TK_FUNCTIONPROTO:
         params += [declare(a, '') for a in ft.argument_types()]
         if ft.is_function_variadic():
             params.append('...')

@@ -21,6 +21,8 @@ import os
 import re
 
 from . import frontend as fe
+from . import libclang
+from .clang_types import is_cps_function_type
 from . import rewrite as rw
 
 K = fe.K
@@ -30,7 +32,7 @@ QUOTE_INCLUDE_RE = re.compile(rb'^([ \t]*#[ \t]*include[ \t]*)"([^"\n]+)"', re.M
 
 
 def _guarded(u, f):
-    lib = fe.lib()
+    lib = libclang.lib()
     fn = lib.clang_isFileMultipleIncludeGuarded
     fn.argtypes = [fe.ci.TranslationUnit, fe.ci.File]
     fn.restype = ctypes.c_uint
@@ -45,7 +47,7 @@ def foreign_cps_definitions(u):
     out = []
     for c in u.top():
         if c.kind == K.FUNCTION_DECL and c.is_definition() and not u.in_main_file(c) \
-                and c.location.file is not None and fe.is_cps_function_type(c.type):
+                and c.location.file is not None and is_cps_function_type(c.type):
             out.append(c)
     return out
 

@@ -13,7 +13,7 @@ as such: `cps` is then an attribute of the object, which it ignores.)
 Invariant of the output: no declaration of the main file is written with
 `cps` as its only type specifier.
 """
-from . import analysis as an
+from .analysis.syntax import walk
 from . import clex
 from . import frontend as fe
 
@@ -42,7 +42,7 @@ def _sites(u):
     for top in u.top():
         if not u.in_main_file(top):
             continue
-        for n, _p in an.walk(top, skip_spawn=False, into_sizeof=True):
+        for n, _p in walk(top, skip_spawn=False, into_sizeof=True):
             # (only those whose type carries the cps tag: an old-style
             # definition's bare parameter names are implicit int too)
             if n.kind in DECLS and n.location.offset in offsets and u.in_main_file(n) and \

@@ -22,7 +22,9 @@ the end of S).
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .analysis.func import func
+from .analysis.syntax import args_of, linked_sched, strip, walk
+from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 from .analysis import jumps
@@ -35,8 +37,8 @@ KEYWORD = 'cpc_linked'
 def linked_stmts(root):
     """Linked statements of root, outermost first, each with its body."""
     out = []
-    for n, p in an.walk(root):
-        ch = an.linked_sched(n)
+    for n, p in walk(root):
+        ch = linked_sched(n)
         if ch is not None:
             out.append(n)
     return out
@@ -50,8 +52,8 @@ def sched_expr(u, stmt):
     t = u.text
     m = re.match(rb'(cpc_detached|cpc_attached|cpc_linked)\b', t[a:a + 16])
     if m is None and t[a:a + 2] == b'if':
-        # a function rendered macro-expanded by prepare.expand_macros
-        args = an.args_of(an.strip(an.kids(stmt)[0]))
+        # a function rendered macro-expanded by macros.expand_macros
+        args = args_of(strip(kids(stmt)[0]))
         if args:
             return '(' + u.src(args[0]) + ')'
     if m is None:
@@ -96,21 +98,21 @@ class Linker:
         self.n += 1
         me = self.n
         chain = [me] + chain
-        body = an.kids(L)[2]
+        body = kids(L)[2]
         what = 'a `cpc_linked` statement (in `%s`)' % self.f.name
         errs, labels = jumps.escapes(u, body, what)
         errs += jumps.gotos_into(u, self.f.body, body, labels, what)
         self.errs.extend(errs)
         subs = []
         nested = set()
-        for n, p in an.walk(body):
+        for n, p in walk(body):
             if n is body:
                 continue
-            if an.linked_sched(n) is not None and not any(
+            if linked_sched(n) is not None and not any(
                     s <= rw.start(n) < e for (s, e) in nested):
                 nested.add((rw.start(n), rw.full_end(u, n)))
                 subs.append((rw.start(n), rw.full_end(u, n), self.stmt(n, chain)))
-        for n, p in an.walk(body):
+        for n, p in walk(body):
             if n.kind == K.RETURN_STMT and not any(s <= rw.start(n) < e for (s, e) in nested):
                 subs.append((rw.start(n), rw.full_end(u, n), self.ret(n, chain)))
         a, b = rw.start(body), rw.full_end(u, body)
@@ -120,7 +122,7 @@ class Linker:
 
     def ret(self, n, chain):
         back = ' '.join('cpc_link(cpc_prev_%d);' % i for i in chain)
-        ch = an.kids(n)
+        ch = kids(n)
         if not ch:
             return '{ %s return; }' % back
         e = self.u.src(ch[0])
@@ -138,7 +140,7 @@ def link(u):
     edits = []
     errs = []
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         if f.body is None:
             continue
         ls = linked_stmts(f.body)
@@ -168,7 +170,7 @@ def check(u):
     """The invariant of link on its output: no linked statement remains."""
     out = []
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         if f.body is not None:
             out += [u.diag(L, 'a linked statement remains in `%s`' % f.name)
                     for L in linked_stmts(f.body)]

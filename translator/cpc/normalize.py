@@ -16,7 +16,14 @@ cps calls are kept byte for byte.
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .clang_types import function_type_of
+from .cursors import ASSIGN_OPS, BO, INC_DEC_OPS, binop, kids, unop
+from .libclang import integer_value
+from .analysis.cfg import Cfg, for_parts, normal_form
+from .analysis.func import cps_function_defs, func, var_init
+from .analysis.syntax import (
+    LOOP_KINDS, callee_of, is_choose_expr, is_cps_call, linked_sched, node_id, selectable,
+    spawn_body, strip, walk)
 from . import ctype
 from . import rewrite as rw
 
@@ -45,7 +52,7 @@ def loop_hints_before(text, a):
 
 
 def _same(a, b):
-    return b is not None and an.node_id(a) == an.node_id(b)
+    return b is not None and node_id(a) == node_id(b)
 
 
 def discarded(t):
@@ -59,13 +66,13 @@ def discarded(t):
 
 
 def has_side_effects(c):
-    for n, p in an.walk(c, skip_spawn=False):
+    for n, p in walk(c, skip_spawn=False):
         k = n.kind
         if k == K.CALL_EXPR or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
             return True
-        if k == K.BINARY_OPERATOR and fe.binop(n) in fe.ASSIGN_OPS:
+        if k == K.BINARY_OPERATOR and binop(n) in ASSIGN_OPS:
             return True
-        if k == K.UNARY_OPERATOR and fe.unop(n) in fe.INC_DEC_OPS:
+        if k == K.UNARY_OPERATOR and unop(n) in INC_DEC_OPS:
             return True
         if k == K.StmtExpr:
             return True
@@ -74,25 +81,25 @@ def has_side_effects(c):
 
 def binds_continue(c):
     """True if c contains a `continue` binding to an enclosing loop of c."""
-    stack = list(an.kids(c)) if c.kind not in an.LOOP_KINDS else []
+    stack = list(kids(c)) if c.kind not in LOOP_KINDS else []
     if c.kind == K.CONTINUE_STMT:
         return True
     while stack:
         n = stack.pop()
         if n.kind == K.CONTINUE_STMT:
             return True
-        if n.kind in an.LOOP_KINDS:
+        if n.kind in LOOP_KINDS:
             continue
         if not (n.kind.is_statement() or n.kind == K.COMPOUND_STMT):
             continue
-        stack.extend(an.kids(n))
+        stack.extend(kids(n))
     return False
 
 
 def stmt_children(u, c):
     """The sub-statements of statement c."""
     k = c.kind
-    ch = an.kids(c)
+    ch = kids(c)
     if k == K.COMPOUND_STMT:
         return ch
     if k == K.IF_STMT:
@@ -103,11 +110,15 @@ def stmt_children(u, c):
     if k == K.DO_STMT:
         return ch[:1]
     if k == K.FOR_STMT:
-        return [an.for_parts(u, c)[3]]
+        return [for_parts(u, c)[3]]
     return []
 
 
-class Normalizer:
+class Expressions:
+    """Expressions linearised (`lin`): the cps calls they hold evaluated
+    first, in order, into temporaries; a statement expression's statements
+    go through the statement rewriting of the subclass (`stmt`)."""
+
     def __init__(self, u, f):
         self.u = u
         self.f = f
@@ -115,7 +126,6 @@ class Normalizer:
         self.cont = None
         self.used_labels = set()      # continue labels some goto jumps to
 
-    # -- helpers
     def tmp(self):
         self.n += 1
         return 'cpc_t%d' % self.n
@@ -152,10 +162,171 @@ class Normalizer:
         except ctype.Unnameable:
             raise ctype.Unnameable(t.spelling)
 
+    def lin(self, e):
+        """(statements, text): the statements evaluate e's cps calls in
+        order; text (None for void) computes the rest of e."""
+        if not self.cps(e):
+            return [], self.src(e)
+        k = e.kind
+        ch = kids(e)
+        if k == K.PAREN_EXPR:
+            s, t = self.lin(ch[0])
+            return s, None if t is None else '(' + t + ')'
+        if k == K.UNEXPOSED_EXPR and len(ch) == 1 and \
+                ch[0].extent.start.offset == e.extent.start.offset and \
+                ch[0].extent.end.offset == e.extent.end.offset:
+            return self.lin(ch[0])
+        if k == K.CALL_EXPR and is_cps_call(e):
+            s, txt = self.lin_children(e)
+            ft = function_type_of(ch[0].type)
+            rt = ft.get_result() if ft is not None else e.type
+            if ctype.is_void(rt):
+                s.append(txt + ';')
+                return s, None
+            t = self.tmp()
+            s.append('%s = %s;' % (self.decl_tmp(rt, t), txt))
+            return s, t
+        if k == K.BINARY_OPERATOR:
+            op = binop(e)
+            a, b = ch
+            if op in (BO['LAnd'], BO['LOr']):
+                sa, ta = self.lin(a)
+                if not self.cps(b):
+                    return sa, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
+                                          [(rw.start(a), a.extent.end.offset, ta)])
+                sb, tb = self.lin(b)
+                t = self.tmp()
+                if op == BO['LAnd']:
+                    code = 'int %s; if (%s) { %s %s = !!(%s); } else %s = 0;' % (
+                        t, ta, ' '.join(sb), t, tb, t)
+                else:
+                    code = 'int %s; if (%s) %s = 1; else { %s %s = !!(%s); }' % (
+                        t, ta, t, ' '.join(sb), t, tb)
+                return sa + [code], t
+            if op == BO['Comma']:
+                sa, ta = self.lin(a)
+                sb, tb = self.lin(b)
+                return sa + discarded(ta) + sb, tb
+        if k == K.CONDITIONAL_OPERATOR:
+            c, a, b = ch
+            if not self.cps(a) and not self.cps(b):
+                sc, tc = self.lin(c)
+                return sc, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
+                                      [(rw.start(c), c.extent.end.offset, tc)])
+            sc, tc = self.lin(c)
+            sa, ta = self.lin(a)
+            sb, tb = self.lin(b)
+            if ctype.is_void(e.type):
+                def arm(s, t):
+                    return ' '.join(s + (['(void)(%s);' % t] if t else []))
+                return sc + ['if (%s) { %s } else { %s }' % (tc, arm(sa, ta), arm(sb, tb))], None
+            t = self.tmp()
+            return sc + ['%s; if (%s) { %s %s = %s; } else { %s %s = %s; }' % (
+                self.decl_tmp(e.type, t), tc, ' '.join(sa), t, ta,
+                ' '.join(sb), t, tb)], t
+        if k == K.StmtExpr:
+            comp = ch[0]
+            items = kids(comp)
+            body = []
+            for x in items[:-1]:
+                body.append(self.stmt(x) if self.needs(x) else self.raw(x))
+            if not items:
+                return [], None
+            last = items[-1]
+            if last.kind.is_expression() and not ctype.is_void(e.type):
+                sl, tl = self.lin(last)
+                t = self.tmp()
+                return ['%s;' % self.decl_tmp(e.type, t),
+                        '{ %s %s %s = %s; }' % (' '.join(body), ' '.join(sl), t, tl)], t
+            body.append(self.stmt(last) if self.needs(last) else self.raw(last))
+            return ['{ %s }' % ' '.join(body)], None
+        if k == K.UNEXPOSED_EXPR and is_choose_expr(self.u, e):
+            # only the branch chosen is evaluated (unevaluated.py put the
+            # other's calls out): it stands for the whole
+            value = integer_value(ch[0])
+            if value is None:
+                self.diag(e, 'cannot evaluate the condition of this __builtin_choose_expr')
+            return self.lin(ch[1] if value else ch[2])
+        if k == K.GENERIC_SELECTION_EXPR:
+            # only the association selected is evaluated; when several have
+            # the selection's type (unevaluated.py put the calls of the
+            # others out), which one is the C compiler's to say: the
+            # selection picks a number, and only that association runs
+            chosen = [x for x in ch[1:] if selectable(e, x)]
+            if len(chosen) > 1 and any(self.cps(x) for x in chosen):
+                return self.lin_generic_selection(e, ch, chosen)
+        if k == K.UNEXPOSED_EXPR and self.is_binary_conditional(e, ch):
+            # GNU `c ?: b`: c once, b only when c is zero
+            sc, tc = self.lin(ch[0])
+            sb, tb = self.lin(ch[-1])
+            t = self.tmp()
+            return sc + ['%s = %s; if (!%s) { %s %s = %s; }' % (
+                self.decl_tmp(e.type, t), tc, t, ' '.join(sb), t, tb)], t
+        if k == K.UNEXPOSED_EXPR and ATOMIC_BUILTIN_RE.match(self.u.text, rw.start(e)):
+            # __c11_atomic_* / __atomic_* (<stdatomic.h>): every operand is
+            # evaluated, in an unspecified order
+            return self.lin_children(e)
+        if k in (K.UNEXPOSED_EXPR,) and len(ch) != 1 and not (
+                ch and all(not self.cps(x) for x in ch[:-1]) and
+                self.u.text[rw.start(e):rw.start(e) + 1] in (b'.', b'[')):
+            # (a designated initialiser `.m = v` or `[i] = v` hoists its value)
+            self.diag(e, 'cps call in an unsupported expression; '
+                      'assign its result to a variable first')
+        s, t = self.lin_children(e)
+        return s, t
+
+    def lin_generic_selection(self, e, ch, chosen):
+        number = {node_id(x): i for i, x in enumerate(chosen, 1)}
+        sel = rw.rebuild(self.u, rw.start(e), e.extent.end.offset, [
+            (rw.start(x), x.extent.end.offset, str(number.get(node_id(x), 0)))
+            for x in ch[1:]])
+        n = self.tmp()
+        arms = []
+        t = None if ctype.is_void(e.type) else self.tmp()
+        for i, x in enumerate(chosen, 1):
+            sx, tx = self.lin(x)
+            last = [] if tx is None else \
+                ['(void)(%s);' % tx] if t is None else ['%s = %s;' % (t, tx)]
+            arms.append('if (%s == %d) { %s }' % (n, i, ' '.join(sx + last)))
+        out = ['int %s = %s;' % (n, sel)]
+        if t is not None:
+            out.append('%s;' % self.decl_tmp(e.type, t))
+        return out + [' else '.join(arms)], t
+
+    def lin_children(self, e):
+        """Hoist the cps calls of e's operands; keep e itself."""
+        ch = kids(e)
+        idx = [i for i, x in enumerate(ch) if x.kind.is_expression() and self.cps(x)]
+        if not idx:
+            return [], self.src(e)
+        last = idx[-1]
+        strict = e.kind == K.CALL_EXPR or (
+            e.kind == K.BINARY_OPERATOR and binop(e) not in ASSIGN_OPS
+            and binop(e) not in (BO['LAnd'], BO['LOr'], BO['Comma']))
+        stmts = []
+        subs = []
+        for i, x in enumerate(ch):
+            if not x.kind.is_expression():
+                continue
+            if self.cps(x):
+                s, t = self.lin(x)
+                stmts.extend(s)
+                subs.append((rw.start(x), x.extent.end.offset, t if t is not None else '(void)0'))
+            elif strict and i < last and i > 0 or (strict and i < last and e.kind != K.CALL_EXPR):
+                if has_side_effects(x):
+                    t = self.tmp()
+                    stmts.append('%s = %s;' % (self.decl_tmp(x.type, t), self.src(x)))
+                    subs.append((rw.start(x), x.extent.end.offset, t))
+        return stmts, rw.rebuild(self.u, rw.start(e), e.extent.end.offset, subs)
+
+
+class Normalizer(Expressions):
+    """Statements rewritten so that each cps call is one in normal form."""
+
     # -- statements
     def sub(self, c):
         a = rw.start(c)
-        if c.kind in an.LOOP_KINDS:
+        if c.kind in LOOP_KINDS:
             # a loop hint before a loop whose cps calls split it (gcc's
             # `#pragma GCC ivdep`, which Clang does not see) goes, its line
             # kept: the C compiler would find no loop condition to apply it to
@@ -192,28 +363,28 @@ class Normalizer:
             return 'goto %s;' % self.cont
         if k == K.COMPOUND_STMT or k in (K.LABEL_STMT, K.CASE_STMT, K.DEFAULT_STMT):
             return self.rebuild_stmt(c)
-        if an.spawn_body(c) is not None or an.linked_sched(c) is not None:
+        if spawn_body(c) is not None or linked_sched(c) is not None:
             return self.raw(c)
-        site = an.normal_form(self.f, c)
+        site = normal_form(self.f, c)
         if site is not None:
             return self.fixed(c, self.site(c, site))
         if k == K.DECL_STMT:
             return self.fixed(c, self.decl(c))
         if k == K.RETURN_STMT:
-            ch = an.kids(c)
+            ch = kids(c)
             s, t = self.lin(ch[0])
             if t is None:
                 return self.fixed(c, '{ %s return; }' % ' '.join(s))
             return self.fixed(c, '{ %s return %s; }' % (' '.join(s), t))
         if k in (K.IF_STMT, K.SWITCH_STMT):
-            ch = an.kids(c)
+            ch = kids(c)
             if self.cps(ch[0]):
                 s, t = self.lin(ch[0])
                 inner = self.rebuild_stmt(c, [(rw.start(ch[0]), ch[0].extent.end.offset, t)])
                 return self.fixed(c, '{ %s %s }' % (' '.join(s), inner))
             return self.rebuild_stmt(c)
         if k == K.WHILE_STMT:
-            cond, body = an.kids(c)
+            cond, body = kids(c)
             if self.cps(cond):
                 s, t = self.lin(cond)
                 b = self.in_loop(lambda: self.stmt(body))
@@ -221,7 +392,7 @@ class Normalizer:
                     ' '.join(s), t, b))
             return self.in_loop(lambda: self.rebuild_stmt(c))
         if k == K.DO_STMT:
-            body, cond = an.kids(c)
+            body, cond = kids(c)
             if self.cps(cond):
                 lab = self.label()
                 s, t = self.lin(cond)
@@ -239,20 +410,20 @@ class Normalizer:
         if k.is_expression():
             s, t = self.lin(c)
             return self.fixed(c, '{ %s }' % ' '.join(s + discarded(t)))
-        if k == K.UNEXPOSED_STMT and len(an.kids(c)) == 1 and \
-                not an.kids(c)[0].kind.is_expression():
+        if k == K.UNEXPOSED_STMT and len(kids(c)) == 1 and \
+                not kids(c)[0].kind.is_expression():
             # a statement with attributes (Clang's AttributedStmt): a loop
             # after `#pragma GCC unroll` or `ivdep`, `__attribute__((musttail))
             # return ...`.  They are hints for the C compiler, which a
             # statement whose cps calls split it into resume points cannot
             # take (the loop is no longer one): they go, their lines kept
-            inner = an.kids(c)[0]
+            inner = kids(c)[0]
             a, b = rw.start(c), rw.start(inner)
             return self.fixed(c, '\n' * self.u.text.count(b'\n', a, b) + self.stmt(inner))
         if k == K.ASM_STMT:
             # the operands' calls first, in order, then the asm statement
             stmts, subs = [], []
-            for x in an.kids(c):
+            for x in kids(c):
                 if x.kind.is_expression() and self.cps(x):
                     s, t = self.lin(x)
                     stmts += s
@@ -261,7 +432,7 @@ class Normalizer:
                 self.u, rw.start(c), rw.full_end(self.u, c), subs)))
         if k == K.INDIRECT_GOTO_STMT:
             # `goto *e;`: e's calls first, then the jump
-            s, t = self.lin(an.kids(c)[0])
+            s, t = self.lin(kids(c)[0])
             return self.fixed(c, '{ %s goto *(%s); }' % (' '.join(s), t))
         self.diag(c, 'cps call in an unsupported statement (%s)' % k.name.lower())
 
@@ -275,7 +446,7 @@ class Normalizer:
         return '%s: ;' % lab if lab in self.used_labels else ''
 
     def for_stmt(self, c):
-        init, cond, inc, body = an.for_parts(self.u, c)
+        init, cond, inc, body = for_parts(self.u, c)
         if not any(x is not None and self.cps(x) for x in (init, cond, inc)):
             return self.in_loop(lambda: self.rebuild_stmt(c))
         parts = []
@@ -324,7 +495,7 @@ class Normalizer:
                 return self.raw(c)
             return '{ %s %s %s = %s; }' % (' '.join(s), ' '.join(s2), dest, calltext)
         if site.form == 'decl':
-            v = an.kids(c)[0]
+            v = kids(c)[0]
             if not s:
                 return self.raw(c)
             prefix = rw.rebuild(self.u, rw.start(c), rw.start(call), [])
@@ -332,13 +503,13 @@ class Normalizer:
         raise AssertionError(site.form)
 
     def decl(self, c):
-        vs = an.kids(c)
+        vs = kids(c)
         for v in vs:
             if v.kind not in (K.VAR_DECL, K.FUNCTION_DECL):
                 self.diag(c, 'cps call in a declaration that also declares a type; '
                           'declare the type separately')
-        bounds = [(v, x) for v in vs if v.kind == K.VAR_DECL for x in an.kids(v)
-                  if x.kind.is_expression() and not _same(x, an.var_init(self.u, v)) and
+        bounds = [(v, x) for v in vs if v.kind == K.VAR_DECL for x in kids(v)
+                  if x.kind.is_expression() and not _same(x, var_init(self.u, v)) and
                   self.cps(x)]
         if bounds:
             return self.decl_with_bounds(c, vs, bounds)
@@ -349,7 +520,7 @@ class Normalizer:
                 # `double a = f(), g();`: its extent starts where the declaration does
                 out.append(ctype.declare(v.type, v.spelling, keep_cps=True) + ';')
                 continue
-            init = an.var_init(self.u, v)
+            init = var_init(self.u, v)
             if single:
                 prefix = rw.rebuild(self.u, rw.start(c), rw.start(init), [])
             else:
@@ -368,8 +539,8 @@ class Normalizer:
             if not self.cps(init):
                 out.append(prefix + self.src(init) + ';')
                 continue
-            e = an.strip(init)
-            if e.kind == K.CALL_EXPR and an.is_cps_call(e):
+            e = strip(init)
+            if e.kind == K.CALL_EXPR and is_cps_call(e):
                 s, t = self.lin_children(e)
             else:
                 s, t = self.lin(init)
@@ -389,177 +560,19 @@ class Normalizer:
             s, t = self.lin(x)
             stmts += s
             subs.append((rw.start(x), x.extent.end.offset, t))
-        init = an.var_init(self.u, v)
+        init = var_init(self.u, v)
         if init is not None and self.cps(init):
             s, t = self.lin(init)
             stmts += s
             subs.append((rw.start(init), init.extent.end.offset, t))
         return ' '.join(stmts) + ' ' + rw.rebuild(self.u, rw.start(c), rw.full_end(self.u, c), subs)
 
-    # -- expressions
-    def lin(self, e):
-        """(statements, text): the statements evaluate e's cps calls in
-        order; text (None for void) computes the rest of e."""
-        if not self.cps(e):
-            return [], self.src(e)
-        k = e.kind
-        ch = an.kids(e)
-        if k == K.PAREN_EXPR:
-            s, t = self.lin(ch[0])
-            return s, None if t is None else '(' + t + ')'
-        if k == K.UNEXPOSED_EXPR and len(ch) == 1 and \
-                ch[0].extent.start.offset == e.extent.start.offset and \
-                ch[0].extent.end.offset == e.extent.end.offset:
-            return self.lin(ch[0])
-        if k == K.CALL_EXPR and an.is_cps_call(e):
-            s, txt = self.lin_children(e)
-            ft = fe.function_type_of(ch[0].type)
-            rt = ft.get_result() if ft is not None else e.type
-            if ctype.is_void(rt):
-                s.append(txt + ';')
-                return s, None
-            t = self.tmp()
-            s.append('%s = %s;' % (self.decl_tmp(rt, t), txt))
-            return s, t
-        if k == K.BINARY_OPERATOR:
-            op = fe.binop(e)
-            a, b = ch
-            if op in (fe.BO['LAnd'], fe.BO['LOr']):
-                sa, ta = self.lin(a)
-                if not self.cps(b):
-                    return sa, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
-                                          [(rw.start(a), a.extent.end.offset, ta)])
-                sb, tb = self.lin(b)
-                t = self.tmp()
-                if op == fe.BO['LAnd']:
-                    code = 'int %s; if (%s) { %s %s = !!(%s); } else %s = 0;' % (
-                        t, ta, ' '.join(sb), t, tb, t)
-                else:
-                    code = 'int %s; if (%s) %s = 1; else { %s %s = !!(%s); }' % (
-                        t, ta, t, ' '.join(sb), t, tb)
-                return sa + [code], t
-            if op == fe.BO['Comma']:
-                sa, ta = self.lin(a)
-                sb, tb = self.lin(b)
-                return sa + discarded(ta) + sb, tb
-        if k == K.CONDITIONAL_OPERATOR:
-            c, a, b = ch
-            if not self.cps(a) and not self.cps(b):
-                sc, tc = self.lin(c)
-                return sc, rw.rebuild(self.u, rw.start(e), e.extent.end.offset,
-                                      [(rw.start(c), c.extent.end.offset, tc)])
-            sc, tc = self.lin(c)
-            sa, ta = self.lin(a)
-            sb, tb = self.lin(b)
-            if ctype.is_void(e.type):
-                def arm(s, t):
-                    return ' '.join(s + (['(void)(%s);' % t] if t else []))
-                return sc + ['if (%s) { %s } else { %s }' % (tc, arm(sa, ta), arm(sb, tb))], None
-            t = self.tmp()
-            return sc + ['%s; if (%s) { %s %s = %s; } else { %s %s = %s; }' % (
-                self.decl_tmp(e.type, t), tc, ' '.join(sa), t, ta,
-                ' '.join(sb), t, tb)], t
-        if k == K.StmtExpr:
-            comp = ch[0]
-            items = an.kids(comp)
-            body = []
-            for x in items[:-1]:
-                body.append(self.stmt(x) if self.needs(x) else self.raw(x))
-            if not items:
-                return [], None
-            last = items[-1]
-            if last.kind.is_expression() and not ctype.is_void(e.type):
-                sl, tl = self.lin(last)
-                t = self.tmp()
-                return ['%s;' % self.decl_tmp(e.type, t),
-                        '{ %s %s %s = %s; }' % (' '.join(body), ' '.join(sl), t, tl)], t
-            body.append(self.stmt(last) if self.needs(last) else self.raw(last))
-            return ['{ %s }' % ' '.join(body)], None
-        if k == K.UNEXPOSED_EXPR and an.is_choose_expr(self.u, e):
-            # only the branch chosen is evaluated (unevaluated.py put the
-            # other's calls out): it stands for the whole
-            value = fe.integer_value(ch[0])
-            if value is None:
-                self.diag(e, 'cannot evaluate the condition of this __builtin_choose_expr')
-            return self.lin(ch[1] if value else ch[2])
-        if k == K.GENERIC_SELECTION_EXPR:
-            # only the association selected is evaluated; when several have
-            # the selection's type (unevaluated.py put the calls of the
-            # others out), which one is the C compiler's to say: the
-            # selection picks a number, and only that association runs
-            chosen = [x for x in ch[1:] if an.selectable(e, x)]
-            if len(chosen) > 1 and any(self.cps(x) for x in chosen):
-                return self.lin_generic_selection(e, ch, chosen)
-        if k == K.UNEXPOSED_EXPR and self.is_binary_conditional(e, ch):
-            # GNU `c ?: b`: c once, b only when c is zero
-            sc, tc = self.lin(ch[0])
-            sb, tb = self.lin(ch[-1])
-            t = self.tmp()
-            return sc + ['%s = %s; if (!%s) { %s %s = %s; }' % (
-                self.decl_tmp(e.type, t), tc, t, ' '.join(sb), t, tb)], t
-        if k == K.UNEXPOSED_EXPR and ATOMIC_BUILTIN_RE.match(self.u.text, rw.start(e)):
-            # __c11_atomic_* / __atomic_* (<stdatomic.h>): every operand is
-            # evaluated, in an unspecified order
-            return self.lin_children(e)
-        if k in (K.UNEXPOSED_EXPR,) and len(ch) != 1 and not (
-                ch and all(not self.cps(x) for x in ch[:-1]) and
-                self.u.text[rw.start(e):rw.start(e) + 1] in (b'.', b'[')):
-            # (a designated initialiser `.m = v` or `[i] = v` hoists its value)
-            self.diag(e, 'cps call in an unsupported expression; '
-                      'assign its result to a variable first')
-        s, t = self.lin_children(e)
-        return s, t
-
-    def lin_generic_selection(self, e, ch, chosen):
-        number = {an.node_id(x): i for i, x in enumerate(chosen, 1)}
-        sel = rw.rebuild(self.u, rw.start(e), e.extent.end.offset, [
-            (rw.start(x), x.extent.end.offset, str(number.get(an.node_id(x), 0)))
-            for x in ch[1:]])
-        n = self.tmp()
-        arms = []
-        t = None if ctype.is_void(e.type) else self.tmp()
-        for i, x in enumerate(chosen, 1):
-            sx, tx = self.lin(x)
-            last = [] if tx is None else \
-                ['(void)(%s);' % tx] if t is None else ['%s = %s;' % (t, tx)]
-            arms.append('if (%s == %d) { %s }' % (n, i, ' '.join(sx + last)))
-        out = ['int %s = %s;' % (n, sel)]
-        if t is not None:
-            out.append('%s;' % self.decl_tmp(e.type, t))
-        return out + [' else '.join(arms)], t
-
-    def lin_children(self, e):
-        """Hoist the cps calls of e's operands; keep e itself."""
-        ch = an.kids(e)
-        idx = [i for i, x in enumerate(ch) if x.kind.is_expression() and self.cps(x)]
-        if not idx:
-            return [], self.src(e)
-        last = idx[-1]
-        strict = e.kind == K.CALL_EXPR or (
-            e.kind == K.BINARY_OPERATOR and fe.binop(e) not in fe.ASSIGN_OPS
-            and fe.binop(e) not in (fe.BO['LAnd'], fe.BO['LOr'], fe.BO['Comma']))
-        stmts = []
-        subs = []
-        for i, x in enumerate(ch):
-            if not x.kind.is_expression():
-                continue
-            if self.cps(x):
-                s, t = self.lin(x)
-                stmts.extend(s)
-                subs.append((rw.start(x), x.extent.end.offset, t if t is not None else '(void)0'))
-            elif strict and i < last and i > 0 or (strict and i < last and e.kind != K.CALL_EXPR):
-                if has_side_effects(x):
-                    t = self.tmp()
-                    stmts.append('%s = %s;' % (self.decl_tmp(x.type, t), self.src(x)))
-                    subs.append((rw.start(x), x.extent.end.offset, t))
-        return stmts, rw.rebuild(self.u, rw.start(e), e.extent.end.offset, subs)
-
 
 def normalize(u):
     """Edits normalising every cps function of unit u."""
     edits = []
-    for c in an.cps_function_defs(u):
-        f = an.func(u, c)
+    for c in cps_function_defs(u):
+        f = func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
         nz = Normalizer(u, f)
@@ -578,14 +591,14 @@ def check(u):
     `x = g(a);`, `T x = g(a);`, `return g(a);`) that the control flow graph
     reaches as a call site."""
     out = []
-    for c in an.cps_function_defs(u):
-        f = an.func(u, c)
+    for c in cps_function_defs(u):
+        f = func(u, c)
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
         sites = {(s.call.extent.start.offset, s.call.extent.end.offset)
-                 for s in an.Cfg(f).sites}
+                 for s in Cfg(f).sites}
         for call in f.cps_calls:
             if (call.extent.start.offset, call.extent.end.offset) not in sites:
                 out.append(u.diag(call, 'cps call to `%s` is not in normal form'
-                                  % (an.callee_of(call).spelling or '?')))
+                                  % (callee_of(call).spelling or '?')))
     return out

@@ -29,16 +29,17 @@ from . import conditionals
 from . import headers
 from . import nested
 from . import consistency
-from . import leading_attributes
+from . import attributes
 from . import implicit_int
 from . import reserved
 from . import typecheck
-from . import prepare
+from . import macros
 from . import unevaluated
-from . import hoist_types
+from . import types
 from . import spawn
 from . import linked
-from . import heap_vlas
+from . import rename
+from . import vlas
 from . import cleanup
 from . import normalize
 from . import boxing
@@ -154,8 +155,8 @@ PASSES = [
     Pass('headers', 'headers.py', inline_headers, fixed_point=True, check=unit_only(headers.check),
          doc='inline the headers that define cps functions, one level per round',
          too_deep='headers defining cps functions include each other too deeply to be inlined'),
-    Pass('attributes', 'leading_attributes.py', unit_only(leading_attributes.move),
-         check=unit_only(leading_attributes.check),
+    Pass('attributes', 'attributes.py', unit_only(attributes.move),
+         check=unit_only(attributes.check),
          doc='attributes after the declarator of a function definition (which gcc rejects '
              'there) move in front of it'),
     Pass('consistency', 'consistency.py', diagnostics_only(consistency.check_consistency),
@@ -167,8 +168,8 @@ PASSES = [
     Pass('implicit_int', 'implicit_int.py', unit_only(implicit_int.write_int),
          check=unit_only(implicit_int.check),
          doc='`cps` written in place of a type specifier (`cps *p;`) becomes `int`'),
-    Pass('macros', 'prepare.py', unit_only(prepare.expand_macros),
-         check=unit_only(prepare.check_expanded),
+    Pass('macros', 'macros.py', unit_only(macros.expand_macros),
+         check=unit_only(macros.check_expanded),
          doc='functions whose rewritten nodes come out of macros are macro-expanded'),
     Pass('unevaluated', 'unevaluated.py', unit_only(unevaluated.replace_calls),
          check=unit_only(unevaluated.check),
@@ -176,7 +177,7 @@ PASSES = [
              'controlling expression and unselectable associations, the branch '
              '`__builtin_choose_expr` does not choose, `__builtin_constant_p`...) become '
              'values of their type'),
-    Pass('types', 'hoist_types.py', unit_only(hoist_types.hoist), check=unit_only(hoist_types.check),
+    Pass('types', 'types.py', unit_only(types.hoist), check=unit_only(types.check),
          doc='struct and union types defined in cps functions (and spawning ones) move to file scope'),
     Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,
          check=unit_only(spawn.check),
@@ -184,11 +185,11 @@ PASSES = [
          too_deep='spawned statements are nested too deeply to be outlined'),
     Pass('linked', 'linked.py', unit_only(linked.link), check=unit_only(linked.check),
          doc='linked, detached and attached statements become cpc_link calls'),
-    Pass('rename', 'prepare.py', unit_only(prepare.rename_shadows),
-         check=unit_only(prepare.check_renamed),
+    Pass('rename', 'rename.py', unit_only(rename.rename_shadows),
+         check=unit_only(rename.check_renamed),
          doc='locals of a cps function that share a name are renamed'),
-    Pass('vlas', 'heap_vlas.py', unit_only(heap_vlas.move_to_heap),
-         check=unit_only(heap_vlas.check),
+    Pass('vlas', 'vlas.py', unit_only(vlas.move_to_heap),
+         check=unit_only(vlas.check),
          doc='variable-length arrays in scope at a cps call move to the heap, freed by a '
              'cleanup attribute at each exit of their scope'),
     Pass('cleanup', 'cleanup.py', unit_only(cleanup.lower), check=unit_only(cleanup.check),

@@ -32,9 +32,12 @@ the C compiler from expanding it again.
 """
 import re
 
-from . import analysis as an
+from .analysis.attributes import attributes, attributes_written
+from .analysis.syntax import ancestors, node_id, walk
 from . import clex
 from . import frontend as fe
+from . import cursors
+from .libclang import pretty
 from . import rewrite as rw
 from .analysis import pragmas
 
@@ -132,8 +135,8 @@ ATTRIBUTED_LINE_RE = re.compile(r'^ (?:__attribute__|\[\[)')
 
 
 def attributed_statement(n):
-    return n.kind == K.UNEXPOSED_STMT and len(fe.kids(n)) == 1 and \
-        not fe.kids(n)[0].kind.is_expression()
+    return n.kind == K.UNEXPOSED_STMT and len(cursors.kids(n)) == 1 and \
+        not cursors.kids(n)[0].kind.is_expression()
 
 
 def statement_lines(body, lines):
@@ -162,7 +165,7 @@ def statement_lines(body, lines):
 
     def line_of(n, depth):
         if n.kind in LABELS:
-            line_of(fe.kids(n)[-1], depth)
+            line_of(cursors.kids(n)[-1], depth)
             return
         i = find(depth, attributed_statement(n))
         if i is not None:
@@ -170,7 +173,7 @@ def statement_lines(body, lines):
         inside(n, depth)
 
     def block(n, depth):
-        for k in fe.kids(n):
+        for k in cursors.kids(n):
             line_of(k, depth + 1)
 
     def own_line(depth):
@@ -179,7 +182,7 @@ def statement_lines(body, lines):
         return i < len(lines) and lines[i] == ' ' * (INDENT * depth) + '{'
 
     def inside(n, depth):
-        kids = fe.kids(n)
+        kids = cursors.kids(n)
         if n.kind == K.COMPOUND_STMT:
             block(n, depth)
             return
@@ -200,11 +203,11 @@ def statement_lines(body, lines):
 
     def statement_expressions(n, depth):
         if n.kind == K.StmtExpr:
-            for k in fe.kids(n):
+            for k in cursors.kids(n):
                 if k.kind == K.COMPOUND_STMT:
                     block(k, depth)
             return
-        for k in fe.kids(n):
+        for k in cursors.kids(n):
             statement_expressions(k, depth)
 
     block(body, 0)
@@ -220,9 +223,9 @@ def function(u, c, verbatim=None):
     directives before its block items (see the module's doc).  The pieces
     of source text it copies as written (macros unexpanded) are appended to
     the list `verbatim`, when given (see shield_macros)."""
-    text = unnamed_types_written(u, c, portable_spellings(gcc_atomics(fe.pretty(c))),
+    text = unnamed_types_written(u, c, portable_spellings(gcc_atomics(pretty(c))),
                                  verbatim)
-    body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
+    body = [k for k in cursors.kids(c) if k.kind == K.COMPOUND_STMT]
     if not body:
         return text
     lost = ignored_attributes_written(u, c, body[-1])
@@ -236,17 +239,17 @@ def function(u, c, verbatim=None):
     for i, depth, item in statement_lines(body[-1], lines):
         marks[i] = rw.line_directive(u, item.extent.start.offset)
         placed.append((item.extent.start.offset, item.extent.end.offset, depth, i))
-        line_of_item[an.node_id(item)] = i
+        line_of_item[node_id(item)] = i
         lines[i] = local_labels_declared(item, lines[i])
     tags = tags_defined_in_expressions(body[-1])
-    parents = {id(n): p for n, p in an.walk(body[-1], skip_spawn=False, into_sizeof=True)} \
+    parents = {id(n): p for n, p in walk(body[-1], skip_spawn=False, into_sizeof=True)} \
         if tags else {}
     for tag in tags:
         # before the innermost item around the definition, on its line (the
         # item keeps its line number); found by the tree, since the items
         # of one macro expansion share their offsets
-        i = next((line_of_item[an.node_id(p)] for p in an.ancestors(tag, parents)
-                  if an.node_id(p) in line_of_item), None)
+        i = next((line_of_item[node_id(p)] for p in ancestors(tag, parents)
+                  if node_id(p) in line_of_item), None)
         if i is None:
             o = tag.extent.start.offset
             around = [p for p in placed if p[0] <= o < p[1]]
@@ -254,7 +257,7 @@ def function(u, c, verbatim=None):
         if i is not None:
             ln = lines[i]
             cut = len(ln) - len(ln.lstrip(' '))
-            one_line = re.sub(r'\s*\n\s*', ' ', fe.pretty(tag))
+            one_line = re.sub(r'\s*\n\s*', ' ', pretty(tag))
             lines[i] = ln[:cut] + one_line + '; ' + ln[cut:]
     before = {}
     closing = max(i for i, ln in enumerate(lines) if ln.strip())      # the body's `}`
@@ -269,7 +272,7 @@ def function(u, c, verbatim=None):
     ends = {}
     for a, b, depth, i in placed:
         ends[i] = rw.line_directive(u, b)
-    dos = [n for n, _ in an.walk(body[-1], skip_spawn=False) if n.kind == K.DO_STMT]
+    dos = [n for n, _ in walk(body[-1], skip_spawn=False) if n.kind == K.DO_STMT]
     out = []
     numbered = None               # the line the next output line is numbered
     last_end = None
@@ -290,8 +293,8 @@ def function(u, c, verbatim=None):
             want = opened.pop() if opened else last_end
             if ln.lstrip().startswith('} while ('):
                 d = next(do_conds, None)
-                if d is not None and fe.kids(d):
-                    want = rw.line_directive(u, fe.kids(d)[-1].extent.start.offset)
+                if d is not None and cursors.kids(d):
+                    want = rw.line_directive(u, cursors.kids(d)[-1].extent.start.offset)
         elif i > 0:
             # a label, an `else`, the rest of a statement: where what follows is
             later = [j for j in starts if j > i]
@@ -321,9 +324,9 @@ def ignored_attributes_written(u, c, body):
     """`__attribute__((...)) ` with the attributes written on the head of
     function definition c that Clang ignores, and so does not render
     (`optimize("wrapv")`), or ''."""
-    known = {name for name, _ in an.attributes(c)}
+    known = {name for name, _ in attributes(c)}
     lost = [text for name, text in
-            an.attributes_written(u.text[c.extent.start.offset:body.extent.start.offset])
+            attributes_written(u.text[c.extent.start.offset:body.extent.start.offset])
             if name not in known]
     return '__attribute__((%s)) ' % ', '.join(lost) if lost else ''
 
@@ -331,7 +334,7 @@ def ignored_attributes_written(u, c, body):
 def declaration(u, c, verbatim=None):
     """The macro-expanded text of declaration c (not a function definition),
     less its `;` (`verbatim`: as for function)."""
-    return unnamed_types_written(u, c, portable_spellings(fe.pretty(c)), verbatim)
+    return unnamed_types_written(u, c, portable_spellings(pretty(c)), verbatim)
 
 
 def identifiers(text):
@@ -376,7 +379,7 @@ def unnamed_types_written(u, c, txt, verbatim=None):
     if 'unnamed' not in txt and 'anonymous' not in txt:
         return txt
     records = {}
-    for n, p in an.walk(c, skip_spawn=False, into_sizeof=True):
+    for n, p in walk(c, skip_spawn=False, into_sizeof=True):
         if n.kind in TAG_KINDS:
             f, line, col = u.loc_of(n)
             records[(line, col)] = n
@@ -434,7 +437,7 @@ def local_labels_declared(item, line):
     labels written as one."""
     m = RENDERED_LABELS_RE.fullmatch(line)
     if m is None or item.kind != K.DECL_STMT or \
-            any(k.kind != K.UNEXPOSED_DECL for k in fe.kids(item)):
+            any(k.kind != K.UNEXPOSED_DECL for k in cursors.kids(item)):
         return line
     return '%s__label__ %s;' % (m.group(1), m.group(2).replace(':', ''))
 
@@ -445,7 +448,7 @@ def tags_defined_in_expressions(body):
     literal, offsetof): Clang's rendering names the type there without
     defining it.  (An unnamed one is rendered by its place:
     unnamed_types_written.)"""
-    return [n for n, p in an.walk(body, skip_spawn=False, into_sizeof=True)
+    return [n for n, p in walk(body, skip_spawn=False, into_sizeof=True)
             if n.kind in TAG_KINDS and p is not None and p.kind.is_expression() and
             n.is_definition() and re.match(r'\w+$', n.spelling)]
 

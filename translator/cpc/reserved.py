@@ -19,7 +19,8 @@ translation generates.
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .clang_types import is_cps_function_type
+from .analysis.syntax import walk
 
 K = fe.K
 
@@ -63,7 +64,7 @@ def _collisions(u):
     for top in u.top():
         if not u.in_main_file(top):
             continue
-        for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
+        for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind in DECL_KINDS and '__' in n.spelling and \
                     (CPS_SUFFIX_RE.search(n.spelling) or ANY_SUFFIX_RE.search(n.spelling)):
                 suspects.append(n)
@@ -73,7 +74,7 @@ def _collisions(u):
     for c in u.top():
         if c.kind == K.FUNCTION_DECL:
             functions.add(c.spelling)
-            if fe.is_cps_function_type(c.type):
+            if is_cps_function_type(c.type):
                 cps_functions.add(c.spelling)
     found = {}
     for n in suspects:
@@ -108,7 +109,7 @@ def rename(u):
     for top in u.top():
         if not u.in_main_file(top):
             continue
-        for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
+        for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind in DECL_KINDS:
                 target = n
             else:

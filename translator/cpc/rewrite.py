@@ -9,6 +9,8 @@ import re
 
 from . import clex
 from . import frontend as fe
+from .cursors import kids
+from .libclang import presumed
 
 K = fe.K
 
@@ -129,7 +131,7 @@ def after_stdc_pragmas(u, off):
 
 def presumed_line(u, offset):
     loc = u.tu.get_location(u.path, offset)
-    f, line, col = fe.presumed(loc)
+    f, line, col = presumed(loc)
     return f or u.path, line
 
 
@@ -141,7 +143,7 @@ def head_offset(u, c):
     a = c.extent.start.offset
     name = c.location.offset
     if u.in_main_file(c) and a <= name < c.extent.end.offset:
-        body = [k for k in fe.kids(c) if k.kind == K.COMPOUND_STMT]
+        body = [k for k in kids(c) if k.kind == K.COMPOUND_STMT]
         if not body or name < body[-1].extent.start.offset:
             return name
     return a

@@ -28,7 +28,13 @@ outlined in the next round (`F__spawn_n__spawn_m`).
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .clang_types import TK_POINTER, strip_sugar, tkind
+from .cursors import ASSIGN_OPS, INC_DEC_OPS, UO, binop, kids, unop
+from .analysis.attributes import code_attributes_text
+from .analysis.dataflow import read_before_written
+from .analysis.func import func, is_local_var, vkey
+from .analysis.syntax import (
+    args_of, callee_decl, callee_of, is_cps_call, spawn_body, strip, strip_casts, walk)
 from .analysis import jumps
 from . import ctype
 from . import rewrite as rw
@@ -41,7 +47,7 @@ GENERATED_RE = re.compile(r'__spawn_\d+$')
 def is_pure(f, e):
     """Evaluating e at spawn time equals evaluating it later in the thread
     (given that free locals are copied at spawn time)."""
-    for n, p in an.walk(e, skip_spawn=False):
+    for n, p in walk(e, skip_spawn=False):
         k = n.kind
         if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL,
                  K.STRING_LITERAL, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR,
@@ -50,7 +56,7 @@ def is_pure(f, e):
         if k == K.CXX_UNARY_EXPR:          # sizeof: its operand is not evaluated
             continue
         if k == K.UNEXPOSED_EXPR:
-            if len(an.kids(n)) == 1:
+            if len(kids(n)) == 1:
                 continue
             return False
         if k == K.DECL_REF_EXPR:
@@ -59,20 +65,20 @@ def is_pure(f, e):
                 return False
             if d.kind in (K.ENUM_CONSTANT_DECL, K.FUNCTION_DECL):
                 continue
-            if an.is_local_var(d, f.c) and not ctype.is_array(d.type):
+            if is_local_var(d, f.c) and not ctype.is_array(d.type):
                 continue
             return False
         if k == K.BINARY_OPERATOR:
-            if fe.binop(n) in fe.ASSIGN_OPS:
+            if binop(n) in ASSIGN_OPS:
                 return False
             continue
         if k == K.UNARY_OPERATOR:
-            if fe.unop(n) in fe.INC_DEC_OPS + (fe.UO['AddrOf'], fe.UO['Deref']):
+            if unop(n) in INC_DEC_OPS + (UO['AddrOf'], UO['Deref']):
                 return False
             continue
         if k == K.MEMBER_REF_EXPR:
-            ch = an.kids(n)
-            if not ch or fe.tkind(fe.strip_sugar(ch[0].type)[0]) == fe.TK_POINTER:
+            ch = kids(n)
+            if not ch or tkind(strip_sugar(ch[0].type)[0]) == TK_POINTER:
                 return False
             continue
         return False
@@ -81,16 +87,16 @@ def is_pure(f, e):
 
 def fast_path(f, body):
     """True when `cpc_spawn body` needs no outlining."""
-    call = an.strip_casts(body)
-    if call.kind != K.CALL_EXPR or not an.is_cps_call(call):
+    call = strip_casts(body)
+    if call.kind != K.CALL_EXPR or not is_cps_call(call):
         return False
-    callee = an.strip(an.callee_of(call))
-    d = an.callee_decl(call)
+    callee = strip(callee_of(call))
+    d = callee_decl(call)
     if d is not None and GENERATED_RE.search(d.spelling):
         return True
     if d is None and not is_pure(f, callee):
         return False
-    return all(is_pure(f, a) for a in an.args_of(call))
+    return all(is_pure(f, a) for a in args_of(call))
 
 
 class Outliner:
@@ -101,12 +107,12 @@ class Outliner:
 
     def run(self):
         for c in self.u.function_defs():
-            f = an.func(self.u, c)
+            f = func(self.u, c)
             if not f.spawns:
                 continue
             pre = []
             for i, sp in enumerate(f.spawns, 1):
-                body = an.spawn_body(sp)
+                body = spawn_body(sp)
                 if fast_path(f, body):
                     continue
                 self.outline(f, sp, body, '%s__spawn_%d' % (f.name, i), pre)
@@ -129,7 +135,7 @@ class Outliner:
         free = []          # [(cursor, how)] in order of first use
         seen = {}
         subs = []
-        for n, p in an.walk(body, skip_spawn=False, into_sizeof=True):
+        for n, p in walk(body, skip_spawn=False, into_sizeof=True):
             if n.kind == K.DECL_REF_EXPR:
                 d = n.referenced
                 if d is None or d.kind not in (K.VAR_DECL, K.PARM_DECL):
@@ -140,7 +146,7 @@ class Outliner:
                 do = d.location.offset
                 if a0 <= do < b0:
                     continue
-                key = an.vkey(d)
+                key = vkey(d)
                 if key not in seen:
                     # a parameter's type as C adjusts it (an array is a pointer)
                     t = f.vars[key].type if key in f.vars else d.type
@@ -164,9 +170,9 @@ class Outliner:
         if local_decls is None:
             return
         # `return e;` ends the thread
-        for n, p in an.walk(body):
+        for n, p in walk(body):
             if n.kind == K.RETURN_STMT:
-                ch = an.kids(n)
+                ch = kids(n)
                 if ch:
                     e = ch[0]
                     inner = rw.rebuild(u, e.extent.start.offset, e.extent.end.offset,
@@ -178,12 +184,12 @@ class Outliner:
         # a free variable whose value S does not read before it writes it
         # (`cpc_spawn for (i = 0; ...)`) is not copied: reading it at the
         # spawn would read an uninitialised variable
-        read = an.read_before_written(f, body)
+        read = read_before_written(f, body)
         unread = []        # (still named at the spawn: it may have no other use there)
         for d, how, dtype in free:
             v = d.spelling
             try:
-                if how in ('value', 'array') and an.vkey(d) not in read:
+                if how in ('value', 'array') and vkey(d) not in read:
                     prologue.append(ctype.declare(dtype, v, strip_const=True, keep_cps=True) + ';')
                     unread.append(v)
                 elif how == 'value':
@@ -214,8 +220,8 @@ class Outliner:
         # line, as its spawn thunks: a breakpoint on the spawn's line is then
         # at the spawn site and on the spawned code only
         fn += rw.line_directive(u, rw.head_offset(u, f.c)) + '\n'
-        # (compiled as the code around it: an.CODE_ATTRIBUTES)
-        fn += 'static %scps void %s(%s)\n{\n' % (an.code_attributes_text(u, f.c), name,
+        # (compiled as the code around it: CODE_ATTRIBUTES)
+        fn += 'static %scps void %s(%s)\n{\n' % (code_attributes_text(u, f.c), name,
                                                 ', '.join(params) or 'void')
         prologue = local_decls + prologue
         if prologue:
@@ -244,7 +250,7 @@ class Outliner:
         stands for, an enumeration as written.  None after an error."""
         u = self.u
         found = {}
-        for n, _ in an.walk(body, skip_spawn=False, into_sizeof=True):
+        for n, _ in walk(body, skip_spawn=False, into_sizeof=True):
             d = n.referenced if n.kind in (K.TYPE_REF, K.DECL_REF_EXPR) else None
             if d is None:
                 continue
@@ -286,9 +292,9 @@ def check(u):
     function this pass generated, whose arguments it wrote itself)."""
     out = []
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         for sp in f.spawns:
-            if not fast_path(f, an.spawn_body(sp)):
+            if not fast_path(f, spawn_body(sp)):
                 out.append(u.diag(sp, 'a spawned statement of `%s` is not a call of a cps '
                                   'function with spawn-pure arguments' % f.name))
     return out

@@ -13,30 +13,37 @@ constants are not function types and mix freely.
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .clang_types import (
+    TK_ATTRIBUTED, TK_BTF_TAG, TK_CONSTANTARRAY, TK_ELABORATED, TK_ENUM, TK_FUNCTIONNOPROTO,
+    TK_FUNCTIONPROTO, TK_INCOMPLETEARRAY, TK_POINTER, TK_RECORD, TK_TYPEDEF, TK_VARIABLEARRAY,
+    TK_VOID, element_type, function_type_of, is_builtin_kind, is_cps_function_type,
+    modified_type, strip_sugar, tkind, type_name)
+from .cursors import BO, binop
+from .analysis import syntax
+from .analysis.attributes import cleanup_function
 from . import primitives
 from .primitives import PRIMITIVES
 
 K = fe.K
 
-FUNCS = (fe.TK_FUNCTIONPROTO, fe.TK_FUNCTIONNOPROTO)
-ARRAYS = (fe.TK_CONSTANTARRAY, fe.TK_INCOMPLETEARRAY, fe.TK_VARIABLEARRAY)
+FUNCS = (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO)
+ARRAYS = (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY)
 
 
 def shape(t, depth=0):
     if depth > 12:
         return None
-    t0, _ = fe.strip_sugar(t)
-    k = fe.tkind(t0)
-    if k == fe.TK_POINTER:
+    t0, _ = strip_sugar(t)
+    k = tkind(t0)
+    if k == TK_POINTER:
         return ('p', shape(t0.get_pointee(), depth + 1))
     if k in ARRAYS:
-        return ('p', shape(fe.element_type(t0), depth + 1))
+        return ('p', shape(element_type(t0), depth + 1))
     if k in FUNCS:
         params = None
-        if k == fe.TK_FUNCTIONPROTO:
+        if k == TK_FUNCTIONPROTO:
             params = tuple(shape(a, depth + 1) for a in t0.argument_types())
-        return ('f', fe.is_cps_function_type(t0), shape(t0.get_result(), depth + 1), params)
+        return ('f', is_cps_function_type(t0), shape(t0.get_result(), depth + 1), params)
     return None
 
 
@@ -71,21 +78,21 @@ class Checker:
     def check(self, node, dst, src, what):
         if mismatch(value_shape(dst), value_shape(src)):
             self.errs.append(self.u.diag(node, 'mixing cps and native function types: %s' % (
-                what.format(src='`%s`' % fe.type_name(src), dst='`%s`' % fe.type_name(dst)))))
+                what.format(src='`%s`' % type_name(src), dst='`%s`' % type_name(dst)))))
 
     def init(self, t, e, walk=True):
         """Initialiser e (expression or list) of an object of type t; walk:
         also check the expressions inside it."""
         k = e.kind
         if k == K.INIT_LIST_EXPR:
-            t0, _ = fe.strip_sugar(t)
-            tk = fe.tkind(t0)
+            t0, _ = strip_sugar(t)
+            tk = tkind(t0)
             fields = []
-            if tk == fe.TK_RECORD:
+            if tk == TK_RECORD:
                 fields = [f for f in t0.get_fields()]
             idx = 0
-            for x in an.kids(e):
-                ch = an.kids(x)
+            for x in syntax.kids(e):
+                ch = syntax.kids(x)
                 if x.kind == K.UNEXPOSED_EXPR and ctype_void(x) and len(ch) >= 2:
                     # designated: .f = v or [i] = v
                     d = ch[0]
@@ -95,7 +102,7 @@ class Checker:
                             if f.spelling == d.spelling:
                                 idx = i
                     elif tk in ARRAYS:
-                        et = fe.element_type(t0)
+                        et = element_type(t0)
                     else:
                         et = None
                     if et is not None:
@@ -103,8 +110,8 @@ class Checker:
                     idx += 1
                     continue
                 if tk in ARRAYS:
-                    self.init(fe.element_type(t0), x, walk)
-                elif tk == fe.TK_RECORD and idx < len(fields):
+                    self.init(element_type(t0), x, walk)
+                elif tk == TK_RECORD and idx < len(fields):
                     self.init(fields[idx].type, x, walk)
                 idx += 1
             return
@@ -114,24 +121,24 @@ class Checker:
                 self.exprs(e)
 
     def exprs(self, root, func=None):
-        for n, p in an.walk(root, skip_spawn=False):
+        for n, p in syntax.walk(root, skip_spawn=False):
             k = n.kind
-            if k == K.BINARY_OPERATOR and fe.binop(n) == fe.BO['Assign']:
-                l, r = an.kids(n)
+            if k == K.BINARY_OPERATOR and binop(n) == BO['Assign']:
+                l, r = syntax.kids(n)
                 self.check(n, l.type, r.type, 'assigning {src} to {dst}')
             elif k == K.VAR_DECL:
-                ex = [x for x in an.kids(n) if x.kind.is_expression()]
+                ex = [x for x in syntax.kids(n) if x.kind.is_expression()]
                 if ex and n != root:
                     self.init(n.type, ex[-1], walk=False)
             elif k == K.CALL_EXPR:
-                ch = an.kids(n)
+                ch = syntax.kids(n)
                 if not ch:
                     continue
-                ft = fe.function_type_of(ch[0].type)
-                if ft is None or fe.tkind(ft) != fe.TK_FUNCTIONPROTO:
+                ft = function_type_of(ch[0].type)
+                if ft is None or tkind(ft) != TK_FUNCTIONPROTO:
                     continue
                 pts = list(ft.argument_types())
-                d = an.callee_decl(n)
+                d = syntax.callee_decl(n)
                 name = d.spelling if d is not None else self.u.src(ch[0])
                 if d is not None and name in PRIMITIVES and not self.u.in_main_file(d):
                     self.primitive_arguments(n, name, ch[1:])
@@ -141,17 +148,17 @@ class Checker:
                                    'passing {src} as argument %d of `%s`, whose parameter '
                                    'has type {dst}' % (i + 1, name.replace('{', '{{').replace('}', '}}')))
             elif k == K.RETURN_STMT and func is not None:
-                ch = an.kids(n)
+                ch = syntax.kids(n)
                 if ch:
                     self.check(n, func.type.get_result(), ch[0].type,
                                'returning {src} from `%s`, whose result type is {dst}'
                                % func.spelling)
             elif k == K.CSTYLE_CAST_EXPR:
-                ch = [x for x in an.kids(n) if x.kind.is_expression()]
+                ch = [x for x in syntax.kids(n) if x.kind.is_expression()]
                 if ch:
                     self.check(n, n.type, ch[-1].type, 'casting {src} to {dst}')
             elif k == K.CONDITIONAL_OPERATOR:
-                ch = an.kids(n)
+                ch = syntax.kids(n)
                 if len(ch) == 3:
                     self.check(n, ch[1].type, ch[2].type,
                                'the arms of `?:` have types {dst} and {src}')
@@ -168,7 +175,7 @@ class Checker:
                 '' if len(params) == 1 else 's', len(args), sig)))
             return
         for i, (a, (t, _, _)) in enumerate(zip(args, params)):
-            if t.endswith('*') and fe.tkind(fe.strip_sugar(a.type)[0]) != fe.TK_POINTER and \
+            if t.endswith('*') and tkind(strip_sugar(a.type)[0]) != TK_POINTER and \
                     not null_constant(self.u, a):
                 self.errs.append(self.u.diag(a, 'argument %d of `%s` is a condvar (`%s`), '
                                              'not %s: %s' % (i + 1, name, t.strip(),
@@ -185,11 +192,11 @@ class Checker:
             if not u.in_main_file(c):
                 continue
             if c.kind == K.VAR_DECL:
-                ex = [x for x in an.kids(c) if x.kind.is_expression()]
+                ex = [x for x in syntax.kids(c) if x.kind.is_expression()]
                 if ex:
                     self.init(c.type, ex[-1])
             elif c.kind == K.FUNCTION_DECL and c.is_definition():
-                for x in an.kids(c):
+                for x in syntax.kids(c):
                     if x.kind == K.COMPOUND_STMT:
                         self.exprs(x, c)
         if self.errs:
@@ -213,32 +220,32 @@ def misplaced_cps(t):
     for _ in range(32):
         tagged = False
         for _ in range(64):
-            k = fe.tkind(t)
-            if k == fe.TK_BTF_TAG:
+            k = tkind(t)
+            if k == TK_BTF_TAG:
                 tagged = tagged or 'cpc_cps' in t.spelling
-                t = fe.modified_type(t)
-            elif k == fe.TK_ATTRIBUTED:
-                t = fe.modified_type(t)
-            elif k == fe.TK_ELABORATED:
+                t = modified_type(t)
+            elif k == TK_ATTRIBUTED:
+                t = modified_type(t)
+            elif k == TK_ELABORATED:
                 t = t.get_named_type()
-            elif k == fe.TK_TYPEDEF:
+            elif k == TK_TYPEDEF:
                 t = t.get_canonical()
             else:
                 break
-        k = fe.tkind(t)
+        k = tkind(t)
         if k in FUNCS:
             return False
         if tagged:
             return True
-        if k == fe.TK_POINTER:
+        if k == TK_POINTER:
             t = t.get_pointee()
         elif k in ARRAYS:
-            t = fe.element_type(t)
-        elif fe.is_builtin_kind(k) or k in (fe.TK_RECORD, fe.TK_ENUM):
+            t = element_type(t)
+        elif is_builtin_kind(k) or k in (TK_RECORD, TK_ENUM):
             return False
         else:
             c = t.get_canonical()             # other sugar (a decayed array...)
-            if fe.tkind(c) == k:
+            if tkind(c) == k:
                 return False
             t = c
     return False
@@ -259,13 +266,13 @@ def misplaced_cps_errors(u):
     for top in u.top():
         if not u.in_main_file(top):
             continue
-        for n, _p in an.walk(top, skip_spawn=False):
+        for n, _p in syntax.walk(top, skip_spawn=False):
             if n.kind not in OBJECT_DECLS:
                 continue
             t = n.underlying_typedef_type if n.kind == K.TYPEDEF_DECL else n.type
             if misplaced_cps(t) and not implicit_int(u, n):
                 errs.append(u.diag(n, '`cps` applies to functions only, but %s `%s` has type '
-                                   '`%s`' % (what[n.kind], n.spelling, fe.type_name(t))))
+                                   '`%s`' % (what[n.kind], n.spelling, type_name(t))))
     return errs
 
 
@@ -278,7 +285,7 @@ def native_entry_errors(u):
     errs, seen = [], set()
     for top in u.top():
         if top.kind != K.FUNCTION_DECL or not u.in_main_file(top) or \
-                not fe.is_cps_function_type(top.type):
+                not is_cps_function_type(top.type):
             continue
         if top.spelling == 'main' and top.storage_class != fe.ci.StorageClass.STATIC:
             if 'main' not in seen:
@@ -287,7 +294,7 @@ def native_entry_errors(u):
                                    'it as a native function (let a native main spawn a cps '
                                    'function and run cpc_main_loop())'))
             continue
-        for a in an.kids(top):
+        for a in syntax.kids(top):
             if a.kind != K.UNEXPOSED_ATTR:
                 continue
             m = NATIVE_ENTRY_ATTR.match(u.text, a.extent.start.offset)
@@ -307,16 +314,16 @@ def cps_cleanup_errors(u):
     if b'cleanup' not in u.text:
         return []       # (most files: no need to walk every function)
     cps_functions = set(c.spelling for c in u.top() if c.kind == K.FUNCTION_DECL and
-                        fe.is_cps_function_type(c.type))
+                        is_cps_function_type(c.type))
     errs = []
     for f in u.top():
         if f.kind != K.FUNCTION_DECL or not u.in_main_file(f):
             continue
-        for n, _p in an.walk(f, skip_spawn=False):
+        for n, _p in syntax.walk(f, skip_spawn=False):
             if n.kind != K.VAR_DECL:
                 continue
-            for a in an.kids(n):
-                fn = an.cleanup_function(u, a)
+            for a in syntax.kids(n):
+                fn = cleanup_function(u, a)
                 if fn in cps_functions:
                     errs.append(u.diag(n, 'the cleanup function of `%s`, `%s`, is cps: C '
                                        'calls it as a native function when the variable '
@@ -325,7 +332,7 @@ def cps_cleanup_errors(u):
 
 
 def ctype_void(c):
-    return fe.tkind(c.type) == fe.TK_VOID
+    return tkind(c.type) == TK_VOID
 
 
 def check(u):

@@ -20,7 +20,11 @@ Invariant of the output: no cps call or cps function's name in an
 unevaluated operand (in any function, and at file scope).
 """
 from . import frontend as fe
-from . import analysis as an
+from .clang_types import is_cps_function_type
+from .libclang import integer_value
+from .analysis.syntax import (
+    args_of, callee_decl, is_choose_expr, is_cps_call, selectable, sizeof_evaluated, walk)
+from .cursors import kids
 from . import ctype
 
 K = fe.K
@@ -47,28 +51,28 @@ def _unevaluated_roots(u):
     for top in u.top():
         if not u.in_main_file(top):
             continue
-        for n, _ in an.walk(top, skip_spawn=False, into_sizeof=True):
+        for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind == K.CXX_UNARY_EXPR:
                 # (the operand of a variable-length array type is evaluated)
-                if not an.sizeof_evaluated(n):
-                    yield from (x for x in an.kids(n) if x.kind.is_expression())
+                if not sizeof_evaluated(n):
+                    yield from (x for x in kids(n) if x.kind.is_expression())
             elif n.kind == K.PAREN_EXPR and \
                     _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS and \
                     not ctype.is_vla(n.type):
                 yield n
             elif n.kind == K.GENERIC_SELECTION_EXPR:
-                ch = an.kids(n)
+                ch = kids(n)
                 yield ch[0]
-                yield from (x for x in ch[1:] if not an.selectable(n, x))
-            elif n.kind == K.UNEXPOSED_EXPR and an.is_choose_expr(u, n):
-                ch = an.kids(n)
-                value = fe.integer_value(ch[0])
+                yield from (x for x in ch[1:] if not selectable(n, x))
+            elif n.kind == K.UNEXPOSED_EXPR and is_choose_expr(u, n):
+                ch = kids(n)
+                value = integer_value(ch[0])
                 if value is not None:
                     yield ch[2] if value else ch[1]
             elif n.kind == K.CALL_EXPR:
-                callee = an.callee_decl(n)
+                callee = callee_decl(n)
                 if callee is not None and callee.spelling in UNEVALUATED_ARGUMENTS:
-                    yield from an.args_of(n)
+                    yield from args_of(n)
 
 
 def _is_cps_function_name(n):
@@ -76,7 +80,7 @@ def _is_cps_function_name(n):
     if n.kind != K.DECL_REF_EXPR:
         return False
     d = n.referenced
-    return d is not None and d.kind == K.FUNCTION_DECL and fe.is_cps_function_type(d.type)
+    return d is not None and d.kind == K.FUNCTION_DECL and is_cps_function_type(d.type)
 
 
 def _outer_cps_calls(root):
@@ -86,10 +90,10 @@ def _outer_cps_calls(root):
     stack = [root]
     while stack:
         n = stack.pop()
-        if an.is_cps_call(n) or _is_cps_function_name(n):
+        if is_cps_call(n) or _is_cps_function_name(n):
             yield n
             continue
-        stack.extend(an.kids(n))
+        stack.extend(kids(n))
 
 
 def _stand_in(call):

@@ -2,7 +2,7 @@
    live in the frame); the `#pragma pack` in effect where it is defined goes with it, or its
    layout silently changes.  Pragmas in a group the compiler skips do not count; a pack set
    before the function holds at file scope too.  The functions that use CHECK on their locals
-   are rendered with their macros expanded (prepare.py), which must keep their pragmas;
+   are rendered with their macros expanded (macros.py), which must keep their pragmas;
    `written_as_is` is copied as written. */
 #include "corpus.h"
 

@@ -2,7 +2,7 @@
 import os
 import re
 
-from cpc import analysis as an
+from cpc.analysis.func import Func
 from cpc import frontend as fe
 from cpc import pipeline
 
@@ -49,7 +49,7 @@ def emit(src, dataflow='lifting', path=PATH, args=()):
 
 def funcs(src):
     u = fe.parse((HDR + src).encode(), PATH)
-    return u, {c.spelling: an.Func(u, c) for c in u.function_defs()}
+    return u, {c.spelling: Func(u, c) for c in u.function_defs()}
 
 
 def without_line_directives(text):

@@ -1,5 +1,5 @@
 """ctype: C types spelled as declarations at file scope."""
-from cpc import analysis as an
+from cpc.analysis.syntax import walk
 from cpc import ctype
 from cpc import frontend as fe
 
@@ -7,7 +7,7 @@ from cpc import frontend as fe
 def var_types(src):
     u = fe.parse(src.encode(), 't.c')
     f = u.function_defs()[-1]
-    return {n.spelling: n.type for n, _ in an.walk(f) if n.kind == fe.K.VAR_DECL}
+    return {n.spelling: n.type for n, _ in walk(f) if n.kind == fe.K.VAR_DECL}
 
 
 def test_a_vector_of_a_local_typedef_is_spelled_with_its_attribute():

@@ -57,12 +57,13 @@ def test_mj_entry_of_a_cpc_file_is_a_command_cpcc_runs(tmp_path):
 def test_mj_entry_parses_as_c_with_the_front_end_mode(tmp_path):
     import clang.cindex as ci
     from cpc import frontend as fe
+    from cpc.libclang import lib
     (tmp_path / 'a.cpc').write_text(PROGRAM + 'int main(void) { cpc_spawn f(); return 0; }\n')
     cpcc(tmp_path, '-MJ', 'db.json', '-c', 'a.cpc')
     args = database(tmp_path, 'db.json')[0]['arguments']
     clang_args = ['-x', 'c'] + [a for a in args[1:] if a not in ('-c', 'a.cpc', '-o', 'a.o')]
     rd = fe.resource_dir()
-    fe.lib()
+    lib()
     tu = ci.Index.create().parse(str(tmp_path / 'a.cpc'),
                                  args=clang_args + (['-resource-dir', rd] if rd else []))
     assert [d.spelling for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error] == []

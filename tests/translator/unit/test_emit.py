@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from cpc import analysis as an
+from cpc.analysis.cfg import Cfg
+from cpc.analysis.func import func
 from cpc import frontend as fe
 from cpc import pipeline
 from helpers import HDR, assert_expected, before, case_id, emit, expected_cases
@@ -49,8 +50,8 @@ def test_data_flow_sets_hold_only_the_variables_in_scope_at_a_cps_call():
     u, _ = before('emit', 'cps int g(int x);\ncps int f(int n) { int a = g(n); '
                   '{ int b = a; a += b; } for (int i = 0; i < 3; i++) { int c = i; a += c; } '
                   '{ int d = g(a); return d + a; } }\n')
-    f = an.func(u, u.function_defs()[-1])
-    cfg = an.Cfg(f)
+    f = func(u, u.function_defs()[-1])
+    cfg = Cfg(f)
     assert sorted(f.vars[k].name for k in cfg.bits.keys) == ['a', 'd', 'n']
     assert cfg.bits.mask(f.vars) == 0b111
 

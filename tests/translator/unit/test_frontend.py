@@ -1,10 +1,13 @@
-"""frontend.py and analysis.Func: what the passes are told about a parse."""
+"""frontend.py and analysis/func.py's Func: what the passes are told about a parse."""
 import subprocess
 import sys
 import os
 
-from cpc import analysis as an
+from cpc.analysis.func import cps_function_defs, func
+from cpc.analysis.syntax import K, sizeof_evaluated, spawn_body, walk
+from cpc.cursors import kids
 from cpc import frontend as fe
+from cpc import cursors
 from helpers import funcs
 
 
@@ -31,10 +34,11 @@ import clang.cindex as ci
 before = {c: dict(vars(c)) for c in (ci.Cursor, ci.SourceRange, ci.SourceLocation)}
 lib = ci.conf.lib
 sig = (lib.clang_getCursorExtent.argtypes, lib.clang_getCursorExtent.restype)
+from cpc import cursors
 from cpc import frontend as fe
 u = fe.parse(b'int f(int x) { return x + 1; }\\n', 't.c')
 assert [c.spelling for c in u.function_defs()] == ['f']
-fe.binop(list(fe.kids(u.function_defs()[0]))[1])
+cursors.binop(list(cursors.kids(u.function_defs()[0]))[1])
 after = {c: dict(vars(c)) for c in (ci.Cursor, ci.SourceRange, ci.SourceLocation)}
 assert before == after, [k for k in before if before[k] != after[k]]
 assert not hasattr(lib, 'clang_getCursorBinaryOperatorKind') or \\
@@ -67,16 +71,15 @@ cps int f(int n) {
 
 def _naive_walk(c, skip_spawn, into_sizeof):
     """The walk as its documentation says, by recursion over the children."""
-    from cpc import analysis as an
     out = []
 
     def rec(n, p):
         out.append((n, p))
-        if n.kind == an.K.CXX_UNARY_EXPR and not into_sizeof and not an.sizeof_evaluated(n):
+        if n.kind == K.CXX_UNARY_EXPR and not into_sizeof and not sizeof_evaluated(n):
             return
-        if skip_spawn and an.spawn_body(n) is not None:
+        if skip_spawn and spawn_body(n) is not None:
             return
-        for x in an.kids(n):
+        for x in kids(n):
             rec(x, n)
     rec(c, None)
     return out
@@ -97,10 +100,9 @@ int f(int n, int m) {
 def test_sizeof_operand_is_evaluated_when_it_is_a_variable_length_array():
     """C11 6.5.3.4p2: a VLA operand, expression or type name, is evaluated
     (its bounds are read); other operands are not."""
-    from cpc import analysis as an
     u, fs = funcs(SIZEOF_SRC)
-    got = [(u.src(n), an.sizeof_evaluated(n)) for n, _ in an.walk(fs['f'].c, into_sizeof=True)
-           if n.kind == an.K.CXX_UNARY_EXPR]
+    got = [(u.src(n), sizeof_evaluated(n)) for n, _ in walk(fs['f'].c, into_sizeof=True)
+           if n.kind == K.CXX_UNARY_EXPR]
     assert got == [('sizeof v', True), ('sizeof a', False), ('sizeof *p', True),
                    ('sizeof(int[n])', True), ('sizeof(char[2][m])', True),
                    ('sizeof(row)', False), ('sizeof(vrow)', False), ('sizeof(n)', False),
@@ -113,15 +115,14 @@ def test_walk_is_the_preorder_of_every_subtree():
     preorder of its subtree with its parents (the root's parent None),
     leaving out sizeof operands and spawned statements as asked: the
     walks are cut from the preorder listed with the children."""
-    from cpc import analysis as an
     u, fs = funcs(WALK_SRC)
     f = fs['f']
-    nodes = [n for n, _ in an.walk(f.c, skip_spawn=False, into_sizeof=True)]
+    nodes = [n for n, _ in walk(f.c, skip_spawn=False, into_sizeof=True)]
     assert len(nodes) > 60
     for root in nodes:
         for skip_spawn in (False, True):
             for into_sizeof in (False, True):
-                got = list(an.walk(root, skip_spawn, into_sizeof))
+                got = list(walk(root, skip_spawn, into_sizeof))
                 want = _naive_walk(root, skip_spawn, into_sizeof)
                 assert [(n is a, p is b) for (n, p), (a, b) in zip(got, want)] == \
                     [(True, True)] * len(want) and len(got) == len(want)
@@ -130,19 +131,17 @@ def test_walk_is_the_preorder_of_every_subtree():
 def test_release_empties_the_cursors():
     """A released unit's cursors hold nothing of the analyses (they are
     freed without the garbage collector)."""
-    from cpc import analysis as an
     u, fs = funcs(WALK_SRC)
     body = fs['f'].body
-    nodes = [n for n, _ in an.walk(body, skip_spawn=False)]
-    an.func(u, fs['f'].c)
+    nodes = [n for n, _ in walk(body, skip_spawn=False)]
+    func(u, fs['f'].c)
     u.release()
     assert all(not n.__dict__ for n in nodes)
 
 
 def test_cps_function_defs():
-    from cpc import analysis as an
     u, fs = funcs(WALK_SRC)
-    assert [c.spelling for c in an.cps_function_defs(u)] == ['f']
+    assert [c.spelling for c in cps_function_defs(u)] == ['f']
 
 
 def test_children_listed_with_the_subtree_are_libclangs():
@@ -150,7 +149,6 @@ def test_children_listed_with_the_subtree_are_libclangs():
     declaration, or a statement or expression obtained alone), are those
     that libclang lists one level at a time, in order."""
     import clang.cindex as ci
-    from cpc import analysis as an
     from cpc import frontend as fe
     u, fs = funcs(WALK_SRC)
 
@@ -164,17 +162,17 @@ def test_children_listed_with_the_subtree_are_libclangs():
         return out
 
     for root in all_nodes(fs['f'].c, []):
-        alone = fe.adopt(ci.Cursor.from_buffer_copy(root))    # listed by nobody yet
+        alone = cursors.adopt(ci.Cursor.from_buffer_copy(root))    # listed by nobody yet
         alone._tu = root._tu
-        walked = [n for n, _ in an.walk(alone, skip_spawn=False, into_sizeof=True)]
+        walked = [n for n, _ in walk(alone, skip_spawn=False, into_sizeof=True)]
         assert len(walked) == len(all_nodes(alone, []))
         for n in walked:
-            assert [(x.kind, x.spelling) for x in fe.kids(n)] == one_level(n)
+            assert [(x.kind, x.spelling) for x in cursors.kids(n)] == one_level(n)
 
 
 def test_the_bound_of_a_sizeof_type_name_is_one_child():
     # (libclang visits it twice)
     u = fe.parse(b'int f(int);\nlong g(int n) { return sizeof(int[f(n)]); }\n', 't.c')
-    size = [n for n, _ in an.walk(u.top()[-1], into_sizeof=True)
+    size = [n for n, _ in walk(u.top()[-1], into_sizeof=True)
             if n.kind == fe.K.CXX_UNARY_EXPR][0]
-    assert [k.kind for k in an.kids(size)] == [fe.K.CALL_EXPR]
+    assert [k.kind for k in kids(size)] == [fe.K.CALL_EXPR]

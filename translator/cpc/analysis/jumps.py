@@ -2,7 +2,9 @@
 outlining and linked statements (neither construct can be left or entered
 by `goto`, `break`, `continue` or a `case` label)."""
 from .. import frontend as fe
-from . import kids, walk, LOOP_KINDS
+from .syntax import LOOP_KINDS, walk
+from ..cursors import kids
+
 
 K = fe.K
 

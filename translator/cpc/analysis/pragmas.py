@@ -23,6 +23,8 @@ import re
 
 from .. import clex
 from .. import frontend as fe
+from ..libclang import skipped_ranges
+
 
 _PRAGMA_RE = re.compile(r'#\s*pragma\b')
 _PACK_RE = re.compile(r'#\s*pragma\s+pack\s*\(([^)\n]*)\)')
@@ -35,7 +37,7 @@ def written_in(u, a, b):
     text = u.text[a:b]
     if b'pragma' not in text and b'_Pragma' not in text:
         return []
-    skipped = fe.skipped_ranges(u)
+    skipped = skipped_ranges(u)
     toks = clex.tokens(text)
     out = []
     for i, t in enumerate(toks):

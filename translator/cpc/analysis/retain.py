@@ -8,8 +8,14 @@ of its output."""
 import re
 
 from .. import frontend as fe
+from ..clang_types import TK_POINTER, strip_sugar, tkind
+from ..cursors import UO, kids, unop
 from .. import ctype
-from . import Cfg, liveness, walk, kids, has_annotation, is_cps_call, callee_decl, is_part_of
+from .attributes import has_annotation
+from .cfg import Cfg
+from .dataflow import liveness
+from .syntax import callee_decl, is_cps_call, is_part_of, walk
+
 
 K = fe.K
 
@@ -87,7 +93,7 @@ def escaping_addresses(f, names):
             if par.kind == K.PAREN_EXPR or is_part_of(par):
                 pass
             elif par.kind == K.MEMBER_REF_EXPR and kids(par)[0] == cur and \
-                    fe.tkind(fe.strip_sugar(cur.type)[0]) != fe.TK_POINTER:
+                    tkind(strip_sugar(cur.type)[0]) != TK_POINTER:
                 arr = ctype.is_array(par.type)
             elif par.kind == K.UNEXPOSED_EXPR and len(kids(par)) == 1 and arr:
                 # array decay: the address escapes unless used at once
@@ -110,7 +116,7 @@ def escaping_addresses(f, names):
             par = parent(cur)
         par = parent(cur)
         taken = False
-        if par is not None and par.kind == K.UNARY_OPERATOR and fe.unop(par) == fe.UO['AddrOf']:
+        if par is not None and par.kind == K.UNARY_OPERATOR and unop(par) == UO['AddrOf']:
             cur = par
             taken = True
         elif arr and cur.kind == K.UNEXPOSED_EXPR:
@@ -125,7 +131,7 @@ def escaping_addresses(f, names):
         if par is not None:
             if par.kind == K.ARRAY_SUBSCRIPT_EXPR and kids(par)[0] == cur:
                 continue
-            if par.kind == K.UNARY_OPERATOR and fe.unop(par) == fe.UO['Deref']:
+            if par.kind == K.UNARY_OPERATOR and unop(par) == UO['Deref']:
                 continue
             if par.kind == K.MEMBER_REF_EXPR:
                 continue
@@ -169,7 +175,7 @@ def _copied_by_memcpy(lit, parent):
     while p is not None and (p.kind == K.PAREN_EXPR or p.kind == K.CSTYLE_CAST_EXPR or
                              (p.kind == K.UNEXPOSED_EXPR and len(kids(p)) == 1) or
                              (p.kind == K.UNARY_OPERATOR and
-                              fe.unop(p) == fe.UO['AddrOf'])):
+                              unop(p) == UO['AddrOf'])):
         n = p
         p = parent(n)
     if p is None or p.kind != K.CALL_EXPR:
@@ -227,7 +233,7 @@ def boxed_literals(u, f):
         cur = _lvalue_within(lit, parent)
         p = parent(cur)
         addressed = ctype.is_array(cur.type) or (
-            p is not None and p.kind == K.UNARY_OPERATOR and fe.unop(p) == fe.UO['AddrOf'])
+            p is not None and p.kind == K.UNARY_OPERATOR and unop(p) == UO['AddrOf'])
         if not addressed:
             continue
         block = None

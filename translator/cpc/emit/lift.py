@@ -11,7 +11,8 @@ correct because boxing left no variable whose address is retained in scope
 at a cps call (seed 000, section 6).
 """
 from .. import frontend as fe
-from .. import analysis as an
+from ..analysis.dataflow import liveness, possibly_initialised
+from ..analysis.syntax import callee_of
 from .. import ctype
 
 
@@ -19,8 +20,8 @@ class Lifting:
     def __init__(self, func, cfg):
         self.func = func
         self.cfg = cfg
-        self.live_in, self.live_out = an.liveness(cfg)
-        _, self.init_out = an.possibly_initialised(cfg)
+        self.live_in, self.live_out = liveness(cfg)
+        _, self.init_out = possibly_initialised(cfg)
         # per variable, computed once (a large function has thousands of
         # sites, each with hundreds of variables)
         self._orders = {}
@@ -56,5 +57,5 @@ class Lifting:
             if self._is_vla(v):
                 raise fe.Diags([self.func.u.diag(
                     site.call, 'variable-length array `%s` is live across the cps '
-                    'call to `%s`' % (v.name, an.callee_of(site.call).spelling or '?'))])
+                    'call to `%s`' % (v.name, callee_of(site.call).spelling or '?'))])
         return vs

@@ -4,7 +4,9 @@ arguments are evaluated in the spawner, into the thread's arguments), and the
 variables a function's frame holds have distinct names (the frame is one
 struct whose fields are named after them; temporaries that share a name but
 never live across a call are fine)."""
-from .. import analysis as an
+from ..analysis.cfg import Cfg
+from ..analysis.func import func
+from ..analysis.syntax import K, is_cps_call, spawn_body, strip_casts
 from .split import split
 from .lift import Lifting
 
@@ -12,15 +14,15 @@ from .lift import Lifting
 def check(u):
     out = []
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         for sp in f.spawns:
-            call = an.strip_casts(an.spawn_body(sp))
-            if call.kind != an.K.CALL_EXPR or not an.is_cps_call(call):
+            call = strip_casts(spawn_body(sp))
+            if call.kind != K.CALL_EXPR or not is_cps_call(call):
                 out.append(u.diag(sp, 'a spawned statement of `%s` is not a call of a cps '
                                   'function' % f.name))
         if not f.is_cps or f.body is None or not f.cps_calls:
             continue
-        cfg = an.Cfg(f)
+        cfg = Cfg(f)
         lift = Lifting(f, cfg)
         held = {}
         for site in split(f, cfg):

@@ -10,8 +10,8 @@ memory.  Control flow between resume points stays the user's C: the body is
 re-entered at a label after the call (`f__resumed_N`) through a dispatch
 switch, since C allows jumping into blocks.
 """
-from .. import frontend as fe
-from .. import analysis as an
+from ..clang_types import function_type_of
+from ..analysis.syntax import callee_of
 from .. import ctype
 
 
@@ -31,7 +31,7 @@ def reaches_exit_directly(cfg, node):
 
 
 def callee_result(call):
-    ft = fe.function_type_of(an.callee_of(call).type)
+    ft = function_type_of(callee_of(call).type)
     return ft.get_result() if ft is not None else call.type
 
 

@@ -1,23 +1,26 @@
-"""Preparation (before splitting): macros and names.
+"""Macros out of the way of the passes that rewrite: before them, every
+function definition whose rewritten nodes come out of a macro expansion is
+replaced by Clang's macro-expanded rendering of it.
 
 Invariant of the output: in every function definition of the main file,
 every node the later passes rewrite (cps calls, calls to cpc_need_cont
 functions, spawns, and in cps functions `return`, `continue` and local
-declarations) is written in the file, not produced by a macro expansion
-(functions where one is are replaced by Clang's macro-expanded rendering);
-and in a cps function no two local variables or parameters share a name
-(later ones are renamed `name__N`), so that a variable can be restored by
-name wherever a resume point lies.
+declarations) is written in the file, not produced by a macro expansion.
 """
 import bisect
 import re
 
 from . import frontend as fe
-from . import analysis as an
+from .clang_types import is_cps_function_type
+from .analysis.attributes import is_need_cont_call
+from .analysis.func import func, is_local_var, var_init
+from .analysis.syntax import ancestors, args_of, is_cps_call, parents_of, walk
+from .cursors import kids
 from . import rewrite as rw
 from . import reprint
 
 K = fe.K
+
 
 def needs_expansion(u, f):
     if f.body is None:
@@ -35,14 +38,14 @@ def needs_expansion(u, f):
     # inside spawned statements too: they become cps functions of their own
     # only later, after this pass
     for sp in f.spawns:
-        for n, p in an.walk(sp, skip_spawn=False):
-            if n.kind == K.CALL_EXPR and (an.is_cps_call(n) or an.is_need_cont_call(n)) \
+        for n, p in walk(sp, skip_spawn=False):
+            if n.kind == K.CALL_EXPR and (is_cps_call(n) or is_need_cont_call(n)) \
                     and u.in_macro(n) is not None:
                 return True
     if f.is_cps and copied_text_is_cut(u, f):
         return True
     rewrites_locals = f.is_cps or bool(f.spawns)
-    for n, p in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+    for n, p in walk(f.body, skip_spawn=False, into_sizeof=True):
         k = n.kind
         if f.is_cps and k in (K.RETURN_STMT, K.CONTINUE_STMT, K.VAR_DECL,
                               K.LABEL_STMT, K.GOTO_STMT, K.BREAK_STMT) \
@@ -54,9 +57,9 @@ def needs_expansion(u, f):
         if d is None:
             continue
         if d.kind == K.FUNCTION_DECL:
-            if not fe.is_cps_function_type(d.type):
+            if not is_cps_function_type(d.type):
                 continue
-        elif not (rewrites_locals and an.is_local_var(d, f.c)) and \
+        elif not (rewrites_locals and is_local_var(d, f.c)) and \
                 not (f.spawns and d.kind == K.VAR_DECL and
                      d.semantic_parent is not None and d.semantic_parent == f.c):
             continue
@@ -85,9 +88,9 @@ def cps_call_under_a_node_from_a_macro(u, f):
     if not calls:
         return False
     ends = dict(u.macro_ranges())
-    parents = an.parents_of(f.body)
+    parents = parents_of(f.body)
     for c in calls:
-        for n in an.ancestors(c, parents):
+        for n in ancestors(c, parents):
             a, b = n.extent.start.offset, n.extent.end.offset
             if a in ends and b > ends[a] and n.kind.is_statement() and \
                     n.kind != K.DECL_STMT:
@@ -111,17 +114,17 @@ def copied_text_is_cut(u, f):
     """An expression whose text the later passes copy (a returned value,
     the arguments of a cps call, the initialiser of a local, which boxing
     and the splitting of declarations copy) ends in a macro expansion."""
-    for n, p in an.walk(f.body, skip_spawn=False):
+    for n, p in walk(f.body, skip_spawn=False):
         if n.kind == K.RETURN_STMT:
-            ch = an.kids(n)
+            ch = kids(n)
             if ch and cut(u, ch[0]):
                 return True
         elif n.kind == K.VAR_DECL and p is not None and p.kind == K.DECL_STMT:
-            init = an.var_init(u, n)
+            init = var_init(u, n)
             if init is not None and cut(u, init):
                 return True
     for c in f.cps_calls:
-        if any(cut(u, x) for x in an.args_of(c)):
+        if any(cut(u, x) for x in args_of(c)):
             return True
     return False
 
@@ -133,11 +136,11 @@ def cps_values_in_macros(u, c):
     """A declaration at file scope that uses a cps function as a value where
     a macro spells it (`{ [OP_add] = op_add }` out of an X-macro): the
     emitter must rewrite that name, so the declaration is re-printed."""
-    for n, p in an.walk(c, skip_spawn=False):
+    for n, p in walk(c, skip_spawn=False):
         if n.kind == K.DECL_REF_EXPR:
             d = n.referenced
             if d is not None and d.kind == K.FUNCTION_DECL and \
-                    fe.is_cps_function_type(d.type) and u.written(n) is None:
+                    is_cps_function_type(d.type) and u.written(n) is None:
                 return True
     return False
 
@@ -149,7 +152,7 @@ def expand_macros(u):
     together, in order, in one edit of its text."""
     ranges = []
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         if needs_expansion(u, f):
             r = (c.extent.start.offset, c.extent.end.offset)
             if r not in ranges:
@@ -193,83 +196,9 @@ def expand_macros(u):
 SHIELD_COMMENT = '/* written with its macros expanded: none of its names is a macro here */'
 
 
-# The names of the translation's own locals and parameters in a cps
-# function (the continuation cpc_k, the frame cpc_f, temporaries cpc_t1,
-# ...): a user's local spelt like one is renamed too.
-GENERATED_LOCAL_RE = re.compile(r'cpc_\w+$')
-RENAMED_RE = re.compile(r'__\d+$')
-
-
-def rename_shadows(u):
-    edits = []
-    for c in u.function_defs():
-        f = an.func(u, c)
-        if not f.is_cps or f.body is None:
-            continue
-        seen = {}
-        renames = {}
-        counter = {}
-        for p in f.params:
-            if not GENERATED_LOCAL_RE.match(p.spelling):
-                seen[p.spelling] = 1
-        for v in sorted(f.vars.values(), key=lambda v: v.cursor.location.offset):
-            if v.is_param and not GENERATED_LOCAL_RE.match(v.name):
-                continue
-            if v.name in seen or GENERATED_LOCAL_RE.match(v.name):
-                n = counter.get(v.name, 1) + 1
-                new = '%s__%d' % (v.name, n)
-                while new in seen:
-                    n += 1
-                    new = '%s__%d' % (v.name, n)
-                counter[v.name] = n
-                renames[v.key] = new
-                seen[new] = 1
-            else:
-                seen[v.name] = 1
-        if not renames:
-            continue
-        for key, new in renames.items():
-            v = f.vars[key]
-            off = v.cursor.location.offset
-            if u.text[off:off + len(v.name)] == v.name.encode():
-                edits.append((off, off + len(v.name), new))
-        for n, p in an.walk(f.body, skip_spawn=False, into_sizeof=True):
-            if n.kind == K.DECL_REF_EXPR:
-                v = f.var_of(n)
-                if v is not None and v.key in renames:
-                    r = u.written(n)
-                    if r is None:
-                        raise fe.Diags([u.diag(n, 'cannot rename `%s` here (it comes out '
-                                               'of a macro expansion)' % v.name)])
-                    edits.append((r[0], r[1], renames[v.key]))
-    # a macro argument used twice expands to two references written once
-    return sorted(set(edits))
-
-
 def check_expanded(u):
     """The invariant of expand_macros on its output: no function has a node
     that a later pass rewrites inside a macro expansion."""
     return [u.diag(c, 'function `%s` still has a node that a later pass rewrites inside '
                    'a macro expansion' % c.spelling)
-            for c in u.function_defs() if needs_expansion(u, an.func(u, c))]
-
-
-def check_renamed(u):
-    """The invariant of rename_shadows on its output: in a cps function no
-    two locals (parameters included) share a name, and none is spelt like
-    the translation's own (`cpc_...`, unless renamed: `cpc_k__2`)."""
-    out = []
-    for c in u.function_defs():
-        f = an.func(u, c)
-        if not f.is_cps or f.body is None:
-            continue
-        seen = set()
-        for v in sorted(f.vars.values(), key=lambda v: (not v.is_param, v.cursor.location.offset)):
-            if v.name in seen:
-                out.append(u.diag(v.cursor, 'two locals of cps function `%s` are named `%s`'
-                                  % (f.name, v.name)))
-            elif GENERATED_LOCAL_RE.match(v.name) and not RENAMED_RE.search(v.name):
-                out.append(u.diag(v.cursor, 'a local of cps function `%s` is named `%s`, '
-                                  'like the translation\'s own' % (f.name, v.name)))
-            seen.add(v.name)
-    return out
+            for c in u.function_defs() if needs_expansion(u, func(u, c))]

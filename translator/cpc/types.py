@@ -33,7 +33,10 @@ import bisect
 
 from . import clex
 from . import frontend as fe
-from . import analysis as an
+from .analysis.attributes import attributes
+from .analysis.func import func
+from .analysis.syntax import ancestors, node_id, parents_of, walk
+from .cursors import kids
 from . import rewrite as rw
 from .analysis import pragmas
 
@@ -71,7 +74,7 @@ def _movable_records(u, f, standalone=None):
         standalone = set()
     out, seen = [], set()
     open_ends = []            # where the records around the walk's place end
-    for n, parent in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+    for n, parent in walk(f.body, skip_spawn=False, into_sizeof=True):
         if n.kind not in RECORDS or not n.is_definition() or n.canonical.hash in seen:
             continue
         seen.add(n.canonical.hash)
@@ -88,7 +91,7 @@ def _movable_records(u, f, standalone=None):
             continue
         if n.spelling and _written_as_is(u, n):
             out.append(n)
-            if parent.kind == K.DECL_STMT and len(an.kids(parent)) == 1:
+            if parent.kind == K.DECL_STMT and len(kids(parent)) == 1:
                 standalone.add(n.canonical.hash)
     return out
 
@@ -103,7 +106,7 @@ def _hoisted_name(f, i, r):
 
 
 def _depends_on_function(r, f, moving):
-    for n, parent in an.walk(r, skip_spawn=False, into_sizeof=True):
+    for n, parent in walk(r, skip_spawn=False, into_sizeof=True):
         if parent is None:
             continue        # r itself
         if n.kind == K.StmtExpr:
@@ -118,7 +121,7 @@ def _tag_refs(u, root, names):
     """Edits renaming the tag in every reference under root to a record of
     `names` (canonical hash -> (old, new))."""
     edits = []
-    for n, _ in an.walk(root, skip_spawn=False, into_sizeof=True):
+    for n, _ in walk(root, skip_spawn=False, into_sizeof=True):
         if n.kind != K.TYPE_REF or n.referenced is None:
             continue
         h = n.referenced.canonical.hash
@@ -138,7 +141,7 @@ def _tag_refs(u, root, names):
 def _scope_of(n, parents):
     """The extent (a, b) of the block (or statement: a `for` header's
     declarations) where a declaration n is in scope."""
-    for p in an.ancestors(n, parents):
+    for p in ancestors(n, parents):
         if p.kind in (K.COMPOUND_STMT, K.FOR_STMT):
             return p.extent.start.offset, p.extent.end.offset
     return None
@@ -150,13 +153,13 @@ def _generic_tag_refs(u, f, names):
     `struct name` or `union name` written between the association's
     expressions is the innermost record of that name defined before it in
     a block around it."""
-    generics = [n for n, _ in an.walk(f.body, skip_spawn=False, into_sizeof=True)
+    generics = [n for n, _ in walk(f.body, skip_spawn=False, into_sizeof=True)
                 if n.kind == K.GENERIC_SELECTION_EXPR]
     if not generics:
         return []
-    parents = an.parents_of(f.body)
+    parents = parents_of(f.body)
     defined = {}              # (keyword, tag) -> [(offset, scope, record)]
-    for n, _ in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+    for n, _ in walk(f.body, skip_spawn=False, into_sizeof=True):
         if n.kind in RECORDS and n.is_definition() and n.spelling and not _unnamed(n):
             scope = _scope_of(n, parents)
             if scope is not None:
@@ -168,7 +171,7 @@ def _generic_tag_refs(u, f, names):
         r = u.written(g)
         if r is None or r != (g.extent.start.offset, g.extent.end.offset):
             continue
-        covered = [(k.extent.start.offset, k.extent.end.offset) for k in an.kids(g)]
+        covered = [(k.extent.start.offset, k.extent.end.offset) for k in kids(g)]
         toks = clex.tokens(u.text[r[0]:r[1]])
         for t, nxt in zip(toks, toks[1:]):
             at = r[0] + t.start
@@ -192,7 +195,7 @@ STATEMENTS_WITH_HEADERS = (K.IF_STMT, K.SWITCH_STMT, K.WHILE_STMT, K.DO_STMT, K.
 def _substatements(s):
     """The statements directly under statement s (not its header's
     expressions; every child of a compound statement)."""
-    ch = an.kids(s)
+    ch = kids(s)
     if s.kind == K.IF_STMT:
         return ch[1:]
     if s.kind == K.DO_STMT:
@@ -207,10 +210,10 @@ def _statement_of(n, parents):
     """The statement whose expression (or header, or declaration) holds n:
     an expression statement is the expression itself."""
     prev = n
-    for p in an.ancestors(n, parents):
+    for p in ancestors(n, parents):
         if p.kind.is_statement():
             if p.kind == K.COMPOUND_STMT or \
-                    any(an.node_id(x) == an.node_id(prev) for x in _substatements(p)):
+                    any(node_id(x) == node_id(prev) for x in _substatements(p)):
                 return prev
             return p
         prev = p
@@ -230,12 +233,12 @@ def _enums_in_expressions(u, f, first):
     edits, n_tag = [], first
     moved = {}                # id(statement) -> [definition text]
     statements = {}
-    for n, parent in an.walk(f.body, skip_spawn=False, into_sizeof=True):
+    for n, parent in walk(f.body, skip_spawn=False, into_sizeof=True):
         if n.kind != K.ENUM_DECL or not n.is_definition() or parent is None or \
                 not parent.kind.is_expression() or not _written_as_is(u, n):
             continue
         if parents is None:
-            parents = an.parents_of(f.body)
+            parents = parents_of(f.body)
         stmt = _statement_of(n, parents)
         if stmt is None:
             continue
@@ -268,7 +271,7 @@ def _functions(u):
     """The functions whose locals may leave their stack: cps functions and
     functions that spawn."""
     for c in u.function_defs():
-        f = an.func(u, c)
+        f = func(u, c)
         if f.body is not None and (f.is_cps or f.spawns):
             yield c, f
 
@@ -280,7 +283,7 @@ def _unused_typedefs(u, f):
     function of its own), and gcc's -Wunused-local-typedefs would then
     warn."""
     edits = []
-    for n, _ in an.walk(f.body, skip_spawn=False):
+    for n, _ in walk(f.body, skip_spawn=False):
         if n.kind == K.TYPEDEF_DECL and _written_as_is(u, n):
             e = n.extent.end.offset
             edits.append((e, e, ' __attribute__((unused))'))
@@ -318,7 +321,7 @@ def hoist(u):
             # its attributes (`packed`, `aligned`), before the tag or after
             # the `}`, go with the definition: on a declaration that only
             # names the type they would be ignored
-            attrs = ', '.join(t for _, t in an.attributes(r))
+            attrs = ', '.join(t for _, t in attributes(r))
             decl = '%s %s%s %s;' % (kw, '__attribute__((%s)) ' % attrs if attrs else '',
                                     names[r.canonical.hash][1], text)
             # and so does the `#pragma pack` in effect there

@@ -34,7 +34,10 @@ array type is in scope at a cps call.
 import bisect
 
 from . import frontend as fe
-from . import analysis as an
+from .analysis.func import cps_function_defs, func, var_init, vkey
+from .analysis.syntax import callee_decl, is_cps_call, parents_of, walk
+from .clang_types import TK_CONSTANTARRAY, TK_VARIABLEARRAY, element_type, strip_sugar, tkind
+from .cursors import kids
 from . import ctype
 from . import rewrite as rw
 
@@ -49,7 +52,7 @@ class HeapVla:
 
     def __init__(self, var, block, n):
         self.var = var
-        self.key = an.vkey(var)
+        self.key = vkey(var)
         self.block = block
         self.offset = var.extent.start.offset
         self.name = 'cpc_vla%d' % n
@@ -71,7 +74,7 @@ def in_scope_at_calls(u, f, parents):
         return []
     calls = sorted(c.extent.start.offset for c in f.cps_calls)
     out = []
-    for n, p in an.walk(f.body, skip_spawn=False):
+    for n, p in walk(f.body, skip_spawn=False):
         if n.kind != K.VAR_DECL or not ctype.is_vla(n.type):
             continue
         stmt = parents.get(id(n))
@@ -117,12 +120,12 @@ def describe(u, f, var, block, n):
                                'so it must move to the heap, but %s' % (name, why))])
     if block is None or block.kind != K.COMPOUND_STMT:
         refuse('it is not declared in a block (a `for` header); declare it before the loop')
-    gp = an.parents_of(f.body).get(id(block))
+    gp = parents_of(f.body).get(id(block))
     if gp is not None and gp.kind == K.StmtExpr:
         refuse('it is declared in a statement expression')
     if u.written(var) is None:
         refuse('its declaration comes out of a macro; write it in the function')
-    if any(a.kind == K.ALIGNED_ATTR for a in an.kids(var)):
+    if any(a.kind == K.ALIGNED_ATTR for a in kids(var)):
         refuse('its declaration asks for an alignment, which the heap storage does not '
                'follow; align its element type instead, up to %d' % HEAP_ALIGN)
     h = HeapVla(var, block, n)
@@ -130,19 +133,19 @@ def describe(u, f, var, block, n):
     if u.text[at:at + len(name)] != name.encode():
         refuse('its name is not written where Clang puts it')
     groups = _bracket_groups(u, at + len(name))
-    exprs = [x for x in an.kids(var) if x.kind.is_expression()]
+    exprs = [x for x in kids(var) if x.kind.is_expression()]
     t = var.type
     for (a, b) in groups:
-        tu, _ = fe.strip_sugar(t)
-        k = fe.tkind(tu)
+        tu, _ = strip_sugar(t)
+        k = tkind(tu)
         inside = [x for x in exprs if a < x.extent.start.offset and x.extent.end.offset < b]
-        if k == fe.TK_CONSTANTARRAY:
+        if k == TK_CONSTANTARRAY:
             h.dims.append((None, str(tu.element_count)))
-        elif k == fe.TK_VARIABLEARRAY and len(inside) == 1:
+        elif k == TK_VARIABLEARRAY and len(inside) == 1:
             h.dims.append((inside[0], '%s_%d' % (h.name, len(h.dims))))
         else:
             refuse('its bounds cannot be read from its declarator')
-        t = fe.element_type(tu)
+        t = element_type(tu)
     if not groups or ctype.is_variably_modified(t):
         refuse('its bounds are not all written in its declarator (its type comes from a '
                'typedef or `typeof`); write them there')
@@ -160,9 +163,9 @@ def describe(u, f, var, block, n):
 def move_to_heap(u):
     edits = []
     errors = []         # (every array refused, in one run)
-    for c in an.cps_function_defs(u):
-        f = an.func(u, c)
-        parents = an.parents_of(f.body) if f.body is not None else {}
+    for c in cps_function_defs(u):
+        f = func(u, c)
+        parents = parents_of(f.body) if f.body is not None else {}
         vlas = []
         for i, (v, b) in enumerate(in_scope_at_calls(u, f, parents)):
             try:
@@ -186,7 +189,7 @@ def _sub_text(u, f, c, keyed, a=None, b=None):
 
 def _uses(u, f, c, keyed):
     subs = []
-    for n, _ in an.walk(c, skip_spawn=False, into_sizeof=True):
+    for n, _ in walk(c, skip_spawn=False, into_sizeof=True):
         if n.kind == K.DECL_REF_EXPR:
             v = f.var_of(n)
             if v is not None and v.key in keyed:
@@ -203,10 +206,10 @@ def _declaration(u, f, stmt, keyed):
     """The text replacing declaration statement `stmt`, which declares one
     or more of the moved arrays."""
     out = []
-    vars_ = an.kids(stmt)
+    vars_ = kids(stmt)
     single = len(vars_) == 1
     for v in vars_:
-        h = keyed.get(an.vkey(v)) if v.kind == K.VAR_DECL else None
+        h = keyed.get(vkey(v)) if v.kind == K.VAR_DECL else None
         if h is not None:
             bounds = ['%s = (%s)' % (d, _sub_text(u, f, e, keyed)) for e, d in h.dims if e]
             if bounds:
@@ -230,7 +233,7 @@ def _declaration(u, f, stmt, keyed):
                                        'call; declare it separately' % v.spelling)])
             if v.storage_class == fe.ci.StorageClass.REGISTER:
                 d = 'register ' + d
-            init = an.var_init(u, v)
+            init = var_init(u, v)
             if init is not None:
                 d += ' = ' + _sub_text(u, f, init, keyed)
             out.append(d + ';')
@@ -240,10 +243,10 @@ def _declaration(u, f, stmt, keyed):
 def _done_calls(u, f, parents):
     """The `cpc_done();` statements of f's body."""
     out = []
-    for n, p in an.walk(f.body, skip_spawn=False):
-        if n.kind == K.CALL_EXPR and an.is_cps_call(n) and p is not None and \
+    for n, p in walk(f.body, skip_spawn=False):
+        if n.kind == K.CALL_EXPR and is_cps_call(n) and p is not None and \
                 not p.kind.is_expression():
-            d = an.callee_decl(n)
+            d = callee_decl(n)
             if d is not None and d.spelling == 'cpc_done':
                 out.append(n)
     return out
@@ -252,9 +255,9 @@ def _done_calls(u, f, parents):
 def move_function(u, f, vlas, parents):
     keyed = {h.key: h for h in vlas}
     subs = []
-    for n, p in an.walk(f.body, skip_spawn=False, into_sizeof=True):
-        if n.kind == K.DECL_STMT and any(x.kind == K.VAR_DECL and an.vkey(x) in keyed
-                                         for x in an.kids(n)):
+    for n, p in walk(f.body, skip_spawn=False, into_sizeof=True):
+        if n.kind == K.DECL_STMT and any(x.kind == K.VAR_DECL and vkey(x) in keyed
+                                         for x in kids(n)):
             a, b = rw.start(n), rw.full_end(u, n)
             subs.append((a, b, rw.fix_lines(u, a, b, _declaration(u, f, n, keyed))))
     # the thread ends at cpc_done(): the arrays in scope are freed first,
@@ -275,11 +278,11 @@ def check(u):
     """The invariant: no local of VLA type of a cps function is in scope at
     a cps call."""
     out = []
-    for c in an.cps_function_defs(u):
-        f = an.func(u, c)
+    for c in cps_function_defs(u):
+        f = func(u, c)
         if f.body is None:
             continue
-        for v, _ in in_scope_at_calls(u, f, an.parents_of(f.body)):
+        for v, _ in in_scope_at_calls(u, f, parents_of(f.body)):
             out.append(u.diag(v, 'the variable-length array `%s` of cps function `%s` is in '
                               'scope at a cps call' % (v.spelling, f.name)))
     return out

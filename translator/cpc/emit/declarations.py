@@ -1,0 +1,416 @@
+"""What the emitter writes outside the bodies of cps functions: the
+prototypes of their entry points (with the attributes an entry takes), the
+continuation parameter of cpc_need_cont functions and its argument at their
+calls, cps functions used as values (their entry converted to the declared
+pointer type), spawn sites, and the generated items placed before a
+function.  `Declarations` is the base of the emitter (cpsconv.py).
+"""
+import bisect
+import os
+
+from .. import frontend as fe
+from ..clang_types import (
+    Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
+    is_cps_function_type, strip_sugar, tkind)
+from ..cursors import UO, kids, unop
+from ..analysis.attributes import attributes
+from ..analysis.syntax import (
+    args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
+from .. import ctype
+from .. import rewrite as rw
+from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
+from . import codegen as cg
+
+K = fe.K
+
+
+# GNU attributes of a cps function that its C entry f__cps takes: those of its
+# symbol (linkage, section, keeping it) and of its placement.  The others
+# describe the function as C code calls it (its result, its arguments by
+# index, `noreturn`, `const`), which the entry is not; Clang checked them at
+# the calls already.
+ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused', 'cold', 'hot'}
+
+
+# Attributes that make the function another symbol's name: f__cps would have
+# to name that symbol's entry.
+SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref', 'target_clones'}
+
+
+# (`target_clones` would make one entry per target.  The attributes of its
+# code, CODE_ATTRIBUTES, go on every function made of it.)
+# the directory of the runtime's headers, as the prefix of their real paths
+RUNTIME_HEADERS = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
+
+
+HEADER_CPS = {'cpc_yield', 'cpc_done', 'cpc_wait', 'cpc_sleep', 'cpc_io_wait', 'cpc_link'}
+
+
+def param_decls(func_cursor):
+    """(name, type) of each parameter, its type adjusted as C does."""
+    return [(p.spelling, adjusted_param_type(p.type)) for p in kids(func_cursor)
+            if p.kind == K.PARM_DECL]
+
+
+def old_style(u, func_cursor):
+    """A function defined in the old style, `f(a, b) T a; ... {}`: it has
+    parameters but no prototype, so its callers pass the arguments with the
+    default promotions (C11 6.5.2.2p6), and the function converts them to
+    the parameters' types (6.9.1p10).  Its entry point takes the promoted
+    types, which keeps it compatible with `f()` declarations and calls."""
+    # Clang gives such a definition a prototyped type; what tells it is that
+    # no parameter has a type written in the list (which then holds no
+    # parentheses): each is declared after its `)`, or is a bare name
+    # (implicitly int)
+    params = [p for p in kids(func_cursor) if p.kind == K.PARM_DECL]
+    if not params or func_cursor.location.file is None:
+        return False
+    close = u.text.find(b')', func_cursor.location.offset)
+    return close >= 0 and all(
+        p.extent.start.offset > close or
+        (p.spelling and p.extent.start.offset == p.location.offset and
+         p.extent.end.offset == p.location.offset + len(p.spelling))
+        for p in params)
+
+
+def entry_param(t, name, old):
+    """A parameter of an entry point, of type t or, for an old-style
+    function, t's promoted type."""
+    p = ctype.promoted(t) if old else None
+    if p is not None:
+        return ('%s %s' % (p, name)).rstrip()
+    return ctype.declare(written(t), name)
+
+
+def written(t):
+    """A parameter's type for a parameter list: as written when it is a
+    typedef'd array (gcc's va_arg wants a `va_list` parameter; C adjusts
+    it), otherwise the adjusted pointer (which keeps the element's
+    qualifiers when the parameter's own const is dropped)."""
+    if isinstance(t, Decayed) and ctype.typedef_of(t.written) is not None:
+        return t.written
+    return t
+
+
+class EditList(list):
+    """The edits [(start, end, text)] of one function, appended to as it is
+    emitted, which can say which lie within a range without scanning them
+    all (a function can have tens of thousands of call sites): a part
+    sorted by start, and the edits appended since, merged into it when they
+    outnumber its square root."""
+
+    def __init__(self, edits=()):
+        super().__init__(edits)
+        self._sorted = []
+
+    def within(self, a, b):
+        n = len(self)
+        done = len(self._sorted)
+        if n < done:                      # shrunk: start again
+            self._sorted, done = [], 0
+        if (n - done) ** 2 > n:
+            self._sorted = sorted(self, key=_edit_start)
+            done = n
+        srt = self._sorted
+        i = bisect.bisect_left(srt, a, key=_edit_start)
+        out = []
+        while i < len(srt) and srt[i][0] <= b:
+            if srt[i][1] <= b:
+                out.append(srt[i])
+            i += 1
+        out += [e for e in self[done:] if a <= e[0] and e[1] <= b]
+        return out
+
+
+def _edit_start(e):
+    return e[0]
+
+
+def comment_text(s, limit=72):
+    """s on one line, safe inside a C comment."""
+    # (without the directives of the text: `#line`s the translation wrote)
+    s = '\n'.join(ln for ln in s.split('\n') if not ln.lstrip().startswith('#'))
+    s = ' '.join(s.split()).replace('*/', '* /').replace('/*', '/ *').replace('??', '? ?')
+    return s if len(s) <= limit else s[:limit - 3] + '...'
+
+
+class Declarations:
+    def __init__(self, u):
+        self.u = u
+        self.edits = []
+        self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
+        self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
+        self.path = u.path
+
+    def diag(self, c, msg):
+        return self.u.diag(c, msg)
+
+    def text(self, a, b, small):
+        inside = small.within(a, b) if isinstance(small, EditList) else \
+            [e for e in small if a <= e[0] and e[1] <= b]
+        return rw.rebuild(self.u, a, b, inside)
+
+    def ctext(self, c, small):
+        return self.text(c.extent.start.offset, c.extent.end.offset, small)
+
+    def need_cont_edits(self, f, kexpr, pre):
+        out = []
+        for call in f.need_cont_calls:
+            callee = callee_of(call)
+            j = rw.skip_space(self.u.text, callee.extent.end.offset)
+            if self.u.text[j:j + 1] != b'(':
+                continue
+            d = callee_decl(call)
+            if d is not None and self.declared_elsewhere(d) and \
+                    strip(callee).kind == K.DECL_REF_EXPR:
+                # the C compiler sees the header's prototype, without the
+                # continuation: call the same symbol through a name
+                # declared with the prototype it is defined with
+                out.append((callee.extent.start.offset, callee.extent.end.offset,
+                            self.need_cont_alias(d, pre)))
+            args = args_of(call)
+            out.append((j + 1, j + 1, kexpr + (', ' if args else '')))
+        return out
+
+    def declared_elsewhere(self, d):
+        """cpc_need_cont function d is first declared outside the main file
+        and outside the runtime's headers (which declare the C entry of
+        theirs, continuation first): in a user header, whose prototype the
+        translator does not rewrite."""
+        loc = d.canonical.location
+        if loc.file is None or loc.file.name == self.u.path:
+            return False
+        return not os.path.realpath(loc.file.name).startswith(RUNTIME_HEADERS)
+
+    def need_cont_alias(self, d, pre):
+        """`d__need_cont`, declared once before its first use as the symbol
+        of d taking the continuation first (an asm label names d's own
+        symbol)."""
+        name = d.spelling + '__need_cont'
+        if name not in self.need_cont_aliases:
+            self.need_cont_aliases.add(name)
+            ft = strip_sugar(d.type)[0]
+            params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in ft.argument_types()]
+            if ft.is_function_variadic():
+                params.append('...')
+            head = ctype.declare(d.type.get_result(), '%s(%s)' % (name, ', '.join(params)))
+            pre.append('extern %s __asm__("%s");' % (head, d.mangled_name or d.spelling))
+        return name
+
+    def entry_attributes(self, decl):
+        """`__attribute__((...)) ` with the attributes of cps function decl
+        that its entry takes (ENTRY_ATTRIBUTES), or ''."""
+        kept = []
+        for name, text in attributes(decl):
+            if name in SYMBOL_ATTRIBUTES:
+                raise fe.Diags([self.diag(decl, 'the `%s` attribute is not supported on cps '
+                                          'function `%s`' % (name, decl.spelling))])
+            if name in ENTRY_ATTRIBUTES:
+                kept.append(text)
+        return '__attribute__((%s)) ' % ', '.join(kept) if kept else ''
+
+    def cps_proto(self, decl, storage=None, names=True):
+        ps = []
+        ft = strip_sugar(decl.type)[0]
+        params = param_decls(decl)
+        if params:
+            old = old_style(self.u, decl)
+            for (n, t) in params:
+                ps.append(entry_param(t, n if names else '', old))
+        elif tkind(ft) == TK_FUNCTIONPROTO:
+            ps = [ctype.declare(t, '') for t in ft.argument_types()]
+        if tkind(ft) == TK_FUNCTIONPROTO and ft.is_function_variadic():
+            ps.append('...')
+        st = ''
+        if storage is None:
+            sc = decl.storage_class
+            if sc == fe.ci.StorageClass.STATIC:
+                st = 'static '
+            elif sc == fe.ci.StorageClass.EXTERN:
+                st = 'extern '
+        else:
+            st = storage
+        st += self.entry_attributes(decl)
+        if not ps and tkind(ft) == TK_FUNCTIONNOPROTO:
+            # `cps char *g();` declares no parameters: nor does its entry
+            return cg.unprototyped(st, decl.spelling)
+        return cg.prototype(st, decl.spelling, ps)
+
+    def external_protos(self, f, out):
+        """Prototypes of the cps functions called or spawned in f that no
+        declaration of the main file introduces before f (those declared
+        only in headers, whose C-mode declaration is native-looking)."""
+        calls = list(f.cps_calls)
+        for sp in f.spawns:
+            b = spawn_body(sp)
+            if b is not None and strip_casts(b).kind == K.CALL_EXPR:
+                calls.append(strip_casts(b))
+        for call in calls:
+            d = callee_decl(call)
+            if d is not None:
+                self.extern_proto(d, out, f.c.extent.start.offset)
+
+    def need_cont_param(self, c):
+        """A cpc_need_cont function declared or defined in the main file
+        takes the continuation first, `cpc_continuation *cpc_k` (NULL from
+        native context); its own calls of cpc_need_cont functions pass it on."""
+        t = self.u.text
+        i = rw.skip_space(t, c.location.offset + len(c.spelling))
+        if t[i:i + 1] != b'(':
+            raise fe.Diags([self.diag(c, 'cannot add the continuation parameter of the '
+                                      'cpc_need_cont function `%s` (declared through a '
+                                      'typedef or macro?)' % c.spelling)])
+        j = rw.skip_space(t, i + 1)
+        ps = [x for x in kids(c) if x.kind == K.PARM_DECL]
+        if not ps:
+            # () or (void)
+            k = t.index(b')', j)
+            self.edits.append((i + 1, k, cg.K_PARAM))
+        else:
+            self.edits.append((i + 1, i + 1, cg.K_PARAM + ', '))
+
+    def value_edits(self, root, pre):
+        """Edits turning each cps function used as a value (`f` or `&f`, not
+        the callee of a direct call) into its entry point f__cps converted to
+        the function's declared, native-looking pointer type; prototypes of
+        those declared only in headers go to `pre`."""
+        direct = set()
+        addr = {}
+        refs = []
+        for n, p in walk(root, skip_spawn=False):
+            if n.kind == K.CALL_EXPR:
+                ch = kids(n)
+                if ch:
+                    direct.add(node_id(strip(ch[0])))
+            elif n.kind == K.UNARY_OPERATOR and unop(n) == UO['AddrOf']:
+                ch = kids(n)
+                if ch:
+                    addr[node_id(strip(ch[0]))] = n
+            elif n.kind == K.DECL_REF_EXPR:
+                d = n.referenced
+                if d is not None and d.kind == K.FUNCTION_DECL and \
+                        is_cps_function_type(d.type):
+                    refs.append((n, d))
+        out = []
+        for n, d in refs:
+            i = node_id(n)
+            if i in direct:
+                continue
+            whole = addr.get(i, n)
+            if whole is not n and node_id(whole) in direct:
+                continue  # (&f)(x): a direct call
+            try:
+                text = ctype.as_value(d.type, cg.entry_name(d.spelling))
+            except ctype.Unnameable as e:
+                raise fe.Diags([self.diag(n, 'the type of `%s` cannot be named: %s' % (
+                    d.spelling, e))])
+            r = self.u.written(whole)
+            if r is None:
+                raise fe.Diags([self.diag(n, 'the cps function `%s` is used as a value in '
+                                          'a macro expansion that cannot be rewritten' %
+                                          d.spelling)])
+            out.append((r[0], r[1], text))
+            self.extern_proto(d, pre, root.extent.start.offset)
+        return out
+
+    def extern_proto(self, d, out, at):
+        """Declare d__cps in `out` unless the main file declares d before
+        offset `at` or it was declared already."""
+        if d.spelling in HEADER_CPS:
+            return
+        first = min(self.first_decl.get(d.spelling, at + 1),
+                    self.declared_cps.get(d.spelling, at + 1))
+        if first <= at:
+            return
+        self.declared_cps[d.spelling] = at
+        try:
+            st = 'static ' if d.storage_class == fe.ci.StorageClass.STATIC else 'extern '
+            out.append(self.cps_proto(d, storage=st, names=False) + ';')
+        except ctype.Unnameable:
+            pass
+
+    def tags_declared_in(self, a, b):
+        """The struct, union and enum tags that the specifiers of the cps
+        declaration or definition at [a, b) declare or define at file scope
+        (`cps struct node *f(struct node *);`, `cps struct pair {...} g(void);`),
+        as declarations of their own: the entry's prototype has no result type,
+        so without them the parameters' `struct node` would be another type,
+        scoped to the prototype, and a definition would be lost."""
+        return ''.join(self.u.src(t) + '; ' for t in self.tags
+                       if a <= t.extent.start.offset and t.extent.end.offset <= b)
+
+    def generated_prelude(self, a, frames, pre):
+        """Frames and helper functions emitted before the function at offset
+        a.  Each helper is attributed to the function's first line, so that
+        gcc's messages and gdb's backtraces in them name a real .cpc line."""
+        txt = ''
+        if frames:
+            txt += cg.frames_block(frames)
+        # on the function's line only: a helper on a statement's line would
+        # be one more breakpoint location for that line, stopping again when
+        # the helper runs (a resume stub when the thread resumes)
+        line = rw.line_directive(self.u, a)
+        txt += ''.join(line + '\n' + cg.pin(line, p.split('\n')) + '\n' for p in pre)
+        return txt
+
+    def insert_before(self, f, frames, pre):
+        a = f.c.extent.start.offset
+        txt = self.generated_prelude(rw.head_offset(self.u, f.c), frames, pre)
+        txt += rw.resync(self.u, a)
+        self.edits.append((a, a, txt))
+
+    def spawn_edits(self, f, small, pre, frames, in_cps):
+        for i, sp in enumerate(f.spawns, 1):
+            body = spawn_body(sp)
+            call = strip_casts(body)
+            if call.kind != K.CALL_EXPR or not is_cps_call(call):
+                raise fe.Diags([self.diag(sp, 'cpc_spawn of a statement that is not a '
+                                          'call to a cps function is not supported yet')])
+            name = '%s__spawn_%d' % (f.name, i)
+            callee = callee_of(call)
+            d = callee_decl(call)
+            ft = function_type_of(callee.type)
+            fields = []
+            assigns = []
+            args = args_of(call)
+            ptypes = [adjusted_param_type(t) for t in ft.argument_types()] \
+                if tkind(ft) == TK_FUNCTIONPROTO else []
+            cargs = []
+            if d is None:
+                fields.append(ctype.declare_rvalue(callee.type, 'cpc_callee') + ';')
+                assigns.append('cpc_a->cpc_callee = %s;' % self.ctext(callee, small))
+                fn = ctype.as_entry(ft, 'cpc_a->cpc_callee')
+            else:
+                fn = cg.entry_name(d.spelling)
+            prim = PRIMITIVES.get(d.spelling) if d is not None else None
+            for j, a in enumerate(args):
+                if prim is not None and j < len(prim):
+                    decl = '%s a%d' % (prim[j][0], j)
+                elif j < len(ptypes):
+                    decl = ctype.declare_rvalue(ptypes[j], 'a%d' % j)
+                else:
+                    decl = ctype.declare_rvalue(a.type, 'a%d' % j)
+                fields.append(decl + ';')
+                if ctype.has_const_member(a.type):
+                    assigns.append('{ %s = %s; __builtin_memcpy(&cpc_a->a%d, &cpc_v, '
+                                   'sizeof cpc_v); }' % (ctype.declare_rvalue(a.type, 'cpc_v'),
+                                                         self.ctext(a, small), j))
+                else:
+                    assigns.append('cpc_a->a%d = %s;' % (j, self.ctext(a, small)))
+                cargs.append('cpc_a->a%d' % j)
+            if prim is not None:
+                for j in range(len(args), len(prim)):
+                    cargs.append(prim[j][1])
+            fields.append('cpc_function *cpc_fn;')
+            # the thunk F__spawn_N__start pops struct F__spawn_N__start_args
+            # (F__spawn_N may also name an outlined spawned statement)
+            st = cg.spawn_args_name(name)
+            frames.append(cg.spawn_args_struct(st, fields))
+            pops_args = cargs and any(x.startswith('cpc_a->') for x in cargs) or d is None
+            pre.append(cg.spawn_start(name, st, pops_args, fn, cargs))
+            body = cg.spawn_site(name, comment_text(self.u.src(sp)), st, assigns)
+            ind = rw.indent_of(self.u, rw.start(sp))
+            code = cg.pin(rw.line_directive(self.u, rw.start(sp)),
+                          [body[0]] + [ind + x for x in body[1:]])
+            small.append((rw.start(sp), rw.full_end(self.u, sp),
+                          rw.fix_lines(self.u, rw.start(sp), rw.full_end(self.u, sp), code)))

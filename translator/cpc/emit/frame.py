@@ -1,0 +1,126 @@
+"""What the emitter decides about a cps function before writing it: its
+parameters and result as the generated items declare them (`Signature`), its
+frame (`FrameLayout`: the variables live across some call, those stored once
+at entry, what each resume point restores) and which call arguments must be
+evaluated before the frame stores (`has_side_effects`).
+"""
+from .. import frontend as fe
+from ..cursors import BO, UO, binop, kids, unop
+from ..libclang import integer_value
+from ..analysis.attributes import code_attributes_text
+from ..analysis.dataflow import assigned_anywhere
+from ..analysis.syntax import walk
+from .. import ctype
+from .declarations import entry_param, old_style, param_decls, written
+
+K = fe.K
+
+
+def parameter_bounds(em, f):
+    """Statements evaluating the size expressions written in the array
+    parameters of f (`int b[n++]`), which C evaluates on entry (C11 6.9.1p10)
+    although the parameter is a pointer: once, where the body is entered
+    from the entry, before the frame stores the parameters.  Constants are
+    left out."""
+    out = []
+    for p in kids(f.c):
+        if p.kind != K.PARM_DECL:
+            continue
+        for x in kids(p):
+            if not x.kind.is_expression() or integer_value(x) is not None:
+                continue
+            r = em.u.written(x)
+            if r is None:
+                raise fe.Diags([em.diag(x, 'the size of parameter `%s` comes out of a macro '
+                                        'expansion' % p.spelling)])
+            out.append('(void)(%s);' % em.u.text[r[0]:r[1]].decode('utf-8', 'surrogateescape'))
+    return out
+
+
+def has_side_effects(e):
+    """Whether evaluating expression e may change an object or call a
+    function (so it must be evaluated before the frame stores)."""
+    for n, _ in walk(e):
+        k = n.kind
+        if k in (K.CALL_EXPR, K.StmtExpr, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            return True
+        if k == K.BINARY_OPERATOR and binop(n) == BO['Assign']:
+            return True
+        if k == K.UNARY_OPERATOR and unop(n) in (
+                UO['PostInc'], UO['PostDec'], UO['PreInc'], UO['PreDec']):
+            return True
+    return False
+
+
+class Signature:
+    """A cps function's parameters and result as the generated items
+    declare them."""
+
+    def __init__(self, em, f):
+        self.params = param_decls(f.c)
+        for n, t in self.params:
+            if ctype.is_variably_modified(t):
+                # (its bounds would be evaluated again, with other values,
+                # each time the body is entered at a resume point)
+                raise fe.Diags([em.diag(f.c, 'cps function `%s` cannot take `%s`, a parameter '
+                                        'of variably modified type (a variable-length array); '
+                                        'pass a pointer of a fixed type and index it by hand'
+                                        % (f.name, n))])
+        try:
+            # parameter lists keep the written type (C adjusts it, and gcc's
+            # va_arg wants a `va_list` parameter); fields hold the adjusted one
+            self.pdecls = [ctype.declare(written(t), n) for (n, t) in self.params]
+            old = old_style(em.u, f.c)
+            self.entry_pdecls = [entry_param(t, n, old) for (n, t) in self.params]
+            # an entry that is also the body takes the promoted arguments
+            # under other names, and converts them to the parameters
+            self.conversions = []
+            self.entry_body_pdecls = []
+            for (n, t), d in zip(self.params, self.entry_pdecls):
+                if old and ctype.promoted(t) is not None:
+                    self.conversions.append('    %s = cpc_arg_%s;\n' % (
+                        ctype.declare(written(t), n), n))
+                    d = entry_param(t, 'cpc_arg_' + n, old)
+                self.entry_body_pdecls.append(d)
+            self.pfields = [ctype.declare_field(t, n) + ';' for (n, t) in self.params]
+            # the body restores parameters at resume points: not const there
+            self.bdecls = [ctype.declare(written(t), n, strip_const=True)
+                           for (n, t) in self.params]
+        except ctype.Unnameable as e:
+            raise fe.Diags([em.diag(f.c, 'parameter type cannot be named: %s' % e)])
+        self.pnames = [n for (n, t) in self.params]
+        self.bounds = parameter_bounds(em, f)
+        self.rt = f.c.type.get_result()
+        self.void = ctype.is_void(self.rt)
+        # what the entry's declaration starts with
+        self.code = code_attributes_text(em.u, f.c)
+        self.lead = ('static ' if f.c.storage_class == fe.ci.StorageClass.STATIC else '') + \
+            em.entry_attributes(f.c) + self.code
+
+
+class FrameLayout:
+    """The frame: one per invocation, pushed at entry and popped on the way
+    out, holding every variable live across some call (`fields`, in
+    declaration order, parameters first).  Parameters the body never
+    assigns (`fixed`) are stored once, at entry; a call site stores the
+    rest (`site_vars[index]`: what resume point `index` restores)."""
+
+    def __init__(self, em, f, cfg, sites, lift):
+        self.site_vars = {site.index: lift.frame_vars(site) for site in sites}
+        first = {}
+        for site in sites:
+            for v in self.site_vars[site.index]:
+                first.setdefault(v.key, (site, v))
+        ordered = sorted(first.values(),
+                         key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
+        assigned = assigned_anywhere(cfg) if sites else set()
+        self.fixed = [v for (_, v) in ordered if v.is_param and v.key not in assigned]
+        self.fixed_keys = set(v.key for v in self.fixed)
+        self.fields = []
+        for (site, v) in ordered:
+            try:
+                self.fields.append(ctype.declare_field(v.type, v.name) + ';')
+            except ctype.Unnameable as e:
+                raise fe.Diags([em.diag(site.call, 'a variable live across this cps call '
+                                        'has a type that cannot be named at file scope '
+                                        '(%s); declare the type at file scope' % e)])

@@ -1,0 +1,409 @@
+"""The cps functions as the emitter writes them (docs/abi.md): the generated
+items of each (entry, body, bounce, defer, resume functions, frame), its
+body with the call sites, resume points and returns rewritten.
+"""
+import re
+
+from .. import frontend as fe
+from ..clang_types import (
+    TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, tkind)
+from ..analysis.cfg import Cfg
+from ..analysis.func import leading_label_declarations, var_init, variably_modified_scopes, vkey
+from ..analysis.syntax import args_of, callee_decl, callee_of, is_cps_call, node_id, walk
+from ..cursors import kids
+from .. import ctype
+from .. import rewrite as rw
+from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
+from .split import split, callee_result
+from .lift import Lifting
+from . import codegen as cg
+from .declarations import Declarations, EditList, comment_text, old_style
+from .frame import FrameLayout, Signature, has_side_effects
+
+K = fe.K
+
+
+def zero(t):
+    if ctype.is_scalar(t):
+        return '0'
+    try:
+        return '(%s){0}' % ctype.declare(t, '', strip_const=True)
+    except ctype.Unnameable:
+        return '0'
+
+
+SPAWNED_RE = re.compile(r'^(.+?)(__spawn_\d+)+$')
+
+
+def user_function_name(f):
+    """The name C gives the function whose code f holds: an outlined spawned
+    statement (`F__spawn_N`, static) is part of F."""
+    m = SPAWNED_RE.match(f.name)
+    if m and f.c.storage_class == fe.ci.StorageClass.STATIC:
+        return m.group(1)
+    return f.name
+
+
+class Functions(Declarations):
+    """Writes cps function definitions (`cps_function`)."""
+
+    def cps_function(self, f):
+        """Replace cps function f by its generated items (codegen.py) and
+        its body, with call sites, resume points and returns rewritten."""
+        cfg = Cfg(f)
+        self.check_cps_body(f)
+        sites = split(f, cfg)
+        self.check_variably_modified_scopes(f, sites)
+        pre = []
+        small = EditList(self.need_cont_edits(f, 'cpc_k', pre))
+        frames = []
+        sig = Signature(self, f)
+        small += self.value_edits(f.body, pre)
+        # prototypes first: the spawn thunks call the functions they declare
+        # (the function's own entry too, when it spawns itself)
+        self.external_protos(f, pre)
+        if f.spawns:
+            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
+        self.spawn_edits(f, small, pre, frames, in_cps=True)
+        frames.append(cg.args_struct(f.name, sig.pfields))
+        if sites:
+            pre.append(cg.body_prototype(f.name, sig.bdecls, sig.code) + ';')
+        else:
+            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
+        layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
+        if sites:
+            frames.append(cg.frame_struct(f.name, layout.fields))
+        frame = cg.frame_name(f.name) if sites else None
+        for site in cfg.sites:
+            if site.tail:
+                small.append(self.tail_call(f, site, frame, small))
+        self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
+        self.return_edits(f, cfg, sig, frame, small)
+        pre.append(cg.bounce(f.name, sig.pnames, bool(sites), sig.code))
+        union, need = cg.reserve_union(f.name, bool(sites),
+                                       None if sig.void else ctype.declare_field(sig.rt, 'ret'))
+        if union:
+            frames.append(union)
+        pre.append(cg.defer(f.name, sig.pdecls, need,
+                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params], sig.code))
+        # GNU local labels are declared first in the block, before the
+        # generated opening
+        labels = leading_label_declarations(self.u, f.body)
+        for d in labels:
+            small.append((rw.start(d), rw.full_end(self.u, d), ''))
+        start, bodytext, end = self.user_body(f, small, frame)
+        if sites:
+            pre.append(cg.entry_calling_body(f.name, sig.entry_pdecls, sig.lead, need,
+                                             sig.pnames))
+            stable = cg.stable_frame(len(sites))
+            push = sig.bounds + cg.frame_push(
+                f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in layout.fixed],
+                sites[0].index if len(sites) == 1 else None, stable)
+            opening = cg.body_opening(f.name, [s.index for s in sites], push,
+                                      self.frame_ptr_used or len(push) > 1, stable)
+            head = cg.body_prototype(f.name, sig.bdecls, sig.code) + '\n'
+        else:
+            opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames) + \
+                ''.join('    %s\n' % b for b in sig.bounds)
+            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead) + '\n'
+        a = f.c.extent.start.offset
+        # the body's prototype and dispatch on the function's line
+        opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
+                          for d in labels) + opening
+        head_at = rw.head_offset(self.u, f.c)
+        newbody = cg.pin(rw.line_directive(self.u, head_at),
+                         (head + '{\n' + opening).rstrip('\n').split('\n')) + '\n' + \
+            rw.resync(self.u, start) + bodytext + end
+        define, undef = cg.function_name_macros(user_function_name(f))
+        specs = f.body.extent.start.offset
+        txt = rw.directives_in(self.u, a, specs) + self.tags_declared_in(a, specs) + define + \
+            self.generated_prelude(head_at, frames, pre)
+        txt += rw.line_directive(self.u, head_at) + '\n'
+        e = f.c.extent.end.offset
+        self.edits.append((a, e, txt + newbody + '\n' + undef + rw.resync(self.u, e)))
+
+    def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
+        """The resume functions and the rewritten call sites."""
+        lifted = set()
+        checked = set()
+        self.frame_ptr_used = False
+        lines, dead = {}, {}
+        defined = self.definition_lines(cfg) if sites else {}
+        self.stable = cg.stable_frame(len(sites))
+        for site in sites:
+            vs = layout.site_vars[site.index]
+            pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
+                                 sig.code))
+            lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
+            saved = {v.key for v in vs}
+            # (the user's variables: gdb shows no translation temporary cpc_*)
+            dead[site.index] = [(f.vars[k].name, defined.get(k, ()))
+                                for k in site.scope if k not in saved and k in f.vars
+                                and not f.vars[k].name.startswith('cpc_')]
+            stored = [v for v in vs if v.key not in layout.fixed_keys]
+            small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
+            lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
+                          ctype.is_const(v.type))
+            checked.update(v.key for v in vs)       # (each variable's type looked at once)
+        if lines:
+            pre.append(cg.resume_lines(f.name, [lines.get(i, 0)
+                                                for i in range(1, max(lines) + 1)]))
+            pre.append(cg.resume_dead(f.name, [dead.get(i, ())
+                                               for i in range(1, max(lines) + 1)]))
+        if lifted:
+            self.unconst_decls(f, cfg, lifted, small)
+
+    def definition_lines(self, cfg):
+        """{variable key: sorted lines of the statements that set it}."""
+        out = {}
+        for n in cfg.nodes:
+            if n.cursor is None or not n.defs:
+                continue
+            line = rw.presumed_line(self.u, n.cursor.extent.start.offset)[1]
+            for k in n.defs:
+                out.setdefault(k, set()).add(line)
+        return {k: sorted(v) for k, v in out.items()}
+
+    def return_edits(self, f, cfg, sig, frame, small):
+        """Each `return` that is not a call site drops the frame and
+        returns through the continuation."""
+        for n, p in walk(f.body):
+            if n.kind != K.RETURN_STMT or any(s.stmt == n for s in cfg.sites):
+                continue
+            ch = kids(n)
+            if not ch:
+                code = cg.return_nothing(frame)
+            elif sig.void:
+                code = cg.return_void_expr(self.ctext(ch[0], small), frame)
+            else:
+                code = cg.return_value(ctype.declare_rvalue(sig.rt, 'cpc_ret'),
+                                       self.ctext(ch[0], small), frame)
+            small.append((rw.start(n), rw.full_end(self.u, n), code))
+
+    def user_body(self, f, small, frame):
+        """(start, text, end): the user's body from after its `{` (or from
+        the next line when the rest of the `{` line is blank, so no empty
+        line follows the #line), rewritten, and its generated end."""
+        u = self.u
+        b0, b1 = f.body.extent.start.offset, f.body.extent.end.offset
+        start = b0 + 1
+        j = u.text.find(b'\n', start, b1 - 1)
+        if j >= 0 and not u.text[start:j].strip():
+            start = j + 1
+        bodytext = self.text(start, b1 - 1, rw.outermost(small))
+        # falling off the end returns on the line of the body's closing brace
+        # (a new line would be attributed to the line after the function)
+        bodytext = bodytext.rstrip(' \t')
+        return start, bodytext, cg.body_end(bodytext.endswith('\n'), cg.drop(frame))
+
+    def unconst_decls(self, f, cfg, keys, small):
+        """A const local restored at a resume point is declared without its
+        own `const` (a read-only object cannot be assigned from the frame):
+        the declaration is written again from its type."""
+        u = self.u
+        site_stmts = {node_id(s.stmt) for s in cfg.sites}
+        for n, p in walk(f.body):
+            if n.kind != K.DECL_STMT or node_id(n) in site_stmts:
+                continue
+            vs = kids(n)
+            if not any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vs):
+                continue
+            if p is not None and p.kind == K.FOR_STMT and len(vs) > 1:
+                raise fe.Diags([self.diag(n, 'a const variable declared with others in a '
+                                          '`for` header is live across a cps call; '
+                                          'declare it before the loop')])
+            out = []
+            for v in vs:
+                if v.kind != K.VAR_DECL:
+                    raise fe.Diags([self.diag(n, 'a const variable live across a cps call '
+                                              'is declared together with a type; declare '
+                                              'the type separately')])
+                try:
+                    d = ctype.declare(v.type, v.spelling, strip_const=vkey(v) in keys)
+                except ctype.Unnameable as e:
+                    raise fe.Diags([self.diag(v, 'the const variable `%s` is live across a '
+                                              'cps call and its type cannot be named (%s); '
+                                              'name the type' % (v.spelling, e))])
+                if v.storage_class == fe.ci.StorageClass.REGISTER:
+                    d = 'register ' + d
+                init = var_init(u, v)
+                if init is not None:
+                    d += ' = ' + self.ctext(init, small)
+                out.append(d + ';')
+            a, b = rw.start(n), rw.full_end(u, n)
+            small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
+
+    def check_cps_body(self, f):
+        for n, p in walk(f.body):
+            if n.kind == K.CALL_EXPR:
+                d = callee_decl(n)
+                if d is None:
+                    continue
+                s = d.spelling
+                if s in ('setjmp', '_setjmp', 'sigsetjmp', '__sigsetjmp', 'longjmp',
+                         '_longjmp', 'siglongjmp', '__builtin_setjmp',
+                         '__builtin_longjmp') and f.cps_calls:
+                    raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: setjmp/longjmp '
+                                              'cannot cross a cps call' % (s, f.name))])
+                self.check_unprototyped_arity(n, d)
+                if s in ('__builtin_apply_args', '__builtin_apply', '__builtin_return'):
+                    raise fe.Diags([self.diag(n, '`%s` in cps function `%s`: the arguments '
+                                              'of a cps function are not where the C '
+                                              'calling convention puts them' % (s, f.name))])
+                if s in ('alloca', '__builtin_alloca') and f.cps_calls:
+                    raise fe.Diags([self.diag(n, '`alloca` in cps function `%s`: the memory '
+                                              'would not survive a cps call' % f.name)])
+
+    def check_unprototyped_arity(self, call, d):
+        """A call of a cps function defined without a prototype (`f(a) int
+        a; {...}`, `f() {...}`) must pass as many arguments as the definition
+        has parameters: C leaves any other call undefined, and the generated
+        entry point, which is prototyped, could not be called with them."""
+        if not is_cps_call(call):
+            return
+        defn = d.get_definition()
+        if defn is None or (tkind(d.type) != TK_FUNCTIONNOPROTO and
+                            not old_style(self.u, defn)):
+            return
+        want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
+        if want != got:
+            df, dl, _ = self.u.loc_of(defn)
+            raise fe.Diags([self.diag(call, 'cps function `%s` called with %d argument%s, but '
+                                      'its definition at %s:%d has %d parameter%s' % (
+                                          d.spelling, got, '' if got == 1 else 's', df, dl,
+                                          want, '' if want == 1 else 's'))])
+
+    def check_variably_modified_scopes(self, f, sites):
+        """A resume point is a label that the body's dispatch jumps to, and
+        C forbids jumping into the scope of an identifier of variably
+        modified type (C11 6.8.6.1): none may be in scope at a cps call
+        that resumes."""
+        if not sites:
+            return
+        scopes = variably_modified_scopes(f.body)
+        errs = []
+        for site in sites:
+            at = site.call.extent.start.offset
+            errs += [self.diag(site.call, '`%s` has a variably modified type and is in scope '
+                               'at this cps call: a thread cannot resume inside the scope of '
+                               'a variable-length array or of a type derived from one; end '
+                               'the scope (a block) before the call' % d.spelling)
+                     for d, end in scopes if d.extent.end.offset <= at < end]
+        if errs:
+            raise fe.Diags(errs)
+
+    def call_args(self, site, small, temps=True):
+        """(temporary declarations, C argument list after k, callee C name).
+        temps=True: every argument is evaluated into a temporary; None:
+        only those with side effects (which could change a variable stored
+        in the frame before the call); False: none."""
+        call = site.call
+        callee = callee_of(call)
+        d = callee_decl(call)
+        ft = function_type_of(callee.type)
+        ptypes = [adjusted_param_type(t) for t in ft.argument_types()] if ft is not None and \
+            tkind(ft) == TK_FUNCTIONPROTO else []
+        prim = PRIMITIVES.get(d.spelling) if d is not None else None
+        decls = []
+        names = []
+        if d is None:
+            decls.append('%s = %s;' % (ctype.declare_rvalue(callee.type, 'cpc_callee'),
+                                       self.ctext(callee, small)))
+            fn = ctype.as_entry(ft, 'cpc_callee')
+        else:
+            fn = cg.entry_name(d.spelling)
+        args = args_of(call)
+        for j, a in enumerate(args):
+            if temps is False or (temps is None and not has_side_effects(a)):
+                names.append(self.ctext(a, small))
+                continue
+            nm = 'cpc_a%d' % (j + 1)
+            if prim is not None and j < len(prim):
+                dl = '%s %s' % (prim[j][0], nm)
+            elif j < len(ptypes):
+                dl = ctype.declare_rvalue(ptypes[j], nm)
+            else:
+                dl = ctype.declare_rvalue(a.type, nm)
+            decls.append('%s = %s;' % (dl, self.ctext(a, small)))
+            names.append(nm)
+        if prim is not None:
+            for j in range(len(args), len(prim)):
+                names.append(prim[j][1])
+        return decls, names, fn
+
+    def tail_call(self, f, site, frame, small):
+        call = site.call
+        callee = callee_of(call)
+        d = callee_decl(call)
+        prim = PRIMITIVES.get(d.spelling) if d is not None else None
+        args = [self.ctext(a, small) for a in args_of(call)]
+        if prim is not None:
+            for j in range(len(args), len(prim)):
+                args.append(prim[j][1])
+        fn = cg.entry_name(d.spelling) if d is not None else \
+            ctype.as_entry(function_type_of(callee.type), self.ctext(callee, small))
+        code = cg.tail_call(fn, args, frame)
+        s = site.stmt
+        return (rw.start(s), rw.full_end(self.u, s), code)
+
+    def copy_var(self, dst, src, v):
+        """ctype.copy for variable v, its type looked at once per function
+        (a large function copies each variable at hundreds of sites)."""
+        try:
+            memcpy = self._memcpy_vars[v.key]
+        except KeyError:
+            memcpy = self._memcpy_vars[v.key] = ctype.has_const_member(v.type)
+        if memcpy:
+            return ctype.copy(dst, src, v.type)
+        return '%s = %s;' % (dst, src)
+
+    def call_site(self, f, site, vs, stored, frame, store_fn, small):
+        """Call site `site`: store the variables `stored` (and cpc_fn when
+        store_fn) in the frame, call; at the resume point restore `vs`.
+        All of it on the line of the call (codegen.call_site)."""
+        u = self.u
+        name = f.name
+        stores = [self.copy_var('cpc_f->' + v.name, v.name, v) for v in stored]
+        decls, names, fn = self.call_args(site, small,
+                                          temps=None if stores or store_fn else False)
+        restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in vs]
+        result = []
+        result_temps = []
+        rt = callee_result(site.call)
+        prefix = ''
+        if site.form == 'decl':
+            v = kids(site.stmt)[0]
+            try:
+                prefix = ctype.declare(v.type, v.spelling, strip_const=True) + ';'
+            except ctype.Unnameable:
+                prefix = self.text(rw.start(site.stmt), rw.start(site.call), small).rstrip()
+                if prefix.endswith('='):
+                    prefix = prefix[:-1]
+                prefix += ';'
+            if ctype.same_type(v.type, rt):
+                result.append(cg.result_into(v.spelling))
+            else:
+                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result.append(cg.result_converted(v.spelling))
+        elif site.form == 'assign':
+            result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+            result.append(cg.result_converted(self.ctext(site.dest, small)))
+        elif site.form == 'return':
+            if not ctype.is_void(f.c.type.get_result()):
+                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result_temps.append(ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret') + ';')
+                result += cg.result_returned(frame)
+            else:
+                result += cg.void_returned(frame)
+        body, uses_frame = cg.call_site(name, site.index, comment_text(u.src(site.stmt)),
+                                        decls, result_temps, stores,
+                                        site.index if store_fn else None, fn, names,
+                                        restores, result, self.stable)
+        self.frame_ptr_used = self.frame_ptr_used or uses_frame
+        if prefix:
+            body = [prefix] + body
+        s = site.stmt
+        ind = rw.indent_of(u, rw.start(s))
+        a, b = rw.start(s), rw.full_end(u, s)
+        code = cg.pin(rw.line_directive(u, a), [body[0]] + [ind + x for x in body[1:]])
+        return (a, b, rw.fix_lines(u, a, b, code))
