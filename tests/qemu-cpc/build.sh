@@ -18,7 +18,8 @@
 #
 # Needs: python2 (QEMU 1.6's build scripts; pyenv's 2.7 will do), the
 # Debian packages of `make setup` plus libpixman-1-dev, zlib1g-dev and bc.
-# QEMU_CPC_IOTESTS=0 skips qemu-iotests; QEMU_CPC_JOBS sets make -j.
+# QEMU_CPC_IOTESTS=0 skips qemu-iotests; QEMU_CPC_JOBS sets make -j;
+# QEMU_CPC_COMMAND_LIMIT the seconds each command of an iotest may take (120).
 set -u
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     echo "usage: $0 QEMU_CHECKOUT [OUT]" >&2
@@ -147,6 +148,18 @@ run_iotests() {   # NAME FORMAT -> prints "PASS RUN FAILED-NAMES"
     if [ ! -x "$dir/qemu-img" ] || [ ! -x "$dir/qemu-io" ]; then
         echo "0 0 (not built)"; return
     fi
+    # Each command of a test runs under its own time limit: a command that
+    # hangs (the ucontext build's `qemu-img snapshot -a` spins on this
+    # branch) fails its test instead of holding the whole run until the
+    # run's own limit kills it with no summary.
+    local bin=$dir/iotests-bin
+    rm -rf "$bin"
+    mkdir -p "$bin"
+    for p in qemu-img qemu-io qemu-nbd; do
+        printf '#!/bin/sh\nexec timeout -k 5 %s %s "$@"\n' "${QEMU_CPC_COMMAND_LIMIT:-120}" \
+            "$dir/$p" > "$bin/$p"
+        chmod +x "$bin/$p"
+    done
     (
         cd "$src/tests/qemu-iotests" &&
         # the tests that start the system emulator (iotests.VM, $QEMU), which
@@ -155,8 +168,8 @@ run_iotests() {   # NAME FORMAT -> prints "PASS RUN FAILED-NAMES"
                     grep -qE 'iotests\.VM|\$\{?QEMU\}? |_launch_qemu|QEMU_PROG' "$t" || echo "$t"
                 done) &&
         PATH=$(dirname "$python2"):$PATH \
-        QEMU_PROG=/bin/false QEMU_IMG_PROG=$dir/qemu-img QEMU_IO_PROG=$dir/qemu-io \
-        QEMU_NBD_PROG=$dir/qemu-nbd TEST_DIR=$scratch \
+        QEMU_PROG=/bin/false QEMU_IMG_PROG=$bin/qemu-img QEMU_IO_PROG=$bin/qemu-io \
+        QEMU_NBD_PROG=$bin/qemu-nbd TEST_DIR=$scratch \
         timeout 1800 ./check -$fmt $tests
     ) > "$log" 2>&1
     local failed run
