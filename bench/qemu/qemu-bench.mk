@@ -31,3 +31,27 @@ $(QB_OUT)/bench-%: $(QB_SRC)/coro_%.c $(QB_DEPS)
 	$(CC) $(QB_CFLAGS) -o $@ $(QB_SRC)/main_c.c $<
 
 .PHONY: bench-qemu
+
+# Seed 003's section 7.2 (`make bench-qemu-io`, bench/qemu/qemu_io.py): qemu-io's concurrent
+# aio_write/aio_read requests on a qcow2 image, the paper's QEMU built by cpcc against the
+# same built by gcc with ucontext.  It needs those builds: QEMU_CPC_OUT names an output of
+# tests/qemu-cpc/build.sh; or QEMU_CPC_CHECKOUT a checkout of kerneis/qemu, built once
+# into $(BUILD)/bench/qemu-cpc (about 12 minutes); with neither it is skipped, saying so.
+QB_IO_OUT := $(or $(QEMU_CPC_OUT),$(BUILD)/bench/qemu-cpc)
+
+BENCH_SUITES += bench-qemu-io
+
+bench-qemu-io: setup-bench runtime lib
+	@if [ -z "$(QEMU_CPC_OUT)$(QEMU_CPC_CHECKOUT)" ]; then \
+	    echo "# bench-qemu-io: skipped: set QEMU_CPC_CHECKOUT (a checkout of kerneis/qemu) or QEMU_CPC_OUT (an output of tests/qemu-cpc/build.sh)"; \
+	elif [ -z "$(QEMU_CPC_OUT)" ] && ! [ -x $(QB_IO_OUT)/build-cpc/qemu-io ]; then \
+	    mkdir -p $(QB_IO_OUT) && \
+	    QEMU_CPC_IOTESTS=0 $(TOP)/tests/qemu-cpc/build.sh $(QEMU_CPC_CHECKOUT) $(QB_IO_OUT) \
+	        > $(QB_IO_OUT).log 2>&1; \
+	    grep '^qemu-cpc: ' $(QB_IO_OUT).log | sed 's/^/# /'; \
+	    python3 $(QB_SRC)/qemu_io.py $(QB_IO_OUT); \
+	else \
+	    python3 $(QB_SRC)/qemu_io.py $(QB_IO_OUT); \
+	fi
+
+.PHONY: bench-qemu-io

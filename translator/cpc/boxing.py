@@ -214,8 +214,11 @@ def box_function(u, f, vs, lits=()):
                 not p.kind.is_expression():
             d = callee_decl(n)
             if d is not None and d.spelling == 'cpc_done':
+                # (the pointer is cleared: the C compiler does not know that
+                # cpc_done() never comes back, and would see the frame save
+                # of the freed pointer, and the free at the body's end)
                 subs.append((rw.start(n), rw.full_end(u, n),
-                             '{ %s cpc_done(); }' % free))
+                             '{ %s cpc_env = 0; cpc_done(); }' % free))
     # statement-level replacements contain the references they cover
     subs = rw.outermost(subs)
     for s in subs:

@@ -40,6 +40,7 @@ from . import types
 from . import spawn
 from . import linked
 from . import rename
+from . import vlas
 from . import cleanup
 from . import normalize
 from . import boxing
@@ -195,6 +196,10 @@ PASSES = [
     Pass('rename', 'rename.py', unit_only(rename.rename_shadows),
          check=unit_only(rename.check_renamed),
          doc='locals of a cps function that share a name are renamed'),
+    Pass('vlas', 'vlas.py', unit_only(vlas.move_to_heap),
+         check=unit_only(vlas.check),
+         doc='variable-length arrays in scope at a cps call move to the heap, freed by a '
+             'cleanup attribute at each exit of their scope'),
     Pass('cleanup', 'cleanup.py', unit_only(cleanup.lower), check=unit_only(cleanup.check),
          doc='cleanup attributes of variables in scope at a cps call become explicit calls '
              'at each exit of their scope'),

@@ -281,6 +281,27 @@ int cpc_threadpool_release(cpc_sched *s);
 __attribute__((noreturn, cold)) void cpc_out_of_memory(const char *what,
                                                        size_t size);
 
+/* The storage of a variable-length array in scope at a cps call, which the
+   translator moves to the heap (docs/translator.md, pass `vlas`): allocated
+   where the declaration is reached by cpc_vla_new (out of memory exits as
+   above), freed at every exit of its scope by cpc_vla_free(&p), the cleanup
+   function of the pointer p.  Both modes define them: the translator writes
+   the calls in CPC text. */
+static inline void *cpc_vla_new(size_t size)
+{
+    void *p = __builtin_malloc(size ? size : 1);
+    if (__builtin_expect(p == 0, 0))
+        cpc_out_of_memory("a variable-length array", size);
+    return p;
+}
+
+static inline void cpc_vla_free(void **p)
+{
+    __builtin_free(*p);
+    *p = 0;     /* (after cpc_done(), which frees first, the scope's end is
+                   never reached, but the C compiler does not know it) */
+}
+
 #ifdef __CPC_FRONTEND__
 /* ---------------------------------------------------------------------- */
 /* Front-end mode: the language as the programmer writes it.              */

@@ -124,9 +124,17 @@ void coroutine_fn qemu_co_mutex_assert_locked(CoMutex *mutex);
 
 /* The QemuLockable of a CoMutex (NULL for a null pointer). */
 QemuLockable *qemu_co_mutex_lockable(CoMutex *mutex);
+/* QEMU_MAKE_LOCKABLE(x) takes what QEMU's takes, of the locks this backend
+   has: a CoMutex *, a QemuLockable * (itself), or NULL (a null lockable).
+   Anything else (an int *, a QemuMutex *, which this backend has not) is
+   an error at the use: no association of the _Generic takes its type. */
+/* NULL; another `void *` is a misuse, reported at run time (its type says
+   nothing of the lock it points to). */
+QemuLockable *qemu_null_lockable(void *x);
 #define QEMU_MAKE_LOCKABLE(x)                                                \
     _Generic((x), QemuLockable *: (x),                                      \
-             default: qemu_co_mutex_lockable((CoMutex *)(x)))
+             CoMutex *: qemu_co_mutex_lockable((CoMutex *)(x)),             \
+             void *: qemu_null_lockable((void *)(x)))
 #define QEMU_MAKE_LOCKABLE_NONNULL(x) QEMU_MAKE_LOCKABLE(x)
 void coroutine_fn qemu_lockable_lock(QemuLockable *x);
 void coroutine_fn qemu_lockable_unlock(QemuLockable *x);

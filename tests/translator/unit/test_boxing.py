@@ -4,6 +4,7 @@ Its exact results on characteristic cases: expected/boxing/ (test_pass_outputs.p
 import pytest
 
 from cpc import frontend as fe
+from cpc import pipeline
 from helpers import apply, before, check
 
 
@@ -14,7 +15,9 @@ def test_check_finds_a_retained_address_before_boxing():
         '(or it is an array live across the call)']
 
 
-def test_every_function_s_errors_are_reported_in_one_run():
+def test_every_function_s_errors_are_reported_in_one_run(monkeypatch):
+    # (VLAs the vlas pass did not move: without it, every one is left)
+    monkeypatch.setattr(pipeline, 'PASSES', [p for p in pipeline.PASSES if p.name != 'vlas'])
     src = ('cps int f(int n) {\n    int v[n];\n    v[0] = n;\n    cpc_yield();\n'
            '    return v[0];\n}\n'
            'cps int g(int n) {\n    int w[n];\n    w[0] = n;\n    cpc_yield();\n'

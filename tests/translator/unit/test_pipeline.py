@@ -21,7 +21,7 @@ def test_stop_after_names_the_declared_passes_in_order():
         ['conditionals', 'headers', 'attributes', 'consistency', 'reserved', 'typecheck', 'implicit_int', 'macros', 'unevaluated', 'types',
          'spawn',
          'linked', 'rename',
-         'cleanup', 'normalize', 'boxing']
+         'vlas', 'cleanup', 'normalize', 'boxing']
 
 
 def test_stop_after_each_pass_gives_cpc_text_that_parses_again():

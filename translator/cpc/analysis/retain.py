@@ -32,6 +32,7 @@ gettimeofday time clock_gettime nanosleep cpc_gettimeofday cpc_time
 stat fstat lstat open close poll select getsockopt setsockopt bind connect
 accept accept4 getsockname getpeername inet_pton inet_ntop pipe socketpair
 qsort bsearch free perror sigaction sigprocmask localtime_r gmtime_r
+cpc_vla_free
 '''.split())
 
 PRAGMA_RE = re.compile(rb'#\s*pragma\s+cpc_no_retain\s*\(([^)]*)\)')
