@@ -1,6 +1,8 @@
 """emit: splitting, lifting and the C of docs/abi.md (on the whole pipeline,
 every invariant checked)."""
+import os
 import re
+import subprocess
 
 import pytest
 
@@ -9,6 +11,8 @@ from cpc.analysis.func import func
 from cpc import frontend as fe
 from cpc import pipeline
 from helpers import HDR, assert_expected, before, case_id, emit, expected_cases
+
+CPCC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'bin', 'cpcc')
 
 
 def test_native_file_is_copied_byte_for_byte():
@@ -298,10 +302,12 @@ def test_prototyped_entry_keeps_parameter_types():
 def test_code_attributes_go_on_every_function_made_of_the_code():
     out = emit('__attribute__((target("sse4.2"), cold)) __attribute__((optimize("wrapv"))) '
                'cps int f(int x) { cpc_yield(); return x; }\n')
+    code = '__attribute__((target ( "sse4.2" ), cold, optimize ( "wrapv" ))) '
+    for fn in ('f__body(', 'f__resume_1(', 'f__bounce(', 'f__cps('):
+        assert code in head_of(out, fn), head_of(out, fn)
+    # (the deferred path is cold anyway: CPC_COLD)
     code = '__attribute__((target ( "sse4.2" ), optimize ( "wrapv" ))) '
-    for fn in ('f__body(', 'f__resume_1(', 'f__bounce(', 'f__defer(', 'f__cps('):
-        line = [ln for ln in out.split('\n') if fn in ln and '{' in ln][0]
-        assert code in line, line
+    assert code in head_of(out, 'f__defer('), head_of(out, 'f__defer(')
 
 
 def test_array_parameter_sizes_are_evaluated_once_on_entry_before_the_frame_stores_them():
@@ -322,3 +328,75 @@ def test_the_dead_variables_table_lists_the_users_variables_only():
     table = re.search(r'sum__dead\[2\] __attribute__\(\(used\)\) = \{ "", "([^"]*)" \};', out)
     assert table is not None, out
     assert table.group(1) == 'unused@7', out
+
+
+def head_of(out, fn):
+    """The line defining generated function fn (`f__cps(`, `f__body(`)."""
+    return [ln for ln in out.split('\n') if '*' + fn in ln and '{' in ln][0]
+
+
+@pytest.mark.parametrize('attr', ['noinline', 'noipa', 'noclone', 'no_icf', 'always_inline',
+                                  'externally_visible', 'no_reorder'])
+def test_attributes_about_calls_of_the_function_go_on_its_entry(attr):
+    # (calls of f are calls of f__cps: `noinline` keeps them calls, as the
+    # user's calls of a native function stay calls)
+    out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n'
+               'cps int g(int x) { return f(x) + 1; }\n' % attr)
+    assert attr in head_of(out, 'f__cps('), out
+    for fn in ('f__body(', 'f__resume_1(', 'f__bounce('):
+        assert attr not in head_of(out, fn), head_of(out, fn)
+
+
+def test_inline_specifier_of_a_static_cps_function_goes_on_its_entry():
+    out = emit('static inline cps int f(int x) { return x + 1; }\n'
+               'cps int g(int x) { return f(x) + 1; }\n')
+    assert re.search(r'static inline CPC_CPS_FN cpc_continuation \*f__cps\(', out), out
+
+
+def test_flatten_goes_on_the_function_holding_the_users_code():
+    # (the body when the function has resume points; on the entry it would
+    # inline the whole body there, on a resume function once per resume point)
+    out = emit('__attribute__((flatten)) cps int f(int x) { cpc_yield(); return x; }\n'
+               '__attribute__((flatten)) cps int h(int x) { return x + 1; }\n')
+    assert 'flatten' in head_of(out, 'f__body(')
+    for fn in ('f__cps(', 'f__resume_1(', 'f__bounce('):
+        assert 'flatten' not in head_of(out, fn), head_of(out, fn)
+    assert 'flatten' in head_of(out, 'h__cps(')
+
+
+def test_cold_and_hot_go_on_every_function_made_of_the_code_but_defer():
+    # (the deferred path is cold whatever the function: hot there would
+    # conflict with CPC_COLD)
+    for attr in ('cold', 'hot'):
+        out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n' % attr)
+        for fn in ('f__cps(', 'f__body(', 'f__resume_1(', 'f__bounce('):
+            assert attr in head_of(out, fn), head_of(out, fn)
+        assert 'hot' not in head_of(out, 'f__defer(')
+
+
+def compile_o2(tmp_path, src):
+    """objdump -d of `cpcc -O2 -c` on src, as {function: its instructions}."""
+    (tmp_path / 'p.cpc').write_text(HDR + src)
+    r = subprocess.run([CPCC, '-O2', '-c', '-o', 'p.o', 'p.cpc'], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn', str(tmp_path / 'p.o')],
+                         capture_output=True, text=True, check=True).stdout
+    return {m.group(1): m.group(2) for m in
+            re.finditer(r'^[0-9a-f]+ <([\w.]+)>:\n((?:.+\n)*)', dis, re.M)}
+
+
+def test_a_noinline_cps_function_is_still_called_at_O2(tmp_path):
+    fns = compile_o2(tmp_path, '__attribute__((noinline)) cps int cf(int x) { return x + 1; }\n'
+                     'cps int loop(int n) { int x = 0; for (int i = 0; i < n; i++) '
+                     'x = cf(x); return x; }\n')
+    callers = [n for n, code in fns.items() if re.search(r'\b(call|jmp)\s+\S+ <cf__cps>', code)]
+    assert callers, fns.keys()
+
+
+def test_an_always_inline_cps_function_is_not_called_at_O2(tmp_path):
+    fns = compile_o2(tmp_path, 'static inline __attribute__((always_inline)) cps int cf(int x) '
+                     '{ return x + 1; }\n'
+                     'cps int loop(int n) { int x = 0; for (int i = 0; i < n; i++) '
+                     'x = cf(x); return x; }\n')
+    assert not [n for n, code in fns.items() if re.search(r'<cf__cps>', code)], fns.keys()

@@ -13,7 +13,7 @@ from ..clang_types import (
     Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
     is_cps_function_type, strip_sugar, tkind)
 from ..cursors import UO, kids, unop
-from ..analysis.attributes import attributes
+from ..analysis.attributes import attributes_text, declaration_attributes
 from ..analysis.syntax import (
     args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
 from .. import ctype
@@ -25,11 +25,24 @@ K = fe.K
 
 
 # GNU attributes of a cps function that its C entry f__cps takes: those of its
-# symbol (linkage, section, keeping it) and of its placement.  The others
-# describe the function as C code calls it (its result, its arguments by
-# index, `noreturn`, `const`), which the entry is not; Clang checked them at
-# the calls already.
-ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused', 'cold', 'hot'}
+# symbol (linkage, section, keeping it, placement) and those about calls of
+# it, which are calls of f__cps (`noinline`: a call of f stays a call, as a
+# call of a native noinline function does; `always_inline`, `noipa`, ...).
+# The others describe the function as C code calls it (its result, its
+# arguments by index, `noreturn`, `const`), which the entry is not; Clang
+# checked them at the calls already.  (How often f runs, `cold` and `hot`,
+# and how its code is compiled, CODE_ATTRIBUTES, go on every function made
+# of its code; `flatten`, about the calls its code makes, on the function
+# holding the user's code: HOLDER_ATTRIBUTES.)
+ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused', 'cold', 'hot',
+                    'externally_visible', 'no_reorder', 'noinline', 'always_inline', 'noipa',
+                    'noclone', 'no_icf'}
+
+
+# Attributes of the calls the user's code makes: they go on the body (or on
+# the entry when it holds the code), never on a resume function, which would
+# inline the whole body once per resume point.
+HOLDER_ATTRIBUTES = {'flatten'}
 
 
 # Attributes that make the function another symbol's name: f__cps would have
@@ -37,8 +50,7 @@ ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused',
 SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref', 'target_clones'}
 
 
-# (`target_clones` would make one entry per target.  The attributes of its
-# code, CODE_ATTRIBUTES, go on every function made of it.)
+# (`target_clones` would make one entry per target.)
 # the directory of the runtime's headers, as the prefix of their real paths
 RUNTIME_HEADERS = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
 
@@ -197,17 +209,20 @@ class Declarations:
             pre.append('extern %s __asm__("%s");' % (head, d.mangled_name or d.spelling))
         return name
 
-    def entry_attributes(self, decl):
+    def entry_attributes(self, decl, found=None):
         """`__attribute__((...)) ` with the attributes of cps function decl
-        that its entry takes (ENTRY_ATTRIBUTES), or ''."""
+        that its entry takes (ENTRY_ATTRIBUTES), or ''; `found`: the
+        (name, text) pairs to choose from, by default those of decl."""
+        if found is None:
+            found = declaration_attributes(self.u, decl)
         kept = []
-        for name, text in attributes(decl):
+        for name, text in found:
             if name in SYMBOL_ATTRIBUTES:
                 raise fe.Diags([self.diag(decl, 'the `%s` attribute is not supported on cps '
                                           'function `%s`' % (name, decl.spelling))])
             if name in ENTRY_ATTRIBUTES:
                 kept.append(text)
-        return '__attribute__((%s)) ' % ', '.join(kept) if kept else ''
+        return attributes_text(kept)
 
     def cps_proto(self, decl, storage=None, names=True):
         ps = []

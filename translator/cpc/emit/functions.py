@@ -67,7 +67,7 @@ class Functions(Declarations):
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         frames.append(cg.args_struct(f.name, sig.pfields))
         if sites:
-            pre.append(cg.body_prototype(f.name, sig.bdecls, sig.code) + ';')
+            pre.append(cg.body_prototype(f.name, sig.bdecls, sig.code + sig.holder) + ';')
         else:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
@@ -85,7 +85,8 @@ class Functions(Declarations):
         if union:
             frames.append(union)
         pre.append(cg.defer(f.name, sig.pdecls, need,
-                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params], sig.code))
+                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params],
+                            sig.deferred_code))
         # GNU local labels are declared first in the block, before the
         # generated opening
         labels = leading_label_declarations(self.u, f.body)
@@ -101,11 +102,11 @@ class Functions(Declarations):
                 sites[0].index if len(sites) == 1 else None, stable)
             opening = cg.body_opening(f.name, [s.index for s in sites], push,
                                       self.frame_ptr_used or len(push) > 1, stable)
-            head = cg.body_prototype(f.name, sig.bdecls, sig.code) + '\n'
+            head = cg.body_prototype(f.name, sig.bdecls, sig.code + sig.holder) + '\n'
         else:
             opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames) + \
                 ''.join('    %s\n' % b for b in sig.bounds)
-            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead) + '\n'
+            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead + sig.holder) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
