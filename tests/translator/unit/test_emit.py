@@ -400,3 +400,41 @@ def test_an_always_inline_cps_function_is_not_called_at_O2(tmp_path):
                      'cps int loop(int n) { int x = 0; for (int i = 0; i < n; i++) '
                      'x = cf(x); return x; }\n')
     assert not [n for n, code in fns.items() if re.search(r'<cf__cps>', code)], fns.keys()
+
+
+DEPRECATED = '''#include <cpc/cpc_runtime.h>
+cps int old(int x) __attribute__((deprecated("use new")));
+cps int old(int x) { return x + 1; }
+cps void run(void)
+{
+    cps int (*p)(int) = old;
+    int y = old(1);
+    cpc_spawn old(2);
+    y += p(3);
+}
+int main(void) { cps int (*q)(int) = old; (void)q; cpc_spawn run(); cpc_main_loop(); return 0; }
+'''
+
+
+def test_each_use_of_a_deprecated_cps_function_is_warned_at_its_line_naming_it(tmp_path):
+    # (as gcc warns about a native one: at lines 6, 7, 8 and 11, never in
+    # the generated code around them)
+    (tmp_path / 'p.cpc').write_text(DEPRECATED)
+    r = subprocess.run([CPCC, '-O2', '-c', '-o', 'p.o', 'p.cpc'], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    warned = re.findall(r'^p\.cpc:(\d+):\d+: warning: (.*)$', r.stderr, re.M)
+    assert warned == [(str(n), "‘old’ is deprecated: use new [-Wdeprecated-declarations]")
+                      for n in (6, 7, 8, 11)], r.stderr
+    assert re.search(r"^p\.cpc:[23]:\d+: note: declared here", r.stderr, re.M), r.stderr
+
+
+def test_a_deprecated_cps_function_is_an_error_with_werror_and_silent_without_the_warning(
+        tmp_path):
+    (tmp_path / 'p.cpc').write_text(DEPRECATED)
+    r = subprocess.run([CPCC, '-Werror', '-c', '-o', 'p.o', 'p.cpc'], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "p.cpc:7:" in r.stderr and 'deprecated' in r.stderr, r.stderr
+    r = subprocess.run([CPCC, '-Wall', '-Wextra', '-Werror', '-Wno-deprecated-declarations',
+                        '-o', 'p', 'p.cpc'], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0 and r.stderr == '', r.stderr

@@ -62,6 +62,9 @@ class Functions(Declarations):
         # prototypes first: the spawn thunks call the functions they declare
         # (the function's own entry too, when it spawns itself)
         self.external_protos(f, pre)
+        use = self.use_declaration(f.c)
+        if use:
+            pre.append(use[2:] + ';')
         if f.spawns:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         self.spawn_edits(f, small, pre, frames, in_cps=True)
@@ -344,6 +347,8 @@ class Functions(Declarations):
         fn = cg.entry_name(d.spelling) if d is not None else \
             ctype.as_entry(function_type_of(callee.type), self.ctext(callee, small))
         code = cg.tail_call(fn, args, frame)
+        if d is not None and self.use_attributes(d):
+            code = '{ %s %s }' % (cg.use_of(d.spelling), code)
         s = site.stmt
         return (rw.start(s), rw.full_end(self.u, s), code)
 
@@ -401,6 +406,9 @@ class Functions(Declarations):
                                         site.index if store_fn else None, fn, names,
                                         restores, result, self.stable)
         self.frame_ptr_used = self.frame_ptr_used or uses_frame
+        d = callee_decl(site.call)
+        if d is not None and self.use_attributes(d):
+            body.insert(1, '    ' + cg.use_of(d.spelling))
         if prefix:
             body = [prefix] + body
         s = site.stmt
