@@ -97,7 +97,7 @@ def test_native_cps_call_is_an_error():
 def test_call_through_cps_pointer_casts_to_the_entry_type():
     out = emit('typedef cps int fn(int);\ncps int h(fn *p) { return p(1); }\n')
     assert ('{  return ((cpc_continuation *(*)(cpc_continuation *, int))(void (*)(void))(p))'
-            '(cpc_k, 1); } return cpc_k; }\n') in out
+            '(cpc_k, 1); } return cpc_resume_caller(cpc_k); }\n') in out
 
 
 def test_cps_function_as_value_is_its_entry_point():
@@ -216,7 +216,7 @@ def test_falling_off_the_end_is_on_the_closing_brace_line():
         where = presumed_lines(out)
         body = next(i for i, l in enumerate(lines) if 'f__body(cpc_continuation *cpc_k, int' in l
                     and not l.endswith(';'))
-        ret = next(i for i in range(body, len(lines)) if 'return cpc_k;' in lines[i])
+        ret = next(i for i in range(body, len(lines)) if 'return cpc_resume_caller(cpc_k);' in lines[i])
         assert where[ret] == brace, '\n'.join(lines[body:ret + 2])
 
 
