@@ -527,7 +527,12 @@ static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
     return frame;
 }
 
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG)
 static inline cpc_continuation *cpc_resume_caller(cpc_continuation *k);
+#else
+/* (a macro: no call for a debugger to step into) */
+#define cpc_resume_caller(k) (k)
+#endif
 
 /* `return v;` from translated code: v above the top frame (room reserved
    by the entry), then on to the caller (cpc_resume_caller). */
@@ -593,14 +598,14 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
    one C frame, at most CPC_DIRECT_BUDGET of them).  Unoptimised and debug
    code returns k to the trampoline, which checks each frame it runs
    (CPC_DEBUG) and keeps one C frame per cps call for debuggers. */
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG)
 static inline cpc_continuation *cpc_resume_caller(cpc_continuation *k)
 {
-#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG)
     if (__builtin_expect(--cpc_budget >= 0, 1) && __builtin_expect(k->length > 0, 1))
         return cpc_top_function(k)(k);
-#endif
     return k;
 }
+#endif
 
 /* The cps primitives (C entry points with every argument explicit).
    Results, written above the top frame:
