@@ -438,3 +438,12 @@ def test_a_deprecated_cps_function_is_an_error_with_werror_and_silent_without_th
     r = subprocess.run([CPCC, '-Wall', '-Wextra', '-Werror', '-Wno-deprecated-declarations',
                         '-o', 'p', 'p.cpc'], cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0 and r.stderr == '', r.stderr
+
+
+def test_an_optimised_return_jumps_to_the_callers_resume_function(tmp_path):
+    # (not back through the trampoline: runtime/include/cpc/cpc_runtime.h,
+    # cpc_resume_caller; its one indirect call for every frame predicts badly)
+    fns = compile_o2(tmp_path, '__attribute__((noinline)) cps int cf(int x) { return x + 1; }\n'
+                     '__attribute__((noinline)) cps void vf(int *p) { *p = 1; }\n')
+    for fn in ('cf__cps', 'vf__cps'):
+        assert re.search(r'\bjmp\s+\*', fns[fn]), fns[fn]
