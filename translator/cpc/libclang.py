@@ -36,6 +36,7 @@ def _signatures():
         'clang_getCursorReferenced': ([ci.Cursor], Cursor),
         'clang_getCursorSemanticParent': ([ci.Cursor], Cursor),
         'clang_getCursorType': ([ci.Cursor], ci.Type),
+        'clang_Cursor_isFunctionInlined': ([ci.Cursor], u),
         # extents and locations made as this module's classes at once
         'clang_getCursorExtent': ([ci.Cursor], Range),
         'clang_getCursorLocation': ([ci.Cursor], Location),
@@ -130,3 +131,9 @@ def pretty(c):
         return ci._CXString.from_result(s)
     finally:
         L.clang_PrintingPolicy_dispose(pol)
+
+
+def is_inline(c):
+    """Function declaration c, or an earlier declaration of its function,
+    has the `inline` specifier."""
+    return bool(lib().clang_Cursor_isFunctionInlined(c))

@@ -54,13 +54,15 @@
  *
  * Return values.  `return v;` in a cps function with return type T writes v
  * at c[length .. length+sizeof(T)) -- just above the top frame, which is the
- * caller's frame -- and returns k:
+ * caller's frame -- and returns k, or (translated code, optimised) what the
+ * caller's resume function returns, called at once under the call budget
+ * (cpc_resume_caller):
  *
  *     return cpc_return_reserved(k, &v, sizeof v);
  *
  * (The entry reserved the room.  Hand-written code may use cpc_return, which
  * grows the buffer when needed and so may return a moved k.)  A
- * void cps function returns k unchanged.  The resume function of the
+ * void cps function returns k unchanged, or cpc_resume_caller(k).  The resume function of the
  * caller finds its frame on top (CPC_TOP, or CPC_POP) and reads the value
  * with CPC_RESULT; a frame that expects no value ignores what lies above
  * it.
@@ -555,12 +557,21 @@ static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
     return frame;
 }
 
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG)
+static inline cpc_continuation *cpc_resume_caller(cpc_continuation *k);
+#else
+/* (a macro: no call for a debugger to step into) */
+#define cpc_resume_caller(k) (k)
+#endif
+
+/* `return v;` from translated code: v above the top frame (room reserved
+   by the entry), then on to the caller (cpc_resume_caller). */
 static inline cpc_continuation *cpc_return_reserved(cpc_continuation *k,
                                                     const void *v, size_t n)
 {
     CPC_CHECK_RESERVED(k, n);
     __builtin_memcpy(k->c + k->length, v, n);
-    return k;
+    return cpc_resume_caller(k);
 }
 
 /* Push the first frame, of struct type T, into a continuation fresh from
@@ -607,6 +618,24 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
     __builtin_memcpy(&f, k->c + k->length - sizeof f, sizeof f);
     return f;
 }
+
+/* What a cps function that has returned (its value written, its frame
+   dropped) returns.  Optimised translated code runs its caller's resume
+   function at once, as a tail call, under the same call budget as a cps
+   call: so a call and its return cost no pass through the trampoline,
+   whose one indirect call site for every frame predicts badly, and the C
+   stack stays bounded (a return that gcc cannot make a tail call nests
+   one C frame, at most CPC_DIRECT_BUDGET of them).  Unoptimised and debug
+   code returns k to the trampoline, which checks each frame it runs
+   (CPC_DEBUG) and keeps one C frame per cps call for debuggers. */
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG)
+static inline cpc_continuation *cpc_resume_caller(cpc_continuation *k)
+{
+    if (__builtin_expect(--cpc_budget >= 0, 1) && __builtin_expect(k->length > 0, 1))
+        return cpc_top_function(k)(k);
+    return k;
+}
+#endif
 
 /* The cps primitives (C entry points with every argument explicit).
    Results, written above the top frame:

@@ -34,7 +34,7 @@ def test_a_cps_function_used_as_a_value_is_its_entry_converted_to_the_declared_t
 
 def test_the_entry_takes_the_symbol_attributes_and_refuses_an_alias():
     assert translated('__attribute__((weak, noinline)) cps void w(void);\n') == \
-        '__attribute__((weak)) cpc_continuation *w__cps(cpc_continuation *cpc_k);\n'
+        '__attribute__((weak, noinline)) cpc_continuation *w__cps(cpc_continuation *cpc_k);\n'
     with pytest.raises(fe.Diags) as e:
         emit('cps void t(void) { }\n__attribute__((alias("t__cps"))) cps void a(void);\n')
     assert [d.msg for d in e.value.diags] == \

@@ -12,9 +12,10 @@ from cpc.analysis.cfg import Cfg
 from cpc.analysis.func import func
 from cpc import frontend as fe
 from cpc import pipeline
-from helpers import before, emit
+from helpers import HDR, before, emit
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
+CPCC = os.path.join(TOP, 'bin', 'cpcc')
 
 
 def frame_fields(out, fn):
@@ -140,7 +141,7 @@ def test_falling_off_the_end_is_on_the_closing_brace_line():
         where = presumed_lines(out)
         body = next(i for i, l in enumerate(lines) if 'f__body(cpc_continuation *cpc_k, int' in l
                     and not l.endswith(';'))
-        ret = next(i for i in range(body, len(lines)) if 'return cpc_k;' in lines[i])
+        ret = next(i for i in range(body, len(lines)) if 'return cpc_resume_caller(cpc_k);' in lines[i])
         assert where[ret] == brace, '\n'.join(lines[body:ret + 2])
 
 
@@ -248,3 +249,122 @@ def test_the_resume_stubs_of_a_body_with_many_resume_points_are_compiled_unoptim
         return re.findall(r'static (\w+) cpc_continuation \*f__resume_\d+\(', out)
     assert stubs(40) == ['CPC_RESUME_STUB'] * 40
     assert stubs(8) == ['CPC_CPS_FN'] * 8
+
+
+def head_of(out, fn):
+    """The line defining generated function fn (`f__cps(`, `f__body(`)."""
+    return [ln for ln in out.split('\n') if '*' + fn in ln and '{' in ln][0]
+
+
+@pytest.mark.parametrize('attr', ['noinline', 'noipa', 'noclone', 'no_icf', 'always_inline',
+                                  'externally_visible', 'no_reorder'])
+def test_attributes_about_calls_of_the_function_go_on_its_entry(attr):
+    # (calls of f are calls of f__cps: `noinline` keeps them calls, as the
+    # user's calls of a native function stay calls)
+    out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n'
+               'cps int g(int x) { return f(x) + 1; }\n' % attr)
+    assert attr in head_of(out, 'f__cps('), out
+    for fn in ('f__body(', 'f__resume_1(', 'f__bounce('):
+        assert attr not in head_of(out, fn), head_of(out, fn)
+
+
+def test_inline_specifier_of_a_static_cps_function_goes_on_its_entry():
+    out = emit('static inline cps int f(int x) { return x + 1; }\n'
+               'cps int g(int x) { return f(x) + 1; }\n')
+    assert re.search(r'static inline CPC_CPS_FN cpc_continuation \*f__cps\(', out), out
+
+
+def test_flatten_goes_on_the_function_holding_the_users_code():
+    # (the body when the function has resume points; on the entry it would
+    # inline the whole body there, on a resume function once per resume point)
+    out = emit('__attribute__((flatten)) cps int f(int x) { cpc_yield(); return x; }\n'
+               '__attribute__((flatten)) cps int h(int x) { return x + 1; }\n')
+    assert 'flatten' in head_of(out, 'f__body(')
+    for fn in ('f__cps(', 'f__resume_1(', 'f__bounce('):
+        assert 'flatten' not in head_of(out, fn), head_of(out, fn)
+    assert 'flatten' in head_of(out, 'h__cps(')
+
+
+def test_cold_and_hot_go_on_every_function_made_of_the_code_but_defer():
+    # (the deferred path is cold whatever the function: hot there would
+    # conflict with CPC_COLD)
+    for attr in ('cold', 'hot'):
+        out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n' % attr)
+        for fn in ('f__cps(', 'f__body(', 'f__resume_1(', 'f__bounce('):
+            assert attr in head_of(out, fn), head_of(out, fn)
+        assert 'hot' not in head_of(out, 'f__defer(')
+
+
+def compile_o2(tmp_path, src):
+    """objdump -d of `cpcc -O2 -c` on src, as {function: its instructions}."""
+    (tmp_path / 'p.cpc').write_text(HDR + src)
+    r = subprocess.run([CPCC, '-O2', '-c', '-o', 'p.o', 'p.cpc'], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn', str(tmp_path / 'p.o')],
+                         capture_output=True, text=True, check=True).stdout
+    return {m.group(1): m.group(2) for m in
+            re.finditer(r'^[0-9a-f]+ <([\w.]+)>:\n((?:.+\n)*)', dis, re.M)}
+
+
+def test_a_noinline_cps_function_is_still_called_at_O2(tmp_path):
+    fns = compile_o2(tmp_path, '__attribute__((noinline)) cps int cf(int x) { return x + 1; }\n'
+                     'cps int loop(int n) { int x = 0; for (int i = 0; i < n; i++) '
+                     'x = cf(x); return x; }\n')
+    callers = [n for n, code in fns.items() if re.search(r'\b(call|jmp)\s+\S+ <cf__cps>', code)]
+    assert callers, fns.keys()
+
+
+def test_an_always_inline_cps_function_is_not_called_at_O2(tmp_path):
+    fns = compile_o2(tmp_path, 'static inline __attribute__((always_inline)) cps int cf(int x) '
+                     '{ return x + 1; }\n'
+                     'cps int loop(int n) { int x = 0; for (int i = 0; i < n; i++) '
+                     'x = cf(x); return x; }\n')
+    assert not [n for n, code in fns.items() if re.search(r'<cf__cps>', code)], fns.keys()
+
+
+DEPRECATED = '''#include <cpc/cpc_runtime.h>
+cps int old(int x) __attribute__((deprecated("use new")));
+cps int old(int x) { return x + 1; }
+cps void run(void)
+{
+    cps int (*p)(int) = old;
+    int y = old(1);
+    cpc_spawn old(2);
+    y += p(3);
+}
+int main(void) { cps int (*q)(int) = old; (void)q; cpc_spawn run(); cpc_main_loop(); return 0; }
+'''
+
+
+def test_each_use_of_a_deprecated_cps_function_is_warned_at_its_line_naming_it(tmp_path):
+    # (as gcc warns about a native one: at lines 6, 7, 8 and 11, never in
+    # the generated code around them)
+    (tmp_path / 'p.cpc').write_text(DEPRECATED)
+    r = subprocess.run([CPCC, '-O2', '-c', '-o', 'p.o', 'p.cpc'], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    warned = re.findall(r'^p\.cpc:(\d+):\d+: warning: (.*)$', r.stderr, re.M)
+    assert warned == [(str(n), "‘old’ is deprecated: use new [-Wdeprecated-declarations]")
+                      for n in (6, 7, 8, 11)], r.stderr
+    assert re.search(r"^p\.cpc:[23]:\d+: note: declared here", r.stderr, re.M), r.stderr
+
+
+def test_a_deprecated_cps_function_is_an_error_with_werror_and_silent_without_the_warning(
+        tmp_path):
+    (tmp_path / 'p.cpc').write_text(DEPRECATED)
+    r = subprocess.run([CPCC, '-Werror', '-c', '-o', 'p.o', 'p.cpc'], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "p.cpc:7:" in r.stderr and 'deprecated' in r.stderr, r.stderr
+    r = subprocess.run([CPCC, '-Wall', '-Wextra', '-Werror', '-Wno-deprecated-declarations',
+                        '-o', 'p', 'p.cpc'], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0 and r.stderr == '', r.stderr
+
+
+def test_an_optimised_return_jumps_to_the_callers_resume_function(tmp_path):
+    # (not back through the trampoline: runtime/include/cpc/cpc_runtime.h,
+    # cpc_resume_caller; its one indirect call for every frame predicts badly)
+    fns = compile_o2(tmp_path, '__attribute__((noinline)) cps int cf(int x) { return x + 1; }\n'
+                     '__attribute__((noinline)) cps void vf(int *p) { *p = 1; }\n')
+    for fn in ('cf__cps', 'vf__cps'):
+        assert re.search(r'\bjmp\s+\*', fns[fn]), fns[fn]

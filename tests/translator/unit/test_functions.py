@@ -23,13 +23,13 @@ def test_a_call_site_returns_the_call_and_resumes_at_its_label():
         'cpc_f = CPC_TOP(cpc_k, struct f__frame); CPC_RESULT(x, cpc_f); }',
         '    { int cpc_ret = x + 1; CPC_DROP(cpc_k, struct f__frame); '
         'return cpc_return_reserved(cpc_k, &cpc_ret, sizeof cpc_ret); }',
-        '    CPC_DROP(cpc_k, struct f__frame); return cpc_k; }']
+        '    CPC_DROP(cpc_k, struct f__frame); return cpc_resume_caller(cpc_k); }']
 
 
 def test_a_tail_call_returns_the_callee_s_entry_without_a_frame():
     out = emit(DECLS + 'cps int f(int a) {\n    return g(a + 1);\n}\n')
     assert body_lines('cps int f(int a) {\n    return g(a + 1);\n}\n')[:2] == \
-        ['    {  return g__cps(cpc_k, a + 1); }', '    return cpc_k; }']
+        ['    {  return g__cps(cpc_k, a + 1); }', '    return cpc_resume_caller(cpc_k); }']
     assert 'struct f__frame' not in out
 
 

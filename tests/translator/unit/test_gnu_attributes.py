@@ -25,6 +25,8 @@ def test_code_attributes_are_gathered_from_every_declaration_in_the_file():
     u, fs = funcs('__attribute__((optimize("wrapv"))) int f(int x);\n'
                   '__attribute__((target("sse4.2"), cold)) int f(int x) { return x; }\n')
     assert code_attributes_text(u, fs['f'].c) == \
+        '__attribute__((target ( "sse4.2" ), cold, optimize ( "wrapv" ))) '
+    assert code_attributes_text(u, fs['f'].c, frequency=False) == \
         '__attribute__((target ( "sse4.2" ), optimize ( "wrapv" ))) '
 
 

@@ -101,10 +101,17 @@ CODE_ATTRIBUTES = {
     'indirect_branch', 'function_return', 'nocf_check', 'fentry_name', 'fentry_section'}
 
 
-def code_attributes_text(u, decl):
-    """`__attribute__((...)) ` with the CODE_ATTRIBUTES of function decl, or
-    ''.  Those Clang ignores (`optimize`) are read where they are written,
-    on any declaration of the function in the main file."""
+# How often a function runs (`cold`, `hot`): every function made of its code
+# takes them, as it takes CODE_ATTRIBUTES, but its deferred path, which is
+# always cold (CPC_COLD), takes neither.
+FREQUENCY_ATTRIBUTES = {'cold', 'hot'}
+
+
+def function_attributes(u, decl):
+    """The GNU attributes of function decl as (name, text) pairs: those
+    Clang reads, and those written on any declaration of the function in the
+    main file (which include the attributes Clang ignores, `optimize` or
+    `noipa`)."""
     cache = parse_cache(u.tu)
     decls = cache.get('function declarations')
     if decls is None:
@@ -115,8 +122,32 @@ def code_attributes_text(u, decl):
     found = list(attributes(decl))
     for d in decls.get(decl.canonical.hash, ()):
         found += attributes_written(u.text[rw.start(d):_head_end(u, d)])
-    kept = list(dict.fromkeys(text for name, text in found if name in CODE_ATTRIBUTES))
+    return found
+
+
+def declaration_attributes(u, decl):
+    """The GNU attributes of declaration decl alone, as (name, text) pairs:
+    those Clang reads, and those written on it when it is in the main file."""
+    found = list(attributes(decl))
+    if u.in_main_file(decl):
+        found += attributes_written(u.text[rw.start(decl):_head_end(u, decl)])
+    return found
+
+
+def attributes_text(texts):
+    """`__attribute__((a, b)) ` of the attribute texts, each once, or ''."""
+    kept = list(dict.fromkeys(texts))
     return '__attribute__((%s)) ' % ', '.join(kept) if kept else ''
+
+
+def code_attributes_text(u, decl, frequency=True):
+    """`__attribute__((...)) ` with the CODE_ATTRIBUTES of function decl (and
+    its FREQUENCY_ATTRIBUTES unless `frequency` is false), or ''.  Those
+    Clang ignores (`optimize`) are read where they are written, on any
+    declaration of the function in the main file."""
+    names = CODE_ATTRIBUTES | FREQUENCY_ATTRIBUTES if frequency else CODE_ATTRIBUTES
+    return attributes_text(text for name, text in function_attributes(u, decl)
+                           if name in names)
 
 
 def _head_end(u, d):

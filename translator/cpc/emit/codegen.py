@@ -288,7 +288,8 @@ def body_end(ends_line, drop_stmt):
     """Falling off the end of the body, and the closing brace, on the line
     of the user's closing brace (the epilogue, where every return goes, is
     attributed to the brace)."""
-    tail = '    %sreturn cpc_k; }' if ends_line else ' %sreturn cpc_k; }'
+    tail = '    %sreturn cpc_resume_caller(cpc_k); }' if ends_line else \
+        ' %sreturn cpc_resume_caller(cpc_k); }'
     return tail % drop_stmt
 
 
@@ -301,13 +302,17 @@ def drop(frame):
     return 'CPC_DROP(cpc_k, struct %s); ' % frame if frame is not None else ''
 
 
+# A cps function returns to its caller through cpc_resume_caller (at once
+# when optimised: runtime/include/cpc/cpc_runtime.h).
+
 def return_nothing(frame):
     d = drop(frame)
-    return '{ %sreturn cpc_k; }' % d if d else 'return cpc_k;'
+    return '{ %sreturn cpc_resume_caller(cpc_k); }' % d if d else \
+        'return cpc_resume_caller(cpc_k);'
 
 
 def return_void_expr(expr, frame):
-    return '{ %s; %sreturn cpc_k; }' % (expr, drop(frame))
+    return '{ %s; %sreturn cpc_resume_caller(cpc_k); }' % (expr, drop(frame))
 
 
 def return_value(ret_decl, expr, frame):
@@ -320,6 +325,14 @@ def tail_call(fn, args, frame):
     code = 'return %s;' % call(fn, args)
     d = drop(frame)
     return '{ %s%s }' % (d, code) if d else code
+
+
+def use_of(name):
+    """A statement naming function `name` in an operand never evaluated:
+    gcc diagnoses the use (its `deprecated` attribute) at the statement's
+    line, and no code refers to it.  (First on its line: after a macro's
+    expansion on the same line, gcc would attribute it to the macro.)"""
+    return '(void)sizeof(&%s);' % name
 
 
 def frame_top(name):
@@ -381,7 +394,7 @@ def result_returned(frame):
 
 
 def void_returned(frame):
-    return ['%sreturn cpc_k;' % drop(frame)]
+    return ['%sreturn cpc_resume_caller(cpc_k);' % drop(frame)]
 
 
 # -- spawns

@@ -13,7 +13,8 @@ from ..clang_types import (
     Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
     is_cps_function_type, strip_sugar, tkind)
 from ..cursors import UO, kids, unop
-from ..analysis.gnu_attributes import attributes
+from ..analysis.gnu_attributes import (
+    attributes, attributes_text, declaration_attributes, function_attributes)
 from ..analysis.syntax import (
     args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
 from ..analysis.func import old_style
@@ -26,11 +27,37 @@ K = fe.K
 
 
 # GNU attributes of a cps function that its C entry f__cps takes: those of its
-# symbol (linkage, section, keeping it) and of its placement.  The others
-# describe the function as C code calls it (its result, its arguments by
-# index, `noreturn`, `const`), which the entry is not; Clang checked them at
-# the calls already.
-ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused', 'cold', 'hot'}
+# symbol (linkage, section, keeping it, placement) and those about calls of
+# it, which are calls of f__cps (`noinline`: a call of f stays a call, as a
+# call of a native noinline function does; `always_inline`, `noipa`, ...).
+# The others describe the function as C code calls it (its result, its
+# arguments by index, `noreturn`, `const`), which the entry is not; Clang
+# checked them at the calls already.  (How often f runs, `cold` and `hot`,
+# and how its code is compiled, CODE_ATTRIBUTES, go on every function made
+# of its code; `flatten`, about the calls its code makes, on the function
+# holding the user's code: HOLDER_ATTRIBUTES.)
+ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused', 'cold', 'hot',
+                    'externally_visible', 'no_reorder', 'noinline', 'always_inline', 'noipa',
+                    'noclone', 'no_icf'}
+
+
+# Attributes of the calls the user's code makes: they go on the body (or on
+# the entry when it holds the code), never on a resume function, which would
+# inline the whole body once per resume point.
+HOLDER_ATTRIBUTES = {'flatten'}
+
+
+# Attributes that make each use of the function a diagnostic at the use
+# (`deprecated`, a warning; `unavailable`, an error).  A use of cps function
+# f in the generated C is a use of f__cps; so that gcc says so about `f`, at
+# the user's line, with the user's message, the C declares `f` itself with
+# its native type and these attributes (a declaration that no code
+# references: `extern int f(int) __attribute__((deprecated("..."))); `) and
+# each use names it in an operand that is never evaluated: a call site or
+# spawn site starts with `(void)sizeof(&f);`, a value is
+# `((void)sizeof(&f), f__cps)`.  A header's declaration of f, which gcc
+# reads natively, serves as well.
+USE_ATTRIBUTES = {'deprecated', 'unavailable'}
 
 
 # Attributes that make the function another symbol's name: f__cps would have
@@ -38,8 +65,7 @@ ENTRY_ATTRIBUTES = {'weak', 'visibility', 'used', 'retain', 'section', 'unused',
 SYMBOL_ATTRIBUTES = {'alias', 'ifunc', 'weakref', 'target_clones'}
 
 
-# (`target_clones` would make one entry per target.  The attributes of its
-# code, CODE_ATTRIBUTES, go on every function made of it.)
+# (`target_clones` would make one entry per target.)
 # the directory of the runtime's headers, as the prefix of their real paths
 RUNTIME_HEADERS = os.path.realpath(fe.RUNTIME_INCLUDE) + os.sep
 
@@ -178,17 +204,54 @@ class Declarations:
             pre.append('extern %s __asm__("%s");' % (head, d.mangled_name or d.spelling))
         return name
 
-    def entry_attributes(self, decl):
+    def entry_attributes(self, decl, found=None):
         """`__attribute__((...)) ` with the attributes of cps function decl
-        that its entry takes (ENTRY_ATTRIBUTES), or ''."""
+        that its entry takes (ENTRY_ATTRIBUTES), or ''; `found`: the
+        (name, text) pairs to choose from, by default those of decl."""
+        if found is None:
+            found = declaration_attributes(self.u, decl)
         kept = []
-        for name, text in attributes(decl):
+        for name, text in found:
             if name in SYMBOL_ATTRIBUTES:
                 raise fe.Diags([self.diag(decl, 'the `%s` attribute is not supported on cps '
                                           'function `%s`' % (name, decl.spelling))])
             if name in ENTRY_ATTRIBUTES:
                 kept.append(text)
-        return '__attribute__((%s)) ' % ', '.join(kept) if kept else ''
+        names = {name for name, text in found}
+        for never in ('noinline', 'noipa'):
+            if never in names and 'always_inline' in names:
+                # (gcc would ignore one of them, in a warning naming f__cps)
+                raise fe.Diags([self.diag(decl, 'the `%s` and `always_inline` attributes '
+                                          'contradict each other on cps function `%s`' %
+                                          (never, decl.spelling))])
+        return attributes_text(kept)
+
+    def use_attributes(self, decl):
+        """The USE_ATTRIBUTES of function decl's declarations: their texts."""
+        return [t for n, t in function_attributes(self.u, decl) if n in USE_ATTRIBUTES]
+
+    def entry_ref(self, d):
+        """How generated code names the entry of cps function d where the
+        user's code uses it as a value: `d__cps`, or with d named too when
+        a use of d is diagnosed (USE_ATTRIBUTES).  (A call site's block
+        names d in a statement of its own, first: cg.use_of.)"""
+        entry = cg.entry_name(d.spelling)
+        if not self.use_attributes(d):
+            return entry
+        return '(%s %s)' % (cg.use_of(d.spelling)[:-1] + ',', entry)
+
+    def use_declaration(self, decl):
+        """`; extern T f(P) __attribute__((deprecated ...))` for a cps
+        function decl that has USE_ATTRIBUTES (after its entry's prototype),
+        or ''."""
+        found = self.use_attributes(decl)
+        if not found:
+            return ''
+        try:
+            native = ctype.declare(decl.type, decl.spelling)
+        except ctype.Unnameable:
+            return ''
+        return '; extern %s %s' % (native, attributes_text(found).rstrip())
 
     def cps_proto(self, decl, storage=None, names=True):
         ps = []
@@ -212,10 +275,13 @@ class Declarations:
         else:
             st = storage
         st += self.entry_attributes(decl)
+        # (the user's own declarations declare f too when its uses are
+        # diagnosed)
+        use = self.use_declaration(decl) if storage is None else ''
         if not ps and tkind(ft) == TK_FUNCTIONNOPROTO:
             # `cps char *g();` declares no parameters: nor does its entry
-            return cg.unprototyped(st, decl.spelling)
-        return cg.prototype(st, decl.spelling, ps)
+            return cg.unprototyped(st, decl.spelling) + use
+        return cg.prototype(st, decl.spelling, ps) + use
 
     def external_protos(self, f, out):
         """Prototypes of the cps functions called or spawned in f that no
@@ -281,7 +347,7 @@ class Declarations:
             if whole is not n and node_id(whole) in direct:
                 continue  # (&f)(x): a direct call
             try:
-                text = ctype.as_value(d.type, cg.entry_name(d.spelling))
+                text = ctype.as_value(d.type, self.entry_ref(d))
             except ctype.Unnameable as e:
                 raise fe.Diags([self.diag(n, 'the type of `%s` cannot be named: %s' % (
                     d.spelling, e))])
@@ -362,6 +428,8 @@ class Declarations:
                 assigns.append('cpc_a->cpc_callee = %s;' % self.ctext(callee, small))
                 fn = ctype.as_entry(ft, 'cpc_a->cpc_callee')
             else:
+                # (the thunk is on the function's line: the use of d is the
+                # spawn site's)
                 fn = cg.entry_name(d.spelling)
             prim = PRIMITIVES.get(d.spelling) if d is not None else None
             for j, a in enumerate(args):
@@ -390,6 +458,8 @@ class Declarations:
             pops_args = cargs and any(x.startswith('cpc_a->') for x in cargs) or d is None
             pre.append(cg.spawn_start(name, st, pops_args, fn, cargs))
             body = cg.spawn_site(name, comment_text(self.u.src(sp)), st, assigns)
+            if d is not None and self.use_attributes(d):
+                body.insert(1, '    ' + cg.use_of(d.spelling))
             ind = rw.indent_of(self.u, rw.start(sp))
             code = cg.pin(rw.line_directive(self.u, rw.start(sp)),
                           [body[0]] + [ind + x for x in body[1:]])

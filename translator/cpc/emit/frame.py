@@ -5,12 +5,12 @@ at entry, what each resume point restores).
 """
 from .. import frontend as fe
 from ..cursors import kids
-from ..libclang import integer_value
-from ..analysis.gnu_attributes import code_attributes_text
+from ..libclang import integer_value, is_inline
+from ..analysis.gnu_attributes import attributes_text, code_attributes_text, function_attributes
 from ..analysis.dataflow import assigned_anywhere
 from ..analysis.func import old_style
 from .. import ctype
-from .declarations import entry_param, param_decls, written
+from .declarations import HOLDER_ATTRIBUTES, entry_param, param_decls, written
 
 K = fe.K
 
@@ -76,10 +76,20 @@ class Signature:
         self.bounds = parameter_bounds(em, f)
         self.rt = f.c.type.get_result()
         self.void = ctype.is_void(self.rt)
-        # what the entry's declaration starts with
+        # the attributes of every function made of f's code; the deferred
+        # path is cold whatever f is
         self.code = code_attributes_text(em.u, f.c)
-        self.lead = ('static ' if f.c.storage_class == fe.ci.StorageClass.STATIC else '') + \
-            em.entry_attributes(f.c) + self.code
+        self.deferred_code = code_attributes_text(em.u, f.c, frequency=False)
+        found = function_attributes(em.u, f.c)
+        # the function holding the user's code: the body, or the entry
+        self.holder = attributes_text(t for n, t in found if n in HOLDER_ATTRIBUTES)
+        # what the entry's declaration starts with: a static function's
+        # `inline` too, which is about its calls (an inline definition of
+        # an external function would name the static body: it stays a
+        # definition)
+        static = f.c.storage_class == fe.ci.StorageClass.STATIC
+        self.lead = ('static ' if static else '') + ('inline ' if static and is_inline(f.c) else '') + \
+            em.entry_attributes(f.c, found) + self.code
 
 
 class FrameLayout:

@@ -60,12 +60,15 @@ class Functions(Declarations):
         # prototypes first: the spawn thunks call the functions they declare
         # (the function's own entry too, when it spawns itself)
         self.external_protos(f, pre)
+        use = self.use_declaration(f.c)
+        if use:
+            pre.append(use[2:] + ';')
         if f.spawns:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         frames.append(cg.args_struct(f.name, sig.pfields))
         if sites:
-            pre.append(cg.body_prototype(f.name, sig.bdecls, sig.code) + ';')
+            pre.append(cg.body_prototype(f.name, sig.bdecls, sig.code + sig.holder) + ';')
         else:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
@@ -83,7 +86,8 @@ class Functions(Declarations):
         if union:
             frames.append(union)
         pre.append(cg.defer(f.name, sig.pdecls, need,
-                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params], sig.code))
+                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params],
+                            sig.deferred_code))
         # GNU local labels are declared first in the block, before the
         # generated opening
         labels = leading_label_declarations(self.u, f.body)
@@ -99,11 +103,11 @@ class Functions(Declarations):
                 sites[0].index if len(sites) == 1 else None, stable)
             opening = cg.body_opening(f.name, [s.index for s in sites], push,
                                       self.frame_ptr_used or len(push) > 1, stable)
-            head = cg.body_prototype(f.name, sig.bdecls, sig.code) + '\n'
+            head = cg.body_prototype(f.name, sig.bdecls, sig.code + sig.holder) + '\n'
         else:
             opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames) + \
                 ''.join('    %s\n' % b for b in sig.bounds)
-            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead) + '\n'
+            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead + sig.holder) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
@@ -304,6 +308,8 @@ class Functions(Declarations):
         fn = cg.entry_name(d.spelling) if d is not None else \
             ctype.as_entry(function_type_of(callee.type), self.ctext(callee, small))
         code = cg.tail_call(fn, args, frame)
+        if d is not None and self.use_attributes(d):
+            code = '{ %s %s }' % (cg.use_of(d.spelling), code)
         s = site.stmt
         return (rw.start(s), rw.full_end(self.u, s), code)
 
@@ -361,6 +367,9 @@ class Functions(Declarations):
                                         site.index if store_fn else None, fn, names,
                                         restores, result, self.stable)
         self.frame_ptr_used = self.frame_ptr_used or uses_frame
+        d = callee_decl(site.call)
+        if d is not None and self.use_attributes(d):
+            body.insert(1, '    ' + cg.use_of(d.spelling))
         if prefix:
             body = [prefix] + body
         s = site.stmt
