@@ -32,7 +32,7 @@ $(QB_OUT)/bench-%: $(QB_SRC)/coro_%.c $(QB_DEPS)
 
 .PHONY: bench-qemu
 
-# Seed 003's section 7.2 (`make bench-qemu-io`, bench/qemu/qemu_io.py): qemu-io's concurrent
+# *QEMU/CPC*'s section 7.2 (`make bench-qemu-io`, bench/qemu/qemu_io.py): qemu-io's concurrent
 # aio_write/aio_read requests on a qcow2 image, the paper's QEMU built by cpcc against the
 # same built by gcc with ucontext.  It needs those builds: QEMU_CPC_OUT names an output of
 # tests/qemu-cpc/build.sh; or QEMU_CPC_CHECKOUT a checkout of kerneis/qemu, built once

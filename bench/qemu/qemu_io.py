@@ -1,4 +1,4 @@
-"""Seed 003's section 7.2 on this machine: the block layer of the paper's
+"""*QEMU/CPC*'s section 7.2 (docs/references.md) on this machine: the block layer of the paper's
 QEMU under many concurrent requests, CPC against ucontext.
 
     python3 bench/qemu/qemu_io.py QEMU_CPC_OUT     (make bench-qemu-io)

@@ -567,7 +567,7 @@ def section_translation(md, bench):
 
 
 def section_qemu_io(md, bench, lines):
-    md.append("## The paper's QEMU under concurrent requests (seed 003, section 7.2)\n")
+    md.append("## The paper's QEMU under concurrent requests (*QEMU/CPC*, section 7.2)\n")
     rows = []
     for op, title in (("aio_write", "aio_write, 4 KiB, allocating: wall"),
                       ("aio_write.cpu", "aio_write: CPU"),

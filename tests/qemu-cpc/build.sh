@@ -287,7 +287,7 @@ summary+=("qemu-cpc: edits-undecidable ${#undecided[@]} $undecided_lines")
 for u in "${undecided[@]}"; do
     summary+=("qemu-cpc:   edit $u")
 done
-summary+=("qemu-cpc: cpc-check --fix $fix_files files $fix_lines lines, status $fix_status, $(cat "$fixdb/seconds" 2>/dev/null || echo '?') s (see $fixdb/fix.diff)")
+summary+=("qemu-cpc: cpc-check --fix $fix_files files $fix_lines lines, status $fix_status, $(tail -n 1 "$fixdb/seconds" 2>/dev/null || echo '?') s (see $fixdb/fix.diff)")
 for b in ucontext cpc; do
     read -r pass run < <(run_coroutine_tests $b)
     summary+=("qemu-cpc: test-coroutine $b $pass/$run")

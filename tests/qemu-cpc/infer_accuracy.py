@@ -3,7 +3,7 @@
 
 How well `cpc-check --infer` finds, on the branch `master` of the paper's
 QEMU (before its annotation work), the `coroutine_fn` annotations that the
-branch `cpc` added to the block layer (seed 003, section 4), and how long
+branch `cpc` added to the block layer (*QEMU/CPC*, section 4; docs/references.md), and how long
 it takes.  Prints, one a line:
 
     qemu-cpc: infer precision P% (TP/PREDICTED) recall R% (TP/ADDED)
@@ -18,7 +18,7 @@ generated headers are reused for master's copy of the same files
 (OUT/infer/master).  What the branch added: the functions of those files
 whose declarations or definitions there carry `coroutine_fn` on `cpc` and
 on `master` carry none.  What inference predicts: `--infer list` on master.
-Targets (seed 003's block layer; issue 32): precision >= 95%, recall >= 92%,
+Targets for the block layer: precision >= 95%, recall >= 92%,
 under 60 s.  Not part of `make test`.
 """
 import json

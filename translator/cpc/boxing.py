@@ -82,15 +82,7 @@ def _balanced(text, i):
     (spaces skipped), or None."""
     while i < len(text) and text[i:i + 1] in (b' ', b'\t', b'\n'):
         i += 1
-    if text[i:i + 1] != b'(':
-        return None
-    depth = 0
-    for j in range(i, len(text)):
-        ch = text[j:j + 1]
-        depth += (ch == b'(') - (ch == b')')
-        if depth == 0:
-            return j + 1
-    return None
+    return rw.group_end(text, i) if text[i:i + 1] == b'(' else None
 
 
 def alignment_specifiers(u, var):

@@ -66,17 +66,9 @@ def sched_expr(u, stmt):
     if kw == 'cpc_attached':
         return 'cpc_default_sched'
     i = rw.skip_space(t, a + len('cpc_linked'))
-    depth = 0
-    j = i
-    while j < len(t):
-        ch = t[j:j + 1]
-        if ch == b'(':
-            depth += 1
-        elif ch == b')':
-            depth -= 1
-            if depth == 0:
-                return '(' + t[i + 1:j].decode('utf-8', 'surrogateescape') + ')'
-        j += 1
+    end = rw.group_end(t, i) if t[i:i + 1] == b'(' else None
+    if end is not None:
+        return '(' + t[i + 1:end - 1].decode('utf-8', 'surrogateescape') + ')'
     raise fe.Diags([u.diag(stmt, 'malformed `cpc_linked`')])
 
 

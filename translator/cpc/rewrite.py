@@ -31,6 +31,28 @@ def skip_space(text, i):
     return i
 
 
+GROUP_CLOSE = {b'(': b')', b'[': b']', b'{': b'}'}
+
+
+def group_end(text, i):
+    """The offset after the bracketed group that opens at text[i] (`(`, `[`
+    or `{`; nested groups of the same kind counted), or None when text[i]
+    opens none or the group does not close.  Brackets in literals count:
+    the callers scan declarators and keyword arguments, which have none
+    that matter."""
+    opening = text[i:i + 1]
+    close = GROUP_CLOSE.get(opening)
+    if close is None:
+        return None
+    depth = 0
+    for j in range(i, len(text)):
+        ch = text[j:j + 1]
+        depth += (ch == opening) - (ch == close)
+        if depth == 0:
+            return j + 1
+    return None
+
+
 def full_end(u, c):
     """End offset of statement c including its terminating `;`."""
     e = c.extent.end.offset

@@ -96,18 +96,11 @@ def _bracket_groups(u, name_end):
     out = []
     i = rw.skip_space(text, name_end)
     while text[i:i + 1] == b'[':
-        depth, j = 0, i
-        while j < len(text):
-            c = text[j:j + 1]
-            if c == b'[':
-                depth += 1
-            elif c == b']':
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        out.append((i, j + 1))
-        i = rw.skip_space(text, j + 1)
+        end = rw.group_end(text, i)
+        if end is None:
+            break
+        out.append((i, end))
+        i = rw.skip_space(text, end)
     return out
 
 

@@ -49,3 +49,11 @@ def test_after_stdc_pragmas_skips_the_pragmas_that_open_a_block():
     assert text[rw.after_stdc_pragmas(_Text(text), 1):].startswith(b'\n  x = 1;')
     other = b'{\n#pragma GCC unroll 4\n  x = 1; }'
     assert rw.after_stdc_pragmas(_Text(other), 1) == 1
+
+
+def test_group_end_is_after_the_bracket_that_closes_the_one_at_the_offset():
+    text = b'f(a, (b), c[1]) + x[y[2]][3] {'
+    assert rw.group_end(text, 1) == text.index(b' +')
+    assert rw.group_end(text, text.index(b'[y')) == text.index(b'[3]')
+    assert rw.group_end(text, 0) is None                   # `f` opens nothing
+    assert rw.group_end(text, len(text) - 1) is None       # a `{` never closed

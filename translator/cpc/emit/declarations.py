@@ -146,7 +146,9 @@ class Declarations:
         self.edits = []
         self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
-        self._unprototyped = {}  # callee definition (hash, offset, type kind) -> no prototype
+        # cps functions whose contradictory attributes were reported (at the
+        # first declaration that has both: the later ones inherit them)
+        self._contradictory = set()
         self.path = u.path
 
     def diag(self, c, msg):
@@ -221,6 +223,9 @@ class Declarations:
         for never in ('noinline', 'noipa'):
             if never in names and 'always_inline' in names:
                 # (gcc would ignore one of them, in a warning naming f__cps)
+                if decl.canonical.hash in self._contradictory:
+                    break
+                self._contradictory.add(decl.canonical.hash)
                 raise fe.Diags([self.diag(decl, 'the `%s` and `always_inline` attributes '
                                           'contradict each other on cps function `%s`' %
                                           (never, decl.spelling))])
