@@ -68,6 +68,32 @@ TOKEN_RE = re.compile(r'''
 ''', re.S | re.X)
 
 
+
+VLA_ELEMENT_TYPES = {'char', 'short', 'int', 'long', 'unsigned', 'signed', 'float', 'double',
+                     '_Bool', 'bool', '*'}
+
+
+def declares_vla(toks):
+    """Whether tokens toks hold the declaration of a variable-length array
+    (`char v[n];`, `int *p[n + 1]`): an identifier after a basic type or `*`,
+    then a bracket whose size names a variable.  Its block's closing brace
+    holds code in C (the stack restored, or, in a cps function, the heap
+    copy freed: translator/cpc/vlas.py)."""
+    for i in range(2, len(toks) - 1):
+        if toks[i].text != '[' or not toks[i - 1].text.isidentifier() or \
+                toks[i - 2].text not in VLA_ELEMENT_TYPES:
+            continue
+        depth, j = 0, i
+        while j < len(toks):
+            depth += (toks[j].text == '[') - (toks[j].text == ']')
+            if depth == 0:
+                break
+            j += 1
+        if any(t.text.isidentifier() and t.text != 'sizeof' for t in toks[i + 1:j]):
+            return True
+    return False
+
+
 class Tok:
     __slots__ = ('text', 'line')
 
@@ -317,7 +343,8 @@ class Source:
                     if open_fns:
                         open_fns[-1][2] = t.line
                 block_start = block_starts.pop() if block_starts else 0
-                if 'cleanup' in [b.text for b in body[block_start:k]]:
+                if 'cleanup' in [b.text for b in body[block_start:k]] or \
+                        declares_vla(body[block_start:k]):
                     self.nested_fn_braces.add(t.line)     # the cleanups run there
             if x in (';', '{', '}') and paren == 0:
                 qmarks = 0
@@ -342,9 +369,12 @@ class Source:
                 dead_at = None
             if label:
                 self.targets.add(body[k].line)
-                nxt = [j for j in starts if j > k]
-                if nxt:
-                    self.targets.add(body[nxt[0]].line)
+                # the statement labelled, and when it is a block, the first
+                # statement in it (and so on down nested blocks)
+                for j in (j for j in starts if j > k):
+                    self.targets.add(body[j].line)
+                    if body[j].text != '{':
+                        break
             if label or dead_at is None or start_depth[k] != dead_at:
                 dead_at = None
                 self._statement(body, k)

@@ -255,3 +255,11 @@ def test_every_cpc_program_and_library_file_runs_its_lines_in_source_order():
     assert not new, '\n'.join(new)
     assert KNOWN_OUT_OF_ORDER - set(msgs) == set(), \
         'fixed (take them off KNOWN_OUT_OF_ORDER): ' + '\n'.join(KNOWN_OUT_OF_ORDER - set(msgs))
+
+
+def test_a_block_declaring_a_variable_length_array_may_have_code_on_its_closing_brace():
+    # (C restores the stack there; a cps function frees the array's heap copy)
+    toks = linetable.tokens('{ char v[n]; int w[8]; v[0] = w[n]; }')[0]
+    assert linetable.declares_vla(toks)
+    toks = linetable.tokens('{ int w[8]; char c = w[n]; long s = sizeof(int[n]); }')[0]
+    assert not linetable.declares_vla(toks)

@@ -3,6 +3,7 @@ suite of `make test`, and each document that shows what a program prints
 names the test that checks it."""
 import os
 import re
+import subprocess
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 DOCS = os.path.join(TOP, 'docs')
@@ -27,14 +28,13 @@ def document_rows():
 
 
 def make_test_suites():
-    """TEST_SUITES as the fragments that tests/tests.mk includes add to it."""
-    with open(os.path.join(TOP, 'tests', 'tests.mk')) as f:
-        fragments = re.findall(r'^-?include (\S+)$', f.read(), re.M)
-    suites = []
-    for frag in fragments:
-        with open(os.path.join(TOP, frag)) as f:
-            suites += re.findall(r'^TEST_SUITES \+= (\S+)$', f.read(), re.M)
-    return suites
+    """TEST_SUITES as make itself has it (fragments outside tests/, such as
+    bench/bench.mk, add suites too)."""
+    out = subprocess.run(['make', '--no-print-directory', '-s', '-C', TOP,
+                          '--eval=print-test-suites: ; @echo $(TEST_SUITES)',
+                          'print-test-suites'],
+                         capture_output=True, text=True, check=True).stdout
+    return out.split()
 
 
 def shows_output(path):

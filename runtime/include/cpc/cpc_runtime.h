@@ -557,7 +557,7 @@ static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
     return frame;
 }
 
-#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG)
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && defined(CPC_DIRECT_RETURN)
 static inline cpc_continuation *cpc_resume_caller(cpc_continuation *k);
 #else
 /* (a macro: no call for a debugger to step into) */
@@ -625,10 +625,14 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
    call: so a call and its return cost no pass through the trampoline,
    whose one indirect call site for every frame predicts badly, and the C
    stack stays bounded (a return that gcc cannot make a tail call nests
-   one C frame, at most CPC_DIRECT_BUDGET of them).  Unoptimised and debug
-   code returns k to the trampoline, which checks each frame it runs
-   (CPC_DEBUG) and keeps one C frame per cps call for debuggers. */
-#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG)
+   one C frame, at most CPC_DIRECT_BUDGET of them).  Opt-in, with
+   -DCPC_DIRECT_RETURN: gcc then inlines resume functions into one another,
+   and at -O2 gdb reports a breakpoint in such inlined code at the line and
+   under the generated name of the function it was inlined into (tests/debug,
+   docs/debugging.md).  Otherwise, and in unoptimised and debug code, it
+   returns k to the trampoline, which checks each frame it runs (CPC_DEBUG)
+   and keeps one C frame per cps call for debuggers. */
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && defined(CPC_DIRECT_RETURN)
 static inline cpc_continuation *cpc_resume_caller(cpc_continuation *k)
 {
     if (__builtin_expect(--cpc_budget >= 0, 1) && __builtin_expect(k->length > 0, 1))

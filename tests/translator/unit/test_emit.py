@@ -295,10 +295,10 @@ def test_cold_and_hot_go_on_every_function_made_of_the_code_but_defer():
         assert 'hot' not in head_of(out, 'f__defer(')
 
 
-def compile_o2(tmp_path, src):
-    """objdump -d of `cpcc -O2 -c` on src, as {function: its instructions}."""
+def compile_o2(tmp_path, src, *flags):
+    """objdump -d of `cpcc -O2 -c FLAGS` on src, as {function: its instructions}."""
     (tmp_path / 'p.cpc').write_text(HDR + src)
-    r = subprocess.run([CPCC, '-O2', '-c', '-o', 'p.o', 'p.cpc'], cwd=tmp_path,
+    r = subprocess.run([CPCC, '-O2', *flags, '-c', '-o', 'p.o', 'p.cpc'], cwd=tmp_path,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn', str(tmp_path / 'p.o')],
@@ -362,9 +362,12 @@ def test_a_deprecated_cps_function_is_an_error_with_werror_and_silent_without_th
 
 
 def test_an_optimised_return_jumps_to_the_callers_resume_function(tmp_path):
-    # (not back through the trampoline: runtime/include/cpc/cpc_runtime.h,
-    # cpc_resume_caller; its one indirect call for every frame predicts badly)
-    fns = compile_o2(tmp_path, '__attribute__((noinline)) cps int cf(int x) { return x + 1; }\n'
-                     '__attribute__((noinline)) cps void vf(int *p) { *p = 1; }\n')
+    # (with -DCPC_DIRECT_RETURN, not back through the trampoline:
+    # runtime/include/cpc/cpc_runtime.h, cpc_resume_caller; its one indirect
+    # call for every frame predicts badly); by default, back to it
+    src = ('__attribute__((noinline)) cps int cf(int x) { return x + 1; }\n'
+           '__attribute__((noinline)) cps void vf(int *p) { *p = 1; }\n')
+    direct, default = compile_o2(tmp_path, src, '-DCPC_DIRECT_RETURN'), compile_o2(tmp_path, src)
     for fn in ('cf__cps', 'vf__cps'):
-        assert re.search(r'\bjmp\s+\*', fns[fn]), fns[fn]
+        assert re.search(r'\bjmp\s+\*', direct[fn]), direct[fn]
+        assert not re.search(r'\bjmp\s+\*', default[fn]), default[fn]
