@@ -9,6 +9,7 @@
       BENCH translator.call <ns> ns          (+ .min)
       BENCH translator.cpscall <ns> ns       (+ .min)
       BENCH translator.cpscall.overhead <ns> ns    median cps call - median native call
+      BENCH translator.cpscall_direct.overhead <ns> ns   the same with -DCPC_DIRECT_RETURN
                                                    (target <= 0.5 ns)
 
     The same program built with `cpcc -O0` must run a million-deep cps recursion and the
@@ -92,9 +93,9 @@ def child_cpu(cmd, cwd=None):
     return p.returncode, cpu, wall, p.stderr
 
 
-def build(level):
-    exe = os.path.join(OUT, "cpscall" + level)
-    p = run([CPCC, level, "-o", exe, os.path.join(HERE, "cpscall.cpc")])
+def build(level, *flags):
+    exe = os.path.join(OUT, "cpscall" + level + "".join(flags))
+    p = run([CPCC, level, *flags, "-o", exe, os.path.join(HERE, "cpscall.cpc")])
     if p.returncode != 0:
         failures.append("cpcc %s cpscall.cpc failed" % level)
         say("# cpcc %s failed on cpscall.cpc:\n# %s" % (level, p.stderr.strip()[:2000]
@@ -115,13 +116,19 @@ LINE = re.compile(r"^BENCH translator\.(\w+) (\S+) ns$", re.M)
 
 def bench_cpscall():
     exe = build("-O2")
-    if exe is None:
+    # the same program with the opt-in direct return (cpc_runtime.h,
+    # cpc_resume_caller), measured in the same interleaved runs
+    direct = build("-O2", "-DCPC_DIRECT_RETURN")
+    if exe is None or direct is None:
         return
-    modes = ["loop", "call", "cpscall"]
+    modes = ["loop", "call", "cpscall", "cpscall_direct"]
     xs = {m: [] for m in modes}
     for _ in range(RUNS):
         for m in modes:
-            p = pinned(exe, m, COUNT)
+            if m == "cpscall_direct":
+                p = pinned(direct, "cpscall", COUNT)
+            else:
+                p = pinned(exe, m, COUNT)
             ms = LINE.findall(p.stdout)
             if p.returncode != 0 or not ms:
                 failures.append("cpscall -O2 %s: status %d %s" % (m, p.returncode,
@@ -138,6 +145,10 @@ def bench_cpscall():
     say("BENCH translator.cpscall.overhead.min %.3f ns" % (min(xs["cpscall"]) - min(xs["call"])))
     say("# cps call overhead %.2f ns per call (target <= 0.5 ns): %s" % (
         over, "ok" if over <= 0.5 else "OVER TARGET"))
+    say("BENCH translator.cpscall_direct.overhead %.3f ns" % (
+        statistics.median(xs["cpscall_direct"]) - statistics.median(xs["call"])))
+    say("BENCH translator.cpscall_direct.overhead.min %.3f ns" % (
+        min(xs["cpscall_direct"]) - min(xs["call"])))
 
 
 def bench_O0():
