@@ -129,17 +129,24 @@ class Collected:
     """Errors gathered across the independent parts of a unit (functions,
     passes that only diagnose), so that one run reports them all:
     `with collected.part(): ...` keeps the Diags a part raises, and
-    `raise_any()` raises them together, in order."""
+    `raise_any()` raises them together, in order.  An error that several
+    parts find (one about a declaration that every part reads) is kept
+    once: the same message at the same place."""
 
     def __init__(self):
         self.diags = []
+        self._seen = set()
 
     @contextlib.contextmanager
     def part(self):
         try:
             yield
         except Diags as e:
-            self.diags.extend(e.diags)
+            for d in e.diags:
+                key = (d.file, d.line, d.col, d.msg)
+                if key not in self._seen:
+                    self._seen.add(key)
+                    self.diags.append(d)
 
     def raise_any(self):
         if self.diags:

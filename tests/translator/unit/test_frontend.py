@@ -195,5 +195,17 @@ def test_collected_errors_are_raised_together_by_file_then_line():
         ('h.h', 2, 1, 'header')]
 
 
+def test_an_error_two_parts_find_is_collected_once():
+    errors = fe.Collected()
+    for _ in range(2):
+        with errors.part():
+            raise fe.Diags([fe.Diag('contradiction', 'a.cpc', 4, 1)])
+    with errors.part():
+        raise fe.Diags([fe.Diag('contradiction', 'a.cpc', 5, 1)])
+    with pytest.raises(fe.Diags) as e:
+        errors.raise_any()
+    assert [(d.line, d.msg) for d in e.value.diags] == [(4, 'contradiction'), (5, 'contradiction')]
+
+
 def test_nothing_collected_raises_nothing():
     fe.Collected().raise_any()

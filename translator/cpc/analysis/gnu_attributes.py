@@ -112,6 +112,14 @@ def function_attributes(u, decl):
     Clang reads, and those written on any declaration of the function in the
     main file (which include the attributes Clang ignores, `optimize` or
     `noipa`)."""
+    found = list(attributes(decl))
+    for d in declarations_in_main_file(u, decl):
+        found += attributes_written(u.text[rw.start(d):_head_end(u, d)])
+    return found
+
+
+def declarations_in_main_file(u, decl):
+    """Every declaration of function decl in the main file, in source order."""
     cache = parse_cache(u.tu)
     decls = cache.get('function declarations')
     if decls is None:
@@ -119,10 +127,7 @@ def function_attributes(u, decl):
         for d in u.top():
             if d.kind == K.FUNCTION_DECL and u.in_main_file(d):
                 decls.setdefault(d.canonical.hash, []).append(d)
-    found = list(attributes(decl))
-    for d in decls.get(decl.canonical.hash, ()):
-        found += attributes_written(u.text[rw.start(d):_head_end(u, d)])
-    return found
+    return decls.get(decl.canonical.hash, ())
 
 
 def declaration_attributes(u, decl):

@@ -14,7 +14,8 @@ from ..clang_types import (
     is_cps_function_type, strip_sugar, tkind)
 from ..cursors import UO, kids, unop
 from ..analysis.gnu_attributes import (
-    attributes, attributes_text, declaration_attributes, function_attributes)
+    attributes, attributes_text, declaration_attributes, declarations_in_main_file,
+    function_attributes)
 from ..analysis.syntax import (
     args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
 from ..analysis.func import old_style
@@ -146,9 +147,6 @@ class Declarations:
         self.edits = []
         self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
-        # cps functions whose contradictory attributes were reported (at the
-        # first declaration that has both: the later ones inherit them)
-        self._contradictory = set()
         self.path = u.path
 
     def diag(self, c, msg):
@@ -222,11 +220,14 @@ class Declarations:
         names = {name for name, text in found}
         for never in ('noinline', 'noipa'):
             if never in names and 'always_inline' in names:
-                # (gcc would ignore one of them, in a warning naming f__cps)
-                if decl.canonical.hash in self._contradictory:
-                    break
-                self._contradictory.add(decl.canonical.hash)
-                raise fe.Diags([self.diag(decl, 'the `%s` and `always_inline` attributes '
+                # (gcc would ignore one of them, in a warning naming f__cps.)
+                # Later declarations inherit both: the error is at the first
+                # that has both, the same for every declaration, so that it
+                # is reported once (frontend.Collected).
+                both = lambda d: {never, 'always_inline'} <= {
+                    n for n, t in declaration_attributes(self.u, d)}
+                at = next(filter(both, declarations_in_main_file(self.u, decl)), decl)
+                raise fe.Diags([self.diag(at, 'the `%s` and `always_inline` attributes '
                                           'contradict each other on cps function `%s`' %
                                           (never, decl.spelling))])
         return attributes_text(kept)
