@@ -87,7 +87,8 @@ def run_gcc_reference(path, tmp):
 def run_diag(path, tmp):
     """Every `expect-error: MSG` comment on line L must be matched by an error
     `NAME:L:COL: error: ...` containing MSG, and every error must be expected
-    (several comments on one line expect several errors there)."""
+    (several comments on one line expect several errors there) and reported
+    once."""
     name = os.path.basename(path)
     wants = [(n, w) for n, line in enumerate(open(path), 1)
              for w in re.findall(r'expect-error:\s*(.*?)\s*(?:\*/|$)', line)]
@@ -108,6 +109,9 @@ def run_diag(path, tmp):
     for e, f, l in errors:
         if not any(f == name and l == n and w in e for n, w in wants):
             return 'FAIL %s: unexpected error\n%s' % (name, e)
+    repeated = [e for i, (e, f, l) in enumerate(errors) if e in [x for x, _, _ in errors[:i]]]
+    if repeated:
+        return 'FAIL %s: error reported twice\n%s' % (name, repeated[0])
     return None
 
 
