@@ -271,7 +271,9 @@ static __attribute__((noinline)) void sched_unpark(struct cpc_sched *s)
     pthread_mutex_unlock(&s->inbox_lock);
 }
 
-void cpc__sched_wake_parked(struct cpc_sched *s)
+/* Cold and out of line: the pushes that may call it (a spawn, a wake-up
+   into an empty queue) then end in a jump here and save no register. */
+CPC_COLD void cpc__sched_wake_parked(struct cpc_sched *s)
 {
     sched_unpark(s);
     if (s->host_wake != NULL &&
