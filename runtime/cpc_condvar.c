@@ -478,7 +478,9 @@ cpc_continuation *cpc_wait_plain__cps(cpc_continuation *k, cpc_condvar *c)
         if (c == NULL || c->magic != cv_own_key())
             cv_misuse(c, "cpc_wait");
     }
-    if (CPC_UNLIKELY(k->size - k->length < CPC_WAIT_COND))
+    /* (length + 8 cannot overflow: a continuation is below 4 GiB.)  One
+       instruction fewer than size - length < 8. */
+    if (CPC_UNLIKELY(k->length + (unsigned)CPC_WAIT_COND > k->size))
         return cv_wait_grow(k, c);
     cpc__dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
