@@ -467,11 +467,9 @@ CPC_COLD static cpc_continuation *cv_wait_grow(cpc_continuation *k,
     return NULL;
 }
 
-cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
-                                int sec, int usec)
+/* The untimed wait (cpc_runtime.h sends cpc_wait__cps(k, c, -1, 0) here). */
+cpc_continuation *cpc_wait_plain__cps(cpc_continuation *k, cpc_condvar *c)
 {
-    if (CPC_UNLIKELY(sec >= 0))
-        return cv_wait_timed(k, c, sec, usec);
     if (CPC_UNLIKELY(c == NULL || c->magic != cpc__tls_cv_key)) {
         if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc__tls_pool == NULL)
             return cv_shared_wait(k, c, NULL);
@@ -480,11 +478,22 @@ cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
         if (c == NULL || c->magic != cv_own_key())
             cv_misuse(c, "cpc_wait");
     }
-    if (CPC_UNLIKELY(k->size - k->length < CPC_WAIT_COND))
+    /* (length + 8 cannot overflow: a continuation is below 4 GiB.)  One
+       instruction fewer than size - length < 8. */
+    if (CPC_UNLIKELY(k->length + (unsigned)CPC_WAIT_COND > k->size))
         return cv_wait_grow(k, c);
     cpc__dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
     return NULL;
+}
+
+/* (The name in parentheses: the function, not the header's macro.) */
+cpc_continuation *(cpc_wait__cps)(cpc_continuation *k, cpc_condvar *c,
+                                  int sec, int usec)
+{
+    if (CPC_UNLIKELY(sec >= 0))
+        return cv_wait_timed(k, c, sec, usec);
+    return cpc_wait_plain__cps(k, c);
 }
 
 cpc_continuation *cpc_wait_unlock__cps(cpc_continuation *k, cpc_condvar *c,

@@ -583,9 +583,11 @@ cpc_continuation *cpc_continuation_new(size_t size)
         size_t cls = slab_class(size);
         cpc_continuation *k = slab_take_freed(h->slab_cur[cls]);
         if (CPC_LIKELY(k != NULL)) {
+            /* A freed slot keeps the size its first allocation wrote
+               (cont_alloc): a slot's capacity never changes, and the
+               free list links through word 0 only. */
             k->cpc_next = NULL;
             k->length = 0;
-            k->size = slab_room(cls);
             return k;
         }
     }

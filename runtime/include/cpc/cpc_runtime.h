@@ -665,6 +665,17 @@ cpc_continuation *cpc_done__cps(cpc_continuation *k);
 /* sec < 0: no timeout */
 cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
                                 int sec, int usec);
+/* cpc_wait(c) without a timeout: what cpc_wait__cps does for sec < 0,
+   without passing or testing a timeout.  Translated code writes an untimed
+   wait as cpc_wait__cps(k, c, -1, 0); the macro sends a call whose sec is
+   a negative constant here (4 instructions fewer per wait), any other to
+   the function (the name in parentheses, or its address, is the
+   function). */
+cpc_continuation *cpc_wait_plain__cps(cpc_continuation *k, cpc_condvar *c);
+#define cpc_wait__cps(k, c, sec, usec)                                  \
+    (__builtin_constant_p((sec) < 0) && (sec) < 0                       \
+         ? cpc_wait_plain__cps((k), (c))                                \
+         : (cpc_wait__cps)((k), (c), (sec), (usec)))
 cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
                                  cpc_condvar *c);
 cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
