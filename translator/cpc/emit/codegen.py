@@ -150,7 +150,8 @@ def resume(name, index, zeros, code='', many=False):
     compilation (2,000 stubs: 1.1 s at -O2, 0.35 s so), for a call that
     becomes `call; ret` instead of a jump, on a body too large to inline."""
     return ('static %s%s cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
-            '    return %s__body(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else 'CPC_CPS_FN',
+            '    return %s__body(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else
+                                            'CPC_RESUME_FN CPC_CPS_FN',
                                             name, index, name,
                                             ', '.join(['cpc_k', str(index)] + zeros)))
 
