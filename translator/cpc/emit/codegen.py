@@ -138,8 +138,15 @@ def entry_prototype(name, pdecls, lead):
 # it takes.
 
 def body_prototype(name, bdecls, code=''):
-    return 'static %sCPC_CPS_FN cpc_continuation *%s__body(%s)' % (code, name,
-                                                                  body_params(bdecls))
+    """The body is `inline`, a hint that raises gcc's limit for inlining it
+    into the entry and the resume functions: a resume function then runs the
+    rest of the body without a call, whose saved registers every switch
+    would pay; the direct return's code at each exit (cpc_resume_caller)
+    otherwise tips many small bodies over gcc's limit for functions not so
+    declared.  (A body with many resume points has unoptimised resume stubs,
+    which inline nothing.)"""
+    return 'static inline %sCPC_CPS_FN cpc_continuation *%s__body(%s)' % (
+        code, name, body_params(bdecls))
 
 
 def resume(name, index, zeros, code='', many=False):
