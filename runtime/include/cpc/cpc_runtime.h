@@ -578,14 +578,27 @@ static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
    unoptimised and debug code return k to the trampoline, which checks each
    frame it runs (CPC_DEBUG) and keeps one C frame per cps call for
    debuggers (and a debugger steps into nothing: it is a macro). */
-#define cpc_resume_caller(k) CPC_RESUME_AT((k), (k)->c + (k)->length)
 #if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && !defined(CPC_NO_DIRECT_RETURN)
+#define cpc_resume_caller(k) CPC_RESUME_AT((k), (k)->c + (k)->length)
 /* (top: k->c + k->length, known to the caller) */
 #define CPC_RESUME_AT(k, top)                                               \
     (__builtin_expect((top) != (k)->c, 1) &&                                \
      __builtin_expect(--cpc_budget >= 0, 1) ? CPC_FUNCTION_AT(top)(k) : (k))
+/* `return v;` from translated code: v (a pointer to n bytes) above the top
+   frame (room reserved by the entry), then on to the caller
+   (cpc_resume_caller); k is a variable.  (The length is read once: the
+   copy of v could otherwise be taken to change it.) */
+#define cpc_return_reserved(k, v, n) (__extension__ ({                      \
+    unsigned char *cpc__top = (k)->c + (k)->length;                         \
+    __builtin_memcpy(cpc__top, (v), (n));                                   \
+    CPC_RESUME_AT((k), cpc__top); }))
 #else
-#define CPC_RESUME_AT(k, top) ((void)(top), (k))
+#define cpc_resume_caller(k) (k)
+/* (one expression, no block: at -O0 gdb would see the line of a `return`
+   twice, once in the block) */
+#define cpc_return_reserved(k, v, n)                                        \
+    (CPC_CHECK_RESERVED((k), (n)),                                          \
+     (void)__builtin_memcpy((k)->c + (k)->length, (v), (n)), (k))
 #endif
 /* The function of the frame ending at top (a frame of packed layout may
    leave it unaligned). */
@@ -593,16 +606,6 @@ static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
     cpc_function *cpc__fn;                                                  \
     __builtin_memcpy(&cpc__fn, (top) - sizeof cpc__fn, sizeof cpc__fn);     \
     cpc__fn; }))
-
-/* `return v;` from translated code: v (a pointer to n bytes) above the top
-   frame (room reserved by the entry), then on to the caller
-   (cpc_resume_caller); k is a variable.  (The length is read once: the
-   copy of v could otherwise be taken to change it.) */
-#define cpc_return_reserved(k, v, n) (__extension__ ({                      \
-    unsigned char *cpc__top = (k)->c + (k)->length;                         \
-    CPC_CHECK_RESERVED((k), (n));                                           \
-    __builtin_memcpy(cpc__top, (v), (n));                                   \
-    CPC_RESUME_AT((k), cpc__top); }))
 
 /* Push the first frame, of struct type T, into a continuation fresh from
    cpc_continuation_new(sizeof(T)) (a spawn's arguments): its length is 0,
