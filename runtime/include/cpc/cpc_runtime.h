@@ -523,9 +523,10 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
 #define CPC_RESUME_STUB
 #endif
 /* The other resume functions F__resume_N (the targets of
-   cpc_resume_caller's tail call) are never inlined: the return stays a jump
+   cpc_resume_caller's tail call) are never inlined: should gcc see which
+   one a frame holds where a return jumps to it, the return stays a jump
    into the caller's resume function, whose code and line table stay its
-   own, so a debugger stops in it under its name and at its line. */
+   own, and a debugger stops in it under its name and at its line. */
 #define CPC_RESUME_FN __attribute__((noinline))
 
 void cpc_reservation_violated(const cpc_continuation *k, size_t n);
@@ -649,7 +650,6 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
 {
     return CPC_FUNCTION_AT(k->c + k->length);
 }
-
 
 /* The cps primitives (C entry points with every argument explicit).
    Results, written above the top frame:
