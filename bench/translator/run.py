@@ -9,14 +9,17 @@
       BENCH translator.call <ns> ns          (+ .min)
       BENCH translator.cpscall <ns> ns       (+ .min)
       BENCH translator.cpscall.overhead <ns> ns    median cps call - median native call
-      BENCH translator.cpscall_direct.overhead <ns> ns   the same with -DCPC_DIRECT_RETURN
                                                    (target <= 0.5 ns)
+      BENCH translator.cpscall_trampoline.overhead <ns> ns   the same built with
+                                                   -DCPC_NO_DIRECT_RETURN (every return
+                                                   through the trampoline)
 
     The same program built with `cpcc -O0` must run a million-deep cps recursion and the
     cps-call loop without crashing (the C stack stays bounded):
 
       BENCH translator.cpscall.O0 <ns> ns
       BENCH translator.deep.O0 1 ok          (0 when it crashed)
+      BENCH translator.deep.O2 1 ok          (the same at -O2)
 
 (b) Translation speed: a generated 5,000-line CPC file (gen5k.py), `cpcc -O2 -c` versus
     `gcc -O2 -c` on the generated C (--save-temps); CPU time of the child processes (user +
@@ -116,17 +119,17 @@ LINE = re.compile(r"^BENCH translator\.(\w+) (\S+) ns$", re.M)
 
 def bench_cpscall():
     exe = build("-O2")
-    # the same program with the opt-in direct return (cpc_runtime.h,
+    # the same program returning through the trampoline (cpc_runtime.h,
     # cpc_resume_caller), measured in the same interleaved runs
-    direct = build("-O2", "-DCPC_DIRECT_RETURN")
-    if exe is None or direct is None:
+    trampoline = build("-O2", "-DCPC_NO_DIRECT_RETURN")
+    if exe is None or trampoline is None:
         return
-    modes = ["loop", "call", "cpscall", "cpscall_direct"]
+    modes = ["loop", "call", "cpscall", "cpscall_trampoline"]
     xs = {m: [] for m in modes}
     for _ in range(RUNS):
         for m in modes:
-            if m == "cpscall_direct":
-                p = pinned(direct, "cpscall", COUNT)
+            if m == "cpscall_trampoline":
+                p = pinned(trampoline, "cpscall", COUNT)
             else:
                 p = pinned(exe, m, COUNT)
             ms = LINE.findall(p.stdout)
@@ -145,10 +148,11 @@ def bench_cpscall():
     say("BENCH translator.cpscall.overhead.min %.3f ns" % (min(xs["cpscall"]) - min(xs["call"])))
     say("# cps call overhead %.2f ns per call (target <= 0.5 ns): %s" % (
         over, "ok" if over <= 0.5 else "OVER TARGET"))
-    say("BENCH translator.cpscall_direct.overhead %.3f ns" % (
-        statistics.median(xs["cpscall_direct"]) - statistics.median(xs["call"])))
-    say("BENCH translator.cpscall_direct.overhead.min %.3f ns" % (
-        min(xs["cpscall_direct"]) - min(xs["call"])))
+    say("BENCH translator.cpscall_trampoline.overhead %.3f ns" % (
+        statistics.median(xs["cpscall_trampoline"]) - statistics.median(xs["call"])))
+    say("BENCH translator.cpscall_trampoline.overhead.min %.3f ns" % (
+        min(xs["cpscall_trampoline"]) - min(xs["call"])))
+    deep_recursion(exe, "O2")
 
 
 def bench_O0():
@@ -163,15 +167,21 @@ def bench_O0():
     else:
         failures.append("cpscall -O0 crashed (status %d)" % p.returncode)
         say("# cpscall -O0 crashed (status %d): %s" % (p.returncode, p.stderr.strip()[:300]))
-    # Bounded C stack: a million-deep cps recursion under a 1 MiB stack limit.
+    deep_recursion(exe, "O0")
+
+
+def deep_recursion(exe, level):
+    """Bounded C stack: a million-deep cps recursion under a 1 MiB stack
+    limit (at -O2 every return jumps straight into the caller's resume
+    function, under the call budget)."""
     cmd = "ulimit -s 1024; exec %s deep %d" % (exe, DEEP)
     p = run(["bash", "-c", cmd], timeout=600)
     ok = p.returncode == 0 and ("deep %d" % DEEP) in p.stdout
-    say("BENCH translator.deep.O0 %d ok" % (1 if ok else 0))
+    say("BENCH translator.deep.%s %d ok" % (level, 1 if ok else 0))
     if not ok:
-        failures.append("cps recursion %d deep at -O0 with a 1 MiB stack: status %d" % (
-            DEEP, p.returncode))
-        say("# deep recursion at -O0 failed (status %d): %s" % (p.returncode,
+        failures.append("cps recursion %d deep at -%s with a 1 MiB stack: status %d" % (
+            DEEP, level, p.returncode))
+        say("# deep recursion at -%s failed (status %d): %s" % (level, p.returncode,
                                                               p.stderr.strip()[:300]))
 
 

@@ -536,7 +536,9 @@ def _at_edge(f, k=None):
         line = f.find_sal().line
         fb = _function_block(f.pc())
         ls = [e for e in f.find_sal().symtab.linetable() if _owns(fb, e.pc)]
-        last = max(ls, key=lambda e: e.pc).line
+        # (of the entries at the highest address, the last: the one gdb
+        # reports for that address)
+        last = max(enumerate(ls), key=lambda ie: (ie[1].pc, ie[0]))[1].line
         if line == fb.function.line:
             return True
         if line != last:

@@ -457,8 +457,12 @@ void cpc_spawn_continuation_on(cpc_sched *s, cpc_continuation *k);
    every other resume point of the body, which cost time in the square of
    their number. */
 #define CPC_RESUMED() __asm__ __volatile__("" ::: "memory")
-/* Pop the top frame, of struct type T, without looking at it. */
-#define CPC_DROP(k, T) ((void)cpc_pop_frame((k), sizeof(T)))
+/* Pop the top frame, of struct type T, without looking at it.  (This and
+   the return path below are macros: their code takes the line of the
+   statement that uses them, so an optimised `return` or closing brace keeps
+   a line of its own in the line table for a debugger's breakpoints, where
+   the code of an inline function would carry the header's lines.) */
+#define CPC_DROP(k, T) ((void)((k)->length -= (unsigned int)sizeof(T)))
 /* Copy the value returned to the frame `fr` (the top frame, or the one
    just popped) into lvalue x. */
 #define CPC_RESULT(x, fr) __builtin_memcpy(&(x), (fr) + 1, sizeof(x))
@@ -518,6 +522,12 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
 #else
 #define CPC_RESUME_STUB
 #endif
+/* The other resume functions F__resume_N (the targets of
+   cpc_resume_caller's tail call) are never inlined: should gcc see which
+   one a frame holds where a return jumps to it, the return stays a jump
+   into the caller's resume function, whose code and line table stay its
+   own, and a debugger stops in it under its name and at its line. */
+#define CPC_RESUME_FN __attribute__((noinline))
 
 void cpc_reservation_violated(const cpc_continuation *k, size_t n);
 /* CPC_PUSH_FIRST into a continuation that is not empty, or CPC_POP_FIRST
@@ -557,22 +567,46 @@ static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
     return frame;
 }
 
-#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && defined(CPC_DIRECT_RETURN)
-static inline cpc_continuation *cpc_resume_caller(cpc_continuation *k);
+/* What a cps function that has returned (its value written, its frame
+   dropped) returns; k is a variable (cpc_k).  Optimised translated code
+   runs its caller's resume function at once, as a tail call, under the
+   same call budget as a cps call: so a call and its return cost no pass
+   through the trampoline, whose one indirect call site for every frame
+   predicts badly, and the C stack stays bounded (a return that gcc cannot
+   make a tail call nests one C frame, at most CPC_DIRECT_BUDGET of them).
+   The resume functions it jumps to are never inlined (CPC_RESUME_FN), so a
+   debugger sees each in its own code, under its name.  -DCPC_NO_DIRECT_RETURN,
+   unoptimised and debug code return k to the trampoline, which checks each
+   frame it runs (CPC_DEBUG) and keeps one C frame per cps call for
+   debuggers (and a debugger steps into nothing: it is a macro). */
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && !defined(CPC_NO_DIRECT_RETURN)
+#define cpc_resume_caller(k) CPC_RESUME_AT((k), (k)->c + (k)->length)
+/* (top: k->c + k->length, known to the caller) */
+#define CPC_RESUME_AT(k, top)                                               \
+    (__builtin_expect((top) != (k)->c, 1) &&                                \
+     __builtin_expect(--cpc_budget >= 0, 1) ? CPC_FUNCTION_AT(top)(k) : (k))
+/* `return v;` from translated code: v (a pointer to n bytes) above the top
+   frame (room reserved by the entry), then on to the caller
+   (cpc_resume_caller); k is a variable.  (The length is read once: the
+   copy of v could otherwise be taken to change it.) */
+#define cpc_return_reserved(k, v, n) (__extension__ ({                      \
+    unsigned char *cpc__top = (k)->c + (k)->length;                         \
+    __builtin_memcpy(cpc__top, (v), (n));                                   \
+    CPC_RESUME_AT((k), cpc__top); }))
 #else
-/* (a macro: no call for a debugger to step into) */
 #define cpc_resume_caller(k) (k)
+/* (one expression, no block: at -O0 gdb would see the line of a `return`
+   twice, once in the block) */
+#define cpc_return_reserved(k, v, n)                                        \
+    (CPC_CHECK_RESERVED((k), (n)),                                          \
+     (void)__builtin_memcpy((k)->c + (k)->length, (v), (n)), (k))
 #endif
-
-/* `return v;` from translated code: v above the top frame (room reserved
-   by the entry), then on to the caller (cpc_resume_caller). */
-static inline cpc_continuation *cpc_return_reserved(cpc_continuation *k,
-                                                    const void *v, size_t n)
-{
-    CPC_CHECK_RESERVED(k, n);
-    __builtin_memcpy(k->c + k->length, v, n);
-    return cpc_resume_caller(k);
-}
+/* The function of the frame ending at top (a frame of packed layout may
+   leave it unaligned). */
+#define CPC_FUNCTION_AT(top) (__extension__ ({                              \
+    cpc_function *cpc__fn;                                                  \
+    __builtin_memcpy(&cpc__fn, (top) - sizeof cpc__fn, sizeof cpc__fn);     \
+    cpc__fn; }))
 
 /* Push the first frame, of struct type T, into a continuation fresh from
    cpc_continuation_new(sizeof(T)) (a spawn's arguments): its length is 0,
@@ -614,32 +648,8 @@ static inline void *cpc_pop_first(cpc_continuation *k, size_t n)
 /* The function of the top frame. */
 static inline cpc_function *cpc_top_function(const cpc_continuation *k)
 {
-    cpc_function *f;
-    __builtin_memcpy(&f, k->c + k->length - sizeof f, sizeof f);
-    return f;
+    return CPC_FUNCTION_AT(k->c + k->length);
 }
-
-/* What a cps function that has returned (its value written, its frame
-   dropped) returns.  Optimised translated code runs its caller's resume
-   function at once, as a tail call, under the same call budget as a cps
-   call: so a call and its return cost no pass through the trampoline,
-   whose one indirect call site for every frame predicts badly, and the C
-   stack stays bounded (a return that gcc cannot make a tail call nests
-   one C frame, at most CPC_DIRECT_BUDGET of them).  Opt-in, with
-   -DCPC_DIRECT_RETURN: gcc then inlines resume functions into one another,
-   and at -O2 gdb reports a breakpoint in such inlined code at the line and
-   under the generated name of the function it was inlined into (tests/debug,
-   docs/debugging.md).  Otherwise, and in unoptimised and debug code, it
-   returns k to the trampoline, which checks each frame it runs (CPC_DEBUG)
-   and keeps one C frame per cps call for debuggers. */
-#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && defined(CPC_DIRECT_RETURN)
-static inline cpc_continuation *cpc_resume_caller(cpc_continuation *k)
-{
-    if (__builtin_expect(--cpc_budget >= 0, 1) && __builtin_expect(k->length > 0, 1))
-        return cpc_top_function(k)(k);
-    return k;
-}
-#endif
 
 /* The cps primitives (C entry points with every argument explicit).
    Results, written above the top frame:

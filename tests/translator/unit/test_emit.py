@@ -70,7 +70,7 @@ def test_generated_code_is_not_padded_or_pushed_right():
     assert not re.search(r'^ {20,}\S', out, re.M)
     # the body's head, dispatch and frame push are one line, on the
     # function's line (3); the user's code goes on at line 4
-    assert re.search(r'#line 3 "t\.cpc"\nstatic CPC_CPS_FN cpc_continuation \*f__body\(.*\) '
+    assert re.search(r'#line 3 "t\.cpc"\nstatic inline CPC_CPS_FN cpc_continuation \*f__body\(.*\) '
                      r'\{ struct f__frame \*cpc_f; switch \(cpc_resume\) \{ '
                      r'case 1: goto f__resumed_1; \} '
                      r'\{ /\* the frame of this invocation \*/ '
@@ -246,9 +246,9 @@ def test_the_resume_stubs_of_a_body_with_many_resume_points_are_compiled_unoptim
         calls = ''.join('    total += square(n + %d);\n' % i for i in range(n))
         out = emit('cps int square(int v) { cpc_yield(); return v * v; }\n'
                    'cps int f(int n) {\n    int total = 0;\n' + calls + '    return total;\n}\n')
-        return re.findall(r'static (\w+) cpc_continuation \*f__resume_\d+\(', out)
+        return re.findall(r'static (\w+(?: \w+)*) cpc_continuation \*f__resume_\d+\(', out)
     assert stubs(40) == ['CPC_RESUME_STUB'] * 40
-    assert stubs(8) == ['CPC_CPS_FN'] * 8
+    assert stubs(8) == ['CPC_RESUME_FN CPC_CPS_FN'] * 8
 
 
 def head_of(out, fn):
@@ -307,6 +307,24 @@ def compile_o2(tmp_path, src, *flags):
             re.finditer(r'^[0-9a-f]+ <([\w.]+)>:\n((?:.+\n)*)', dis, re.M)}
 
 
+def test_a_small_body_runs_in_its_resume_function_without_a_call_at_O2(tmp_path):
+    # (the body is `inline`: without it the direct return's code at each
+    # exit tips a body like this one over gcc's limit, and every resume,
+    # every switch of a yield loop, calls it and saves its registers)
+    fns = compile_o2(tmp_path, '#include <time.h>\nstatic double t0, t1;\n'
+                     'static double now(void) { struct timespec ts; '
+                     'clock_gettime(CLOCK_MONOTONIC, &ts); return ts.tv_sec * 1e9 + ts.tv_nsec; }\n'
+                     'cps void yielder(int id, long n) {\n'
+                     '    for (long i = 0; i < n; i++) {\n'
+                     '        if (i == 5 && id == 0) t0 = now();\n'
+                     '        cpc_yield();\n'
+                     '    }\n'
+                     '    if (id == 1) t1 = now();\n'
+                     '}\n')
+    assert 'yielder__resume_1' in fns, sorted(fns)
+    assert 'yielder__body' not in fns['yielder__resume_1'], fns['yielder__resume_1']
+
+
 def test_a_noinline_cps_function_is_still_called_at_O2(tmp_path):
     fns = compile_o2(tmp_path, '__attribute__((noinline)) cps int cf(int x) { return x + 1; }\n'
                      'cps int loop(int n) { int x = 0; for (int i = 0; i < n; i++) '
@@ -362,12 +380,14 @@ def test_a_deprecated_cps_function_is_an_error_with_werror_and_silent_without_th
 
 
 def test_an_optimised_return_jumps_to_the_callers_resume_function(tmp_path):
-    # (with -DCPC_DIRECT_RETURN, not back through the trampoline:
-    # runtime/include/cpc/cpc_runtime.h, cpc_resume_caller; its one indirect
-    # call for every frame predicts badly); by default, back to it
+    # (not back through the trampoline: runtime/include/cpc/cpc_runtime.h,
+    # cpc_resume_caller; its one indirect call for every frame predicts
+    # badly); with -DCPC_NO_DIRECT_RETURN, back to it
     src = ('__attribute__((noinline)) cps int cf(int x) { return x + 1; }\n'
            '__attribute__((noinline)) cps void vf(int *p) { *p = 1; }\n')
-    direct, default = compile_o2(tmp_path, src, '-DCPC_DIRECT_RETURN'), compile_o2(tmp_path, src)
+    direct = compile_o2(tmp_path, src)
+    trampoline = compile_o2(tmp_path, src, '-DCPC_NO_DIRECT_RETURN')
     for fn in ('cf__cps', 'vf__cps'):
         assert re.search(r'\bjmp\s+\*', direct[fn]), direct[fn]
-        assert not re.search(r'\bjmp\s+\*', default[fn]), default[fn]
+        assert not re.search(r'\bjmp\s+\*', trampoline[fn]), trampoline[fn]
+

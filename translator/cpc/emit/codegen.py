@@ -138,8 +138,15 @@ def entry_prototype(name, pdecls, lead):
 # it takes.
 
 def body_prototype(name, bdecls, code=''):
-    return 'static %sCPC_CPS_FN cpc_continuation *%s__body(%s)' % (code, name,
-                                                                  body_params(bdecls))
+    """The body is `inline`, a hint that raises gcc's limit for inlining it
+    into the entry and the resume functions: a resume function then runs the
+    rest of the body without a call, whose saved registers every switch
+    would pay; the direct return's code at each exit (cpc_resume_caller)
+    otherwise tips many small bodies over gcc's limit for functions not so
+    declared.  (A body with many resume points has unoptimised resume stubs,
+    which inline nothing.)"""
+    return 'static inline %sCPC_CPS_FN cpc_continuation *%s__body(%s)' % (
+        code, name, body_params(bdecls))
 
 
 def resume(name, index, zeros, code='', many=False):
@@ -150,7 +157,8 @@ def resume(name, index, zeros, code='', many=False):
     compilation (2,000 stubs: 1.1 s at -O2, 0.35 s so), for a call that
     becomes `call; ret` instead of a jump, on a body too large to inline."""
     return ('static %s%s cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
-            '    return %s__body(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else 'CPC_CPS_FN',
+            '    return %s__body(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else
+                                            'CPC_RESUME_FN CPC_CPS_FN',
                                             name, index, name,
                                             ', '.join(['cpc_k', str(index)] + zeros)))
 
