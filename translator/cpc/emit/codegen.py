@@ -9,8 +9,9 @@ For a cps function `f` with parameters `T1 p1, ...`:
   union f__reserve   the room the entry reserves: the frame or the result
   f__cps             the entry: spends call budget, or defers
   f__defer, f__bounce   the cold way through the trampoline
-  f__body            the user's body with `switch (cpc_resume)` (when it has
-                     resume points; otherwise the body is the entry's)
+  f__body            the user's body, with `switch (cpc_resume)` when it has
+                     resume points; named `f` in the C (the symbol is f__body:
+                     `body_name`)
   f__resume_N        the resume functions (continuation entries)
   F__spawn_N__start  the thunk a spawned call starts with
 """
@@ -137,12 +138,28 @@ def entry_prototype(name, pdecls, lead):
 # (`__attribute__((target("avx2"))) `, or ''), which every function made of
 # it takes.
 
-def body_prototype(name, bdecls, code=''):
-    return 'static %sCPC_CPS_FN cpc_continuation *%s__body(%s)' % (code, name,
-                                                                  body_params(bdecls))
+def body_name(name, own=True):
+    """The C name of the function holding cps function `name`'s code: `name`
+    itself when `own`, so that the debug information gives it the user's
+    name and gdb's own views (breakpoints, signal stops, `frame`, `finish`,
+    `break f`) and gcc's messages name the user's function; its symbol stays
+    `name__body` (an asm label: the ABI and the symbols do not change).
+    Not `own` where the C declares `name` otherwise (a deprecated function's
+    native declaration, `use_declaration`): then it is `name__body`."""
+    return name if own else '%s__body' % name
 
 
-def resume(name, index, zeros, code='', many=False):
+def body_prototype(name, body, bdecls, code='', resumes=True, definition=False):
+    """The prototype of the body `body` (`body_name`) of cps function `name`
+    (its definition's head when `definition`: the symbol is named on the
+    prototype before it, as C allows no asm label on a definition); a body
+    without resume points takes no cpc_resume."""
+    params = body_params(bdecls) if resumes else k_params(bdecls)
+    label = ' __asm__("%s__body")' % name if body == name and not definition else ''
+    return 'static %sCPC_CPS_FN cpc_continuation *%s(%s)%s' % (code, body, params, label)
+
+
+def resume(name, index, zeros, code='', many=False, body=None):
     """The continuation entry of resume point `index`: re-enters the body.
     The stubs of a body with `many` resume points (a stable frame) are
     compiled without optimisation (CPC_RESUME_STUB): gcc's fixed cost per
@@ -150,9 +167,9 @@ def resume(name, index, zeros, code='', many=False):
     compilation (2,000 stubs: 1.1 s at -O2, 0.35 s so), for a call that
     becomes `call; ret` instead of a jump, on a body too large to inline."""
     return ('static %s%s cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
-            '    return %s__body(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else 'CPC_CPS_FN',
-                                            name, index, name,
-                                            ', '.join(['cpc_k', str(index)] + zeros)))
+            '    return %s(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else 'CPC_CPS_FN',
+                                      name, index, body or body_name(name),
+                                      ', '.join(['cpc_k', str(index)] + zeros)))
 
 
 def resume_lines(name, lines):
@@ -198,11 +215,14 @@ def resume_dead(name, dead):
             name, len(dead) + 1, ', '.join(shared.get(e) or '"%s"' % e for e in entries))
 
 
-def bounce(name, pnames, has_body, code=''):
-    """Runs a deferred call from the trampoline: pops its arguments."""
+def bounce(name, pnames, body, code=''):
+    """Runs a deferred call from the trampoline: pops its arguments and
+    calls the body `body` (a function with resume points), or when None the
+    entry (whose call is then the body's only one, which gcc inlines)."""
     pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)
            if pnames else '    (void)CPC_POP(cpc_k, struct %s__args);\n' % name)
-    target = '%s__body' % name if has_body else entry_name(name)
+    has_body = body is not None
+    target = body if has_body else entry_name(name)
     return ('static %sCPC_CPS_FN cpc_continuation *%s__bounce(cpc_continuation *cpc_k)\n{\n'
             '%s'
             '    return %s(%s);\n}' % (
@@ -233,10 +253,12 @@ def budget(name, need, pnames):
             '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
 
 
-def entry_calling_body(name, pdecls, lead, need, pnames):
-    """The entry of a function with resume points: calls its body."""
+def entry_calling_body(name, body, pdecls, lead, need, pnames, resumes=True):
+    """The entry: spends the budget and calls the body `body` (from its
+    start: cpc_resume 0 when it has resume points)."""
     return (entry_prototype(name, pdecls, lead) + '\n{\n' + budget(name, need, pnames) +
-            '    return %s__body(%s);\n}' % (name, ', '.join(['cpc_k', '0'] + pnames)))
+            '    return %s(%s);\n}' % (body, ', '.join(['cpc_k'] + (['0'] if resumes else []) +
+                                                    pnames)))
 
 
 # A body with more resume points than this reaches its frame once per
