@@ -97,7 +97,7 @@ def _function_at(addr):
     """(name, gdb.Symbol or None) of the function at addr."""
     b = _function_block(addr)
     if b is not None:
-        return b.function.name, b.function
+        return cname(b.function), b.function
     out = gdb.execute('info symbol 0x%x' % addr, to_string=True)
     m = re.match(r'(\S+)( \+ \d+)? in section', out)
     return (m.group(1) if m else '0x%x' % addr), None
@@ -169,6 +169,75 @@ def user_name(name):
     return m.group(1) if m else name
 
 
+# The function holding cps function F's code is named F in the C (its debug
+# information names it so, and gdb's own views show F); its symbol is
+# F__body.  The extension reasons on the generated names: cname() gives a
+# frame's or a function symbol's, F__body for such a body.
+_is_body_cache = {}
+
+
+def _is_body(sym):
+    """Whether function symbol sym is the body of a cps function: named F,
+    with F__cps, its entry, in the same compilation unit."""
+    name = sym.name if sym is not None else None
+    if not name or GENERATED_RE.match(name) or sym.symtab is None:
+        return False
+    key = (name, sym.symtab.filename)
+    if key not in _is_body_cache:
+        found = False
+        try:
+            e = gdb.lookup_static_symbol(name + '__cps') or \
+                gdb.lookup_global_symbol(name + '__cps')
+            for c in ([e] if e is not None else []) + \
+                    list(gdb.lookup_static_symbols(name + '__cps')):
+                if c.symtab is not None and c.symtab.filename == sym.symtab.filename:
+                    found = True
+                    break
+        except (gdb.error, RuntimeError, AttributeError):
+            pass
+        _is_body_cache[key] = found
+    return _is_body_cache[key]
+
+
+def cname(frame_or_sym):
+    """The generated C name of a gdb.Frame's function or of a function
+    symbol: F__body for the body of cps function F, else its name."""
+    if isinstance(frame_or_sym, gdb.Frame):
+        name = frame_or_sym.name() or ''
+        try:
+            sym = frame_or_sym.function()
+        except (RuntimeError, gdb.error):
+            sym = None
+        if sym is None or sym.name != name:
+            # (an inlined frame: its block's function)
+            try:
+                b = frame_or_sym.block()
+                while b is not None and b.function is None:
+                    b = b.superblock
+                sym = b.function if b is not None else sym
+            except (RuntimeError, gdb.error):
+                pass
+    else:
+        sym = frame_or_sym
+        name = sym.name if sym is not None else ''
+    return name + '__body' if sym is not None and sym.name == name and _is_body(sym) else name
+
+
+def body_symbol(func, block=None):
+    """The function symbol of the body of cps function func (named func in
+    the C, or func__body), or None."""
+    for name in (func, func + '__body'):
+        try:
+            sym = gdb.lookup_symbol(name, block)[0] if block is not None else None
+            sym = sym or gdb.lookup_static_symbol(name) or gdb.lookup_global_symbol(name)
+        except (gdb.error, RuntimeError):
+            sym = None
+        if sym is not None and sym.addr_class == gdb.SYMBOL_LOC_BLOCK and \
+                (name != func or _is_body(sym)):
+            return sym
+    return None
+
+
 def _fmt_value(v):
     try:
         return v.format_string(summary=True) if v.type.code in (
@@ -226,7 +295,7 @@ def _spawn_target(thunk_sym):
         for insn in insns:
             ib, outermost = gdb.block_for_pc(insn['addr']), None
             while ib is not None and ib.function is not None and ib.function != thunk_sym:
-                m = GENERATED_RE.match(ib.function.name)
+                m = GENERATED_RE.match(cname(ib.function))
                 if m and m.group(2) in ('cps', 'body'):
                     outermost = (ib, m)
                 ib = ib.superblock
@@ -258,12 +327,15 @@ def _spawn_target(thunk_sym):
 _label_cache = {}
 
 
-def _labels(body_name, near):
+def _labels(func, near):
     """{label name: (file, line, address)} of the resume labels F__resumed_N
-    of the body F__body (looked up from the code at `near`).  gcc puts them
-    in the function's block or nested ones, which gdb's lookup does not
-    search: the blocks are found through the line table."""
-    body = gdb.lookup_symbol(body_name, gdb.block_for_pc(near))[0]
+    of the body of cps function func (F, or its body's C name F__body),
+    looked up from the code at `near`.  gcc puts them in the function's
+    block or nested ones, which gdb's lookup does not search: the blocks
+    are found through the line table."""
+    if func.endswith('__body'):
+        func = func[:-len('__body')]
+    body = body_symbol(func, gdb.block_for_pc(near))
     if body is None:
         return {}
     start = int(body.value().address)
@@ -294,7 +366,7 @@ def _resume_loc(func, n, near):
     inlined into its resume stub) entry N of the table F__lines the
     translator writes beside F."""
     try:
-        lab = _labels(func + '__body', near).get('%s__resumed_%d' % (func, n))
+        lab = _labels(func, near).get('%s__resumed_%d' % (func, n))
         if lab:
             return lab[:2]
     except (RuntimeError, gdb.error, AttributeError):
@@ -362,7 +434,8 @@ def _start_target(name, sym, fn):
             break
         # T's entry inlined into the thunk: one of its other
         # functions is declared on its line too
-        hs = gdb.lookup_static_symbol(target + helper) or \
+        hs = body_symbol(target) if helper == '__body' else \
+            gdb.lookup_static_symbol(target + helper) or \
             gdb.lookup_global_symbol(target + helper)
         loc = _loc_of_symbol(hs)
     return target, loc or inlined[1], names
@@ -467,7 +540,7 @@ def running_stack(newest):
     k = None
     f = newest
     while f is not None:
-        name = f.name() or ''
+        name = cname(f)
         if name in TRAMPOLINES:
             if not frames:
                 return None
@@ -497,7 +570,7 @@ def _groups(frames, k=None):
     last line (its frame is pushed on the first, dropped on the last)."""
     groups = []
     for f in frames:
-        name = f.name() or ''
+        name = cname(f)
         m = GENERATED_RE.match(name)
         kind = m.group(2) if m else 'cps'
         func = user_name(name)
@@ -508,7 +581,7 @@ def _groups(frames, k=None):
             groups.append((func, [f], {kind}))
     out = []
     for i, (func, fs, kinds) in enumerate(groups):
-        holds = bool(kinds - {'start', 'defer'}) and (fs[0].name() or '') not in PRIMITIVE_ENTRIES
+        holds = bool(kinds - {'start', 'defer'}) and cname(fs[0]) not in PRIMITIVE_ENTRIES
         if holds and i == 0 and 'body' in kinds and _at_edge(fs[0], k):
             holds = False
         elif holds and i == 0 and kinds <= {'cps', 'bounce'} and _at_edge(fs[0]):
@@ -543,7 +616,7 @@ def _at_edge(f, k=None):
         if k is None or f.pc() != min(e.pc for e in ls if e.line == last):
             return True
         m = RESUME_RE.match(_function_at(_u64(_wait(k) - 8))[0])
-        return not (m and m.group(1) == user_name(f.name()))
+        return not (m and m.group(1) == user_name(cname(f)))
     except (gdb.error, RuntimeError, ValueError, AttributeError):
         return False
 
@@ -557,7 +630,7 @@ def running_logical_frames(k, frames):
     groups = _groups(frames, k)
     for func, fs, holds in groups:
         f = fs[0]
-        if re.search(r'__(start|defer)$', f.name() or '') and f is not frames[0]:
+        if re.search(r'__(start|defer)$', cname(f)) and f is not frames[0]:
             continue                     # scaffolding: its callee is shown
         sal = f.find_sal()
         loc = (sal.symtab.filename, sal.line) if sal.symtab is not None else None
@@ -1028,7 +1101,7 @@ def _frame_variables(frame, args):
         block = frame.block()
     except RuntimeError:
         return None
-    cps = GENERATED_RE.match(frame.name() or '') is not None
+    cps = GENERATED_RE.match(cname(frame)) is not None
     dead = _dead_here(frame) if cps else set()
     out, env = [], None
     while block is not None and not block.is_global and not block.is_static:
@@ -1074,7 +1147,7 @@ def _dead_here(frame):
     line and the current one when the current one follows it; when it
     comes before (a loop went round), a variable set on a line after the
     resume or before the current line holds its value."""
-    m = GENERATED_RE.match(frame.name() or '')
+    m = GENERATED_RE.match(cname(frame))
     func, kind = m.group(1), m.group(2)
     n = None
     if kind.startswith('resume_'):
@@ -1224,15 +1297,15 @@ class RenamedFrame(FrameDecorator):
     """A generated function's frame, under its CPC name."""
 
     def function(self):
-        name = self.inferior_frame().name()
-        if GENERATED_RE.match(name or ''):
+        name = cname(self.inferior_frame())
+        if GENERATED_RE.match(name):
             return user_name(name)
         return super().function()
 
     def frame_args(self):
         """The user's arguments (not cpc_k, cpc_resume)."""
         args = super().frame_args()
-        if args is None or not GENERATED_RE.match(self.inferior_frame().name() or ''):
+        if args is None or not GENERATED_RE.match(cname(self.inferior_frame())):
             return args
         out = []
         for a in args:
@@ -1296,7 +1369,7 @@ class CpcFrameFilter:
         k = None
         for dec in it:
             f = dec.inferior_frame()
-            name = f.name() or ''
+            name = cname(f)
             if GENERATED_RE.match(name) or (name.startswith('cpc_') and name.endswith('__cps')):
                 pending.append(dec)
                 if k is None:
@@ -1316,7 +1389,7 @@ class CpcFrameFilter:
         groups = _groups(frames, k)
         shown = frames[0]
         for func, fs, holds in groups:
-            if re.search(r'__(start|defer)$', fs[0].name() or '') and fs[0] is not frames[0]:
+            if re.search(r'__(start|defer)$', cname(fs[0])) and fs[0] is not frames[0]:
                 continue
             shown = fs[0]
             yield RenamedFrame(by_frame[id(fs[0])])
@@ -1496,20 +1569,20 @@ def _print_breakpoint_stop(event):
     gdb.execute('display')
 
 
-def _labels_of(body_name, near_pc):
-    """{line: address} of the resume labels of F__body."""
-    return {line: addr for (_, line, addr) in _labels(body_name, near_pc).values()}
+def _labels_of(func, near_pc):
+    """{line: address} of the resume labels of cps function func's body."""
+    return {line: addr for (_, line, addr) in _labels(func, near_pc).values()}
 
 
 def _caller_resume(f):
     """(address of the resume label, k) of the cps caller of the function
     running in frame f: where it goes on once f's function returns."""
-    name = f.name() or ''
+    name = cname(f)
     r = running_stack(f)
     if r is None or r[0] is None:
         return None
     k, frames, _ = r
-    mine = [g for g in frames if user_name(g.name()) == user_name(name)]
+    mine = [g for g in frames if user_name(cname(g)) == user_name(name)]
     skip = _count_bodies(_groups(mine, k))
     top = continuation_frames(k, skip=skip)
     if not top or top[0].note:
@@ -1520,12 +1593,12 @@ def _caller_resume(f):
     if not m or m.group(1) != caller:
         return None
     line = (_resume_loc(caller, int(m.group(2)), fn) or (None, None))[1]
-    addr = _labels_of(caller + '__body', fn).get(line)
+    addr = _labels_of(caller, fn).get(line)
     if addr is None:
         return None
     # past the restores of the caller's variables, before it takes the
     # result: the last statement on the call's line after the label
-    body = gdb.lookup_symbol(caller + '__body', gdb.block_for_pc(fn))[0]
+    body = body_symbol(caller, gdb.block_for_pc(fn))
     for e in sorted(body.symtab.linetable(), key=lambda e: e.pc):
         if e.pc < addr:
             continue
@@ -1543,7 +1616,7 @@ def _before_step(kind):
     _step = None
     try:
         f = gdb.selected_frame()
-        name = f.name() or ''
+        name = cname(f)
         if not GENERATED_RE.match(name):
             return
         target = None
@@ -1553,7 +1626,7 @@ def _before_step(kind):
             # at a cps function's entry: its body may run later, from the
             # trampoline (a deferred entry), or at once (then `step` enters it)
             g = name[:-len('__cps')]
-            if gdb.lookup_symbol(g + '__body', f.block())[0] is not None:
+            if body_symbol(g, f.block()) is not None:
                 target, mode = (g + '__body', _frame_k(f)), 'enter'
         elif name.endswith('__body'):
             addr = _labels_of(name, f.pc()).get(f.find_sal().line)

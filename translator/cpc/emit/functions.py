@@ -67,9 +67,7 @@ class Functions(Declarations):
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         frames.append(cg.args_struct(f.name, sig.pfields))
-        # the body carries f's own name in the C unless the C declares f
-        # natively (use_declaration)
-        body = cg.body_name(f.name, own=not use)
+        body = cg.body_name(f.name, own=not (use or self.declared_in_headers(f.name)))
         # (a body without resume points keeps its parameters' const)
         bdecls = sig.bdecls if sites else sig.pdecls
         if not sites and not f.spawns:
@@ -128,6 +126,16 @@ class Functions(Declarations):
         txt += rw.line_directive(self.u, head_at) + '\n'
         e = f.c.extent.end.offset
         self.edits.append((a, e, txt + newbody + '\n' + undef + rw.resync(self.u, e)))
+
+    def declared_in_headers(self, name):
+        """Whether a header declares function `name`: the C includes it as
+        written, where a cps function's declaration reads as a native one,
+        so the body cannot take the name (cg.body_name)."""
+        if getattr(self, '_header_functions', None) is None:
+            self._header_functions = {c.spelling for c in self.u.top()
+                                      if c.kind == K.FUNCTION_DECL and
+                                      not self.u.in_main_file(c)}
+        return name in self._header_functions
 
     def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
