@@ -709,3 +709,14 @@ def test_info_breakpoints_and_frame_name_the_users_function():
     assert re.search(r'^#0  square \(.*\) at \S*lines\.cpc:7\n7\t', out, re.M), out
     assert '__body' not in out, out
 
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_break_on_a_cps_functions_name_stops_once_per_call(opt):
+    # (optimised, the body is inlined into its resume functions too: a
+    # thread going on after square's yield does not stop there again)
+    script = ''.join('break %s\ncommands\nsilent\necho hit %s\\n\ncontinue\nend\n' % (f, f)
+                     for f in ('square', 'count')) + 'run\n'
+    out = gdb(build('lines', opt), script=script)
+    assert 'total 14' in out, out
+    assert out.count('hit square\n') == 3 and out.count('hit count\n') == 1, out

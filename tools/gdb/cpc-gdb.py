@@ -1543,6 +1543,61 @@ def _silence(bp):
 _silenced = set()
 
 
+# ---- `break F` on a cps function F ---------------------------------------------------
+#
+# Optimised, gcc inlines F's body into its entry, its deferred entry and its
+# resume functions F__resume_N, and gdb puts a location of `break F` at the
+# start of each copy.  A copy inlined into a resume function is where the
+# thread goes on after one of F's calls, not a call of F: those locations are
+# disabled, so that the breakpoint stops once per call of F, as in C.
+
+_adjusting = False
+
+
+def _resume_copy(addr):
+    """Whether addr starts a copy of a cps function's body inlined into
+    one of its own resume functions."""
+    try:
+        b = gdb.block_for_pc(addr)
+    except RuntimeError:
+        return False
+    chain = []
+    while b is not None and not b.is_static and not b.is_global:
+        if b.function is not None:
+            chain.append(b.function)
+        b = b.superblock
+    for inner, outer in zip(chain, chain[1:]):
+        m = RESUME_RE.match(outer.name or '')
+        if m and inner.name == m.group(1) and cname(inner) == inner.name + '__body':
+            return True
+    return False
+
+
+def _skip_resume_copies(bp):
+    global _adjusting
+    if _adjusting:
+        return
+    try:
+        if bp.type != gdb.BP_BREAKPOINT or not bp.visible or not bp.location:
+            return
+        spec = bp.location.strip()
+        if spec.startswith('-function '):
+            spec = spec[len('-function '):].strip()
+        if not re.fullmatch(r'[A-Za-z_]\w*', spec) or \
+                not (gdb.lookup_global_symbol(spec + '__cps') or
+                     gdb.lookup_static_symbol(spec + '__cps')):
+            return                      # not a cps function's name
+        locs = getattr(bp, 'locations', None) or []
+        _adjusting = True
+        for loc in locs:
+            if loc.enabled and _resume_copy(loc.address):
+                loc.enabled = False
+    except (RuntimeError, gdb.error, AttributeError, NotImplementedError):
+        pass
+    finally:
+        _adjusting = False
+
+
 def _print_breakpoint_stop(event):
     global _threads_seen
     if not isinstance(event, gdb.BreakpointEvent):
@@ -1796,6 +1851,10 @@ gdb.events.stop.connect(_on_stop)
 for _bp in gdb.breakpoints():
     _silence(_bp)
 gdb.events.breakpoint_created.connect(_silence)
+for _bp in gdb.breakpoints():
+    _skip_resume_copies(_bp)
+gdb.events.breakpoint_created.connect(_skip_resume_copies)
+gdb.events.breakpoint_modified.connect(_skip_resume_copies)
 gdb.events.stop.connect(_print_breakpoint_stop)
 
 InfoCpcLocals('locals')
