@@ -720,3 +720,14 @@ def test_break_on_a_cps_functions_name_stops_once_per_call(opt):
     out = gdb(build('lines', opt), script=script)
     assert 'total 14' in out, out
     assert out.count('hit square\n') == 3 and out.count('hit count\n') == 1, out
+
+
+def test_finish_from_a_cps_function_without_resume_points_returns_to_its_caller():
+    # (the function has a body of its own, called by its entry: it holds no
+    # frame of the continuation, and its caller's frame is shown)
+    # (leaf's first call is deferred: its entry runs from the trampoline,
+    # called by leaf__bounce, one invocation with the body and the entry)
+    out = gdb(build('leaf', '-O0'), 'break leaf.cpc:8', 'run', 'bt', 'finish', 'kill')
+    assert re.search(r'^#0  leaf \(x=3\) at \S*leaf\.cpc:8\n    caller \(n=3, r=\S+\) at '
+                     r'\S*leaf\.cpc:12\n#\d+ .* in sched_trampoline ', out, re.M), out
+    assert re.search(r'^#0  caller \(n=3\) at \S*leaf\.cpc:12\n12\t', out, re.M), out

@@ -574,20 +574,43 @@ def _groups(frames, k=None):
         m = GENERATED_RE.match(name)
         kind = m.group(2) if m else 'cps'
         func = user_name(name)
-        if groups and groups[-1][0] == func and groups[-1][2] == {'body'}:
-            groups[-1][1].append(f)             # the body's caller (or its twin record)
+        if groups and groups[-1][0] == func and (
+                groups[-1][2] == {'body'} or
+                kind == 'bounce' and groups[-1][2] <= {'body', 'cps'}):
+            # the body's caller (or its twin record), or the deferred entry
+            # that called the entry (which the trampoline alone calls)
+            groups[-1][1].append(f)
             groups[-1][2].add(kind)
         else:
             groups.append((func, [f], {kind}))
     out = []
     for i, (func, fs, kinds) in enumerate(groups):
-        holds = bool(kinds - {'start', 'defer'}) and cname(fs[0]) not in PRIMITIVE_ENTRIES
+        holds = bool(kinds - {'start', 'defer'}) and cname(fs[0]) not in PRIMITIVE_ENTRIES \
+            and _has_frame(func, fs[0])
         if holds and i == 0 and 'body' in kinds and _at_edge(fs[0], k):
             holds = False
         elif holds and i == 0 and kinds <= {'cps', 'bounce'} and _at_edge(fs[0]):
             holds = False                       # an inlined body at its dispatch
         out.append((func, fs, holds))
     return out
+
+
+_frame_types = {}
+
+
+def _has_frame(func, f):
+    """Whether cps function func pushes a frame (struct func__frame: it has
+    resume points; a function whose every cps call is a tail call has
+    none), seen from gdb.Frame f."""
+    key = (func, f.function().symtab.filename if f.function() is not None and
+           f.function().symtab is not None else None)
+    if key not in _frame_types:
+        try:
+            _frame_types[key] = gdb.lookup_type('struct %s__frame' % func, f.block()) \
+                is not None
+        except (gdb.error, RuntimeError):
+            _frame_types[key] = False
+    return _frame_types[key]
 
 
 def _count_bodies(groups):
