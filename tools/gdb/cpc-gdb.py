@@ -227,14 +227,17 @@ def body_symbol(func, block=None):
     """The function symbol of the body of cps function func (named func in
     the C, or func__body), or None."""
     for name in (func, func + '__body'):
+        found = []
         try:
-            sym = gdb.lookup_symbol(name, block)[0] if block is not None else None
-            sym = sym or gdb.lookup_static_symbol(name) or gdb.lookup_global_symbol(name)
+            if block is not None:
+                found.append(gdb.lookup_symbol(name, block)[0])
+            found += [gdb.lookup_static_symbol(name), gdb.lookup_global_symbol(name)]
         except (gdb.error, RuntimeError):
-            sym = None
-        if sym is not None and sym.addr_class == gdb.SYMBOL_LOC_BLOCK and \
-                (name != func or _is_body(sym)):
-            return sym
+            pass
+        for sym in found:
+            if sym is not None and sym.addr_class == gdb.SYMBOL_LOC_BLOCK and \
+                    (name != func or _is_body(sym)):
+                return sym
     return None
 
 
