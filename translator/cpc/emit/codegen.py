@@ -153,8 +153,9 @@ def body_name(name, own=True):
     name and gdb's own views (breakpoints, signal stops, `frame`, `finish`,
     `break f`) and gcc's messages name the user's function; its symbol stays
     `name__body` (an asm label: the ABI and the symbols do not change).
-    Not `own` where the C declares `name` otherwise (a deprecated function's
-    native declaration, `use_declaration`): then it is `name__body`."""
+    Not `own` where the C declares `name` otherwise (a header declaring the
+    function, included as written; a deprecated function's native
+    declaration, `use_declaration`): then it is `name__body`."""
     return name if own else '%s__body' % name
 
 
