@@ -599,7 +599,7 @@ def test_every_sleeping_thread_is_listed_with_its_function_and_line(opt):
                  normalise('\n'.join(cpc_threads_listing(out))))
     at = sleepers_line
     assert got.splitlines() == [
-        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 9 CPC threads',
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 10 CPC threads',
         '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
         '    #0  inspector () at sleepers.cpc:%d' % at('LINE_READY'),
         '  CPC thread 2 (0xADDR): runnable',
@@ -614,12 +614,16 @@ def test_every_sleeping_thread_is_listed_with_its_function_and_line(opt):
         '  CPC thread 6 (0xADDR): sleeping',
         '    #0  big (buf=...) at sleepers.cpc:%d' % at('/* big */'),
         '  CPC thread 7 (0xADDR): sleeping',
-        '    #0  ticker (ticks=0) at sleepers.cpc:%d' % at('/* ticker */'),
+        '    #0  nap () [no frame: it ended with the call it waits in] at sleepers.cpc:%d'
+        % at('/* nap */'),
+        '    #1  napper (before=44) at sleepers.cpc:%d' % at('/* napper */'),
         '  CPC thread 8 (0xADDR): sleeping',
-        NO_FRAME,
+        '    #0  ticker (ticks=0) at sleepers.cpc:%d' % at('/* ticker */'),
         '  CPC thread 9 (0xADDR): sleeping',
+        NO_FRAME,
+        '  CPC thread 10 (0xADDR): sleeping',
         '    #0  with_args (left=54) at sleepers.cpc:%d' % at('/* with_args */'),
-        '9 CPC threads: 1 running, 1 runnable, 7 sleeping',
+        '10 CPC threads: 1 running, 1 runnable, 8 sleeping',
         '(release runtime: a thread held by the program with cpc_park is listed with the '
         'debug runtime only, cpcc --cpc-debug)',
     ], got
