@@ -24,13 +24,18 @@ retired = set()        # functions no longer recorded
 
 
 def frame_base(entry):
-    """The frame base of the C invocation stopped on this row: %rbp, or at
-    the function's first instruction (before `push %rbp; mov %rsp,%rbp`)
-    what %rbp will be."""
+    """The frame base of the C invocation stopped on this row: its
+    canonical frame address, the caller's %rsp as gdb unwinds it (on the
+    function's first instruction, %rsp + 8).  (Not %rbp: a function with
+    an over-aligned local realigns the stack in its prologue, and %rbp
+    then differs from what %rsp - 8 was at its entry.)"""
     f = gdb.selected_frame()
     if entry:
-        return int(f.read_register('rsp')) - 8
-    return int(f.read_register('rbp'))
+        return int(f.read_register('rsp')) + 8
+    older = f.older()
+    if older is None:
+        return int(f.read_register('rbp')) + 16
+    return int(older.read_register('rsp'))
 
 
 class Row(gdb.Breakpoint):

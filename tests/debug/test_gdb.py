@@ -308,7 +308,8 @@ def test_asan_reports_a_crash_in_a_resumed_body_at_its_cpc_line():
     exe = build('crash', '-O0', '-fsanitize=address')
     r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                        timeout=60)
-    assert re.search(r'#0 0x[0-9a-f]+ in depth3__body \S*crash\.cpc:11\n', r.stderr), r.stderr
+    # (the function's own name: its body carries it in the debug information)
+    assert re.search(r'#0 0x[0-9a-f]+ in depth3 \S*crash\.cpc:11\n', r.stderr), r.stderr
 
 
 def test_tsan_reports_a_race_in_detached_code_at_its_cpc_line():
@@ -316,9 +317,9 @@ def test_tsan_reports_a_race_in_detached_code_at_its_cpc_line():
     r = subprocess.run([exe], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                        timeout=60)
     assert 'WARNING: ThreadSanitizer: data race' in r.stderr, r.stderr
-    # both accesses: the body's line, under the resume function named for the
-    # function's line
-    frames = re.findall(r'#0 bump__body \S*race\.cpc:(\d+) .*\n\s+#1 bump__resume_1 '
+    # both accesses: the body's line, under the function's name, called by
+    # the resume function named for the function's line
+    frames = re.findall(r'#0 bump \S*race\.cpc:(\d+) .*\n\s+#1 bump__resume_1 '
                         r'\S*race\.cpc:(\d+)', r.stderr)
     assert frames[:2] == [('13', '10'), ('13', '10')], r.stderr
 
@@ -328,6 +329,7 @@ def test_valgrind_reports_an_invalid_read_after_a_resume_at_its_cpc_lines():
     r = subprocess.run(['valgrind', '-q', exe], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=120)
     # the read (after the resume), then where the block was allocated
+    # (valgrind names functions by their symbols: the body's is past_end__body)
     assert re.search(r'Invalid read of size 4\n.*at 0x[0-9A-F]+: past_end__body '
                      r'\(invalid\.cpc:10\)\n', r.stderr), r.stderr
     assert re.search(r'by 0x[0-9A-F]+: past_end__body \(invalid\.cpc:8\)\n', r.stderr), \
@@ -597,7 +599,7 @@ def test_every_sleeping_thread_is_listed_with_its_function_and_line(opt):
                  normalise('\n'.join(cpc_threads_listing(out))))
     at = sleepers_line
     assert got.splitlines() == [
-        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 9 CPC threads',
+        'CPC scheduler 0 (default, 0xADDR), driven by OS thread T (LWP N): 10 CPC threads',
         '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
         '    #0  inspector () at sleepers.cpc:%d' % at('LINE_READY'),
         '  CPC thread 2 (0xADDR): runnable',
@@ -612,12 +614,16 @@ def test_every_sleeping_thread_is_listed_with_its_function_and_line(opt):
         '  CPC thread 6 (0xADDR): sleeping',
         '    #0  big (buf=...) at sleepers.cpc:%d' % at('/* big */'),
         '  CPC thread 7 (0xADDR): sleeping',
-        '    #0  ticker (ticks=0) at sleepers.cpc:%d' % at('/* ticker */'),
+        '    #0  nap () [no frame: it ended with the call it waits in] at sleepers.cpc:%d'
+        % at('/* nap */'),
+        '    #1  napper (before=44) at sleepers.cpc:%d' % at('/* napper */'),
         '  CPC thread 8 (0xADDR): sleeping',
-        NO_FRAME,
+        '    #0  ticker (ticks=0) at sleepers.cpc:%d' % at('/* ticker */'),
         '  CPC thread 9 (0xADDR): sleeping',
+        NO_FRAME,
+        '  CPC thread 10 (0xADDR): sleeping',
         '    #0  with_args (left=54) at sleepers.cpc:%d' % at('/* with_args */'),
-        '9 CPC threads: 1 running, 1 runnable, 7 sleeping',
+        '10 CPC threads: 1 running, 1 runnable, 8 sleeping',
         '(release runtime: a thread held by the program with cpc_park is listed with the '
         'debug runtime only, cpcc --cpc-debug)',
     ], got
@@ -677,3 +683,55 @@ def test_a_front_end_on_mi_gets_the_stop_record_of_a_breakpoint_with_its_frame()
                        stderr=subprocess.STDOUT, text=True, timeout=60)
     assert re.search(r'^\*stopped,reason="breakpoint-hit",.*frame=\{.*line="13"', r.stdout,
                      re.M), r.stdout
+
+
+# gdb's own views, printed without the extension's frame filter: the function
+# holding a cps function's code carries the user's name in the debug
+# information, so gdb names it by itself (the C caller above it, a resume
+# stub or the entry, keeps its generated name).
+
+def test_a_signal_stop_names_the_users_function():
+    out = gdb(build('crash', '-O0'), 'run', 'kill')
+    assert re.search(r'^Program received signal SIGSEGV, Segmentation fault\.\n'
+                     r'0x[0-9a-f]+ in depth3 \(.*\) at \S*crash\.cpc:11$', out, re.M), out
+    assert '__body' not in out, out
+
+
+def test_break_on_a_cps_functions_name_stops_on_its_first_line():
+    out = gdb(build('lines', '-O0'), 'break square', 'break count', 'run', 'continue', 'kill')
+    assert re.search(r'^Breakpoint 1 at 0x[0-9a-f]+: file \S*lines\.cpc, line 6\.$', out,
+                     re.M), out
+    assert re.search(r'^Breakpoint 2, count \(n=3\) at \S*lines\.cpc:11\n11\t', out, re.M), out
+    assert re.search(r'^Breakpoint 1, square \(v=3\) at \S*lines\.cpc:6\n6\t', out, re.M), out
+
+
+def test_info_breakpoints_and_frame_name_the_users_function():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'info breakpoints', 'frame',
+              'kill')
+    assert re.search(r'^1\s+breakpoint\s+keep y\s+0x[0-9a-f]+ in square at \S*lines\.cpc:7$',
+                     out, re.M), out
+    assert re.search(r'^#0  square \(.*\) at \S*lines\.cpc:7\n7\t', out, re.M), out
+    assert '__body' not in out, out
+
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_break_on_a_cps_functions_name_stops_once_per_call(opt):
+    # (optimised, the body is inlined into its resume functions too: a
+    # thread going on after square's yield does not stop there again)
+    script = ''.join('break %s\ncommands\nsilent\necho hit %s\\n\ncontinue\nend\n' % (f, f)
+                     for f in ('square', 'count')) + 'run\n'
+    out = gdb(build('lines', opt), script=script)
+    assert 'total 14' in out, out
+    assert out.count('hit square\n') == 3 and out.count('hit count\n') == 1, out
+
+
+def test_finish_from_a_cps_function_without_resume_points_returns_to_its_caller():
+    # (the function has a body of its own, called by its entry: it holds no
+    # frame of the continuation, and its caller's frame is shown)
+    # (leaf's first call is deferred: its entry runs from the trampoline,
+    # called by leaf__bounce, one invocation with the body and the entry)
+    out = gdb(build('leaf', '-O0'), 'break leaf.cpc:8', 'run', 'bt', 'finish', 'kill')
+    assert re.search(r'^#0  leaf \(x=3\) at \S*leaf\.cpc:8\n    caller \(n=3, r=\S+\) at '
+                     r'\S*leaf\.cpc:12\n#\d+ .* in sched_trampoline ', out, re.M), out
+    assert re.search(r'^#0  caller \(n=3\) at \S*leaf\.cpc:12\n12\t', out, re.M), out

@@ -212,24 +212,10 @@ def lib_trace(path, lib, objects, tmp):
 
 
 # Places where gcc's -O0 code of the generated C runs a row of an earlier
-# line (found by this test, not fixed yet; each fails the test once fixed,
-# to be taken off the list):
-# - over-aligned locals (_Alignas(64)): after a resume, their address is
-#   computed on the declaration's line;
-# - a cps call after another in the same loop body, in a function with
-#   compound literals kept in its environment: the jump of its `return` to
-#   the epilogue carries the line of the first call;
-# - the heap environment's copy of a variable initialised by a compound
-#   literal, before a nested cps function's closure: part of it runs after
-#   the closure's line.
-KNOWN_OUT_OF_ORDER = {
-    'alignment_across_calls.cpc:13: runs-back in tests/translator/programs/'
-    'alignment_across_calls.cpc: _Alignas(64) char buf[10] = "aligned"; (after line 17)',
-    'compound_literal_lifetime.cpc:24: runs-back in tests/translator/programs/'
-    'compound_literal_lifetime.cpc: clobber(); (after line 25)',
-    'nested_cps_shapes.cpc:13: runs-back in tests/translator/programs/nested_cps_shapes.cpc: '
-    'struct acc a = { 0, 0 }; (after line 14)',
-}
+# line that are known and not fixed (each fails the test once fixed, to be
+# taken off the list): none.  (What keeps the order: codegen.PREAMBLE's
+# -O0 attributes, boxing.py's environment set-up on one line.)
+KNOWN_OUT_OF_ORDER = set()
 
 
 def test_every_cpc_program_and_library_file_runs_its_lines_in_source_order():

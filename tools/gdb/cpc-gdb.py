@@ -97,7 +97,7 @@ def _function_at(addr):
     """(name, gdb.Symbol or None) of the function at addr."""
     b = _function_block(addr)
     if b is not None:
-        return b.function.name, b.function
+        return cname(b.function), b.function
     out = gdb.execute('info symbol 0x%x' % addr, to_string=True)
     m = re.match(r'(\S+)( \+ \d+)? in section', out)
     return (m.group(1) if m else '0x%x' % addr), None
@@ -169,6 +169,78 @@ def user_name(name):
     return m.group(1) if m else name
 
 
+# The function holding cps function F's code is named F in the C (its debug
+# information names it so, and gdb's own views show F); its symbol is
+# F__body.  The extension reasons on the generated names: cname() gives a
+# frame's or a function symbol's, F__body for such a body.
+_is_body_cache = {}
+
+
+def _is_body(sym):
+    """Whether function symbol sym is the body of a cps function: named F,
+    with F__cps, its entry, in the same compilation unit."""
+    name = sym.name if sym is not None else None
+    if not name or GENERATED_RE.match(name) or sym.symtab is None:
+        return False
+    key = (name, sym.symtab.filename)
+    if key not in _is_body_cache:
+        found = False
+        try:
+            e = gdb.lookup_static_symbol(name + '__cps') or \
+                gdb.lookup_global_symbol(name + '__cps')
+            for c in ([e] if e is not None else []) + \
+                    list(gdb.lookup_static_symbols(name + '__cps')):
+                if c.symtab is not None and c.symtab.filename == sym.symtab.filename:
+                    found = True
+                    break
+        except (gdb.error, RuntimeError, AttributeError):
+            pass
+        _is_body_cache[key] = found
+    return _is_body_cache[key]
+
+
+def cname(frame_or_sym):
+    """The generated C name of a gdb.Frame's function or of a function
+    symbol: F__body for the body of cps function F, else its name."""
+    if isinstance(frame_or_sym, gdb.Frame):
+        name = frame_or_sym.name() or ''
+        try:
+            sym = frame_or_sym.function()
+        except (RuntimeError, gdb.error):
+            sym = None
+        if sym is None or sym.name != name:
+            # (an inlined frame: its block's function)
+            try:
+                b = frame_or_sym.block()
+                while b is not None and b.function is None:
+                    b = b.superblock
+                sym = b.function if b is not None else sym
+            except (RuntimeError, gdb.error):
+                pass
+    else:
+        sym = frame_or_sym
+        name = sym.name if sym is not None else ''
+    return name + '__body' if sym is not None and sym.name == name and _is_body(sym) else name
+
+
+def body_symbol(func, block=None):
+    """The function symbol of the body of cps function func (named func in
+    the C, or func__body), or None."""
+    for name in (func, func + '__body'):
+        found = []
+        try:
+            if block is not None:
+                found.append(gdb.lookup_symbol(name, block)[0])
+            found += [gdb.lookup_static_symbol(name), gdb.lookup_global_symbol(name)]
+        except (gdb.error, RuntimeError):
+            pass
+        for sym in found:
+            if sym is not None and sym.addr_class == gdb.SYMBOL_LOC_BLOCK and \
+                    (name != func or _is_body(sym)):
+                return sym
+    return None
+
+
 def _fmt_value(v):
     try:
         return v.format_string(summary=True) if v.type.code in (
@@ -226,7 +298,7 @@ def _spawn_target(thunk_sym):
         for insn in insns:
             ib, outermost = gdb.block_for_pc(insn['addr']), None
             while ib is not None and ib.function is not None and ib.function != thunk_sym:
-                m = GENERATED_RE.match(ib.function.name)
+                m = GENERATED_RE.match(cname(ib.function))
                 if m and m.group(2) in ('cps', 'body'):
                     outermost = (ib, m)
                 ib = ib.superblock
@@ -258,12 +330,15 @@ def _spawn_target(thunk_sym):
 _label_cache = {}
 
 
-def _labels(body_name, near):
+def _labels(func, near):
     """{label name: (file, line, address)} of the resume labels F__resumed_N
-    of the body F__body (looked up from the code at `near`).  gcc puts them
-    in the function's block or nested ones, which gdb's lookup does not
-    search: the blocks are found through the line table."""
-    body = gdb.lookup_symbol(body_name, gdb.block_for_pc(near))[0]
+    of the body of cps function func (F, or its body's C name F__body),
+    looked up from the code at `near`.  gcc puts them in the function's
+    block or nested ones, which gdb's lookup does not search: the blocks
+    are found through the line table."""
+    if func.endswith('__body'):
+        func = func[:-len('__body')]
+    body = body_symbol(func, gdb.block_for_pc(near))
     if body is None:
         return {}
     start = int(body.value().address)
@@ -294,7 +369,7 @@ def _resume_loc(func, n, near):
     inlined into its resume stub) entry N of the table F__lines the
     translator writes beside F."""
     try:
-        lab = _labels(func + '__body', near).get('%s__resumed_%d' % (func, n))
+        lab = _labels(func, near).get('%s__resumed_%d' % (func, n))
         if lab:
             return lab[:2]
     except (RuntimeError, gdb.error, AttributeError):
@@ -362,7 +437,8 @@ def _start_target(name, sym, fn):
             break
         # T's entry inlined into the thunk: one of its other
         # functions is declared on its line too
-        hs = gdb.lookup_static_symbol(target + helper) or \
+        hs = body_symbol(target) if helper == '__body' else \
+            gdb.lookup_static_symbol(target + helper) or \
             gdb.lookup_global_symbol(target + helper)
         loc = _loc_of_symbol(hs)
     return target, loc or inlined[1], names
@@ -467,7 +543,7 @@ def running_stack(newest):
     k = None
     f = newest
     while f is not None:
-        name = f.name() or ''
+        name = cname(f)
         if name in TRAMPOLINES:
             if not frames:
                 return None
@@ -498,24 +574,47 @@ def _groups(frames, k=None):
     last line (its frame is pushed on the first, dropped on the last)."""
     groups = []
     for f in frames:
-        name = f.name() or ''
+        name = cname(f)
         m = GENERATED_RE.match(name)
         kind = m.group(2) if m else 'cps'
         func = user_name(name)
-        if groups and groups[-1][0] == func and groups[-1][2] == {'body'}:
-            groups[-1][1].append(f)             # the body's caller (or its twin record)
+        if groups and groups[-1][0] == func and (
+                groups[-1][2] == {'body'} or
+                kind == 'bounce' and groups[-1][2] <= {'body', 'cps'}):
+            # the body's caller (or its twin record), or the deferred entry
+            # that called the entry (which the trampoline alone calls)
+            groups[-1][1].append(f)
             groups[-1][2].add(kind)
         else:
             groups.append((func, [f], {kind}))
     out = []
     for i, (func, fs, kinds) in enumerate(groups):
-        holds = bool(kinds - {'start', 'defer'}) and (fs[0].name() or '') not in PRIMITIVE_ENTRIES
+        holds = bool(kinds - {'start', 'defer'}) and cname(fs[0]) not in PRIMITIVE_ENTRIES \
+            and _has_frame(func, fs[0])
         if holds and i == 0 and 'body' in kinds and _at_edge(fs[0], k):
             holds = False
         elif holds and i == 0 and kinds <= {'cps', 'bounce'} and _at_edge(fs[0]):
             holds = False                       # an inlined body at its dispatch
         out.append((func, fs, holds))
     return out
+
+
+_frame_types = {}
+
+
+def _has_frame(func, f):
+    """Whether cps function func pushes a frame (struct func__frame: it has
+    resume points; a function whose every cps call is a tail call has
+    none), seen from gdb.Frame f."""
+    key = (func, f.function().symtab.filename if f.function() is not None and
+           f.function().symtab is not None else None)
+    if key not in _frame_types:
+        try:
+            _frame_types[key] = gdb.lookup_type('struct %s__frame' % func, f.block()) \
+                is not None
+        except (gdb.error, RuntimeError):
+            _frame_types[key] = False
+    return _frame_types[key]
 
 
 def _count_bodies(groups):
@@ -546,7 +645,7 @@ def _at_edge(f, k=None):
         if k is None or f.pc() != min(e.pc for e in ls if e.line == last):
             return True
         m = RESUME_RE.match(_function_at(_u64(_wait(k) - 8))[0])
-        return not (m and m.group(1) == user_name(f.name()))
+        return not (m and m.group(1) == user_name(cname(f)))
     except (gdb.error, RuntimeError, ValueError, AttributeError):
         return False
 
@@ -560,7 +659,7 @@ def running_logical_frames(k, frames):
     groups = _groups(frames, k)
     for func, fs, holds in groups:
         f = fs[0]
-        if re.search(r'__(start|defer)$', f.name() or '') and f is not frames[0]:
+        if re.search(r'__(start|defer)$', cname(f)) and f is not frames[0]:
             continue                     # scaffolding: its callee is shown
         sal = f.find_sal()
         loc = (sal.symtab.filename, sal.line) if sal.symtab is not None else None
@@ -943,9 +1042,118 @@ def find_threads():
         if t.frames is None:
             try:
                 t.frames = continuation_frames(t.k)
+                if t.state.startswith(('sleeping', 'waiting')):
+                    t.frames = _tail_called(t.k, t.frames)
             except gdb.error as e:
                 t.frames = [LogicalFrame('<unreadable: %s>' % e, None, [])]
     return threads, scheds
+
+def _cps_calls(fb, rows=None):
+    """[(callee, address)]: the calls and jumps to a cps function's entry
+    X__cps in the code of function block fb (in its rows `rows`, [(start,
+    end)], when given; fb None: any function's)."""
+    arch = gdb.selected_inferior().architecture()
+    out = []
+    for a, b in rows or [(fb.start, fb.end)]:
+        if b <= a:
+            continue
+        for insn in arch.disassemble(a, b - 1):
+            if fb is not None and not _owns(fb, insn['addr']):
+                continue
+            op = insn['asm'].split()[0] if insn['asm'].split() else ''
+            m = CPS_CALL_RE.search(insn['asm'])
+            if m and op.startswith(('call', 'jmp')):
+                out.append((m.group(1), insn['addr']))
+    return out
+
+
+_site_callees = {}
+
+
+def _site_callee(func, n, near):
+    key = (func, n, _function_at(near)[0])
+    if key not in _site_callees:
+        _site_callees[key] = _site_callee_uncached(func, n, near)
+    return _site_callees[key]
+
+
+def _site_callee_uncached(func, n, near):
+    """The cps function that F's call at resume point N calls: the last
+    call of an entry X__cps in the code of the call's line before the
+    resume label F__resumed_N (unoptimised code, where the label has an
+    address), or None."""
+    lab = _labels(func, near).get('%s__resumed_%d' % (func, n))
+    body = body_symbol(func, gdb.block_for_pc(near))
+    if not lab or body is None:
+        return _inlined_site_callee(func, n, near)
+    fb = _function_block(int(body.value().address))
+    rows = sorted(e.pc for e in body.symtab.linetable() if _owns(fb, e.pc) and e.line == lab[1])
+    start = [pc for pc in rows if pc < lab[2]]
+    calls = _cps_calls(fb, [(start[0], lab[2])]) if start else []
+    return calls[-1][0] if calls else None
+
+
+def _inlined_site_callee(func, n, near):
+    """_site_callee in optimised code, where F's body is inlined into its
+    entry and its resume functions: the one cps function called on the
+    call's line (F__lines) in F's code, or None when there are several."""
+    loc = _resume_loc(func, n, near)
+    st = gdb.find_pc_line(near).symtab
+    if loc is None or st is None:
+        return None
+    rows = sorted(st.linetable(), key=lambda e: e.pc)
+    ranges, callees = [], set()
+    for e, nxt in zip(rows, rows[1:]):
+        fb = _function_block(e.pc)
+        if fb is None or user_name(cname(fb.function)) != func:
+            continue
+        if e.line == loc[1] and nxt.pc > e.pc:
+            ranges.append((e.pc, nxt.pc))
+        # a callee inlined there (its entry or body: an inlined function's
+        # symbol has the line of its call)
+        b = gdb.block_for_pc(e.pc)
+        while b is not None and b.start != fb.start:
+            if b.function is not None and b.function.line == loc[1]:
+                g = user_name(cname(b.function))
+                if g != func:
+                    callees.add(g)
+            b = b.superblock
+    callees |= {x for x, _ in _cps_calls(None, ranges)} if ranges else set()
+    return callees.pop() if len(callees) == 1 else None
+
+
+def _tail_called(k, frames):
+    """The frames of a thread waiting in a primitive (asleep, on a condvar
+    or an fd), with, above the top one, the cps function its call there
+    called when that function keeps no frame of its own: it ended with the
+    call the thread waits in (a tail call drops the frame before the
+    call), at the line of that call when it makes one such call.  Read from
+    the code at the top frame's resume point (unoptimised code)."""
+    try:
+        if not frames or frames[0].note:
+            return frames
+        fn = _u64(_wait(k) - 8)
+        m = RESUME_RE.match(_function_at(fn)[0])
+        if not m:
+            return frames
+        callee = _site_callee(m.group(1), int(m.group(2)), fn)
+        if callee is None or callee + '__cps' in PRIMITIVE_ENTRIES or \
+                callee.startswith('cpc_') and body_symbol(callee) is None:
+            return frames
+        # (its body, or optimised its entry, into which the body is inlined)
+        code = body_symbol(callee, gdb.block_for_pc(fn)) or \
+            gdb.lookup_static_symbol(callee + '__cps') or \
+            gdb.lookup_global_symbol(callee + '__cps')
+        if code is None:
+            return frames
+        fb = _function_block(int(code.value().address))
+        lines = {gdb.find_pc_line(a).line for _, a in _cps_calls(fb)}
+        loc = (code.symtab.filename, lines.pop()) if len(lines) == 1 else None
+        return [LogicalFrame(callee, loc, [], 'no frame: it ended with the call it waits in')] + \
+            frames
+    except (gdb.error, RuntimeError, ValueError, AttributeError, IndexError):
+        return frames
+
 
 def _older(f):
     f = f.older()
@@ -1031,7 +1239,7 @@ def _frame_variables(frame, args):
         block = frame.block()
     except RuntimeError:
         return None
-    cps = GENERATED_RE.match(frame.name() or '') is not None
+    cps = GENERATED_RE.match(cname(frame)) is not None
     dead = _dead_here(frame) if cps else set()
     out, env = [], None
     while block is not None and not block.is_global and not block.is_static:
@@ -1077,7 +1285,7 @@ def _dead_here(frame):
     line and the current one when the current one follows it; when it
     comes before (a loop went round), a variable set on a line after the
     resume or before the current line holds its value."""
-    m = GENERATED_RE.match(frame.name() or '')
+    m = GENERATED_RE.match(cname(frame))
     func, kind = m.group(1), m.group(2)
     n = None
     if kind.startswith('resume_'):
@@ -1227,15 +1435,15 @@ class RenamedFrame(FrameDecorator):
     """A generated function's frame, under its CPC name."""
 
     def function(self):
-        name = self.inferior_frame().name()
-        if GENERATED_RE.match(name or ''):
+        name = cname(self.inferior_frame())
+        if GENERATED_RE.match(name):
             return user_name(name)
         return super().function()
 
     def frame_args(self):
         """The user's arguments (not cpc_k, cpc_resume)."""
         args = super().frame_args()
-        if args is None or not GENERATED_RE.match(self.inferior_frame().name() or ''):
+        if args is None or not GENERATED_RE.match(cname(self.inferior_frame())):
             return args
         out = []
         for a in args:
@@ -1299,7 +1507,7 @@ class CpcFrameFilter:
         k = None
         for dec in it:
             f = dec.inferior_frame()
-            name = f.name() or ''
+            name = cname(f)
             if GENERATED_RE.match(name) or (name.startswith('cpc_') and name.endswith('__cps')):
                 pending.append(dec)
                 if k is None:
@@ -1319,7 +1527,7 @@ class CpcFrameFilter:
         groups = _groups(frames, k)
         shown = frames[0]
         for func, fs, holds in groups:
-            if re.search(r'__(start|defer)$', fs[0].name() or '') and fs[0] is not frames[0]:
+            if re.search(r'__(start|defer)$', cname(fs[0])) and fs[0] is not frames[0]:
                 continue
             shown = fs[0]
             yield RenamedFrame(by_frame[id(fs[0])])
@@ -1473,6 +1681,61 @@ def _silence(bp):
 _silenced = set()
 
 
+# ---- `break F` on a cps function F ---------------------------------------------------
+#
+# Optimised, gcc inlines F's body into its entry, its deferred entry and its
+# resume functions F__resume_N, and gdb puts a location of `break F` at the
+# start of each copy.  A copy inlined into a resume function is where the
+# thread goes on after one of F's calls, not a call of F: those locations are
+# disabled, so that the breakpoint stops once per call of F, as in C.
+
+_adjusting = False
+
+
+def _resume_copy(addr):
+    """Whether addr starts a copy of a cps function's body inlined into
+    one of its own resume functions."""
+    try:
+        b = gdb.block_for_pc(addr)
+    except RuntimeError:
+        return False
+    chain = []
+    while b is not None and not b.is_static and not b.is_global:
+        if b.function is not None:
+            chain.append(b.function)
+        b = b.superblock
+    for inner, outer in zip(chain, chain[1:]):
+        m = RESUME_RE.match(outer.name or '')
+        if m and inner.name == m.group(1) and cname(inner) == inner.name + '__body':
+            return True
+    return False
+
+
+def _skip_resume_copies(bp):
+    global _adjusting
+    if _adjusting:
+        return
+    try:
+        if bp.type != gdb.BP_BREAKPOINT or not bp.visible or not bp.location:
+            return
+        spec = bp.location.strip()
+        if spec.startswith('-function '):
+            spec = spec[len('-function '):].strip()
+        if not re.fullmatch(r'[A-Za-z_]\w*', spec) or \
+                not (gdb.lookup_global_symbol(spec + '__cps') or
+                     gdb.lookup_static_symbol(spec + '__cps')):
+            return                      # not a cps function's name
+        locs = getattr(bp, 'locations', None) or []
+        _adjusting = True
+        for loc in locs:
+            if loc.enabled and _resume_copy(loc.address):
+                loc.enabled = False
+    except (RuntimeError, gdb.error, AttributeError, NotImplementedError):
+        pass
+    finally:
+        _adjusting = False
+
+
 def _print_breakpoint_stop(event):
     global _threads_seen
     if not isinstance(event, gdb.BreakpointEvent):
@@ -1499,20 +1762,20 @@ def _print_breakpoint_stop(event):
     gdb.execute('display')
 
 
-def _labels_of(body_name, near_pc):
-    """{line: address} of the resume labels of F__body."""
-    return {line: addr for (_, line, addr) in _labels(body_name, near_pc).values()}
+def _labels_of(func, near_pc):
+    """{line: address} of the resume labels of cps function func's body."""
+    return {line: addr for (_, line, addr) in _labels(func, near_pc).values()}
 
 
 def _caller_resume(f):
     """(address of the resume label, k) of the cps caller of the function
     running in frame f: where it goes on once f's function returns."""
-    name = f.name() or ''
+    name = cname(f)
     r = running_stack(f)
     if r is None or r[0] is None:
         return None
     k, frames, _ = r
-    mine = [g for g in frames if user_name(g.name()) == user_name(name)]
+    mine = [g for g in frames if user_name(cname(g)) == user_name(name)]
     skip = _count_bodies(_groups(mine, k))
     top = continuation_frames(k, skip=skip)
     if not top or top[0].note:
@@ -1523,12 +1786,12 @@ def _caller_resume(f):
     if not m or m.group(1) != caller:
         return None
     line = (_resume_loc(caller, int(m.group(2)), fn) or (None, None))[1]
-    addr = _labels_of(caller + '__body', fn).get(line)
+    addr = _labels_of(caller, fn).get(line)
     if addr is None:
         return None
     # past the restores of the caller's variables, before it takes the
     # result: the last statement on the call's line after the label
-    body = gdb.lookup_symbol(caller + '__body', gdb.block_for_pc(fn))[0]
+    body = body_symbol(caller, gdb.block_for_pc(fn))
     for e in sorted(body.symtab.linetable(), key=lambda e: e.pc):
         if e.pc < addr:
             continue
@@ -1546,7 +1809,7 @@ def _before_step(kind):
     _step = None
     try:
         f = gdb.selected_frame()
-        name = f.name() or ''
+        name = cname(f)
         if not GENERATED_RE.match(name):
             return
         target = None
@@ -1556,7 +1819,7 @@ def _before_step(kind):
             # at a cps function's entry: its body may run later, from the
             # trampoline (a deferred entry), or at once (then `step` enters it)
             g = name[:-len('__cps')]
-            if gdb.lookup_symbol(g + '__body', f.block())[0] is not None:
+            if body_symbol(g, f.block()) is not None:
                 target, mode = (g + '__body', _frame_k(f)), 'enter'
         elif name.endswith('__body'):
             addr = _labels_of(name, f.pc()).get(f.find_sal().line)
@@ -1726,6 +1989,10 @@ gdb.events.stop.connect(_on_stop)
 for _bp in gdb.breakpoints():
     _silence(_bp)
 gdb.events.breakpoint_created.connect(_silence)
+for _bp in gdb.breakpoints():
+    _skip_resume_copies(_bp)
+gdb.events.breakpoint_created.connect(_skip_resume_copies)
+gdb.events.breakpoint_modified.connect(_skip_resume_copies)
 gdb.events.stop.connect(_print_breakpoint_stop)
 
 InfoCpcLocals('locals')

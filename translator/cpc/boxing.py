@@ -165,9 +165,10 @@ def box_function(u, f, vs, lits=()):
         if v.is_param:
             init.append(ctype.copy('cpc_env->' + v.name, v.name, v.type))
     ind = rw.indent_of(u, rw.start(body)) + '    '
-    # (on the line of the body's `{`, not on the line after it)
+    # (on the line of the body's `{`, not on the line after it; one line, so
+    # that the copies of the parameters do not run on the lines after it)
     edits.append((b0, b0, '\n' + rw.line_directive(u, body.extent.start.offset) + '\n' +
-                  ''.join(ind + x + '\n' for x in init) + rw.resync(u, b0)))
+                  ind + ' '.join(init) + '\n' + rw.resync(u, b0)))
     free = '__builtin_free(cpc_env);'
     rettype = f.c.type.get_result()
     void = ctype.is_void(rettype)

@@ -70,7 +70,7 @@ def test_generated_code_is_not_padded_or_pushed_right():
     assert not re.search(r'^ {20,}\S', out, re.M)
     # the body's head, dispatch and frame push are one line, on the
     # function's line (3); the user's code goes on at line 4
-    assert re.search(r'#line 3 "t\.cpc"\nstatic inline CPC_CPS_FN cpc_continuation \*f__body\(.*\) '
+    assert re.search(r'#line 3 "t\.cpc"\nstatic inline CPC_CPS_FN cpc_continuation \*f\(.*\) '
                      r'\{ struct f__frame \*cpc_f; switch \(cpc_resume\) \{ '
                      r'case 1: goto f__resumed_1; \} '
                      r'\{ /\* the frame of this invocation \*/ '
@@ -139,7 +139,7 @@ def test_falling_off_the_end_is_on_the_closing_brace_line():
         out = emit(src)
         lines = out.split('\n')
         where = presumed_lines(out)
-        body = next(i for i, l in enumerate(lines) if 'f__body(cpc_continuation *cpc_k, int' in l
+        body = next(i for i, l in enumerate(lines) if '*f(cpc_continuation *cpc_k, int' in l
                     and not l.endswith(';'))
         ret = next(i for i in range(body, len(lines)) if 'return cpc_resume_caller(cpc_k);' in lines[i])
         assert where[ret] == brace, '\n'.join(lines[body:ret + 2])
@@ -252,7 +252,7 @@ def test_the_resume_stubs_of_a_body_with_many_resume_points_are_compiled_unoptim
 
 
 def head_of(out, fn):
-    """The line defining generated function fn (`f__cps(`, `f__body(`)."""
+    """The line defining generated function fn (`f__cps(`, the body `f(`)."""
     return [ln for ln in out.split('\n') if '*' + fn in ln and '{' in ln][0]
 
 
@@ -264,7 +264,7 @@ def test_attributes_about_calls_of_the_function_go_on_its_entry(attr):
     out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n'
                'cps int g(int x) { return f(x) + 1; }\n' % attr)
     assert attr in head_of(out, 'f__cps('), out
-    for fn in ('f__body(', 'f__resume_1(', 'f__bounce('):
+    for fn in ('f(', 'f__resume_1(', 'f__bounce('):
         assert attr not in head_of(out, fn), head_of(out, fn)
 
 
@@ -275,14 +275,15 @@ def test_inline_specifier_of_a_static_cps_function_goes_on_its_entry():
 
 
 def test_flatten_goes_on_the_function_holding_the_users_code():
-    # (the body when the function has resume points; on the entry it would
+    # (the body, with or without resume points; on the entry it would
     # inline the whole body there, on a resume function once per resume point)
     out = emit('__attribute__((flatten)) cps int f(int x) { cpc_yield(); return x; }\n'
                '__attribute__((flatten)) cps int h(int x) { return x + 1; }\n')
-    assert 'flatten' in head_of(out, 'f__body(')
+    assert 'flatten' in head_of(out, 'f(')
     for fn in ('f__cps(', 'f__resume_1(', 'f__bounce('):
         assert 'flatten' not in head_of(out, fn), head_of(out, fn)
-    assert 'flatten' in head_of(out, 'h__cps(')
+    assert 'flatten' in head_of(out, 'h(')
+    assert 'flatten' not in head_of(out, 'h__cps(')
 
 
 def test_cold_and_hot_go_on_every_function_made_of_the_code_but_defer():
@@ -290,7 +291,7 @@ def test_cold_and_hot_go_on_every_function_made_of_the_code_but_defer():
     # conflict with CPC_COLD)
     for attr in ('cold', 'hot'):
         out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n' % attr)
-        for fn in ('f__cps(', 'f__body(', 'f__resume_1(', 'f__bounce('):
+        for fn in ('f__cps(', 'f(', 'f__resume_1(', 'f__bounce('):
             assert attr in head_of(out, fn), head_of(out, fn)
         assert 'hot' not in head_of(out, 'f__defer(')
 

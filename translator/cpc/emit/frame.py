@@ -55,17 +55,9 @@ class Signature:
             # va_arg wants a `va_list` parameter); fields hold the adjusted one
             self.pdecls = [ctype.declare(written(t), n) for (n, t) in self.params]
             old = old_style(em.u, f.c)
+            # (an old-style entry takes the promoted arguments; its call of
+            # the body, which is prototyped, converts them to the parameters)
             self.entry_pdecls = [entry_param(t, n, old) for (n, t) in self.params]
-            # an entry that is also the body takes the promoted arguments
-            # under other names, and converts them to the parameters
-            self.conversions = []
-            self.entry_body_pdecls = []
-            for (n, t), d in zip(self.params, self.entry_pdecls):
-                if old and ctype.promoted(t) is not None:
-                    self.conversions.append('    %s = cpc_arg_%s;\n' % (
-                        ctype.declare(written(t), n), n))
-                    d = entry_param(t, 'cpc_arg_' + n, old)
-                self.entry_body_pdecls.append(d)
             self.pfields = [ctype.declare_field(t, n) + ';' for (n, t) in self.params]
             # the body restores parameters at resume points: not const there
             self.bdecls = [ctype.declare(written(t), n, strip_const=True)

@@ -67,10 +67,13 @@ class Functions(Declarations):
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         frames.append(cg.args_struct(f.name, sig.pfields))
-        if sites:
-            pre.append(cg.body_prototype(f.name, sig.bdecls, sig.code + sig.holder) + ';')
-        else:
+        body = cg.body_name(f.name, own=not (use or self.declared_in_headers(f.name)))
+        # (a body without resume points keeps its parameters' const)
+        bdecls = sig.bdecls if sites else sig.pdecls
+        if not sites and not f.spawns:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
+        pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
+                                     bool(sites)) + ';')
         layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
         if sites:
             frames.append(cg.frame_struct(f.name, layout.fields))
@@ -78,9 +81,10 @@ class Functions(Declarations):
         for site in cfg.sites:
             if site.tail:
                 small.append(self.tail_call(f, site, frame, small))
+        self.body = body
         self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
         self.return_edits(f, cfg, sig, frame, small)
-        pre.append(cg.bounce(f.name, sig.pnames, bool(sites), sig.code))
+        pre.append(cg.bounce(f.name, sig.pnames, body if sites else None, sig.code))
         union, need = cg.reserve_union(f.name, bool(sites),
                                        None if sig.void else ctype.declare_field(sig.rt, 'ret'))
         if union:
@@ -94,20 +98,19 @@ class Functions(Declarations):
         for d in labels:
             small.append((rw.start(d), rw.full_end(self.u, d), ''))
         start, bodytext, end = self.user_body(f, small, frame)
+        pre.append(cg.entry_calling_body(f.name, body, sig.entry_pdecls, sig.lead, need,
+                                         sig.pnames, bool(sites)))
         if sites:
-            pre.append(cg.entry_calling_body(f.name, sig.entry_pdecls, sig.lead, need,
-                                             sig.pnames))
             stable = cg.stable_frame(len(sites))
             push = sig.bounds + cg.frame_push(
                 f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in layout.fixed],
                 sites[0].index if len(sites) == 1 else None, stable)
             opening = cg.body_opening(f.name, [s.index for s in sites], push,
                                       self.frame_ptr_used or len(push) > 1, stable)
-            head = cg.body_prototype(f.name, sig.bdecls, sig.code + sig.holder) + '\n'
         else:
-            opening = ''.join(sig.conversions) + cg.budget(f.name, need, sig.pnames) + \
-                ''.join('    %s\n' % b for b in sig.bounds)
-            head = cg.entry_prototype(f.name, sig.entry_body_pdecls, sig.lead + sig.holder) + '\n'
+            opening = ''.join('    %s\n' % b for b in sig.bounds)
+        head = cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder, bool(sites),
+                                 definition=True) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
@@ -124,6 +127,16 @@ class Functions(Declarations):
         e = f.c.extent.end.offset
         self.edits.append((a, e, txt + newbody + '\n' + undef + rw.resync(self.u, e)))
 
+    def declared_in_headers(self, name):
+        """Whether a header declares function `name`: the C includes it as
+        written, where a cps function's declaration reads as a native one,
+        so the body cannot take the name (cg.body_name)."""
+        if getattr(self, '_header_functions', None) is None:
+            self._header_functions = {c.spelling for c in self.u.top()
+                                      if c.kind == K.FUNCTION_DECL and
+                                      not self.u.in_main_file(c)}
+        return name in self._header_functions
+
     def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
         lifted = set()
@@ -135,7 +148,7 @@ class Functions(Declarations):
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
-                                 sig.code, many=self.stable))
+                                 sig.code, many=self.stable, body=self.body))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
             saved = {v.key for v in vs}
             # (the user's variables: gdb shows no translation temporary cpc_*;
