@@ -96,7 +96,10 @@ def main(argv):
         e = json.loads(line)
         rel = os.path.relpath(e['file'], src)
         if block_layer(rel) and os.path.exists(os.path.join(master, rel)):
-            entries[rel] = json.loads(line.replace(src + '/', master + '/'))
+            # every path into the ucontext sources, `-I SRC` itself
+            # included, must name master's copy: a header of the branch
+            # read in master's place brings the branch's annotations
+            entries[rel] = json.loads(re.sub(re.escape(src) + r'(?=[/"])', master, line))
     db = os.path.join(work, 'db')
     os.makedirs(db)
     with open(os.path.join(db, 'compile_commands.json'), 'w') as fh:
