@@ -13,9 +13,10 @@ system header, never CPC's own headers):
   - an annotated function that the checker finds spurious (it calls no
     cooperative function, uses no continuation, and is no root) loses it on
     every declaration;
-  - a cooperative function stored in a function pointer slot that is not
-    annotated (a struct field, a variable, a parameter: `annotation-cast`)
-    gets the slot annotated, so that the calls through it are cooperative
+  - a cooperative function (annotated, or that inference decides must be)
+    stored in a function pointer slot that is not annotated (a struct
+    field, a variable, a parameter: `annotation-cast`) gets the slot
+    annotated, so that the calls through it are cooperative
     and inference then reaches their callers -- unless the slot's value goes
     on to native code that cannot change (Checker.native_by_use).
 
@@ -99,7 +100,10 @@ class Fixer:
                     r = self.spelling_range(d, fname)
                     if r is not None:
                         self.removals.setdefault(fname, set()).add(r)
-        for ident, d in self.ck.slots_to_annotate:
+        slots = list(self.ck.slots_to_annotate)
+        slots += [(n.slot, n.slot_at) for n in self.ck.nodes.values()
+                  if n.kind == 'slot' and n.inferred]
+        for ident, d in slots:
             fname = d.file
             if ident in self.ck.native_slots or not self.editable(fname):
                 continue

@@ -330,6 +330,11 @@ class Graph(Nodes):
             block = self.value_has(callee, 'block')
             if coro or block:
                 node = self.ptr_node(text, coro, block)
+            else:
+                # a call through a native slot of the program's own (a
+                # struct field, variable or parameter): cooperative when a
+                # function stored in it must be (Checker.infer)
+                node = self.slot_node(self.expr_decl(callee))
             params = []
             name = text
             stack.append((callee, ctx))

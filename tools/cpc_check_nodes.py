@@ -15,7 +15,7 @@ class Node:
     def __init__(self, key, name, kind):
         self.key = key
         self.name = name
-        self.kind = kind            # 'func', 'ptr', 'spawn', 'linked'
+        self.kind = kind            # 'func', 'ptr', 'slot', 'spawn', 'linked'
         self.decls = []             # declaration cursors (functions)
         self.coro = False           # annotated cooperative
         self.block = False          # annotated blocking
@@ -32,6 +32,8 @@ class Node:
         self.need_cont = False      # a cpc_need_cont function (gets the continuation)
         self.uses_cont = False      # calls a cpc_need_cont function
         self.native_use = False     # its address goes where a native function is expected
+        self.slot = None            # for slot nodes: the slot's (file, offset)
+        self.slot_at = None         # for slot nodes: DeclPos where its annotation goes
 
     def __repr__(self):
         return 'Node(%s)' % self.name
@@ -56,7 +58,8 @@ class Edge:
         self.dst = dst
         self.loc = loc
         self.detached = detached    # inside cpc_detached / cpc_linked(pool)
-        self.kind = kind            # 'call' or 'spawn'
+        self.kind = kind            # 'call', 'spawn'; for Node.why also 'stored'
+                                    # (a function in a slot), 'holds' (a slot's value)
         self.text = text
         self.bad = False
         self.asserted = False       # a hybrid test inside an assertion

@@ -20,18 +20,11 @@ class Output:
         else:
             for n in miss:
                 f, line, col = n.defn_loc
-                chain = []
-                m = n
-                seen = set()
-                while m is not None and m.why is not None and m.key not in seen:
-                    seen.add(m.key)
-                    chain.append(m.why.dst.name)
-                    m = m.why.dst
-                    if m.coro:
-                        break
+                chain = self.ck.chain_names(n)
                 reason = ''
                 if chain:
-                    reason = ' (calls %s)' % ' -> '.join('`%s`' % x for x in chain)
+                    reason = ' (%s %s)' % (self.ck.why_verb(n),
+                                           ' -> '.join('`%s`' % x for x in chain))
                 elif n.root == 'entry':
                     reason = ' (entry point)'
                 out.append('%s:%d:%d: note: `%s` must be annotated %s%s' % (

@@ -68,6 +68,7 @@ CASES = [
     ('primitive_here', QEMU + ['--infer', IN + 'primitive_here.c']),
     ('header_unannotated', QEMU + [IN + 'header_unannotated.c']),
     ('native_by_use', QEMU + ['--infer', IN + 'native_by_use.c']),
+    ('slot_callbacks', QEMU + ['--infer', IN + 'slot_callbacks.c']),
     ('project_db', QEMU + ['-p', PROJECT_DB]),
     ('project_db_one', QEMU + ['-p', PROJECT_DB, IN + 'project/b.c']),
     ('sh:project_db_missing', ['-p', IN + 'project']),
