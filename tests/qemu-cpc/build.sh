@@ -190,11 +190,14 @@ build ucontext ucontext gcc "$src_ucontext"
 fixdb=$out/cpc-check
 mkdir -p "$fixdb"
 python3 - "$out/build-ucontext/commands" "$src_ucontext" "$src" "$fixdb/compile_commands.json" <<'PY'
-import json, sys
+import json, re, sys
 commands, old, new, dst = sys.argv[1:]
 seen = {}
 for line in open(commands):
-    e = json.loads(line.replace(old + '/', new + '/'))
+    # every path into the ucontext tree, its bare -I included, names the
+    # tree cpc-check fixes (a header read from the other tree would be
+    # analysed, and edited, there)
+    e = json.loads(re.sub(re.escape(old) + r'(?=[/"])', new, line))
     seen[e['file']] = e
 json.dump(list(seen.values()), open(dst, 'w'), indent=1)
 PY
