@@ -484,12 +484,12 @@ FIX_ROUNDS = 16
 def fix_until_stable(ck, opts, per_file):
     """cpc-check --fix: write what inference decides, parse and decide
     again until nothing changes; the checker of the last round."""
-    from cpc_check_fix import Fixer
+    from cpc_check_fix import settle
     added = removed = 0
     changed = set()
+    parses = 1
     for _ in range(FIX_ROUNDS):
-        fx = Fixer(ck)
-        fx.decide()
+        fx = settle(ck, FIX_ROUNDS)
         try:
             a, r, files = fx.write()
         except OSError as e:
@@ -502,6 +502,7 @@ def fix_until_stable(ck, opts, per_file):
         removed += r
         changed.update(files)
         ck = Checker(opts)
+        parses += 1
         if not ck.parse_all(opts.files, opts.clang, per_file):
             return None
         ck.build()
@@ -510,10 +511,13 @@ def fix_until_stable(ck, opts, per_file):
     else:
         sys.stderr.write('cpc-check: --fix: annotations still change after %d rounds\n'
                          % FIX_ROUNDS)
-    sys.stderr.write('cpc-check: --fix: %d annotation%s added, %d removed, in %d file%s\n' % (
-        added, '' if added == 1 else 's', removed, len(changed), '' if len(changed) == 1 else 's'))
+    sys.stderr.write('cpc-check: --fix: %d annotation%s added, %d removed, in %d file%s '
+                     '(%d parse%s of the files)\n' % (
+                         added, '' if added == 1 else 's', removed, len(changed),
+                         '' if len(changed) == 1 else 's', parses, '' if parses == 1 else 's'))
     for f in sorted(changed):
         sys.stderr.write('cpc-check: --fix: wrote %s\n' % os.path.normpath(f))
+
     return ck
 
 

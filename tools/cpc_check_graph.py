@@ -211,6 +211,7 @@ class Graph(Nodes):
                 d = n.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL:
                     fn = self.fn_node(d)
+                    fn.address = True
                     if fn.coro and fn.root is None:
                         fn.root = 'address'
             elif k == K.BINARY_OPERATOR and len(kids) == 2 and \

@@ -32,6 +32,8 @@ class Node:
         self.need_cont = False      # a cpc_need_cont function (gets the continuation)
         self.uses_cont = False      # calls a cpc_need_cont function
         self.native_use = False     # its address goes where a native function is expected
+        self.address = False        # its address is taken (a function)
+        self.coro0 = None           # --fix: the annotation as written (coro: as modelled)
         self.slot = None            # for slot nodes: the slot's (file, offset)
         self.slot_at = None         # for slot nodes: DeclPos where its annotation goes
 
