@@ -59,19 +59,32 @@ class Graph(Nodes):
         a macro is expanded: one C call, no Python objects, to sort the
         thousands of declarations a header brings."""
         import ctypes
-        ci = self.fe.ci
-        f, off = ci.c_object_p(), ctypes.c_uint()
-        ci.conf.lib.clang_getInstantiationLocation(
-            c.location, ctypes.byref(f), None, None, ctypes.byref(off))
-        return ctypes.cast(f, ctypes.c_void_p).value, off.value
+        fn = self.__dict__.get('_instantiation')
+        if fn is None:
+            # a prototype of our own that returns the file handle as a
+            # plain address (cindex's wants an object, then a cast)
+            ci = self.fe.ci
+            fn = ctypes.CDLL(ci.conf.lib._name).clang_getInstantiationLocation
+            fn.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
+                           ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint)]
+            fn.restype = None
+            self._instantiation = fn
+        f, off = ctypes.c_void_p(), ctypes.c_uint()
+        fn(c.location, ctypes.byref(f), None, None, ctypes.byref(off))
+        return f.value, off.value
 
     def build_unit(self, u):
         K = self.K
         self.unit = u
+        self.unit_fns = {}      # cursor hash -> node, for this unit
         top = list(u.tu.cursor.get_children())
         handles = {}            # file handle -> name, for this unit
         where = []
+        wanted = (K.FUNCTION_DECL, K.VAR_DECL)
         for c in top:
+            if c.kind not in wanted:
+                where.append((None, 0))      # types, typedefs: nothing to read
+                continue
             h, off = self.expansion(c)
             name = handles.get(h)
             if name is None and h is not None:

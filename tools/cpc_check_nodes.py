@@ -98,6 +98,7 @@ class Nodes:
         self.texts = {}
         self.main_paths = set()
         self.decl_cache = {}
+        self.unit_fns = {}
         self.spawn_count = 0
         self.slots_to_annotate = []   # (ident, DeclPos) of pointer slots a cooperative function flows into
         self.native_flows = []        # (source, destination) of function pointers into native slots
@@ -260,12 +261,17 @@ class Nodes:
 
     def fn_node(self, d):
         """The node of FUNCTION_DECL d (any declaration of it)."""
+        h = d.hash
+        n = self.unit_fns.get(h)      # a declaration of this unit seen before
+        if n is not None:
+            return n
         key = d.get_usr() or ('name:' + d.spelling)
         n = self.nodes.get(key)
         if n is None:
             n = Node(key, d.spelling, 'func')
             self.nodes[key] = n
         self.add_decl(n, d)
+        self.unit_fns[h] = n
         return n
 
     def add_decl(self, n, d):
