@@ -81,8 +81,9 @@ class Graph(Nodes):
         handles = {}            # file handle -> name, for this unit
         where = []
         wanted = (K.FUNCTION_DECL, K.VAR_DECL)
-        for c in top:
-            if c.kind not in wanted:
+        kinds = [c.kind for c in top]
+        for c, k in zip(top, kinds):
+            if k not in wanted:
                 where.append((None, 0))      # types, typedefs: nothing to read
                 continue
             h, off = self.expansion(c)
@@ -94,8 +95,11 @@ class Graph(Nodes):
         # pass 1: every function declaration of the file and of the
         # (non-system) headers it includes; a header's declarations are
         # registered by the first unit that includes it
-        for c, (name, off) in zip(top, where):
-            if c.kind != K.FUNCTION_DECL or not name:
+        # cpc_spawn and cpc_linked come from the runtime's header: a unit
+        # without it has none to look for
+        self.keywords = any(h.endswith(os.sep + 'cpc_runtime.h') for h in handles.values())
+        for c, k, (name, off) in zip(top, kinds, where):
+            if k != K.FUNCTION_DECL or not name:
                 continue
             if name != u.path and (name, off) in self.seen_decls:
                 continue
@@ -108,10 +112,10 @@ class Graph(Nodes):
                 n.defn_loc = self.name_loc(c)
                 n.local = True
         # pass 2: bodies and file-scope initialisers
-        for c, (name, off) in zip(top, where):
+        for c, k, (name, off) in zip(top, kinds, where):
             if name != u.path:
                 continue
-            if c.kind == K.FUNCTION_DECL and c.is_definition():
+            if k == K.FUNCTION_DECL and c.is_definition():
                 n = self.fn_node(c)
                 if n.defn != (u.path, off):
                     continue
@@ -120,7 +124,7 @@ class Graph(Nodes):
                 for x in c.get_children():
                     if x.kind == K.COMPOUND_STMT:
                         self.visit(x, ctx)
-            elif c.kind == K.VAR_DECL:
+            elif k == K.VAR_DECL:
                 self.func = None
                 self.visit(c, None)
         self.func = None
@@ -196,7 +200,7 @@ class Graph(Nodes):
             if k == K.CXX_UNARY_EXPR:          # sizeof, _Alignof: not evaluated
                 continue
             kids = list(n.get_children())
-            if k == K.IF_STMT and ctx is not None:
+            if k == K.IF_STMT and ctx is not None and self.keywords:
                 sb = self.syn.spawn_body(n)
                 if sb is not None:
                     stack.append((sb, (self.spawn_node(n, ctx), False)))

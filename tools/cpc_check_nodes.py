@@ -99,6 +99,7 @@ class Nodes:
         self.main_paths = set()
         self.decl_cache = {}
         self.unit_fns = {}
+        self.keywords = True          # the unit may hold cpc_spawn / cpc_linked
         self.spawn_count = 0
         self.slots_to_annotate = []   # (ident, DeclPos) of pointer slots a cooperative function flows into
         self.native_flows = []        # (source, destination) of function pointers into native slots
