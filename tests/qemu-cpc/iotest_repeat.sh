@@ -9,7 +9,8 @@
 #   qemu-cpc: repeat TEST FORMAT BACKEND runs N distinct D differing L1 L2 ...
 #
 # D: how many different outputs the N runs gave; Li: the lines of run i
-# that differ from the expected output.  With SECTION (a line of the
+# that differ from the expected output; then how many of the outputs both
+# backends gave (an output that does not depend on the backend).  With SECTION (a line of the
 # expected output, e.g. "== Verify image content =="), also
 #
 #   qemu-cpc: repeat TEST FORMAT BACKEND from "SECTION" on: S of N runs as expected
@@ -69,8 +70,11 @@ for b in ucontext cpc; do
         rm -f "$work/iotests/$test.out.bad"
     done
     distinct=$(printf '%s\n' "${sums[@]}" | sort -u | wc -l)
+    printf '%s\n' "${sums[@]}" | sort -u > "$work/sums-$b"
     echo "qemu-cpc: repeat $test $fmt $b runs $runs distinct $distinct differing ${differing[*]}"
     if [ -n "$section" ]; then
         echo "qemu-cpc: repeat $test $fmt $b from \"$section\" on: $as_expected of $runs runs as expected"
     fi
 done
+common=$(comm -12 "$work/sums-ucontext" "$work/sums-cpc" | wc -l)
+echo "qemu-cpc: repeat $test $fmt outputs common to both backends: $common"
