@@ -25,8 +25,10 @@ primitive, an entry point, spawned or stored in a function pointer),
 calls to blocking functions from cooperative code, and function pointer
 flows (casts, assignments, initialisers, arguments, returns, `?:`) that
 add or lose the annotation.  `--infer` computes the least fixed point of
-"calls a cooperative function" from the roots and lists the functions
-that must be annotated; `--dot` writes the annotated call graph.
+"calls a cooperative function" from the roots (a native function pointer
+slot of the program's own is cooperative when a function stored in it is,
+and then so are all it holds) and lists the functions that must be
+annotated; `--dot` writes the annotated call graph.
 
 Exit status: 0 clean (warnings allowed), 1 errors found (or, with
 --infer, annotations to add), 2 usage, input or parse error.
@@ -67,7 +69,7 @@ class Checker(Flow):
         driver table's `close`, a variable, a parameter) is cooperative
         when a function stored in it is, and then so is every function
         stored in it and every caller through it: one field cannot hold
-        both kinds (QEMU/CPC, section 4.2)."""
+        both kinds."""
         callers = {}
         for n in self.nodes.values():
             for e in n.calls:
@@ -132,7 +134,7 @@ class Checker(Flow):
                 continue
             else:
                 v = self.slot_node_at(src[1])
-                if v is not None:
+                if v is not None:       # and the other way
                     slots_of.setdefault(s.key, []).append(v)
                     stored.setdefault(v.key, []).append(s)
             if v is None:
