@@ -59,6 +59,16 @@ class Output:
                 if pos is None:
                     continue
                 edits.setdefault(fname, set()).add(pos)
+        # the native slots that inference makes cooperative, as --fix does
+        for n in self.ck.nodes.values():
+            if n.kind != 'slot' or not n.inferred or n.slot_at is None:
+                continue
+            fname = n.slot_at.file
+            if fname is None or self.ck.cpc_header(fname):
+                continue
+            pos = insertion_point(n.slot_at, self.ck.disk_text(fname))
+            if pos is not None:
+                edits.setdefault(fname, set()).add(pos)
         out = []
         for fname in sorted(edits, key=lambda f: (f not in self.ck.main_paths, f)):
             text = self.ck.disk_text(fname)

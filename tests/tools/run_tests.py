@@ -69,6 +69,7 @@ CASES = [
     ('header_unannotated', QEMU + [IN + 'header_unannotated.c']),
     ('native_by_use', QEMU + ['--infer', IN + 'native_by_use.c']),
     ('slot_callbacks', QEMU + ['--infer', IN + 'fix_slots/drivers.c']),
+    ('slots_patch', QEMU + ['-q', '--infer=patch', IN + 'fix_slots/drivers.c']),
     ('project_db', QEMU + ['-p', PROJECT_DB]),
     ('project_db_one', QEMU + ['-p', PROJECT_DB, IN + 'project/b.c']),
     ('sh:project_db_missing', ['-p', IN + 'project']),
