@@ -25,8 +25,10 @@ primitive, an entry point, spawned or stored in a function pointer),
 calls to blocking functions from cooperative code, and function pointer
 flows (casts, assignments, initialisers, arguments, returns, `?:`) that
 add or lose the annotation.  `--infer` computes the least fixed point of
-"calls a cooperative function" from the roots and lists the functions
-that must be annotated; `--dot` writes the annotated call graph.
+"calls a cooperative function" from the roots (a native function pointer
+slot of the program's own is cooperative when a function stored in it is,
+and then so are all it holds) and lists the functions that must be
+annotated; `--dot` writes the annotated call graph.
 
 Exit status: 0 clean (warnings allowed), 1 errors found (or, with
 --infer, annotations to add), 2 usage, input or parse error.
@@ -44,6 +46,7 @@ import re
 import sys
 
 from cpc_check_flow import Flow
+from cpc_check_nodes import Edge
 from cpc_check_output import Output
 
 
@@ -61,15 +64,21 @@ class Checker(Flow):
 
     def infer(self):
         """Least fixed point: a node is cooperative if it is annotated and
-        not analysed here (trusted), a root, or calls a cooperative node."""
+        not analysed here (trusted), a root, or calls a cooperative node.
+        A native slot of the program's own (a struct field such as a
+        driver table's `close`, a variable, a parameter) is cooperative
+        when a function stored in it is, and then so is every function
+        stored in it and every caller through it: one field cannot hold
+        both kinds."""
         callers = {}
         for n in self.nodes.values():
             for e in n.calls:
                 if e.kind == 'call':
                     callers.setdefault(e.dst.key, []).append(e)
+        slots_of, stored = self.slot_links()
         work = []
         for n in self.nodes.values():
-            if n.kind in ('ptr', 'linked', 'spawn'):
+            if n.kind in ('ptr', 'linked', 'spawn', 'slot'):
                 n.inferred = n.coro or n.kind == 'spawn'
             elif not n.local:
                 n.inferred = n.coro
@@ -81,13 +90,58 @@ class Checker(Flow):
             n = work.pop()
             for e in callers.get(n.key, ()):
                 c = e.src
-                if c.kind == 'spawn' or c.inferred:
-                    continue
-                if not c.local or c.root == 'native' or (c.native_use and not c.coro):
+                if c.kind == 'spawn' or c.inferred or not self.may_cooperate(c):
                     continue
                 c.inferred = True
                 c.why = e
                 work.append(c)
+            # a function makes the slots it is stored in cooperative; a
+            # slot, the functions stored in it
+            for s in slots_of.get(n.key, ()):
+                if not s.inferred:
+                    s.inferred = True
+                    s.why = Edge(s, n, n.defn_loc or (None, 0, 0), kind='holds')
+                    work.append(s)
+            for f in stored.get(n.key, ()):
+                if not f.inferred and self.may_cooperate(f):
+                    f.inferred = True
+                    f.why = Edge(f, n, f.defn_loc or (None, 0, 0), kind='stored')
+                    work.append(f)
+
+    def may_cooperate(self, c):
+        """Whether inference may make node c cooperative: a function or
+        slot analysed here that does not stay native."""
+        if c.kind == 'slot':
+            return c.slot not in self.native_slots
+        return c.local and c.root != 'native' and not (c.native_use and not c.coro)
+
+    def slot_links(self):
+        """From the function pointer flows into native slots: {node key:
+        [slot nodes it is stored in]} and {slot key: [function nodes and
+        slots stored in it]}; a slot copied into another goes both ways
+        (the two hold the same functions).  Slots that reach native code
+        that cannot change are left out."""
+        slots_of, stored = {}, {}
+        for src, dst in self.native_flows:
+            if dst[0] != 'slot' or dst[1] in self.native_slots:
+                continue
+            s = self.slot_node_at(dst[1])
+            if s is None:
+                continue
+            if src[0] == 'func':
+                v = self.nodes.get(src[1])
+            elif src[1] in self.native_slots:
+                continue
+            else:
+                v = self.slot_node_at(src[1])
+                if v is not None:       # and the other way
+                    slots_of.setdefault(s.key, []).append(v)
+                    stored.setdefault(v.key, []).append(s)
+            if v is None:
+                continue
+            slots_of.setdefault(v.key, []).append(s)
+            stored.setdefault(s.key, []).append(v)
+        return slots_of, stored
 
     def coop_context(self, n):
         return n.kind == 'spawn' or n.coro or n.inferred
@@ -118,8 +172,9 @@ class Checker(Flow):
                         not n.why.dst.coro:
                     # not annotated, and calls no annotated function itself
                     # (that call is an error below) but one that must be
-                    R.add(where, 'warning', '`%s` must be annotated %s: it calls %s '
-                          '[missing-annotation]' % (n.name, cn, self.chain_text(n)))
+                    R.add(where, 'warning', '`%s` must be annotated %s: it %s %s '
+                          '[missing-annotation]' % (n.name, cn, self.why_verb(n),
+                                                    self.chain_text(n)))
                 if n.root == 'entry' and not n.coro:
                     R.add(where, 'error', 'entry point `%s` must be annotated %s '
                           '[missing-annotation]' % (n.name, cn))
@@ -170,9 +225,14 @@ class Checker(Flow):
                     R.add(e.loc, 'error', 'call to %s %s `%s` from %s [blocking-call]' % (
                         bn, what, d.name, frm))
 
-    def chain_text(self, n):
-        """`g`, which must be annotated (it calls `h`, which calls `coro`):
-        the calls that make n cooperative, up to an annotated function."""
+    def why_verb(self, n):
+        """How n's first step to cooperation reads: it calls a cooperative
+        function, or is stored in a slot that holds one."""
+        return 'is stored in' if n.why is not None and n.why.kind == 'stored' else 'calls'
+
+    def chain_names(self, n):
+        """The calls (and slots) that make n cooperative, up to an
+        annotated function."""
         names = []
         seen = set()
         m = n
@@ -182,6 +242,11 @@ class Checker(Flow):
             names.append(m.name)
             if m.coro:
                 break
+        return names
+
+    def chain_text(self, n):
+        """`g`, which must be annotated (it calls `h`, which calls `coro`)."""
+        names = self.chain_names(n)
         text = '`%s`, which must be too' % names[0]
         if len(names) > 1:
             text += ' (%s)' % ' -> '.join('`%s`' % x for x in names)
@@ -421,12 +486,12 @@ FIX_ROUNDS = 16
 def fix_until_stable(ck, opts, per_file):
     """cpc-check --fix: write what inference decides, parse and decide
     again until nothing changes; the checker of the last round."""
-    from cpc_check_fix import Fixer
+    from cpc_check_fix import settle
     added = removed = 0
     changed = set()
+    parses = 1
     for _ in range(FIX_ROUNDS):
-        fx = Fixer(ck)
-        fx.decide()
+        fx = settle(ck, FIX_ROUNDS)
         try:
             a, r, files = fx.write()
         except OSError as e:
@@ -439,6 +504,7 @@ def fix_until_stable(ck, opts, per_file):
         removed += r
         changed.update(files)
         ck = Checker(opts)
+        parses += 1
         if not ck.parse_all(opts.files, opts.clang, per_file):
             return None
         ck.build()
@@ -447,10 +513,13 @@ def fix_until_stable(ck, opts, per_file):
     else:
         sys.stderr.write('cpc-check: --fix: annotations still change after %d rounds\n'
                          % FIX_ROUNDS)
-    sys.stderr.write('cpc-check: --fix: %d annotation%s added, %d removed, in %d file%s\n' % (
-        added, '' if added == 1 else 's', removed, len(changed), '' if len(changed) == 1 else 's'))
+    sys.stderr.write('cpc-check: --fix: %d annotation%s added, %d removed, in %d file%s '
+                     '(%d parse%s of the files)\n' % (
+                         added, '' if added == 1 else 's', removed, len(changed),
+                         '' if len(changed) == 1 else 's', parses, '' if parses == 1 else 's'))
     for f in sorted(changed):
         sys.stderr.write('cpc-check: --fix: wrote %s\n' % os.path.normpath(f))
+
     return ck
 
 

@@ -13,9 +13,10 @@ system header, never CPC's own headers):
   - an annotated function that the checker finds spurious (it calls no
     cooperative function, uses no continuation, and is no root) loses it on
     every declaration;
-  - a cooperative function stored in a function pointer slot that is not
-    annotated (a struct field, a variable, a parameter: `annotation-cast`)
-    gets the slot annotated, so that the calls through it are cooperative
+  - a cooperative function (annotated, or that inference decides must be)
+    stored in a function pointer slot that is not annotated (a struct
+    field, a variable, a parameter: `annotation-cast`) gets the slot
+    annotated, so that the calls through it are cooperative
     and inference then reaches their callers -- unless the slot's value goes
     on to native code that cannot change (Checker.native_by_use).
 
@@ -70,6 +71,11 @@ class Fixer:
             return n.coro              # trusted as declared: only make them agree
         return n.inferred or (n.coro and (n.uses_cont or n.root is not None))
 
+    def written(self, n):
+        """Whether n's annotation is written in the files (not only in
+        the model of settle())."""
+        return n.coro if n.coro0 is None else n.coro0
+
     def editable(self, fname):
         if fname is None or not os.path.isfile(fname):
             return False
@@ -95,11 +101,14 @@ class Fixer:
                     pos = insertion_point(d, self.ck.disk_text(fname))
                     if pos is not None:
                         self.inserts.setdefault(fname, set()).add(pos)
-                elif not want and n.coro and spelled and n.local:
+                elif not want and self.written(n) and spelled and n.local:
                     r = self.spelling_range(d, fname)
                     if r is not None:
                         self.removals.setdefault(fname, set()).add(r)
-        for ident, d in self.ck.slots_to_annotate:
+        slots = list(self.ck.slots_to_annotate)
+        slots += [(n.slot, n.slot_at) for n in self.ck.nodes.values()
+                  if n.kind == 'slot' and (n.inferred or n.coro)]
+        for ident, d in slots:
             fname = d.file
             if ident in self.ck.native_slots or not self.editable(fname):
                 continue
@@ -148,3 +157,61 @@ class Fixer:
             added += len(self.inserts.get(fname, ()))
             removed += len(self.removals.get(fname, ()))
         return added, removed, files
+
+
+# ------------------------------------------------------------- settling
+
+
+def settle(ck, rounds):
+    """Decide, in the checker's model, what rounds of --fix would: take a
+    round's decisions as written (the functions it annotates or strips,
+    the slots it annotates), infer again, until nothing changes; one
+    parse of the project instead of one a round.  The model is that of
+    the first parse (every offset is in the text as read), so the edits
+    of all the rounds are decided against that text, and written once;
+    whatever the model does not see (a slot's typedef that other slots
+    share, ...) the parse after the writing does, and --fix goes on.
+    Returns the Fixer of the last round."""
+    for n in ck.nodes.values():
+        n.coro0 = n.coro
+    for _ in range(rounds):
+        fx = Fixer(ck)
+        fx.decide()
+        changed = False
+        for n in ck.nodes.values():
+            if n.kind == 'func' and n.local and n.root != 'native':
+                w = fx.wanted(n)
+                if w != n.coro and any(not system and fx.editable(ident[0])
+                                       for (_l, _sp, system, ident, _d) in n.decl_locs):
+                    n.coro = w
+                    changed = True
+            elif n.kind == 'slot' and n.inferred and not n.coro and \
+                    n.slot not in ck.native_slots and fx.editable(n.slot_at.file):
+                n.coro = True
+                changed = True
+        if not changed:
+            return fx
+        remodel(ck)
+    return Fixer(ck)
+
+
+def remodel(ck):
+    """What a parse of the written annotations would find: roots of
+    functions whose address is taken, functions stored in annotated
+    slots; then inference again."""
+    for n in ck.nodes.values():
+        if n.kind != 'func':
+            continue
+        if n.coro and n.address and n.root is None:
+            n.root = 'address'
+        elif not n.coro and n.root == 'address':
+            n.root = None
+    for src, dst in ck.native_flows:
+        if src[0] == 'func' and dst[0] == 'slot':
+            s = ck.slot_node_at(dst[1])
+            if s is not None and s.coro:
+                ck.stored_in_coro.add(src[1])
+    for n in ck.nodes.values():
+        n.inferred = False
+        n.why = None
+    ck.infer()

@@ -5,7 +5,7 @@ annotation, and which native slots cooperative functions are stored in.
 import re
 
 from cpc_check_graph import Graph
-from cpc_check_nodes import DeclPos
+from cpc_check_nodes import DeclPos, Node
 
 
 class Flow(Graph):
@@ -187,6 +187,25 @@ class Flow(Graph):
             return None
         return self.user_decl(d)
 
+    def slot_node(self, d):
+        """The node of function pointer slot d (a declaration of the
+        program's own, not annotated), or None."""
+        ident = self.slot_ident(d)
+        if ident is None:
+            return None
+        key = 'slot:%s:%d' % ident
+        n = self.nodes.get(key)
+        if n is None:
+            n = Node(key, d.spelling, 'slot')
+            n.local = True
+            n.slot = ident
+            n.slot_at = self.annotated_by(d)
+            self.nodes[key] = n
+        return n
+
+    def slot_node_at(self, ident):
+        return self.nodes.get('slot:%s:%d' % ident)
+
     def note_native_flow(self, value, slot):
         """Function pointer `value` goes into native slot `slot` (None: a
         destination with no declaration of the program's)."""
@@ -200,7 +219,11 @@ class Flow(Graph):
             if i is None:
                 return
             src = ('slot', i)
+            if not self.decl_has(d, 'coro'):
+                self.slot_node(d)
         dst = self.slot_ident(slot)
+        if dst is not None:
+            self.slot_node(slot)
         self.native_flows.append((src, ('slot', dst) if dst is not None else ('native',)))
 
     def native_by_use(self):

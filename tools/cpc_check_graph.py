@@ -59,19 +59,33 @@ class Graph(Nodes):
         a macro is expanded: one C call, no Python objects, to sort the
         thousands of declarations a header brings."""
         import ctypes
-        ci = self.fe.ci
-        f, off = ci.c_object_p(), ctypes.c_uint()
-        ci.conf.lib.clang_getInstantiationLocation(
-            c.location, ctypes.byref(f), None, None, ctypes.byref(off))
-        return ctypes.cast(f, ctypes.c_void_p).value, off.value
+        fn = self.__dict__.get('_instantiation')
+        if fn is None:
+            # a prototype of our own that returns the file handle as a
+            # plain address (cindex's wants an object, then a cast)
+            ci = self.fe.ci
+            fn = ctypes.CDLL(ci.conf.lib._name).clang_getInstantiationLocation
+            fn.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
+                           ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint)]
+            fn.restype = None
+            self._instantiation = fn
+        f, off = ctypes.c_void_p(), ctypes.c_uint()
+        fn(c.location, ctypes.byref(f), None, None, ctypes.byref(off))
+        return f.value, off.value
 
     def build_unit(self, u):
         K = self.K
         self.unit = u
+        self.unit_fns = {}      # cursor hash -> node, for this unit
         top = list(u.tu.cursor.get_children())
         handles = {}            # file handle -> name, for this unit
         where = []
-        for c in top:
+        wanted = (K.FUNCTION_DECL, K.VAR_DECL)
+        kinds = [c.kind for c in top]
+        for c, k in zip(top, kinds):
+            if k not in wanted:
+                where.append((None, 0))      # types, typedefs: nothing to read
+                continue
             h, off = self.expansion(c)
             name = handles.get(h)
             if name is None and h is not None:
@@ -81,8 +95,11 @@ class Graph(Nodes):
         # pass 1: every function declaration of the file and of the
         # (non-system) headers it includes; a header's declarations are
         # registered by the first unit that includes it
-        for c, (name, off) in zip(top, where):
-            if c.kind != K.FUNCTION_DECL or not name:
+        # cpc_spawn and cpc_linked come from the runtime's header: a unit
+        # without it has none to look for
+        self.keywords = any(h.endswith(os.sep + 'cpc_runtime.h') for h in handles.values())
+        for c, k, (name, off) in zip(top, kinds, where):
+            if k != K.FUNCTION_DECL or not name:
                 continue
             if name != u.path and (name, off) in self.seen_decls:
                 continue
@@ -95,10 +112,10 @@ class Graph(Nodes):
                 n.defn_loc = self.name_loc(c)
                 n.local = True
         # pass 2: bodies and file-scope initialisers
-        for c, (name, off) in zip(top, where):
+        for c, k, (name, off) in zip(top, kinds, where):
             if name != u.path:
                 continue
-            if c.kind == K.FUNCTION_DECL and c.is_definition():
+            if k == K.FUNCTION_DECL and c.is_definition():
                 n = self.fn_node(c)
                 if n.defn != (u.path, off):
                     continue
@@ -107,7 +124,7 @@ class Graph(Nodes):
                 for x in c.get_children():
                     if x.kind == K.COMPOUND_STMT:
                         self.visit(x, ctx)
-            elif c.kind == K.VAR_DECL:
+            elif k == K.VAR_DECL:
                 self.func = None
                 self.visit(c, None)
         self.func = None
@@ -183,7 +200,7 @@ class Graph(Nodes):
             if k == K.CXX_UNARY_EXPR:          # sizeof, _Alignof: not evaluated
                 continue
             kids = list(n.get_children())
-            if k == K.IF_STMT and ctx is not None:
+            if k == K.IF_STMT and ctx is not None and self.keywords:
                 sb = self.syn.spawn_body(n)
                 if sb is not None:
                     stack.append((sb, (self.spawn_node(n, ctx), False)))
@@ -211,6 +228,7 @@ class Graph(Nodes):
                 d = n.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL:
                     fn = self.fn_node(d)
+                    fn.address = True
                     if fn.coro and fn.root is None:
                         fn.root = 'address'
             elif k == K.BINARY_OPERATOR and len(kids) == 2 and \
@@ -330,6 +348,11 @@ class Graph(Nodes):
             block = self.value_has(callee, 'block')
             if coro or block:
                 node = self.ptr_node(text, coro, block)
+            else:
+                # a call through a native slot of the program's own (a
+                # struct field, variable or parameter): cooperative when a
+                # function stored in it must be (Checker.infer)
+                node = self.slot_node(self.expr_decl(callee))
             params = []
             name = text
             stack.append((callee, ctx))

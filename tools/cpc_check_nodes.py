@@ -15,7 +15,7 @@ class Node:
     def __init__(self, key, name, kind):
         self.key = key
         self.name = name
-        self.kind = kind            # 'func', 'ptr', 'spawn', 'linked'
+        self.kind = kind            # 'func', 'ptr', 'slot', 'spawn', 'linked'
         self.decls = []             # declaration cursors (functions)
         self.coro = False           # annotated cooperative
         self.block = False          # annotated blocking
@@ -32,6 +32,10 @@ class Node:
         self.need_cont = False      # a cpc_need_cont function (gets the continuation)
         self.uses_cont = False      # calls a cpc_need_cont function
         self.native_use = False     # its address goes where a native function is expected
+        self.address = False        # its address is taken (a function)
+        self.coro0 = None           # --fix: the annotation as written (coro: as modelled)
+        self.slot = None            # for slot nodes: the slot's (file, offset)
+        self.slot_at = None         # for slot nodes: DeclPos where its annotation goes
 
     def __repr__(self):
         return 'Node(%s)' % self.name
@@ -56,7 +60,8 @@ class Edge:
         self.dst = dst
         self.loc = loc
         self.detached = detached    # inside cpc_detached / cpc_linked(pool)
-        self.kind = kind            # 'call' or 'spawn'
+        self.kind = kind            # 'call', 'spawn'; for Node.why also 'stored'
+                                    # (a function in a slot), 'holds' (a slot's value)
         self.text = text
         self.bad = False
         self.asserted = False       # a hybrid test inside an assertion
@@ -93,6 +98,8 @@ class Nodes:
         self.texts = {}
         self.main_paths = set()
         self.decl_cache = {}
+        self.unit_fns = {}
+        self.keywords = True          # the unit may hold cpc_spawn / cpc_linked
         self.spawn_count = 0
         self.slots_to_annotate = []   # (ident, DeclPos) of pointer slots a cooperative function flows into
         self.native_flows = []        # (source, destination) of function pointers into native slots
@@ -255,12 +262,17 @@ class Nodes:
 
     def fn_node(self, d):
         """The node of FUNCTION_DECL d (any declaration of it)."""
+        h = d.hash
+        n = self.unit_fns.get(h)      # a declaration of this unit seen before
+        if n is not None:
+            return n
         key = d.get_usr() or ('name:' + d.spelling)
         n = self.nodes.get(key)
         if n is None:
             n = Node(key, d.spelling, 'func')
             self.nodes[key] = n
         self.add_decl(n, d)
+        self.unit_fns[h] = n
         return n
 
     def add_decl(self, n, d):

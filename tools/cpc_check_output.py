@@ -20,18 +20,11 @@ class Output:
         else:
             for n in miss:
                 f, line, col = n.defn_loc
-                chain = []
-                m = n
-                seen = set()
-                while m is not None and m.why is not None and m.key not in seen:
-                    seen.add(m.key)
-                    chain.append(m.why.dst.name)
-                    m = m.why.dst
-                    if m.coro:
-                        break
+                chain = self.ck.chain_names(n)
                 reason = ''
                 if chain:
-                    reason = ' (calls %s)' % ' -> '.join('`%s`' % x for x in chain)
+                    reason = ' (%s %s)' % (self.ck.why_verb(n),
+                                           ' -> '.join('`%s`' % x for x in chain))
                 elif n.root == 'entry':
                     reason = ' (entry point)'
                 out.append('%s:%d:%d: note: `%s` must be annotated %s%s' % (
@@ -65,6 +58,16 @@ class Output:
                 pos = insertion_point(d, text)
                 if pos is None:
                     continue
+                edits.setdefault(fname, set()).add(pos)
+        # the native slots that inference makes cooperative, as --fix does
+        for n in self.ck.nodes.values():
+            if n.kind != 'slot' or not n.inferred or n.slot_at is None:
+                continue
+            fname = n.slot_at.file
+            if fname is None or self.ck.cpc_header(fname):
+                continue
+            pos = insertion_point(n.slot_at, self.ck.disk_text(fname))
+            if pos is not None:
                 edits.setdefault(fname, set()).add(pos)
         out = []
         for fname in sorted(edits, key=lambda f: (f not in self.ck.main_paths, f)):

@@ -10,6 +10,11 @@ it takes.  Prints, one a line:
     qemu-cpc: infer time WALL_S s wall, CPU_S s CPU, N files
     qemu-cpc: infer missed NAME...         (added by the branch, not inferred)
     qemu-cpc: infer extra NAME...          (inferred, not added by the branch)
+    qemu-cpc: infer renamed-by-branch NAME...  (extra, but the branch annotated
+                                            its body under a new name, F_co_...)
+    qemu-cpc: infer lacking-in-branch NAME...  (extra, but the branch needs it
+                                            to build with CPC: build.sh's --fix adds it)
+    qemu-cpc: infer against the branch with renames and --fix: precision ... recall ...
 
 The block layer is block.c, blockjob.c and block/*.c as the ucontext build
 of tests/qemu-cpc/build.sh compiled them: OUT is that script's output
@@ -96,7 +101,10 @@ def main(argv):
         e = json.loads(line)
         rel = os.path.relpath(e['file'], src)
         if block_layer(rel) and os.path.exists(os.path.join(master, rel)):
-            entries[rel] = json.loads(line.replace(src + '/', master + '/'))
+            # every path into the ucontext sources, `-I SRC` itself
+            # included, must name master's copy: a header of the branch
+            # read in master's place brings the branch's annotations
+            entries[rel] = json.loads(re.sub(re.escape(src) + r'(?=[/"])', master, line))
     db = os.path.join(work, 'db')
     os.makedirs(db)
     with open(os.path.join(db, 'compile_commands.json'), 'w') as fh:
@@ -111,6 +119,7 @@ def main(argv):
         before |= annotated(m_text)
         added |= annotated(c_text)
         defined |= mentions(m_text)
+    added_cpc = added
     truth = (added - before) & defined
 
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -133,7 +142,45 @@ def main(argv):
     print('qemu-cpc: infer time %.1f s wall, %.1f s CPU, %d files' % (wall, cpu, len(entries)))
     print('qemu-cpc: infer missed %s' % ' '.join(sorted(truth - predicted)))
     print('qemu-cpc: infer extra %s' % ' '.join(sorted(predicted - truth)))
+
+    # The names the branch changed.  A function of master whose body the
+    # branch moved, annotated, to a new function named with `co_` after its
+    # first word (qcow2_open -> qcow2_co_open), keeping the old name for a
+    # native wrapper or dropping it, was annotated under another name.
+    renamed = set()
+    for f in predicted - truth:
+        m = re.match(r'([A-Za-z0-9]+)_(.+)$', f)
+        if m and '%s_co_%s' % m.groups() in added_cpc and \
+                '%s_co_%s' % m.groups() not in defined:
+            renamed.add(f)
+    print('qemu-cpc: infer renamed-by-branch %s' % ' '.join(sorted(renamed)))
+    # What the branch itself lacks to build with CPC: the annotations
+    # build.sh's `cpc-check --fix` adds to the branch (OUT/cpc-check/fix.diff,
+    # the tree whose CPC build passes the iotests).
+    fixed = fix_added(os.path.join(out, 'cpc-check', 'fix.diff'))
+    if fixed is not None:
+        lacking = (predicted - truth - renamed) & fixed
+        ref = truth | renamed | lacking
+        tp2 = predicted & ref
+        print('qemu-cpc: infer lacking-in-branch %s' % ' '.join(sorted(lacking)))
+        print('qemu-cpc: infer against the branch with renames and --fix: precision %.1f%% '
+              '(%d/%d) recall %.1f%% (%d/%d)' % (
+                  100.0 * len(tp2) / max(1, len(predicted)), len(tp2), len(predicted),
+                  100.0 * len(tp2) / max(1, len(ref)), len(tp2), len(ref)))
     return 0
+
+
+def fix_added(path):
+    """Functions that a `cpc-check --fix` diff annotates (None: no diff)."""
+    try:
+        lines = open(path, errors='replace').read().splitlines()
+    except OSError:
+        return None
+    plus = annotated('\n'.join(l[1:] for l in lines if l.startswith('+') and
+                                not l.startswith('+++')))
+    minus = annotated('\n'.join(l[1:] for l in lines if l.startswith('-') and
+                                 not l.startswith('---')))
+    return plus - minus
 
 
 if __name__ == '__main__':

@@ -68,6 +68,8 @@ CASES = [
     ('primitive_here', QEMU + ['--infer', IN + 'primitive_here.c']),
     ('header_unannotated', QEMU + [IN + 'header_unannotated.c']),
     ('native_by_use', QEMU + ['--infer', IN + 'native_by_use.c']),
+    ('slot_callbacks', QEMU + ['--infer', IN + 'fix_slots/drivers.c']),
+    ('slots_patch', QEMU + ['-q', '--infer=patch', IN + 'fix_slots/drivers.c']),
     ('project_db', QEMU + ['-p', PROJECT_DB]),
     ('project_db_one', QEMU + ['-p', PROJECT_DB, IN + 'project/b.c']),
     ('sh:project_db_missing', ['-p', IN + 'project']),
@@ -125,34 +127,39 @@ def check_patch():
     return None
 
 
-def run_fix():
-    """cpc-check --fix on a copy of inputs/fix: the diff it makes (compared
-    with expected/fix.out), and a check of the result that must be clean."""
+# --fix cases: (name of expected/NAME.out and of the directory of inputs/
+# copied, the file given to cpc-check)
+FIX_CASES = [('fix', 'lib.c'), ('fix_slots', 'drivers.c')]
+
+
+def run_fix(name='fix', main='lib.c'):
+    """cpc-check --fix on a copy of inputs/NAME: the diff it makes (compared
+    with expected/NAME.out), and a check of the result."""
     import difflib
     tmp = tempfile.mkdtemp(prefix='cpc-check-fix-')
     try:
-        src = os.path.join(HERE, 'inputs', 'fix')
+        src = os.path.join(HERE, 'inputs', name)
         names = sorted(os.listdir(src))
         for f in names:
             shutil.copy(os.path.join(src, f), tmp)
         cwd = os.getcwd()
         os.chdir(tmp)
         try:
-            out, err, code = run_inproc(QEMU + ['--fix', 'lib.c'])
+            out, err, code = run_inproc(QEMU + ['--fix', main])
             diff = []
             for f in names:
                 a = open(os.path.join(src, f)).read().splitlines(True)
                 b = open(f).read().splitlines(True)
                 diff += difflib.unified_diff(a, b, 'a/' + f, 'b/' + f, n=0)
-            out2, err2, code2 = run_inproc(QEMU + ['lib.c'])
+            out2, err2, code2 = run_inproc(QEMU + [main])
         finally:
             os.chdir(cwd)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return ('$ cpc-check --coroutine-attr coroutine_fn --fix lib.c  (a copy of inputs/fix)\n'
+    return ('$ cpc-check --coroutine-attr coroutine_fn --fix %s  (a copy of inputs/%s)\n'
             '--- stdout\n%s--- stderr\n%s--- exit %s\n--- the files after it\n%s'
             '--- cpc-check on them\n%s%s--- exit %s\n' % (
-                out, err, code, ''.join(diff), out2, err2, code2))
+                main, name, out, err, code, ''.join(diff), out2, err2, code2))
 
 
 def check_cpc_headers_untouched():
@@ -242,19 +249,20 @@ def main():
             failed = True
             print('FAIL %s: traceback' % name)
         fails += failed
-    got = run_fix()
-    path = os.path.join(HERE, 'expected', 'fix.out')
-    if update:
-        with open(path, 'w') as fh:
-            fh.write(got)
-    else:
-        want = open(path).read() if os.path.exists(path) else None
-        if got != want:
-            fails += 1
-            print('FAIL fix')
-            import difflib
-            sys.stdout.writelines(difflib.unified_diff(
-                (want or '').splitlines(True), got.splitlines(True), 'expected', 'got'))
+    for fname, fmain in FIX_CASES:
+        got = run_fix(fname, fmain)
+        path = os.path.join(HERE, 'expected', fname + '.out')
+        if update:
+            with open(path, 'w') as fh:
+                fh.write(got)
+        else:
+            want = open(path).read() if os.path.exists(path) else None
+            if got != want:
+                fails += 1
+                print('FAIL %s' % fname)
+                import difflib
+                sys.stdout.writelines(difflib.unified_diff(
+                    (want or '').splitlines(True), got.splitlines(True), 'expected', 'got'))
     if not update:
         r = check_patch()
         if r:
@@ -264,7 +272,7 @@ def main():
         if r:
             fails += 1
             print('FAIL fix_cpc_header: ' + r)
-    total = len(CASES) + 3
+    total = len(CASES) + len(FIX_CASES) + 2
     if update:
         print('tests/tools: expected outputs updated (%d cases)' % len(CASES))
         return 0
