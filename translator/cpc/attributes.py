@@ -12,7 +12,6 @@ attribute specifier between its parameter list and its body.
 """
 from . import clex
 from . import frontend as fe
-from .cursors import kids
 from . import rewrite as rw
 
 K = fe.K
@@ -23,7 +22,9 @@ def _trailing(u, c):
     definition c and its body, or None.  Definitions whose declarator is
     not `name(...)` written in the file (a macro, a function returning a
     function pointer, an old-style definition) are left alone."""
-    body = [k for k in kids(c) if k.kind == K.COMPOUND_STMT]
+    # (one level: the body of a function without cps code is not listed,
+    # cps_free.py)
+    body = [k for k in c.get_children() if k.kind == K.COMPOUND_STMT]
     if not body or u.written(c) is None:
         return None
     name = c.location.offset

@@ -38,6 +38,7 @@ import re
 from . import frontend as fe
 from .analysis.gnu_attributes import has_annotation
 from .clang_types import is_cps_function_type
+from .cursors import once_per_cursor
 from . import reserved
 from . import rewrite as rw
 from . import typecheck
@@ -146,6 +147,99 @@ def has_cps_code(u):
                 if f.spelling in names and _involves_cps(f.type):
                     return True
     return False
+
+
+# --------------------------------------------------------------------------
+# Functions without cps code, in a unit that has some
+
+def may_hold_cps(u, c):
+    """Function definition c of the main file may hold something a pass
+    after `headers` acts on, by the unit's criteria above applied to its own
+    text: it is cps, or it names (itself or through the macros it expands)
+    a CPC keyword, a declaration whose type involves a cps function type, a
+    function taking the continuation or a name spelt like a generated one.
+    A function that cannot is copied as it is written: the passes that
+    rewrite or diagnose code skip it without walking its body."""
+    return _Acting.of(u).may_hold(c)
+
+
+def code_defs(u):
+    """The function definitions of the main file that may hold cps code
+    (u.function_defs() without the others), in order."""
+    acting = _Acting.of(u)
+    return [c for c in u.function_defs() if acting.may_hold(c)]
+
+
+def skipped(u, c):
+    """Top-level cursor c is a function definition without cps code (a
+    walk over the main file's declarations passes it by)."""
+    return c.kind == K.FUNCTION_DECL and c.is_definition() and not _Acting.of(u).may_hold(c)
+
+
+class _Acting:
+    """The names whose presence makes code cps code, computed once per unit
+    from the names of its main file: a function may hold cps code when its
+    text, or a macro it expands, names one of them."""
+
+    @classmethod
+    def of(cls, u):
+        r = u.__dict__.get('_cps_acting')
+        if r is None:
+            r = u.__dict__['_cps_acting'] = cls(u)
+        return r
+
+    def __init__(self, u):
+        self.u = u
+        self.macros = {}
+        for c in u.top():
+            if c.kind == K.MACRO_DEFINITION:
+                self.macros.setdefault(c.spelling, c)
+        self.bodies = {}        # macro name -> the names its definition spells
+        names = _main_names(u)
+        self.everything = names is None or retain.PRAGMA_RE.search(u.text) is not None or \
+            any(c.kind == K.MACRO_DEFINITION and c.spelling in ('__attribute__', '__attribute')
+                and u.in_main_file(c) for c in u.top())
+        if self.everything:
+            return
+        acting = set(KEYWORD_NAMES)
+        for c in u.top():
+            if c.kind in DECL_KINDS:
+                if c.spelling in names and _acts_on(c):
+                    acting.add(c.spelling)
+            elif c.kind in RECORD_KINDS:
+                for f in _fields(c):
+                    if f.spelling in names and _involves_cps(f.type):
+                        acting.add(f.spelling)
+        self.acting = acting
+
+    def body_names(self, name):
+        r = self.bodies.get(name)
+        if r is None:
+            d = self.macros[name]
+            r = set() if d.location.file is None else _names(self.u.spelled(d) or b'')
+            self.bodies[name] = r
+        return r
+
+    def may_hold(self, c):
+        return once_per_cursor(c, 'may_hold_cps', self._may_hold)
+
+    def _may_hold(self, c):
+        if self.everything or is_cps_function_type(c.type):
+            return True
+        e = c.extent
+        names = _names(self.u.text[e.start.offset:e.end.offset])
+        todo = [n for n in names if n in self.macros]
+        seen = set(todo)
+        while todo:
+            for n in self.body_names(todo.pop()):
+                names.add(n)
+                if n in self.macros and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        if names & self.acting:
+            return True
+        return any(reserved.CPS_SUFFIX_RE.search(n) or reserved.ANY_SUFFIX_RE.search(n)
+                   for n in names)
 
 
 def verbatim(u):
