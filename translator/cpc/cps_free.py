@@ -176,70 +176,125 @@ def skipped(u, c):
     return c.kind == K.FUNCTION_DECL and c.is_definition() and not _Acting.of(u).may_hold(c)
 
 
+# a definition of `__attribute__` as a macro (which hides the cps tag)
+ATTRIBUTE_MACRO_RE = re.compile(rb'#\s*define\s+__attribute(__)?\b')
+MEMBER_RE = re.compile(rb'(?:\.|->)\s*([A-Za-z_$][\w$]*)')
+
+
 class _Acting:
-    """The names whose presence makes code cps code, computed once per unit
-    from the names of its main file: a function may hold cps code when its
-    text, or a macro it expands, names one of them."""
+    """Whether the functions of a unit may hold cps code, by the names they
+    spell.  Whether a name acts (a declaration or a field of that name that
+    the later passes act on) is asked of the unit once per name, for the
+    names of the functions asked about only, and kept in `u.carried` for
+    the next parses of the same translation: the passes leave alone the
+    functions without cps code and the headers' declarations (a name that
+    the passes add is asked of the parse that has it)."""
 
     @classmethod
     def of(cls, u):
         r = u.__dict__.get('_cps_acting')
         if r is None:
             r = u.__dict__['_cps_acting'] = cls(u)
+            r.ask(u.function_defs())
         return r
 
     def __init__(self, u):
         self.u = u
-        self.macros = {}
-        for c in u.top():
-            if c.kind == K.MACRO_DEFINITION:
-                self.macros.setdefault(c.spelling, c)
-        self.bodies = {}        # macro name -> the names its definition spells
-        names = _main_names(u)
-        self.everything = names is None or retain.PRAGMA_RE.search(u.text) is not None or \
-            any(c.kind == K.MACRO_DEFINITION and c.spelling in ('__attribute__', '__attribute')
-                and u.in_main_file(c) for c in u.top())
-        if self.everything:
-            return
-        acting = set(KEYWORD_NAMES)
-        for c in u.top():
-            if c.kind in DECL_KINDS:
-                if c.spelling in names and _acts_on(c):
-                    acting.add(c.spelling)
-            elif c.kind in RECORD_KINDS:
-                for f in _fields(c):
-                    if f.spelling in names and _involves_cps(f.type):
-                        acting.add(f.spelling)
-        self.acting = acting
+        known = u.carried.setdefault('cps_free', {'decls': {}, 'fields': {}})
+        self.acts = known['decls']          # name -> whether a declaration of it acts
+        self.field_acts = known['fields']   # name -> whether a field of it acts
+        self.everything = retain.PRAGMA_RE.search(u.text) is not None or \
+            ATTRIBUTE_MACRO_RE.search(u.text) is not None
 
-    def body_names(self, name):
-        r = self.bodies.get(name)
-        if r is None:
-            d = self.macros[name]
-            r = set() if d.location.file is None else _names(self.u.spelled(d) or b'')
-            self.bodies[name] = r
-        return r
+    def ask(self, defs):
+        """Ask the unit at once about the names of definitions `defs` (one
+        walk over the unit's declarations instead of one per function)."""
+        missing, members = set(), set()
+        for c in defs:
+            spelt = self._spelt(c)
+            if spelt is not None:
+                missing.update(n for n in spelt[0] if n not in self.acts)
+                members.update(n for n in spelt[1] if n not in self.field_acts)
+        self._learn(missing)
+        self._learn_fields(members)
 
     def may_hold(self, c):
         return once_per_cursor(c, 'may_hold_cps', self._may_hold)
 
     def _may_hold(self, c):
-        if self.everything or is_cps_function_type(c.type):
+        spelt = self._spelt(c)
+        if spelt is None:
             return True
+        names, members = spelt
+        if names & KEYWORD_NAMES:
+            return True
+        if any(reserved.CPS_SUFFIX_RE.search(n) or reserved.ANY_SUFFIX_RE.search(n)
+               for n in names):
+            return True
+        return self._any_acts(names) or self._any_field_acts(members)
+
+    def _spelt(self, c):
+        """(names, member names) that definition c spells, itself and
+        through the macros it expands; None when it is cps or when they
+        cannot be told."""
+        return once_per_cursor(c, 'cps_free_spelt', self._spelling)
+
+    def _spelling(self, c):
+        if self.everything or is_cps_function_type(c.type):
+            return None
         e = c.extent
-        names = _names(self.u.text[e.start.offset:e.end.offset])
-        todo = [n for n in names if n in self.macros]
+        text = self.u.text[e.start.offset:e.end.offset]
+        names = _names(text)
+        members = {m.decode('utf-8', 'surrogateescape') for m in MEMBER_RE.findall(text)}
+        u = self.u
+        todo = list(names)
         seen = set(todo)
         while todo:
-            for n in self.body_names(todo.pop()):
-                names.add(n)
-                if n in self.macros and n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        if names & self.acting:
-            return True
-        return any(reserved.CPS_SUFFIX_RE.search(n) or reserved.ANY_SUFFIX_RE.search(n)
-                   for n in names)
+            for d in u.macro_definitions(todo.pop()):
+                if d.location.file is None:
+                    continue            # the compiler's own
+                body = u.spelled(d)
+                if body is None or b'##' in body:
+                    return None         # unreadable, or pasting names together
+                more = _names(body)
+                names |= more
+                members |= more         # (`x->NAME` may be written in the macro)
+                todo.extend(n for n in more if n not in seen)
+                seen |= more
+        return names, members
+
+    def _learn(self, missing):
+        """Whether a declaration of each name of `missing` acts."""
+        if not missing:
+            return
+        for n in missing:
+            self.acts[n] = False
+        for d in self.u.top():
+            if d.kind in DECL_KINDS and d.spelling in missing and \
+                    not self.acts[d.spelling] and _acts_on(d):
+                self.acts[d.spelling] = True
+
+    def _any_acts(self, names):
+        self._learn({n for n in names if n not in self.acts})
+        return any(self.acts[n] for n in names)
+
+    def _learn_fields(self, missing):
+        """Whether a field (of a record at file scope) of each name of
+        `missing` acts."""
+        if not missing:
+            return
+        for n in missing:
+            self.field_acts[n] = False
+        for d in self.u.top():
+            if d.kind in RECORD_KINDS:
+                for f in _fields(d):
+                    if f.spelling in missing and not self.field_acts[f.spelling] and \
+                            _involves_cps(f.type):
+                        self.field_acts[f.spelling] = True
+
+    def _any_field_acts(self, members):
+        self._learn_fields({n for n in members if n not in self.field_acts})
+        return any(self.field_acts[n] for n in members)
 
 
 def verbatim(u):

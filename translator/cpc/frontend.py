@@ -169,10 +169,15 @@ class Unit:
         self.path = path
         self._line_starts = None
         self._macros = None
+        self._macro_every = None
         self._main_file = None
         self._top = None
         self._defs = None
         self._files = {}          # libclang's file handle -> its bytes (spelled)
+        # what an analysis learnt of the headers' declarations, which the
+        # passes do not change: the next parse of the same translation
+        # starts with it (pipeline.step), so it is not asked again
+        self.carried = {}
 
     def release(self):
         """Drop what this parse's cursors hold (children, preorders, the
@@ -323,6 +328,16 @@ class Unit:
         line, in a header or in the file)."""
         self.macro_ranges()
         return self._macro_defs.keys()
+
+    def macro_definitions(self, name):
+        """Every definition of macro `name` in the unit, in order ([] for a
+        name that is not one)."""
+        if self._macro_every is None:
+            every = self._macro_every = {}
+            for c in self.top():
+                if c.kind == K.MACRO_DEFINITION:
+                    every.setdefault(c.spelling, []).append(c)
+        return self._macro_every.get(name, ())
 
     def stringifying_macro_in(self, a, b):
         """True if a macro invoked in the file range [a, b), or any macro its

@@ -293,9 +293,11 @@ def step(u, edits, ctx):
         return u
     t0 = cpu_now()
     try:
-        return parse(rw.apply(u.text, edits), u.path, ctx.args)
+        new = parse(rw.apply(u.text, edits), u.path, ctx.args)
     finally:
         ctx.charge('parse', t0)
+    new.carried = u.carried
+    return new
 
 
 def run_edits(p, u, ctx):
