@@ -200,9 +200,13 @@ class _Acting:
 
     def __init__(self, u):
         self.u = u
-        known = u.carried.setdefault('cps_free', {'decls': {}, 'fields': {}})
+        known = u.carried.setdefault('cps_free', {'decls': {}, 'fields': {}, 'macros': {}})
         self.acts = known['decls']          # name -> whether a declaration of it acts
         self.field_acts = known['fields']   # name -> whether a field of it acts
+        # name -> the names each of its definitions as a macro spells ([] for
+        # a name that is not a macro), None when one of them cannot be read
+        # or pastes names together
+        self.macro_bodies = known['macros']
         self.everything = retain.PRAGMA_RE.search(u.text) is not None or \
             ATTRIBUTE_MACRO_RE.search(u.text) is not None
 
@@ -212,7 +216,7 @@ class _Acting:
         missing, members = set(), set()
         for c in defs:
             spelt = self._spelt(c)
-            if spelt is not None:
+            if spelt is not None and not self._by_its_names(spelt[0]):
                 missing.update(n for n in spelt[0] if n not in self.acts)
                 members.update(n for n in spelt[1] if n not in self.field_acts)
         self._learn(missing)
@@ -226,12 +230,15 @@ class _Acting:
         if spelt is None:
             return True
         names, members = spelt
-        if names & KEYWORD_NAMES:
-            return True
-        if any(reserved.CPS_SUFFIX_RE.search(n) or reserved.ANY_SUFFIX_RE.search(n)
-               for n in names):
-            return True
-        return self._any_acts(names) or self._any_field_acts(members)
+        return self._by_its_names(names) or self._any_acts(names) or \
+            self._any_field_acts(members)
+
+    @staticmethod
+    def _by_its_names(names):
+        """A CPC keyword or a name spelt like a generated one among names."""
+        return not names.isdisjoint(KEYWORD_NAMES) or \
+            any(reserved.CPS_SUFFIX_RE.search(n) or reserved.ANY_SUFFIX_RE.search(n)
+                for n in names if '__' in n)
 
     def _spelt(self, c):
         """(names, member names) that definition c spells, itself and
@@ -246,22 +253,35 @@ class _Acting:
         text = self.u.text[e.start.offset:e.end.offset]
         names = _names(text)
         members = {m.decode('utf-8', 'surrogateescape') for m in MEMBER_RE.findall(text)}
-        u = self.u
         todo = list(names)
         seen = set(todo)
         while todo:
-            for d in u.macro_definitions(todo.pop()):
-                if d.location.file is None:
-                    continue            # the compiler's own
-                body = u.spelled(d)
-                if body is None or b'##' in body:
-                    return None         # unreadable, or pasting names together
-                more = _names(body)
+            bodies = self._bodies(todo.pop())
+            if bodies is None:
+                return None
+            for more in bodies:
                 names |= more
                 members |= more         # (`x->NAME` may be written in the macro)
                 todo.extend(n for n in more if n not in seen)
                 seen |= more
         return names, members
+
+    def _bodies(self, name):
+        try:
+            return self.macro_bodies[name]
+        except KeyError:
+            pass
+        r = []
+        for d in self.u.macro_definitions(name):
+            if d.location.file is None:
+                continue            # the compiler's own
+            body = self.u.spelled(d)
+            if body is None or b'##' in body:
+                r = None            # unreadable, or pasting names together
+                break
+            r.append(_names(body))
+        self.macro_bodies[name] = r
+        return r
 
     def _learn(self, missing):
         """Whether a declaration of each name of `missing` acts."""

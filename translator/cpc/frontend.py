@@ -307,6 +307,7 @@ class Unit:
             rs = []
             names = []
             defs = {}
+            every = {}
             for c in self.top():
                 if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None \
                         and c.location.file.name == self.path:
@@ -315,11 +316,13 @@ class Unit:
                     names.append((e.start.offset, e.end.offset, c.spelling))
                 elif c.kind == K.MACRO_DEFINITION:
                     defs[c.spelling] = c
+                    every.setdefault(c.spelling, []).append(c)
             rs.sort()
             names.sort()
             self._macros = rs
             self._macro_names = names
             self._macro_defs = defs
+            self._macro_every = every
             self._stringifies = {}
         return self._macros
 
@@ -333,6 +336,7 @@ class Unit:
         """Every definition of macro `name` in the unit, in order ([] for a
         name that is not one)."""
         if self._macro_every is None:
+            # (macro_ranges lists them too, with the file's invocations)
             every = self._macro_every = {}
             for c in self.top():
                 if c.kind == K.MACRO_DEFINITION:
