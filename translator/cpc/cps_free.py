@@ -203,9 +203,9 @@ class _Acting:
         known = u.carried.setdefault('cps_free', {'decls': {}, 'fields': {}, 'macros': {}})
         self.acts = known['decls']          # name -> whether a declaration of it acts
         self.field_acts = known['fields']   # name -> whether a field of it acts
-        # name -> the names each of its definitions as a macro spells ([] for
-        # a name that is not a macro), None when one of them cannot be read
-        # or pastes names together
+        # name -> (the names, whether it accesses a member) of each of its
+        # definitions as a macro ([] for a name that is not a macro), None
+        # when one of them cannot be read or pastes names together
         self.macro_bodies = known['macros']
         self.everything = retain.PRAGMA_RE.search(u.text) is not None or \
             ATTRIBUTE_MACRO_RE.search(u.text) is not None
@@ -255,16 +255,18 @@ class _Acting:
         members = {m.decode('utf-8', 'surrogateescape') for m in MEMBER_RE.findall(text)}
         todo = list(names)
         seen = set(todo)
+        accesses = False
         while todo:
             bodies = self._bodies(todo.pop())
             if bodies is None:
                 return None
-            for more in bodies:
+            for more, access in bodies:
                 names |= more
-                members |= more         # (`x->NAME` may be written in the macro)
+                accesses = accesses or access
                 todo.extend(n for n in more if n not in seen)
                 seen |= more
-        return names, members
+        # (a macro that accesses a member may take its name as an argument)
+        return names, (names if accesses else members)
 
     def _bodies(self, name):
         try:
@@ -279,7 +281,7 @@ class _Acting:
             if body is None or b'##' in body:
                 r = None            # unreadable, or pasting names together
                 break
-            r.append(_names(body))
+            r.append((_names(body), MEMBER_RE.search(body) is not None))
         self.macro_bodies[name] = r
         return r
 
