@@ -11,6 +11,7 @@ Invariant of the output: no function definition of the main file has an
 attribute specifier between its parameter list and its body.
 """
 from . import clex
+from . import cps_free
 from . import frontend as fe
 from .cursors import kids
 from . import rewrite as rw
@@ -23,7 +24,10 @@ def _trailing(u, c):
     definition c and its body, or None.  Definitions whose declarator is
     not `name(...)` written in the file (a macro, a function returning a
     function pointer, an old-style definition) are left alone."""
-    body = [k for k in kids(c) if k.kind == K.COMPOUND_STMT]
+    # (a function without cps code has its children listed one level: its
+    # body is not listed, cps_free.py)
+    body = [k for k in (kids(c) if cps_free.may_hold_cps(u, c) else c.get_children())
+            if k.kind == K.COMPOUND_STMT]
     if not body or u.written(c) is None:
         return None
     name = c.location.offset

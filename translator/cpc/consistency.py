@@ -2,6 +2,7 @@
 function agrees on whether it is cps."""
 import re
 
+from . import cps_free
 from . import frontend as fe
 from .clang_types import is_cps_function_type
 
@@ -76,16 +77,17 @@ def _implicitly_declared(c):
     return first != c and first.extent.start.file is None
 
 
-def function_declarations(u):
+def function_declarations(u, look_into=lambda u, c: True):
     """The declarations of functions, in the order they are written: those
     at file scope, and those in the bodies of the main file's functions
-    (`void sub(int n);` in a body declares the file's `sub` too; a GNU
-    nested function, `auto` or defined, is another function)."""
+    for which look_into(u, definition) holds (`void sub(int n);` in a body
+    declares the file's `sub` too; a GNU nested function, `auto` or
+    defined, is another function)."""
     for c in u.top():
         if c.kind != K.FUNCTION_DECL:
             continue
         yield c
-        if c.is_definition() and u.in_main_file(c):
+        if c.is_definition() and u.in_main_file(c) and look_into(u, c):
             yield from _block_scope_declarations(c)
 
 
@@ -127,7 +129,9 @@ def check_consistency(u):
     if errs:
         raise fe.Diags(errs)
     spelling = cps_spelling_re(u)
-    for c in function_declarations(u):
+    # (a function without cps code names no cps function: none of its
+    # declarations can conflict)
+    for c in function_declarations(u, cps_free.may_hold_cps):
         if u.in_main_file(c):
             a = c.extent.start.offset
             nameoff = c.location.offset

@@ -38,6 +38,7 @@ import re
 from . import frontend as fe
 from .analysis.gnu_attributes import has_annotation
 from .clang_types import is_cps_function_type
+from .cursors import once_per_cursor
 from . import reserved
 from . import rewrite as rw
 from . import typecheck
@@ -146,6 +147,176 @@ def has_cps_code(u):
                 if f.spelling in names and _involves_cps(f.type):
                     return True
     return False
+
+
+# --------------------------------------------------------------------------
+# Functions without cps code, in a unit that has some
+
+def may_hold_cps(u, c):
+    """Function definition c of the main file may hold something a pass
+    after `headers` acts on, by the unit's criteria above applied to its own
+    text: it is cps, or it names (itself or through the macros it expands)
+    a CPC keyword, a declaration whose type involves a cps function type, a
+    function taking the continuation or a name spelt like a generated one.
+    A function that cannot is copied as it is written: the passes that
+    rewrite or diagnose code skip it without walking its body."""
+    return _Acting.of(u).may_hold(c)
+
+
+def code_defs(u):
+    """The function definitions of the main file that may hold cps code
+    (u.function_defs() without the others), in order."""
+    acting = _Acting.of(u)
+    return [c for c in u.function_defs() if acting.may_hold(c)]
+
+
+def skipped(u, c):
+    """Top-level cursor c is a function definition without cps code (a
+    walk over the main file's declarations passes it by)."""
+    return c.kind == K.FUNCTION_DECL and c.is_definition() and not _Acting.of(u).may_hold(c)
+
+
+# a definition of `__attribute__` as a macro (which hides the cps tag)
+ATTRIBUTE_MACRO_RE = re.compile(rb'#\s*define\s+__attribute(__)?\b')
+MEMBER_RE = re.compile(rb'(?:\.|->)\s*([A-Za-z_$][\w$]*)')
+
+
+class _Acting:
+    """Whether the functions of a unit may hold cps code, by the names they
+    spell.  Whether a name acts (a declaration or a field of that name that
+    the later passes act on) is asked of the unit once per name, for the
+    names of the functions asked about only, and kept in `u.carried` for
+    the next parses of the same translation: the passes leave alone the
+    functions without cps code and the headers' declarations (a name that
+    the passes add is asked of the parse that has it)."""
+
+    @classmethod
+    def of(cls, u):
+        r = u.__dict__.get('_cps_acting')
+        if r is None:
+            r = u.__dict__['_cps_acting'] = cls(u)
+            r.ask(u.function_defs())
+        return r
+
+    def __init__(self, u):
+        self.u = u
+        known = u.carried.setdefault('cps_free', {'decls': {}, 'fields': {}, 'macros': {}})
+        self.acts = known['decls']          # name -> whether a declaration of it acts
+        self.field_acts = known['fields']   # name -> whether a field of it acts
+        # name -> (the names, whether it accesses a member) of each of its
+        # definitions as a macro ([] for a name that is not a macro), None
+        # when one of them cannot be read or pastes names together
+        self.macro_bodies = known['macros']
+        self.everything = retain.PRAGMA_RE.search(u.text) is not None or \
+            ATTRIBUTE_MACRO_RE.search(u.text) is not None
+
+    def ask(self, defs):
+        """Ask the unit at once about the names of definitions `defs` (one
+        walk over the unit's declarations instead of one per function)."""
+        missing, members = set(), set()
+        for c in defs:
+            spelt = self._spelt(c)
+            if spelt is not None and not self._by_its_names(spelt[0]):
+                missing.update(n for n in spelt[0] if n not in self.acts)
+                members.update(n for n in spelt[1] if n not in self.field_acts)
+        self._learn(missing)
+        self._learn_fields(members)
+
+    def may_hold(self, c):
+        return once_per_cursor(c, 'may_hold_cps', self._may_hold)
+
+    def _may_hold(self, c):
+        spelt = self._spelt(c)
+        if spelt is None:
+            return True
+        names, members = spelt
+        return self._by_its_names(names) or self._any_acts(names) or \
+            self._any_field_acts(members)
+
+    @staticmethod
+    def _by_its_names(names):
+        """A CPC keyword or a name spelt like a generated one among names."""
+        return not names.isdisjoint(KEYWORD_NAMES) or \
+            any(reserved.CPS_SUFFIX_RE.search(n) or reserved.ANY_SUFFIX_RE.search(n)
+                for n in names if '__' in n)
+
+    def _spelt(self, c):
+        """(names, member names) that definition c spells, itself and
+        through the macros it expands; None when it is cps or when they
+        cannot be told."""
+        return once_per_cursor(c, 'cps_free_spelt', self._spelling)
+
+    def _spelling(self, c):
+        if self.everything or is_cps_function_type(c.type):
+            return None
+        e = c.extent
+        text = self.u.text[e.start.offset:e.end.offset]
+        names = _names(text)
+        members = {m.decode('utf-8', 'surrogateescape') for m in MEMBER_RE.findall(text)}
+        todo = list(names)
+        seen = set(todo)
+        accesses = False
+        while todo:
+            bodies = self._bodies(todo.pop())
+            if bodies is None:
+                return None
+            for more, access in bodies:
+                names |= more
+                accesses = accesses or access
+                todo.extend(n for n in more if n not in seen)
+                seen |= more
+        # (a macro that accesses a member may take its name as an argument)
+        return names, (names if accesses else members)
+
+    def _bodies(self, name):
+        try:
+            return self.macro_bodies[name]
+        except KeyError:
+            pass
+        r = []
+        for d in self.u.macro_definitions(name):
+            if d.location.file is None:
+                continue            # the compiler's own
+            body = self.u.spelled(d)
+            if body is None or b'##' in body:
+                r = None            # unreadable, or pasting names together
+                break
+            r.append((_names(body), MEMBER_RE.search(body) is not None))
+        self.macro_bodies[name] = r
+        return r
+
+    def _learn(self, missing):
+        """Whether a declaration of each name of `missing` acts."""
+        if not missing:
+            return
+        for n in missing:
+            self.acts[n] = False
+        for d in self.u.top():
+            if d.kind in DECL_KINDS and d.spelling in missing and \
+                    not self.acts[d.spelling] and _acts_on(d):
+                self.acts[d.spelling] = True
+
+    def _any_acts(self, names):
+        self._learn({n for n in names if n not in self.acts})
+        return any(self.acts[n] for n in names)
+
+    def _learn_fields(self, missing):
+        """Whether a field (of a record at file scope) of each name of
+        `missing` acts."""
+        if not missing:
+            return
+        for n in missing:
+            self.field_acts[n] = False
+        for d in self.u.top():
+            if d.kind in RECORD_KINDS:
+                for f in _fields(d):
+                    if f.spelling in missing and not self.field_acts[f.spelling] and \
+                            _involves_cps(f.type):
+                        self.field_acts[f.spelling] = True
+
+    def _any_field_acts(self, members):
+        self._learn_fields({n for n in members if n not in self.field_acts})
+        return any(self.field_acts[n] for n in members)
 
 
 def verbatim(u):

@@ -176,10 +176,15 @@ class Unit:
         self.path = path
         self._line_starts = None
         self._macros = None
+        self._macro_every = None
         self._main_file = None
         self._top = None
         self._defs = None
         self._files = {}          # libclang's file handle -> its bytes (spelled)
+        # what an analysis learnt of the headers' declarations, which the
+        # passes do not change: the next parse of the same translation
+        # starts with it (pipeline.step), so it is not asked again
+        self.carried = {}
 
     def release(self):
         """Drop what this parse's cursors hold (children, preorders, the
@@ -309,6 +314,7 @@ class Unit:
             rs = []
             names = []
             defs = {}
+            every = {}
             for c in self.top():
                 if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None \
                         and c.location.file.name == self.path:
@@ -317,11 +323,13 @@ class Unit:
                     names.append((e.start.offset, e.end.offset, c.spelling))
                 elif c.kind == K.MACRO_DEFINITION:
                     defs[c.spelling] = c
+                    every.setdefault(c.spelling, []).append(c)
             rs.sort()
             names.sort()
             self._macros = rs
             self._macro_names = names
             self._macro_defs = defs
+            self._macro_every = every
             self._stringifies = {}
         return self._macros
 
@@ -330,6 +338,17 @@ class Unit:
         line, in a header or in the file)."""
         self.macro_ranges()
         return self._macro_defs.keys()
+
+    def macro_definitions(self, name):
+        """Every definition of macro `name` in the unit, in order ([] for a
+        name that is not one)."""
+        if self._macro_every is None:
+            # (macro_ranges lists them too, with the file's invocations)
+            every = self._macro_every = {}
+            for c in self.top():
+                if c.kind == K.MACRO_DEFINITION:
+                    every.setdefault(c.spelling, []).append(c)
+        return self._macro_every.get(name, ())
 
     def stringifying_macro_in(self, a, b):
         """True if a macro invoked in the file range [a, b), or any macro its

@@ -15,6 +15,7 @@ Invariant of the output: no declaration of the main file is written with
 """
 from .analysis.syntax import walk
 from . import clex
+from . import cps_free
 from . import frontend as fe
 
 K = fe.K
@@ -40,7 +41,7 @@ def _sites(u):
         return []
     out = []
     for top in u.top():
-        if not u.in_main_file(top):
+        if not u.in_main_file(top) or cps_free.skipped(u, top):
             continue
         for n, _p in walk(top, skip_spawn=False, into_sizeof=True):
             # (only those whose type carries the cps tag: an old-style

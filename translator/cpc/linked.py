@@ -21,6 +21,7 @@ the end of S).
 """
 import re
 
+from . import cps_free
 from . import frontend as fe
 from .analysis.func import func
 from .analysis.syntax import args_of, linked_sched, strip, walk
@@ -131,7 +132,7 @@ class Linker:
 def link(u):
     edits = []
     errs = []
-    for c in u.function_defs():
+    for c in cps_free.code_defs(u):
         f = func(u, c)
         if f.body is None:
             continue

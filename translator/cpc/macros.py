@@ -10,6 +10,7 @@ declarations) is written in the file, not produced by a macro expansion.
 import bisect
 import re
 
+from . import cps_free
 from . import frontend as fe
 from .clang_types import is_cps_function_type
 from .analysis.gnu_attributes import is_need_cont_call
@@ -151,7 +152,7 @@ def expand_macros(u):
     several functions (X-macros): then everything it declares is re-printed
     together, in order, in one edit of its text."""
     ranges = []
-    for c in u.function_defs():
+    for c in cps_free.code_defs(u):
         f = func(u, c)
         if needs_expansion(u, f):
             r = (c.extent.start.offset, c.extent.end.offset)

@@ -293,9 +293,11 @@ def step(u, edits, ctx):
         return u
     t0 = cpu_now()
     try:
-        return parse(rw.apply(u.text, edits), u.path, ctx.args)
+        new = parse(rw.apply(u.text, edits), u.path, ctx.args)
     finally:
         ctx.charge('parse', t0)
+    new.carried = u.carried
+    return new
 
 
 def run_edits(p, u, ctx):
@@ -349,15 +351,29 @@ def collected_per_parse():
     empties its cursors (most of it is then freed at once, without the
     collector going through it), then `gc.collect()` for the cycles left
     (memory stays at about one parse, and is reused while it is warm:
-    deferring the collection further was slower).  The collector's state is
-    restored on the way out."""
+    deferring the collection further was slower).  The objects that exist
+    when the translation starts (the translator's modules, its tables, a
+    caller's) are frozen for its duration (gc.freeze): they outlive it, so
+    those collections pass them by.  The collector's state is restored on
+    the way out (nested uses: the outermost one)."""
+    global _collecting
     was_enabled = gc.isenabled()
     gc.disable()
+    outermost = not _collecting
+    if outermost:
+        gc.freeze()
+        _collecting = True
     try:
         yield
     finally:
+        if outermost:
+            _collecting = False
+            gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+_collecting = False     # inside collected_per_parse()
 
 
 def text_of(u):
@@ -440,24 +456,24 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     if isinstance(text, str):
         text = text.encode('utf-8', 'surrogateescape')
     given = text
-    try:
-        for s in PRE_PARSE:
-            t0 = cpu_now()
-            text = s.run(text, ctx)
-            ctx.charge(s.name, t0)
-            if stop_after == s.name:
-                return text.decode('utf-8', 'surrogateescape')
-        with collected_per_parse():
+    with collected_per_parse():
+        try:
+            for s in PRE_PARSE:
+                t0 = cpu_now()
+                text = s.run(text, ctx)
+                ctx.charge(s.name, t0)
+                if stop_after == s.name:
+                    return text.decode('utf-8', 'surrogateescape')
             u = first_parse(text, ctx)
-    except fe.Diags as e:
-        clang_limits.explain(e, given, path, cc)
-        e.diags = fe.in_order(e.diags)
-        raise
-    try:
-        return run_passes(u, ctx, stop_after, check_invariants)
-    except fe.Diags as e:
-        e.diags = fe.in_order(e.diags)
-        raise
+        except fe.Diags as e:
+            clang_limits.explain(e, given, path, cc)
+            e.diags = fe.in_order(e.diags)
+            raise
+        try:
+            return run_passes(u, ctx, stop_after, check_invariants)
+        except fe.Diags as e:
+            e.diags = fe.in_order(e.diags)
+            raise
 
 
 def run_passes(u, ctx, stop_after, check_invariants):

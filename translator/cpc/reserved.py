@@ -18,6 +18,7 @@ translation generates.
 """
 import re
 
+from . import cps_free
 from . import frontend as fe
 from .clang_types import is_cps_function_type
 from .analysis.syntax import walk
@@ -63,7 +64,9 @@ def _collisions(u):
     the translation generates."""
     suspects = []
     for top in u.top():
-        if not u.in_main_file(top):
+        # (a function without cps code names nothing spelt like a generated
+        # name: cps_free.py)
+        if not u.in_main_file(top) or cps_free.skipped(u, top):
             continue
         for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind in DECL_KINDS and '__' in n.spelling and \
@@ -108,7 +111,7 @@ def rename(u):
     wanted = {d.canonical.hash: d.spelling for d, _ in collisions}
     edits = set()
     for top in u.top():
-        if not u.in_main_file(top):
+        if not u.in_main_file(top) or cps_free.skipped(u, top):
             continue
         for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind in DECL_KINDS:

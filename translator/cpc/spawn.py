@@ -27,6 +27,7 @@ outlined in the next round (`F__spawn_n__spawn_m`).
 """
 import re
 
+from . import cps_free
 from . import frontend as fe
 from .clang_types import TK_POINTER, strip_sugar, tkind
 from .cursors import ASSIGN_OPS, INC_DEC_OPS, UO, binop, kids, unop
@@ -106,7 +107,7 @@ class Outliner:
         self.errs = []
 
     def run(self):
-        for c in self.u.function_defs():
+        for c in cps_free.code_defs(self.u):
             f = func(self.u, c)
             if not f.spawns:
                 continue

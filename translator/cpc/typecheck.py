@@ -26,6 +26,7 @@ from .cursors import BO, binop, kids
 from .analysis import syntax
 from .analysis.gnu_attributes import cleanup_function
 from .analysis.func import old_style
+from . import cps_free
 from . import primitives
 from .primitives import PRIMITIVES
 
@@ -193,7 +194,7 @@ class Checker:
         self.errs.extend(cps_cleanup_errors(u))
         self.errs.extend(cps_code_errors(u))
         for c in u.top():
-            if not u.in_main_file(c):
+            if not u.in_main_file(c) or cps_free.skipped(u, c):
                 continue
             if c.kind == K.VAR_DECL:
                 ex = [x for x in kids(c) if x.kind.is_expression()]
@@ -268,7 +269,7 @@ def misplaced_cps_errors(u):
             K.TYPEDEF_DECL: 'type'}
     errs = []
     for top in u.top():
-        if not u.in_main_file(top):
+        if not u.in_main_file(top) or cps_free.skipped(u, top):
             continue
         for n, _p in syntax.walk(top, skip_spawn=False):
             if n.kind not in OBJECT_DECLS:
@@ -321,7 +322,7 @@ def cps_cleanup_errors(u):
                         is_cps_function_type(c.type))
     errs = []
     for f in u.top():
-        if f.kind != K.FUNCTION_DECL or not u.in_main_file(f):
+        if f.kind != K.FUNCTION_DECL or not u.in_main_file(f) or cps_free.skipped(u, f):
             continue
         for n, _p in syntax.walk(f, skip_spawn=False):
             if n.kind != K.VAR_DECL:
@@ -346,7 +347,7 @@ def cps_code(u):
     body of each cps function, and each spawned statement (the spawn pass
     makes it a cps function of its own), without the statements spawned in
     it; `what` names it in messages."""
-    for c in u.function_defs():
+    for c in cps_free.code_defs(u):
         body = [x for x in kids(c) if x.kind == K.COMPOUND_STMT]
         if not body:
             continue

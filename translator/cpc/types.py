@@ -32,6 +32,7 @@ declarations.
 import bisect
 
 from . import clex
+from . import cps_free
 from . import frontend as fe
 from .analysis.gnu_attributes import attributes
 from .analysis.func import func
@@ -270,7 +271,7 @@ def _enums_in_expressions(u, f, first):
 def _functions(u):
     """The functions whose locals may leave their stack: cps functions and
     functions that spawn."""
-    for c in u.function_defs():
+    for c in cps_free.code_defs(u):
         f = func(u, c)
         if f.body is not None and (f.is_cps or f.spawns):
             yield c, f

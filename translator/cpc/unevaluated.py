@@ -19,6 +19,7 @@ function designator of its type that C never calls, `(*(int (*)(int))0)`.
 Invariant of the output: no cps call or cps function's name in an
 unevaluated operand (in any function, and at file scope).
 """
+from . import cps_free
 from . import frontend as fe
 from .clang_types import is_cps_function_type
 from .analysis.syntax import is_cps_call, unevaluated_operands
@@ -63,7 +64,7 @@ def _stand_in(call):
 def _unevaluated_roots(u):
     """The unevaluated operands of the main file."""
     for top in u.top():
-        if u.in_main_file(top):
+        if u.in_main_file(top) and not cps_free.skipped(u, top):
             yield from unevaluated_operands(u, top)
 
 

@@ -105,3 +105,79 @@ def test_a_unit_with_cps_code_runs_every_pass(name, tmp_path, monkeypatch):
 def test_stop_after_a_later_pass_prints_the_text_of_a_unit_without_cps_code(tmp_path):
     out, _ = translate(PLAIN, tmp_path, '#define HALF 21\n', stop_after='normalize')
     assert out == HDR + PLAIN
+
+
+# --------------------------------------------------------------------------
+# Functions without cps code in a unit that has some
+
+ANCHOR = '\ncps int anchor(void) { cpc_yield(); return 0; }\n'
+
+
+def every_function_walked(src, tmp_path, monkeypatch, header='', **kw):
+    with monkeypatch.context() as m:
+        m.setattr(cps_free._Acting, 'may_hold', lambda self, c: True)
+        return translate(src, tmp_path, header, **kw)[0]
+
+
+@pytest.mark.parametrize('name', sorted(CPS_CODE))
+def test_a_function_with_cps_code_beside_a_cps_function_is_translated_as_before(
+        name, tmp_path, monkeypatch):
+    # (the same programs, in a file whose other function is cps: each
+    # function is then decided on its own)
+    header, src = CPS_CODE[name]
+    out, times = translate(src + ANCHOR, tmp_path, header)
+    assert out == every_function_walked(src + ANCHOR, tmp_path, monkeypatch, header)
+
+
+MIXED = ('#include <stdio.h>\n#define TWICE(x) (2 * (x))\n'
+         'static int plain_helper(int x) { int a[4] = {x}; return TWICE(a[0]) + 1; }\n'
+         'static cps int step(int x) { cpc_yield(); return x + 1; }\n'
+         'static int spawner(void) { cpc_spawn step(1); return 0; }\n'
+         'static int calls_through_a_macro(void) { return PAUSE(); }\n'
+         'cps int run(void) { int r = step(plain_helper(1)); return r; }\n'
+         'int main(void) { printf("%d\\n", plain_helper(2)); spawner(); '
+         'cpc_main_loop(); return 0; }\n')
+MIXED_HEADER = '#define PAUSE() (step(0), 0)\n'
+
+
+def listed_functions(src, tmp_path, monkeypatch, header):
+    """The names of the function definitions whose bodies a pass listed
+    (cursors._children) while translating src."""
+    from cpc import cursors
+    seen, real = set(), cursors._children
+
+    def spy(c):
+        if c.kind == fe.K.FUNCTION_DECL:
+            seen.add(c.spelling)
+        return real(c)
+    with monkeypatch.context() as m:
+        m.setattr(cursors, '_children', spy)
+        out, _ = translate(src, tmp_path, header)
+    return out, seen
+
+
+def test_no_pass_walks_a_function_without_cps_code(tmp_path, monkeypatch):
+    src = MIXED.replace('return PAUSE();', 'return 0;')
+    out, seen = listed_functions(src, tmp_path, monkeypatch, '')
+    assert isinstance(out, str), out
+    assert 'plain_helper' not in seen and 'main' not in seen, seen
+    assert {'step', 'spawner', 'run'} <= seen, seen
+    # (copied as written)
+    assert 'static int plain_helper(int x) { int a[4] = {x}; return TWICE(a[0]) + 1; }' in out
+    assert out == every_function_walked(src, tmp_path, monkeypatch)
+
+
+def test_which_functions_may_hold_cps_code(tmp_path):
+    (tmp_path / 'h.h').write_text(MIXED_HEADER)
+    u, _ = pipeline.run_until('attributes', (HDR + '#include "h.h"\n' + MIXED).encode(),
+                              str(tmp_path / 't.cpc'))
+    assert [c.spelling for c in cps_free.code_defs(u)] == \
+        ['step', 'spawner', 'calls_through_a_macro', 'run']
+
+
+def test_a_native_function_calling_cps_code_through_a_header_macro_is_still_diagnosed(
+        tmp_path, monkeypatch):
+    out, _ = translate('#include "h.h"\n' + MIXED, tmp_path, MIXED_HEADER)
+    assert isinstance(out, list) and any('calls_through_a_macro' in m for m in out), out
+    assert out == every_function_walked('#include "h.h"\n' + MIXED, tmp_path, monkeypatch,
+                                        MIXED_HEADER)

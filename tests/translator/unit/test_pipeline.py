@@ -158,3 +158,28 @@ def test_the_passes_that_only_diagnose_report_their_errors_together():
         (5, 'mixing cps and native function types: initialising an object of type '
             '`cps int(*)(int)` with `int (*)(int)`'),
         (6, '`cps` applies to functions only, but variable `tab` has type `cps int[3]`')]
+
+
+def test_a_translation_leaves_the_garbage_collector_as_it_found_it():
+    # (the objects older than the translation are frozen while it runs)
+    import gc
+    seen = []
+    real = pipeline.parse
+
+    def parse(*args):
+        seen.append((gc.isenabled(), gc.get_freeze_count() > 0))
+        return real(*args)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        pipeline.parse = parse
+        pipeline.translate((HDR + NESTED).encode(), PATH)
+        assert seen and all(s == (False, True) for s in seen), seen
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        with pytest.raises(fe.Diags):
+            pipeline.translate((HDR + 'int f(void) { return x; }\n').encode(), PATH)
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        pipeline.parse = real
+        if not was:
+            gc.disable()

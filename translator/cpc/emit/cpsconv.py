@@ -26,6 +26,7 @@ holds the text of each generated item.
 """
 import re
 
+from .. import cps_free
 from .. import frontend as fe
 from ..clang_types import is_cps_function_type, type_name
 from ..analysis.gnu_attributes import has_annotation
@@ -68,7 +69,7 @@ class Emitter(Functions):
             if c.kind == K.VAR_DECL and u.in_main_file(c):
                 with errors.part():
                     self.file_scope_values(c)
-        for c in u.function_defs():
+        for c in cps_free.code_defs(u):     # (the others are copied as written)
             f = func(u, c)
             with errors.part():
                 if f.is_cps:
