@@ -97,14 +97,18 @@ class FrameLayout:
     out, holding every variable live across some call (`fields`, in
     declaration order, parameters first).  Parameters the body never
     assigns (`fixed`) are stored once, at entry; a call site stores the
-    rest (`site_vars[index]`: what resume point `index` restores)."""
+    rest (`site_vars[index]`: what resume point `index` restores).  The
+    variables a chunked body carries from one chunk to the next (`carried`,
+    chunks.py) have a field too."""
 
-    def __init__(self, em, f, cfg, sites, lift):
+    def __init__(self, em, f, cfg, sites, lift, carried=()):
         self.site_vars = {site.index: lift.frame_vars(site) for site in sites}
         first = {}
         for site in sites:
             for v in self.site_vars[site.index]:
                 first.setdefault(v.key, (site, v))
+        for v in carried:
+            first.setdefault(v.key, (sites[0], v))
         ordered = sorted(first.values(),
                          key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
         assigned = assigned_anywhere(cfg) if sites else set()
