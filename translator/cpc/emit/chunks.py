@@ -11,8 +11,9 @@ restores the variables carried across the cut.  Chunk K - 1 ends by storing
 them in the frame and calling F__body_K, a tail call.  A cut is a resume
 point without a call: it carries the variables live and possibly
 initialised there, in scope there (parameters and top-level variables),
-through the frame, as a call site does: those read at or after the cut and
-possibly initialised before it.
+through the frame, as a call site does: those live and possibly
+initialised where the statement before the cut falls through to the one
+after it.
 
 Why: gcc's analyses of one C function (value ranges, points-to, SSA
 updates, register liveness) grow with the square of its resume labels, all
@@ -158,35 +159,33 @@ def plan(em, f, cfg, sites, lift):
     def item_of(offset):
         i = bisect.bisect_right(starts, offset) - 1
         return i if i >= 0 and offset < spans[i][1] else None
-    # the resume points of each item; the variables each item reads, and
-    # those possibly initialised by some node of it
-    per_item = [[] for _ in items]
+    per_item = [[] for _ in items]      # the resume points of each statement
     for site in sites:
         i = item_of(site.stmt.extent.start.offset)
         if i is None:
             return None
         per_item[i].append(site.index)
+    if len(cfg.items) != len(items):
+        return None
+    # what flows into statement i: along the edges from the nodes of the
+    # statements before it (no jumps: from the last one with nodes, falling
+    # through; the entry's, node 0, when none has)
     bits = cfg.bits
-    reads = [0] * len(items)
-    inits = [0] * len(items)
+    live_in, init_out = lift.live_in.masks, lift.init_out.masks
+    into = [0] * (len(items) + 1)
     for n in cfg.nodes:
-        if n.cursor is None:
-            continue
-        i = item_of(n.cursor.extent.start.offset)
-        if i is not None:
-            reads[i] |= bits.mask(n.uses)
-            inits[i] |= lift.init_out.masks[n.id]
-    read_after = [0] * (len(items) + 1)     # read in item i or a later one
-    for i in range(len(items) - 1, -1, -1):
-        read_after[i] = read_after[i + 1] | reads[i]
-    init_before = bits.mask(v.key for v in params)      # set by the entry
+        a = bisect.bisect_right(cfg.items, n.id) - 1
+        for t in n.succ:
+            b = bisect.bisect_right(cfg.items, t.id) - 1
+            for j in range(a + 1, b + 1):
+                into[j] |= live_in[t.id] & init_out[n.id]
     cuts, chunk_of = [], {}
     number, count = 1, 0
     remaining = len(sites)
     for i, idx in enumerate(per_item):
         if count >= CHUNK_SITES and remaining > CHUNK_SITES // 2:
             declared = [v for j, v in tops if j < i]
-            keys = bits.keys_of(read_after[i] & init_before)
+            keys = bits.keys_of(into[i])
             carried = sorted((v for v in params + declared if v.key in keys),
                              key=lambda v: (not v.is_param, v.cursor.location.offset))
             number += 1
@@ -196,7 +195,6 @@ def plan(em, f, cfg, sites, lift):
             chunk_of[x] = number
         count += len(idx)
         remaining -= len(idx)
-        init_before |= inits[i]
     if not cuts:
         return None
     return Plan(cuts, chunk_of)
