@@ -155,7 +155,7 @@ class Functions(Declarations):
                                 for k in sorted((k for k in site.scope if k in f.vars),
                                                 key=lambda k: f.vars[k].cursor.location.offset)
                                 if k not in saved and not f.vars[k].name.startswith('cpc_')]
-            stored = [v for v in vs if v.key not in layout.fixed_keys]
+            stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
                           ctype.is_const(v.type))
