@@ -75,3 +75,10 @@ def test_a_cut_carries_the_variables_live_across_it_and_no_others():
 def test_a_body_a_cut_could_break_stays_one_function(what, head):
     out = emit(many(chunks.CHUNKED_ABOVE + 72, head=head))
     assert list(chunk_functions(out)) == [1], what
+
+
+def test_a_body_with_a_parameter_written_as_an_array_stays_one_function():
+    # (`va_list` above all: the generated functions declare it as written)
+    src = many(chunks.CHUNKED_ABOVE + 72).replace('cps int f(int n) {',
+                                                  'cps int f(int n, int v[2]) {\n    n += v[0];')
+    assert list(chunk_functions(emit(src))) == [1]

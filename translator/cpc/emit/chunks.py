@@ -24,8 +24,8 @@ A body is cut only where nothing but the frame can go from one chunk to
 the next: it has no labels or gotos (a jump cannot leave a C function),
 no preprocessor conditional inside it (a cut would split it), its
 top-level declarations declare only automatic variables of scalar type
-that can be named at file scope (they are declared again in each later
-chunk and copied), and no address of a parameter or top-level variable is
+that can be named at file scope, as do its parameters, none written as an
+array (they are declared again in each later chunk and copied), and no address of a parameter or top-level variable is
 taken (a pointer to a variable copied into the next chunk would point to
 the old copy).  A body that does not qualify stays one function."""
 import bisect
@@ -34,9 +34,11 @@ import re
 from .. import frontend as fe
 from .. import ctype
 from .. import rewrite as rw
+from ..clang_types import Decayed
 from ..cursors import UO, kids, unop
 from ..analysis.syntax import walk
 from ..analysis.func import leading_label_declarations, vkey
+from .declarations import param_decls
 
 K = fe.K
 
@@ -139,6 +141,10 @@ def plan(em, f, cfg, sites, lift):
     items = kids(body)
     tops = _top_level_vars(f, items)
     if tops is None:
+        return None
+    # (a parameter written as an array or a function, `va_list` above all,
+    # is declared as written in the lists of the generated functions)
+    if any(isinstance(t, Decayed) for _, t in param_decls(f.c)):
         return None
     params = [v for v in f.vars.values() if v.is_param]
     candidates = params + [v for _, v in tops]
