@@ -191,7 +191,7 @@ def plan(em, f, cfg, sites, lift):
     for i, idx in enumerate(per_item):
         if count >= CHUNK_SITES and remaining > CHUNK_SITES // 2:
             declared = [v for j, v in tops if j < i]
-            keys = bits.keys_of(into[i])
+            keys = bits.keys_of(into[i] & bits.mask(v.key for v in params + declared))
             carried = sorted((v for v in params + declared if v.key in keys),
                              key=lambda v: (not v.is_param, v.cursor.location.offset))
             number += 1

@@ -71,9 +71,9 @@ class Lifting:
         """{resume point index: keys of the variables its call site stores}
         (module docstring)."""
         bits = self.cfg.bits
-        before, after = {}, {}
+        before, after, saves = {}, {}, {}
         for site in sites:
-            m = bits.mask(v.key for v in site_vars[site.index])
+            m = saves[site.index] = bits.mask(v.key for v in site_vars[site.index])
             c, r = site.call_node.id, site.resume_node.id
             after[c] = after.get(c, 0) | m          # stored after the arguments
             before[r] = before.get(r, 0) | m        # restored before the result
@@ -82,5 +82,6 @@ class Lifting:
         for site in sites:
             c = site.call_node
             m = changed.masks[c.id] | bits.mask(c.writes) | bits.mask(c.defs)
-            out[site.index] = bits.keys_of(m)
+            # (a few names out of the set: it may hold every variable)
+            out[site.index] = bits.keys_of(m & saves[site.index])
         return out
