@@ -140,12 +140,23 @@ BENCH translator.real.httpd.ratio 1.25 x
 BENCH translator.real.glib_5k.ratio 2.0 x
 BENCH translator.real.func10k.ratio 2.9 x
 BENCH translator.translate.max_lines_10s 16000 lines
+BENCH translator.translate.max_func_lines_10s 9500 lines
+BENCH translator.compile.max_func_lines_10s 21000 lines
 """
     rows = {r[0]: r for r in targets.rows(targets.parse(log.splitlines()))}
     assert rows["translator.real.httpd"][4:6] == (1.3, True)
     assert rows["translator.real.glib_5k"][4:6] == (1.3, False)
     assert rows["translator.real.func10k"][4:6] == (3.0, True)     # to plain C
     assert rows["translator.max_lines_10s"][4:6] == (20000, False)
+    assert rows["translator.max_func_lines_10s"][4:6] == (20000, False)
+    assert rows["translator.max_func_lines_10s_cc"][4:6] == (20000, True)
+
+
+def test_the_size_at_the_budget_is_interpolated_between_the_sizes_around_it():
+    run = load_translator_run()
+    assert run.at_budget([(1000, 2.0), (2000, 6.0), (4000, 14.0)], 10.0) == 3000
+    assert run.at_budget([(1000, 2.0), (2000, 6.0)], 10.0) == 2000     # none over: measured
+    assert run.at_budget([(1000, 12.0)], 10.0) == 0
 
 
 def load_translator_run():

@@ -146,6 +146,14 @@ def rows(bench):
     if x is not None:
         add("translator.max_lines_10s", x, "lines", ">=", 20000,
             "largest function translated in 10 s")
+    x = v("translator.translate.max_func_lines_10s")
+    if x is not None:
+        add("translator.max_func_lines_10s", x, "lines", ">=", 20000,
+            "largest function of func10k's shape translated in 10 s")
+    x = v("translator.compile.max_func_lines_10s")
+    if x is not None:
+        add("translator.max_func_lines_10s_cc", x, "lines", ">=", 20000,
+            "largest function of func10k's shape translated and compiled in 10 s")
     return out
 
 

@@ -35,11 +35,14 @@
     checksums compared.
 
 (c) Scaling (bench_scaling): translation CPU per 1,000 lines of gen5k's file and of one
-    function of each shape of shapes.py, and the largest `gotos` function translated in
-    10 s of CPU:
+    function of each shape of shapes.py, the largest `gotos` function translated in
+    10 s of CPU, and the largest function of bigfunc.py (func10k's shape) translated,
+    and translated and compiled (cpcc -O2 -c), in 10 s of CPU:
 
       BENCH translator.translate.kloc.<shape> <s> s
       BENCH translator.translate.max_lines_10s <lines> lines
+      BENCH translator.translate.max_func_lines_10s <lines> lines
+      BENCH translator.compile.max_func_lines_10s <lines> lines
 
 (d) Real-code inputs (bench_real): glib and the C library's headers, lib/, examples/httpd
     and one 10,000-line cps function; per case cpcc, cc on the generated C, cc on the source
@@ -325,6 +328,60 @@ def bench_scaling():
         say("# gotos, %d labels: %d lines in %.2f s CPU" % (n, best, cpu))
         n *= 2
     say("BENCH translator.translate.max_lines_10s %d lines" % best)
+    bench_bigfunc_max(budget)
+
+
+def at_budget(points, budget):
+    """The size at which CPU reaches `budget`, from [(size, cpu)] measured at
+    growing sizes: linear between the last size under the budget and the
+    first over it (the largest measured when none went over)."""
+    under = [(n, t) for n, t in points if t <= budget]
+    over = [(n, t) for n, t in points if t > budget]
+    if not under:
+        return 0
+    n0, t0 = under[-1]
+    if not over:
+        return n0
+    n1, t1 = over[0]
+    return int(n0 + (n1 - n0) * (budget - t0) / (t1 - t0))
+
+
+def bench_bigfunc_max(budget):
+    """The largest function of bigfunc.py (one cps function, a suspension on
+    every line: func10k's shape) that cpcc translates in `budget` s of CPU,
+    and that cpcc -O2 -c translates and compiles in it (sizes doubling from
+    1,250 lines; the size at the budget interpolated between the two
+    around it):
+
+      BENCH translator.translate.max_func_lines_10s <lines> lines
+      BENCH translator.compile.max_func_lines_10s <lines> lines"""
+    d = os.path.join(OUT, "bigfunc")
+    os.makedirs(d, exist_ok=True)
+    trans, full = [], []
+    n = 1250
+    while n <= (5000 if quick else 40000):
+        src = generated("bigfunc.py", os.path.join(d, "bigfunc_%d.cpc" % n), "--lines", n)
+        if not trans or trans[-1][1] <= budget:
+            cpu = translate_cpu(src)
+            if cpu is None:
+                failures.append("translation of %s" % src)
+                return
+            trans.append((n, cpu))
+        if not full or full[-1][1] <= budget:
+            rc, cpu, _w, err = child_cpu([CPCC, "-O2", "-c", src, "-o", src + ".o"], cwd=d)
+            if rc != 0:
+                failures.append("cpcc -O2 -c %s" % src)
+                say("# cpcc failed on %s: %s" % (src, err.strip()[:500]))
+                return
+            full.append((n, cpu))
+        say("# bigfunc, %d lines: translation %s, cpcc -O2 -c %s" % (
+            n, "%.2f s" % trans[-1][1] if trans[-1][0] == n else "-",
+            "%.2f s" % full[-1][1] if full[-1][0] == n else "-"))
+        if trans[-1][1] > budget and full[-1][1] > budget:
+            break
+        n *= 2
+    say("BENCH translator.translate.max_func_lines_10s %d lines" % at_budget(trans, budget))
+    say("BENCH translator.compile.max_func_lines_10s %d lines" % at_budget(full, budget))
 
 
 STAGES = ("import json, sys, time; t0 = time.process_time(); sys.path.insert(0, %r); "

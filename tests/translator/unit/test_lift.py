@@ -100,3 +100,42 @@ def test_a_variable_is_saved_where_it_is_live_and_in_scope():
                  '    w();\n'
                  '    return x;\n'
                  '}\n') == {1: ['y'], 2: ['x']}
+
+
+def stores(src, fn='f'):
+    """The names each call site of `fn` stores in the frame, by resume point."""
+    _, funcs = emitter_input(STDIO + src)
+    f = funcs[fn]
+    cfg = Cfg(f)
+    lifting = Lifting(f, cfg)
+    sites = split(f, cfg)
+    site_vars = {s.index: lifting.frame_vars(s) for s in sites}
+    keys = lifting.stored(sites, site_vars, set())
+    return [[v.name for v in site_vars[s.index] if v.key in keys[s.index]] for s in sites]
+
+
+def test_a_call_site_does_not_store_what_the_frame_holds_since_the_last_call():
+    # a and b come back from the frame at the first resume point; only b
+    # changes before the second call
+    assert stores('cps void f(int n) { int a = n, b = 0; cpc_yield(); b++; cpc_yield(); '
+                  'printf("%d %d\\n", a, b); }\n') == [['a', 'b'], ['b']]
+
+
+def test_a_variable_changed_on_one_path_or_around_a_loop_is_stored():
+    assert stores('cps void f(int n) { int a = n, b = 0; cpc_yield(); if (n) a = 2; '
+                  'cpc_yield(); printf("%d %d\\n", a, b); }\n') == [['n', 'a', 'b'], ['a']]
+    # (the loop comes back to the call after a++)
+    assert stores('cps void f(int n) { int a = 0; while (a < n) { cpc_yield(); a++; } '
+                  'printf("%d\\n", a); }\n') == [['n', 'a']]
+    assert stores('cps void f(int n) { int a = 0, b = 1; cpc_yield(); '
+                  'while (a < n) { a += b; cpc_yield(); } printf("%d %d\\n", a, b); }\n') == \
+        [['n', 'a', 'b'], ['a']]
+
+
+def test_a_variable_changed_by_the_call_s_arguments_or_through_its_address_is_stored():
+    assert stores('cps int g(int);\ncps void f(int n) { int a = n; g(a); g(a++); '
+                  'printf("%d\\n", a); }\n') == [['a'], ['a']]
+    # (an address used at once: a is not boxed)
+    assert stores('cps void f(int n) { int a = n; cpc_yield(); '
+                  '__builtin_memcpy(&a, &n, sizeof a); cpc_yield(); printf("%d\\n", a); }\n') \
+        == [['n', 'a'], ['a']]

@@ -165,6 +165,11 @@ class Cfg:
         self.addr_labels = []
         self._block_item = False
         body = func.body if root is None else root
+        # the id of the first node of each statement of the body's block
+        # (nodes are numbered as they are made: statement i's are those
+        # from items[i] to items[i + 1])
+        self.items = []
+        self._root = body
         if body is not None:
             last = self.stmt(body, [self.entry])
             self.link(last, self.exit)
@@ -307,8 +312,11 @@ class Cfg:
         if k == K.COMPOUND_STMT:
             self.open_scope()
             cur = preds
+            top = s == self._root
             for x in kids(s):
                 self._block_item = True
+                if top:
+                    self.items.append(len(self.nodes))
                 cur = self.stmt(x, cur)
             self.close_scope()
             return cur

@@ -137,3 +137,28 @@ def possibly_initialised(cfg):
     order.reverse()
     inn, out = _solve(order, lambda n: n.pred, lambda n: n.succ, gen, keep)
     return Facts(bits, inn), Facts(bits, out)
+
+
+def possibly_changed(cfg, copied_before, copied_after, unchanged_at_entry=()):
+    """(changed_in, changed_out) per node id: the variables whose value may
+    differ from a copy of it kept elsewhere (a frame), where node n copies
+    the variables of mask `copied_before[n]` (by id) one way or the other
+    before its own writes, and those of `copied_after[n]` after them: a
+    variable is unchanged from a copy until it is written.  At the entry
+    every variable has changed but those of `unchanged_at_entry` (keys)."""
+    bits = cfg.bits
+    nodes = cfg.nodes
+    everything = (1 << len(bits.keys)) - 1
+    gen = [bits.mask(n.writes) | bits.mask(n.defs) for n in nodes]
+    keep = [-1] * len(nodes)
+    for i, m in copied_before.items():
+        keep[i] &= ~m
+    for i, m in copied_after.items():
+        gen[i] &= ~m
+        keep[i] &= ~m
+    gen[cfg.entry.id] = everything & ~bits.mask(unchanged_at_entry) & \
+        ~copied_after.get(cfg.entry.id, 0)
+    order = postorder(cfg)
+    order.reverse()
+    inn, out = _solve(order, lambda n: n.pred, lambda n: n.succ, gen, keep)
+    return Facts(bits, inn), Facts(bits, out)

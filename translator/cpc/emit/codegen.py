@@ -177,18 +177,22 @@ def body_prototype(name, body, bdecls, code='', resumes=True, definition=False):
     return 'static inline %sCPC_CPS_FN cpc_continuation *%s(%s)%s' % (code, body, params, label)
 
 
-def resume(name, index, zeros, code='', many=False, body=None):
+def resume(name, index, zeros, code='', many=False, body=None, chunk=1):
     """The continuation entry of resume point `index`: re-enters the body.
     The stubs of a body with `many` resume points (a stable frame) are
     compiled without optimisation (CPC_RESUME_STUB): gcc's fixed cost per
     optimised function made its thousands of stubs a quarter of the
     compilation (2,000 stubs: 1.1 s at -O2, 0.35 s so), for a call that
-    becomes `call; ret` instead of a jump, on a body too large to inline."""
+    becomes `call; ret` instead of a jump, on a body too large to inline.
+    A resume point of chunk K > 1 of a chunked body (chunks.py) enters
+    F__body_K, which takes no parameters; one of chunk 1 enters the body
+    (`body`, by default `body_name(name)`)."""
+    target = (body or body_name(name)) if chunk == 1 else chunk_function(name, chunk)
+    args = ['cpc_k', str(index)] + (zeros if chunk == 1 else [])
     return ('static %s%s cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
             '    return %s(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else
                                     'CPC_RESUME_FN CPC_CPS_FN',
-                                    name, index, body or body_name(name),
-                                    ', '.join(['cpc_k', str(index)] + zeros)))
+                                    name, index, target, ', '.join(args)))
 
 
 def resume_lines(name, lines):
@@ -323,6 +327,42 @@ def frame_push(name, copies, first_resume, stable=False):
     if len(push) == 1 and not stable:
         push = ['(void)CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr]
     return push
+
+
+# -- a chunked body (chunks.py): chunk 1 is F__body, chunk K > 1 F__body_K
+
+def chunk_function(name, number):
+    """Chunk `number` > 1 of a chunked body (chunk 1 is the body, `body_name`)."""
+    assert number > 1
+    return '%s__body_%d' % (name, number)
+
+
+def chunk_prototype(name, number, code=''):
+    return 'static %sCPC_CPS_FN cpc_continuation *%s(cpc_continuation *cpc_k, int cpc_resume)' % (
+        code, chunk_function(name, number))
+
+
+def chunk_head(name, number, code, decls, indexes, restores):
+    """The opening of chunk `number`, on one line: the frame, the
+    declarations `decls` (the parameters and the variables of the chunks
+    before, as declarations without `;`), the dispatch to the chunk's
+    resume points, and, entered from the chunk before (cpc_resume 0), the
+    `restores` of the variables it carries."""
+    return (chunk_prototype(name, number, code) +
+            ' { struct %s *cpc_f = CPC_TOP(cpc_k, struct %s); ' % (frame_name(name),
+                                                                   frame_name(name)) +
+            ''.join('%s __attribute__((unused)); ' % d for d in decls) +
+            'switch (cpc_resume) { %s} ' % ''.join(
+                'case %d: goto %s__resumed_%d; ' % (i, name, i) for i in indexes) +
+            ' '.join(restores))
+
+
+def chunk_end(ends_line, name, number, stores):
+    """The end of the chunk before chunk `number`: the variables it carries
+    stored (`stores`), on into the next chunk, and the closing brace."""
+    code = '{ %sreturn %s(cpc_k, 0); } }\n' % (''.join(x + ' ' for x in stores),
+                                               chunk_function(name, number))
+    return ('    ' if ends_line else ' ') + code
 
 
 def body_end(ends_line, drop_stmt):

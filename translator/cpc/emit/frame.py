@@ -88,20 +88,32 @@ class FrameLayout:
     """The frame: one per invocation, pushed at entry and popped on the way
     out, holding every variable live across some call (`fields`, in
     declaration order, parameters first).  Parameters the body never
-    assigns (`fixed`) are stored once, at entry; a call site stores the
-    rest (`site_vars[index]`: what resume point `index` restores)."""
+    assigns (`fixed`) are stored once, at entry; resume point `index`
+    restores `site_vars[index]`, and its call site stores those of them
+    that may have changed since the frame last held them
+    (`site_stores[index]`, lift.py).  The
+    variables a chunked body carries from one chunk to the next (`carried`,
+    chunks.py) have a field too."""
 
-    def __init__(self, em, f, cfg, sites, lift):
+    def __init__(self, em, f, cfg, sites, lift, carried=()):
         self.site_vars = {site.index: lift.frame_vars(site) for site in sites}
         first = {}
         for site in sites:
             for v in self.site_vars[site.index]:
                 first.setdefault(v.key, (site, v))
+        for v in carried:
+            first.setdefault(v.key, (sites[0], v))
         ordered = sorted(first.values(),
                          key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
         assigned = assigned_anywhere(cfg) if sites else set()
         self.fixed = [v for (_, v) in ordered if v.is_param and v.key not in assigned]
         self.fixed_keys = set(v.key for v in self.fixed)
+        # what each call site stores: what its resume point restores, less
+        # what the frame already holds (lift.py)
+        changed = lift.stored(sites, self.site_vars, self.fixed_keys)
+        self.site_stores = {site.index: [v for v in self.site_vars[site.index]
+                                         if v.key in changed[site.index]]
+                            for site in sites}
         self.fields = []
         for (site, v) in ordered:
             try:

@@ -15,6 +15,7 @@ from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
 from .split import split, callee_result
 from .lift import Lifting
+from . import chunks
 from . import codegen as cg
 from .declarations import Declarations, EditList, comment_text
 from .frame import FrameLayout, Signature
@@ -52,6 +53,8 @@ class Functions(Declarations):
         cfg = Cfg(f)
         sites = split(f, cfg)
         self.check_variably_modified_scopes(f, sites)
+        lift = Lifting(f, cfg)
+        self.chunking = chunks.plan(self, f, cfg, sites, lift)
         pre = []
         small = EditList(self.need_cont_edits(f, 'cpc_k', pre))
         frames = []
@@ -74,7 +77,10 @@ class Functions(Declarations):
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
                                      bool(sites)) + ';')
-        layout = FrameLayout(self, f, cfg, sites, Lifting(f, cfg))
+        for cut in self.chunking.cuts if self.chunking else ():
+            pre.append(cg.chunk_prototype(f.name, cut.number, sig.code + sig.holder) + ';')
+        layout = FrameLayout(self, f, cfg, sites, lift,
+                             self.chunking.carried() if self.chunking else ())
         if sites:
             frames.append(cg.frame_struct(f.name, layout.fields))
         frame = cg.frame_name(f.name) if sites else None
@@ -97,7 +103,7 @@ class Functions(Declarations):
         labels = leading_label_declarations(self.u, f.body)
         for d in labels:
             small.append((rw.start(d), rw.full_end(self.u, d), ''))
-        start, bodytext, end = self.user_body(f, small, frame)
+        start, bodytext, end = self.user_body(f, small, frame, sig, layout)
         pre.append(cg.entry_calling_body(f.name, body, sig.entry_pdecls, sig.lead, need,
                                          sig.pnames, bool(sites)))
         if sites:
@@ -105,7 +111,9 @@ class Functions(Declarations):
             push = sig.bounds + cg.frame_push(
                 f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in layout.fixed],
                 sites[0].index if len(sites) == 1 else None, stable)
-            opening = cg.body_opening(f.name, [s.index for s in sites], push,
+            opening = cg.body_opening(f.name, [s.index for s in sites
+                                               if not self.chunking or
+                                               self.chunking.chunk_of[s.index] == 1], push,
                                       self.frame_ptr_used or len(push) > 1, stable)
         else:
             opening = ''.join('    %s\n' % b for b in sig.bounds)
@@ -148,7 +156,9 @@ class Functions(Declarations):
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
-                                 sig.code, many=self.stable, body=self.body))
+                                 sig.code, many=self.stable, body=self.body,
+                                 chunk=self.chunking.chunk_of[site.index]
+                                 if self.chunking else 1))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
             saved = {v.key for v in vs}
             # (the user's variables: gdb shows no translation temporary cpc_*;
@@ -158,7 +168,7 @@ class Functions(Declarations):
                                 for k in sorted((k for k in site.scope if k in f.vars),
                                                 key=lambda k: f.vars[k].cursor.location.offset)
                                 if k not in saved and not f.vars[k].name.startswith('cpc_')]
-            stored = [v for v in vs if v.key not in layout.fixed_keys]
+            stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
                           ctype.is_const(v.type))
@@ -198,20 +208,45 @@ class Functions(Declarations):
                                        self.ctext(ch[0], small), frame)
             small.append((rw.start(n), rw.full_end(self.u, n), code))
 
-    def user_body(self, f, small, frame):
+    def user_body(self, f, small, frame, sig, layout):
         """(start, text, end): the user's body from after its `{` (or from
         the next line when the rest of the `{` line is blank, so no empty
-        line follows the #line), rewritten, and its generated end."""
+        line follows the #line), rewritten, and its generated end.  A
+        chunked body (chunks.py) is cut before the first statement of each
+        chunk: the chunk before ends there, on into the next, whose
+        opening is on that statement's line."""
         u = self.u
         b0, b1 = f.body.extent.start.offset, f.body.extent.end.offset
         start = b0 + 1
         j = u.text.find(b'\n', start, b1 - 1)
         if j >= 0 and not u.text[start:j].strip():
             start = j + 1
-        bodytext = self.text(start, b1 - 1, rw.outermost(small))
-        # falling off the end returns on the line of the body's closing brace
-        # (a new line would be attributed to the line after the function)
-        bodytext = bodytext.rstrip(' \t')
+        outer = EditList(rw.outermost(small))
+        cuts = self.chunking.cuts if self.chunking else []
+        bounds = [start] + [c.at for c in cuts] + [b1 - 1]
+        pieces = []
+        for k, (a, b) in enumerate(zip(bounds, bounds[1:])):
+            if k:
+                cut = cuts[k - 1]
+                decls = sig.bdecls + [ctype.declare(v.type, v.name, strip_const=True)
+                                      for v in cut.declared]
+                restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried]
+                indexes = sorted(i for i, n in self.chunking.chunk_of.items()
+                                 if n == cut.number)
+                pieces.append(rw.line_directive(u, a) + '\n' +
+                              cg.chunk_head(f.name, cut.number, sig.code + sig.holder, decls,
+                                            indexes, restores) + '\n' + rw.resync(u, a))
+            # falling off the end returns on the line of the body's closing
+            # brace (a new line would be attributed to the line after the
+            # function); a chunk goes on into the next on its first line
+            text = self.text(a, b, outer).rstrip(' \t')
+            if k < len(cuts):
+                nxt = cuts[k]
+                text += cg.chunk_end(text.endswith('\n'), f.name, nxt.number,
+                                     [self.copy_var('cpc_f->' + v.name, v.name, v)
+                                      for v in nxt.carried if v.key not in layout.fixed_keys])
+            pieces.append(text)
+        bodytext = ''.join(pieces)
         return start, bodytext, cg.body_end(bodytext.endswith('\n'), cg.drop(frame))
 
     def unconst_decls(self, f, cfg, keys, small):

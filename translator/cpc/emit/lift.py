@@ -9,9 +9,16 @@ Only these are copied into the frame and restored at the resume point: a
 dead or never-initialised variable is never lifted.  Lifting by copy is
 correct because boxing left no variable whose address is retained in scope
 at a cps call ("Continuation-Passing C", section 6: docs/references.md).
+
+`stored(sites, site_vars, fixed)`: what each call site copies into the
+frame: the variables its resume point restores, less those the frame
+already holds on every path to the call (the last thing that happened to
+them was a store or a restore, or they are `fixed`, stored at entry).  A
+variable written since by the program, or through a pointer that only
+lives between two calls (an address taken counts as a write), is stored.
 """
 from .. import frontend as fe
-from ..analysis.dataflow import liveness, possibly_initialised
+from ..analysis.dataflow import liveness, possibly_changed, possibly_initialised
 from ..analysis.syntax import callee_of
 from .. import ctype
 
@@ -59,3 +66,22 @@ class Lifting:
                     site.call, 'variable-length array `%s` is live across the cps '
                     'call to `%s`' % (v.name, callee_of(site.call).spelling or '?'))])
         return vs
+
+    def stored(self, sites, site_vars, fixed):
+        """{resume point index: keys of the variables its call site stores}
+        (module docstring)."""
+        bits = self.cfg.bits
+        before, after, saves = {}, {}, {}
+        for site in sites:
+            m = saves[site.index] = bits.mask(v.key for v in site_vars[site.index])
+            c, r = site.call_node.id, site.resume_node.id
+            after[c] = after.get(c, 0) | m          # stored after the arguments
+            before[r] = before.get(r, 0) | m        # restored before the result
+        changed, _ = possibly_changed(self.cfg, before, after, fixed)
+        out = {}
+        for site in sites:
+            c = site.call_node
+            m = changed.masks[c.id] | bits.mask(c.writes) | bits.mask(c.defs)
+            # (a few names out of the set: it may hold every variable)
+            out[site.index] = bits.keys_of(m & saves[site.index])
+        return out
