@@ -67,9 +67,8 @@ def one(out, build, n, tmp):
     """(write ns, read ns) per request for one repetition of `build`."""
     d = os.path.join(out, 'build-' + build)
     io = os.path.join(d, 'qemu-io')
-    # (the image is made by the CPC build's qemu-img for both: the ucontext
-    # build's `qemu-img create -f qcow2` aborts on this branch, "Co-routine is
-    # yielding to no one"; the file is the same qcow2 either way)
+    # (the image is made by the CPC build's qemu-img for both, so that both
+    # read and write the same qcow2 file)
     img = os.path.join(out, 'build-cpc', 'qemu-img')
     image = os.path.join(tmp, build + '.qcow2')
     size = '%dM' % max(64, (n * CLUSTER) // (1 << 20) + 16)
