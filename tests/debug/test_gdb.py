@@ -267,13 +267,37 @@ def test_next_out_of_a_cps_function_goes_on_in_its_caller():
     assert re.search(r'^\$1 = 0$', out, re.M), out
 
 
-def test_step_into_a_cps_call_reaches_its_first_line():
+def test_step_into_a_deferred_cps_call_stops_on_the_callees_first_line():
     # count's first call is deferred (the thread's continuation grows):
-    # square's body runs from the trampoline, and step still gets there
-    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'step', 'step', 'print v',
+    # square's body runs from the trampoline, and one step gets there
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'step', 'print v', 'kill')
+    assert re.search(r'^#0  square \(v=3\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                     r'\$1 = 3$', out, re.M), out
+    assert '__cps' not in out, out
+
+
+def test_step_into_a_cps_call_stops_on_the_callees_first_line_not_its_entry():
+    # count's second call runs square's body at once, from its entry
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step', 'print v',
               'kill')
-    assert last_source_line(out) == 6, out
-    assert re.search(r'^\$1 = 3$', out, re.M), out
+    assert re.search(r'^#0  square \(v=2\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                     r'\$1 = 2$', out, re.M), out
+    assert '__cps' not in out, out
+
+
+def test_step_from_a_cps_functions_entry_reaches_its_first_line():
+    out = gdb(build('lines', '-O0'), 'break square__cps', 'run', 'step', 'print v', 'kill')
+    assert re.search(r'^#0  square \(v=3\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                     r'\$1 = 3$', out, re.M), out
+
+
+@pytest.mark.parametrize('line,callee', [(14, 'tally__start'), (15, 'tally__cps')])
+def test_step_enters_a_native_function_named_like_generated_glue(line, callee):
+    # (only the glue of the program's cps functions is skipped)
+    out = gdb(build('glue_names', '-O0'), 'break glue_names.cpc:%d' % line, 'run', 'step',
+              'kill')
+    assert re.search(r'^%s \(x=\d\) at \S*glue_names\.cpc:\d+\n' % callee, out, re.M), out
+    assert last_source_line(out) in (6, 10), out
 
 
 def test_finish_from_a_cps_function_returns_to_the_line_of_the_call():

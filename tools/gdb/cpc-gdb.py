@@ -1807,12 +1807,13 @@ def _before_step(kind):
     'return' after this function returns, 'enter' into a deferred body)."""
     global _step
     _step = None
+    _skip_generated_glue()
     try:
         f = gdb.selected_frame()
         name = cname(f)
         if not GENERATED_RE.match(name):
             return
-        target = None
+        target, into = None, []
         if kind == 'finish':
             target, mode = _caller_resume(f), 'finish'
         elif name.endswith('__cps'):
@@ -1825,12 +1826,38 @@ def _before_step(kind):
             addr = _labels_of(name, f.pc()).get(f.find_sal().line)
             if addr is not None and f.pc() < addr:
                 target, mode = (addr, _frame_k(f)), 'call'
+                if kind == 'step':
+                    into = _into_callees(f, addr)
             else:
                 target, mode = _caller_resume(f), 'return'
         if target is not None and target[1] is not None:
-            _step = (kind, _ResumeBreakpoint(target[0], target[1]), f, mode)
+            _step = (kind, _ResumeBreakpoint(target[0], target[1]), f, mode, into)
+        else:
+            for b in into:
+                b.remove()
     except (gdb.error, RuntimeError, AttributeError, ValueError):
         _step = None
+
+
+def _into_callees(f, label):
+    """For `step` at a cps call in the body running in frame f, before its
+    resume label: a breakpoint for this thread at the first line of the body
+    of each cps function called there (the entries are skipped, see
+    _skip_generated_glue), so that step stops there, whether the entry
+    calls the body at once or defers it to the trampoline."""
+    k = _frame_k(f)
+    if k is None:
+        return []
+    out = []
+    for callee in dict.fromkeys(g for g, _ in _cps_calls(_function_block(f.pc()),
+                                                          [(f.pc(), label)])):
+        if callee.startswith('cpc_') or body_symbol(callee, f.block()) is None:
+            continue                    # a primitive, or the runtime's (not stepped into)
+        try:
+            out.append(_ResumeBreakpoint(callee + '__body', k))
+        except (gdb.error, RuntimeError):
+            pass
+    return out
 
 
 def _skip_size(k, n):
@@ -1868,9 +1895,12 @@ def _after_step(kind):
     global _step
     if _step is None or _step[0] != kind:
         return
-    _, bp, start, mode = _step
+    _, bp, start, mode, into = _step
     _step = None
     try:
+        if any(b.hit for b in into):
+            _print_frame()                   # stopped in the callee's body (silently)
+            return
         if mode == 'enter':
             # go on to the body's first line unless the step got there
             if bp.hit or isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
@@ -1889,17 +1919,25 @@ def _after_step(kind):
                 not bp.hit:
             return                           # stopped for another reason
         if not bp.hit:
-            gdb.write('[cpc: the thread waits for the call to return; running other '
-                      'threads until it resumes]\n')
+            if into:
+                gdb.write('[cpc: the call was deferred; running other threads until '
+                          'the callee starts]\n')
+            else:
+                gdb.write('[cpc: the thread waits for the call to return; running other '
+                          'threads until it resumes]\n')
             gdb.execute('continue', to_string=True)
             if not gdb.selected_inferior().pid:
                 return                       # the program ended meanwhile
-        if bp.hit and mode in ('call', 'return'):
+        if any(b.hit for b in into):
+            _print_frame()                   # the deferred callee's first line
+        elif bp.hit and mode in ('call', 'return'):
             gdb.execute('next')              # the rest of the call's line
         elif bp.hit:
             _print_frame()
     finally:
         bp.remove()
+        for b in into:
+            b.remove()
 
 
 def _still_in(start):
@@ -1948,7 +1986,45 @@ class _Hook(gdb.Command):
 # (`skip delete` undoes this).
 if gdb.convenience_variable('cpc_gdb_loaded') is None:
     gdb.execute('skip -rfunction ^cpc_', to_string=True)
-    gdb.execute('skip -rfunction __(defer|bounce|resume_[0-9]+|start)$', to_string=True)
+
+# Nor the glue the translation generates around a cps function E's body
+# (named E): its entry E__cps, deferred entry E__bounce/E__defer, resume
+# functions E__resume_N and, for a spawned statement E = F__spawn_N, the
+# thunk E__start.  A `step` at a cps call then goes over the entry, and the
+# hooks stop it at the callee's body (_into_callees).  The rule names the
+# cps functions that have an entry and a body, not every name with such a
+# suffix: a native function of the user's may be called `x__start` or even
+# `x__cps` (the translator renames only names spelt like those of a cps
+# function of the file).  The functions are read from gdb's symbols before
+# each next/step/finish, again whenever the program's objfiles change (a
+# shared library's), one skip rule per new set of names.
+
+GLUE_SUFFIXES = '(cps|bounce|defer|resume_[0-9]+|start)'
+_glue_skipped = set()      # the cps functions whose glue a skip rule names
+_glue_objfiles = None
+
+
+def _skip_generated_glue():
+    global _glue_objfiles
+    try:
+        objfiles = tuple(o.filename for o in gdb.objfiles())
+        if objfiles == _glue_objfiles:
+            return
+        _glue_objfiles = objfiles
+        out = gdb.execute('info functions -q -n __cps$', to_string=True)
+    except gdb.error:
+        return
+    names = set()
+    for m in re.finditer(r'\b([A-Za-z_]\w*)__cps\(', out):
+        e = m.group(1)
+        if e not in _glue_skipped and not e.startswith('cpc_') and \
+                body_symbol(e) is not None:
+            names.add(e)
+    if names:
+        gdb.execute('skip -rfunction ^(%s)__%s$' % ('|'.join(sorted(names)), GLUE_SUFFIXES),
+                    to_string=True)
+        _glue_skipped.update(names)
+
 
 def _define_hook(name, body):
     """Define a user hook unless one not made here exists (then say so)."""
