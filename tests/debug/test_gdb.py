@@ -759,3 +759,12 @@ def test_finish_from_a_cps_function_without_resume_points_returns_to_its_caller(
     assert re.search(r'^#0  leaf \(x=3\) at \S*leaf\.cpc:8\n    caller \(n=3, r=\S+\) at '
                      r'\S*leaf\.cpc:12\n#\d+ .* in sched_trampoline ', out, re.M), out
     assert re.search(r'^#0  caller \(n=3\) at \S*leaf\.cpc:12\n12\t', out, re.M), out
+
+
+def test_a_native_function_named_like_generated_glue_keeps_its_name_in_bt_and_finish():
+    out = gdb(build('glue_names', '-O0'), 'break tally__start', 'run', 'bt 2', 'finish', 'kill')
+    assert re.search(r'^#0  tally__start \(x=3\) at \S*glue_names\.cpc:6\n#1  .* in run \(n=3\) '
+                     r'at \S*glue_names\.cpc:14\n', out, re.M), out
+    # finish returns to its C caller, as in C (no cps caller is waited for)
+    assert re.search(r'^Value returned is \$1 = 4\n', out, re.M), out
+    assert '[cpc:' not in out, out

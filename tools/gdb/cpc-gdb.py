@@ -51,7 +51,45 @@ TRAMPOLINES = ('sched_trampoline', 'sched_loop', 'sched_loop_default', 'sched_lo
 # The generated functions' names (the translator's list of generated suffixes is
 # translator/cpc/reserved.py: this standalone script keeps those of code it steps through)
 RESUME_RE = re.compile(r'^(.+)__resume_(\d+)$')
-GENERATED_RE = re.compile(r'^(.+?)__(body|cps|defer|bounce|start|resume_\d+)$')
+
+
+class _GeneratedNames:
+    """Matches the names of the C functions the translation generates for
+    a cps function F, F__body (a body's C name, see cname), F__cps,
+    F__defer, F__bounce, F__resume_N, and a spawn thunk's F__start: group
+    1 is F, group 2 the suffix.  Only names of the program's cps functions
+    (those with a deferred entry F__bounce, which each has), the runtime's
+    (cpc_...) and spawn thunks (F__spawn_N__start, a name the translator
+    reserves) match, not a native function of the user's whose name ends
+    the same way (`x__start`, `x__cps`)."""
+
+    RE = re.compile(r'^(.+?)__(body|cps|defer|bounce|start|resume_\d+)$')
+
+    def __init__(self):
+        self.known = {}
+
+    def match(self, name):
+        m = self.RE.match(name or '')
+        if m is None:
+            return None
+        func = m.group(1)
+        if func.startswith('cpc_') or \
+                m.group(2) == 'start' and re.search(r'__spawn_\d+$', func):
+            return m
+        if func not in self.known:
+            found = False
+            try:
+                for sym in (gdb.lookup_static_symbol(func + '__bounce'),
+                            gdb.lookup_global_symbol(func + '__bounce')):
+                    if sym is not None and sym.addr_class == gdb.SYMBOL_LOC_BLOCK:
+                        found = True
+            except (gdb.error, RuntimeError):
+                pass
+            self.known[func] = found
+        return m if self.known[func] else None
+
+
+GENERATED_RE = _GeneratedNames()
 CPS_CALL_RE = re.compile(r'<([A-Za-z_][A-Za-z0-9_]*)__cps(?:\+\d+)?>')
 
 CPC_IO_IN, CPC_IO_OUT = 1, 2
@@ -1986,6 +2024,9 @@ class _Hook(gdb.Command):
 # (`skip delete` undoes this).
 if gdb.convenience_variable('cpc_gdb_loaded') is None:
     gdb.execute('skip -rfunction ^cpc_', to_string=True)
+    # a spawn thunk F__spawn_N__start (the translator reserves F__spawn_N
+    # for every function F of the file)
+    gdb.execute('skip -rfunction __spawn_[0-9]+__start$', to_string=True)
 
 # Nor the glue the translation generates around a cps function E's body
 # (named E): its entry E__cps, deferred entry E__bounce/E__defer, resume
