@@ -15,10 +15,11 @@
  *
  *  - The trampoline is `while (k != NULL && k->length > 0) k =
  *    cpc_top_function(k)(k);` with cpc_budget set to CPC_DIRECT_BUDGET
- *    before each frame.  A cps call is a direct C call, but a cps
- *    function's return always comes back to the trampoline: it returns k
- *    up the C stack, and the trampoline runs the caller's resume frame.
- *    So a coroutine that has asked to yield can be stopped between two
+ *    before each frame.  A cps call is a direct C call, and so is a
+ *    return in optimised code (it runs the caller's resume function at
+ *    once) while the budget lasts; once cpc_budget is 0, the next return
+ *    gives k back to the trampoline instead.  So a coroutine that has
+ *    asked to yield sets the budget to 0 and is stopped between two
  *    frames, after its call to qemu_coroutine_yield has returned and
  *    before the code that follows it runs.
  *
@@ -179,6 +180,10 @@ CoroutineAction qemu_coroutine_switch(Coroutine *from_, Coroutine *to_,
         if (from == &leader)
             coroutine_cpc_misuse("qemu_coroutine_yield called outside a coroutine");
         from->yielding = 1;
+        /* The yield's return, and every return after it, comes back to
+           the run loop rather than into the caller's resume function
+           (docs/abi.md, "The call budget"). */
+        cpc_budget = 0;
         return COROUTINE_YIELD;
     }
     if (to->cont == NULL)
