@@ -5,11 +5,24 @@
 # tests/lib/run-cpc-tests.sh.  QEMU's own tests/unit/test-coroutine.c is
 # run against the same API by tests/qemu/run-qemu-unit-test.sh (needs a
 # QEMU checkout; not part of `make test`).
+#
+# The QEMU 1.6 backend lib/qemu/backend/coroutine-cpc.c, which only
+# tests/qemu-cpc/build.sh builds into QEMU, is compiled unchanged here too:
+# tests/qemu-cpc/backend/backend.cpc drives it through a generic layer
+# written after QEMU's (qemu-coroutine.cpc there) and stand-in QEMU
+# headers, in the same -O2 and --cpc-debug -O0 builds.  It links the
+# runtime alone, without lib/'s objects: the generic layer defines
+# qemu_coroutine_create, enter and yield itself.
 
 QEMU_TEST_SRCS := $(sort $(wildcard $(TOP)/tests/qemu/*.cpc))
+QEMU_BACKEND_EXTRA_SRCS := $(TOP)/tests/qemu-cpc/backend/qemu-coroutine.cpc \
+    $(TOP)/lib/qemu/backend/coroutine-cpc.c
 
 test-qemu: setup-test runtime lib
 	@CPCC="$(LIB_CPCC)" $(TOP)/tests/lib/run-cpc-tests.sh qemu $(BUILD)/tests/qemu $(QEMU_TEST_SRCS)
+	@CPCC="$(LIB_CPCC)" EXTRA_SRCS="$(QEMU_BACKEND_EXTRA_SRCS)" \
+	    $(TOP)/tests/lib/run-cpc-tests.sh qemu-backend $(BUILD)/tests/qemu-backend \
+	    $(TOP)/tests/qemu-cpc/backend/backend.cpc
 
 TEST_SUITES += test-qemu
 .PHONY: test-qemu
