@@ -2,9 +2,9 @@
 several C functions (docs/abi.md, "chunked body").
 
 Invariant: `plan(em, f, cfg, sites, lift)` is None (the body stays one C
-function, F__body) or a Plan cutting the body between two of its top-level
-statements every CHUNK_SITES resume points or so.  Chunk 1 is F__body;
-chunk K > 1 is F__body_K(cpc_k, cpc_resume), which declares the parameters
+function) or a Plan cutting the body between two of its top-level
+statements every CHUNK_SITES resume points or so.  Chunk 1 is the body
+(named F in the C, codegen.body_name); chunk K > 1 is F__body_K(cpc_k, cpc_resume), which declares the parameters
 and the top-level variables of the chunks before it, dispatches to its own
 resume points, and otherwise (cpc_resume 0: entered from chunk K - 1)
 restores the variables carried across the cut.  Chunk K - 1 ends by storing
@@ -25,9 +25,9 @@ the next: it has no labels or gotos (a jump cannot leave a C function),
 no preprocessor conditional inside it (a cut would split it), its
 top-level declarations declare only automatic variables of scalar type
 that can be named at file scope, as do its parameters, none written as an
-array (they are declared again in each later chunk and copied), and no address of a parameter or top-level variable is
-taken (a pointer to a variable copied into the next chunk would point to
-the old copy).  A body that does not qualify stays one function."""
+array (they are declared again in each later chunk and copied), and no
+address of a parameter or top-level variable is taken (a pointer to a
+variable copied into the next chunk would point to the old copy).  A body that does not qualify stays one function."""
 import bisect
 import re
 
