@@ -768,3 +768,63 @@ def test_a_native_function_named_like_generated_glue_keeps_its_name_in_bt_and_fi
     # finish returns to its C caller, as in C (no cps caller is waited for)
     assert re.search(r'^Value returned is \$1 = 4\n', out, re.M), out
     assert '[cpc:' not in out, out
+
+
+# ---- a body cut into chunks (translator/cpc/emit/chunks.py) ----------------------------
+
+# chunked.cpc: walk() has 140 resume points, one per line 15-154; its body
+# is cut before line 79, and chunk 2 is the C function walk__body_2.  Two
+# threads run it, report(5) and report(1000), taking turns at each yield.
+IN_CHUNK_2 = 'break chunked.cpc:100 if n == 5'
+
+
+def test_a_stop_in_a_later_chunk_is_shown_under_the_functions_name_with_its_arguments():
+    out = gdb(build('chunked', '-O0'), IN_CHUNK_2, 'run', 'bt', 'echo --args--\\n',
+              'info args', 'echo --locals--\\n', 'info locals', 'kill')
+    assert re.search(r'^Breakpoint 1, walk \(n=5\) at \S*chunked\.cpc:100\n100\t', out, re.M), out
+    assert re.search(r'^#0  walk \(n=5\) at \S*chunked\.cpc:100\n'
+                     r'    report \(from=5\) at \S*chunked\.cpc:159\n#', out, re.M), out
+    args = out[out.index('--args--\n') + 9:out.index('--locals--')].splitlines()
+    locals_ = out[out.index('--locals--\n') + 11:].splitlines()
+    assert args == ['n = 5'], out
+    assert locals_[0] == 'total = 90' and not locals_[1].startswith(('n =', 'cpc_')), out
+    assert '__body' not in out.replace('walk__body_2 at', ''), out
+
+
+def test_info_cpc_threads_names_a_later_chunk_as_its_function_with_the_line_it_waits_on():
+    out = gdb(build('chunked', '-O0'), IN_CHUNK_2, 'run', 'info cpc-threads', 'kill')
+    got = normalise('\n'.join(cpc_threads_listing(out)))
+    assert got.splitlines()[1:9] == [
+        '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
+        '    #0  walk (n=5) at chunked.cpc:100',
+        '    #1  report (from=5) at chunked.cpc:159',
+        '  CPC thread 2 (0xADDR): runnable',
+        '    #0  step (v=1084) at chunked.cpc:9',
+        '    #1  walk (n=1000, total=1064) at chunked.cpc:99',
+        '    #2  report (from=1000) at chunked.cpc:159',
+        '2 CPC threads: 1 running, 1 runnable',
+    ], got
+
+
+def test_next_across_the_cut_of_a_chunked_body_goes_on_to_the_next_line():
+    # line 78 is chunk 1's last, line 79 chunk 2's first
+    out = gdb(build('chunked', '-O0'), 'break chunked.cpc:78 if n == 5', 'run', 'next',
+              'print total', 'next', 'print total', 'kill')
+    assert re.search(r'^#0  walk \(n=5\) at \S*chunked\.cpc:79\n79\t.*\n\$1 = 69\n', out,
+                     re.M), out
+    assert re.search(r'\n80\t.*\n\$2 = 70\n', out), out
+    assert '__body' not in out and '__resume' not in out, out
+
+
+def test_finish_from_a_callee_of_a_later_chunk_returns_to_the_line_of_the_call():
+    # (total, assigned the call's result, holds no value until the line is done)
+    out = gdb(build('chunked', '-O0'), 'break chunked.cpc:9 if v == 90', 'run', 'finish',
+              'info locals', 'next', 'info locals', 'kill')
+    assert re.search(r'\n#0  walk \(n=5\) at \S*chunked\.cpc:100\n100\t.*\n'
+                     r'total = <optimized out>\n101\t.*\ntotal = 91\n', out), out
+
+
+def test_a_breakpoint_on_a_line_of_a_chunked_body_has_one_location():
+    # (the cut is on the closing brace's line, with the chunk's epilogue)
+    out = gdb(build('chunked', '-O0'), *['break chunked.cpc:%d' % n for n in (78, 79, 100)])
+    assert 'locations' not in out, out

@@ -63,7 +63,7 @@ class _GeneratedNames:
     reserves) match, not a native function of the user's whose name ends
     the same way (`x__start`, `x__cps`)."""
 
-    RE = re.compile(r'^(.+?)__(body|cps|defer|bounce|start|resume_\d+)$')
+    RE = re.compile(r'^(.+?)__(body|body_\d+|cps|defer|bounce|start|resume_\d+)$')
 
     def __init__(self):
         self.known = {}
@@ -90,6 +90,40 @@ class _GeneratedNames:
 
 
 GENERATED_RE = _GeneratedNames()
+
+
+def _kind_of(m):
+    """The kind of generated function a GENERATED_RE match names: 'body'
+    for every chunk of a body (F__body, and F__body_K, chunk K > 1 of a
+    body cut into chunks: translator/cpc/emit/chunks.py), else its suffix."""
+    k = m.group(2)
+    return 'body' if k.startswith('body') else k
+
+
+def _chunk(m):
+    """The chunk number of a body's GENERATED_RE match: 1 for F__body (the
+    body, or its first chunk), K for F__body_K."""
+    k = m.group(2)
+    return int(k[len('body_'):]) if k.startswith('body_') else 1
+
+
+def chunk_symbols(func, block=None):
+    """The function symbols of the chunks K = 2, 3, ... of cps function
+    func's body (F__body_K, static beside the body), [] for a body in one
+    piece."""
+    out = []
+    while True:
+        name = '%s__body_%d' % (func, len(out) + 2)
+        sym = None
+        try:
+            if block is not None:
+                sym = gdb.lookup_symbol(name, block)[0]
+            sym = sym or gdb.lookup_static_symbol(name) or gdb.lookup_global_symbol(name)
+        except (gdb.error, RuntimeError):
+            sym = None
+        if sym is None or sym.addr_class != gdb.SYMBOL_LOC_BLOCK:
+            return out
+        out.append(sym)
 CPS_CALL_RE = re.compile(r'<([A-Za-z_][A-Za-z0-9_]*)__cps(?:\+\d+)?>')
 
 CPC_IO_IN, CPC_IO_OUT = 1, 2
@@ -337,7 +371,7 @@ def _spawn_target(thunk_sym):
             ib, outermost = gdb.block_for_pc(insn['addr']), None
             while ib is not None and ib.function is not None and ib.function != thunk_sym:
                 m = GENERATED_RE.match(cname(ib.function))
-                if m and m.group(2) in ('cps', 'body'):
+                if m and _kind_of(m) in ('cps', 'body'):
                     outermost = (ib, m)
                 ib = ib.superblock
             if outermost is not None:
@@ -374,19 +408,23 @@ def _labels(func, near):
     looked up from the code at `near`.  gcc puts them in the function's
     block or nested ones, which gdb's lookup does not search: the blocks
     are found through the line table."""
-    if func.endswith('__body'):
-        func = func[:-len('__body')]
-    body = body_symbol(func, gdb.block_for_pc(near))
+    func = user_name(func)
+    near_block = gdb.block_for_pc(near)
+    body = body_symbol(func, near_block)
     if body is None:
         return {}
     start = int(body.value().address)
     if start in _label_cache:
         return _label_cache[start]
     out = {}
-    fb = _function_block(start)
-    if fb is not None:
+    # (a body cut into chunks has the labels of its resume points in the
+    # chunk that holds each)
+    for chunk in [body] + chunk_symbols(func, near_block):
+        fb = _function_block(int(chunk.value().address))
+        if fb is None:
+            continue
         blocks = {(fb.start, fb.end): fb}
-        for e in body.symtab.linetable():
+        for e in chunk.symtab.linetable():
             if _owns(fb, e.pc):
                 b = gdb.block_for_pc(e.pc)
                 while b is not None and (b.start, b.end) not in blocks:
@@ -554,7 +592,38 @@ def _frame_k(frame):
     return None
 
 
+def chunk_params(frame):
+    """The names of the parameters of the cps function whose body's chunk
+    K > 1 runs in frame (F__body_K declares them as its outermost locals,
+    restored from the frame where they are live), or None for any other
+    frame."""
+    m = GENERATED_RE.match(cname(frame))
+    if m is None or _kind_of(m) != 'body' or _chunk(m) == 1:
+        return None
+    try:
+        body = body_symbol(m.group(1), frame.block())
+        fb = _function_block(int(body.value().address)) if body is not None else None
+    except (gdb.error, RuntimeError):
+        fb = None
+    return [x.name for x in fb if x.is_argument and not _is_generated_name(x.name)] \
+        if fb is not None else []
+
+
 def _real_args(frame):
+    """[(name, gdb.Value or text)] of the user's arguments of frame (less
+    the generated cpc_k, cpc_resume; a chunk's parameters, declared as its
+    locals)."""
+    params = chunk_params(frame)
+    if params is not None:
+        dead = _dead_here(frame)
+        out = []
+        for n in params:
+            try:
+                sym = gdb.lookup_symbol(n, frame.block())[0]
+                out.append((n, sym.type.optimized_out() if n in dead else frame.read_var(sym)))
+            except (gdb.error, ValueError, RuntimeError, AttributeError):
+                pass
+        return out
     out = []
     try:
         block = frame.block()
@@ -614,7 +683,7 @@ def _groups(frames, k=None):
     for f in frames:
         name = cname(f)
         m = GENERATED_RE.match(name)
-        kind = m.group(2) if m else 'cps'
+        kind = _kind_of(m) if m else 'cps'
         func = user_name(name)
         if groups and groups[-1][0] == func and (
                 groups[-1][2] == {'body'} or
@@ -676,9 +745,15 @@ def _at_edge(f, k=None):
         # (of the entries at the highest address, the last: the one gdb
         # reports for that address)
         last = max(enumerate(ls), key=lambda ie: (ie[1].pc, ie[0]))[1].line
-        if line == fb.function.line:
+        # (in a body cut into chunks, a chunk K > 1 starts with the frame
+        # pushed, and each chunk but the last ends by calling the next one
+        # with the frame still there)
+        m = GENERATED_RE.match(cname(f))
+        chunk = _chunk(m) if m and _kind_of(m) == 'body' else 1
+        if line == fb.function.line and chunk == 1:
             return True
-        if line != last:
+        if line != last or (m and _kind_of(m) == 'body' and
+                            len(chunk_symbols(m.group(1), f.block())) >= chunk):
             return False
         if k is None or f.pc() != min(e.pc for e in ls if e.line == last):
             return True
@@ -1124,7 +1199,7 @@ def _site_callee_uncached(func, n, near):
     body = body_symbol(func, gdb.block_for_pc(near))
     if not lab or body is None:
         return _inlined_site_callee(func, n, near)
-    fb = _function_block(int(body.value().address))
+    fb = _function_block(lab[2])         # (the body, or the chunk holding the label)
     rows = sorted(e.pc for e in body.symtab.linetable() if _owns(fb, e.pc) and e.line == lab[1])
     start = [pc for pc in rows if pc < lab[2]]
     calls = _cps_calls(fb, [(start[0], lab[2])]) if start else []
@@ -1279,12 +1354,16 @@ def _frame_variables(frame, args):
         return None
     cps = GENERATED_RE.match(cname(frame)) is not None
     dead = _dead_here(frame) if cps else set()
+    params = set(chunk_params(frame) or [])
     out, env = [], None
     while block is not None and not block.is_global and not block.is_static:
         for sym in block:
             if not sym.is_variable and not sym.is_argument:
                 continue
-            if bool(sym.is_argument) != args:
+            # (a chunk of a body declares the function's parameters as
+            # its outermost locals)
+            is_arg = sym.is_argument or (block.function is not None and sym.name in params)
+            if bool(is_arg) != args:
                 continue
             name = sym.name
             if cps and name == 'cpc_env':
@@ -1480,6 +1559,8 @@ class RenamedFrame(FrameDecorator):
 
     def frame_args(self):
         """The user's arguments (not cpc_k, cpc_resume)."""
+        if chunk_params(self.inferior_frame()) is not None:
+            return [_Arg(n, v) for n, v in _real_args(self.inferior_frame())]
         args = super().frame_args()
         if args is None or not GENERATED_RE.match(cname(self.inferior_frame())):
             return args
@@ -1860,12 +1941,16 @@ def _before_step(kind):
             g = name[:-len('__cps')]
             if body_symbol(g, f.block()) is not None:
                 target, mode = (g + '__body', _frame_k(f)), 'enter'
-        elif name.endswith('__body'):
+        elif _kind_of(GENERATED_RE.match(name)) == 'body':
             addr = _labels_of(name, f.pc()).get(f.find_sal().line)
-            if addr is not None and f.pc() < addr:
+            chunk = _next_chunk(f)
+            # (a label of this line in the next chunk is past the cut)
+            if addr is not None and f.pc() < addr and _owns(_function_block(f.pc()), addr):
                 target, mode = (addr, _frame_k(f)), 'call'
                 if kind == 'step':
                     into = _into_callees(f, addr)
+            elif chunk is not None:
+                target, mode = (chunk, _frame_k(f)), 'chunk'
             else:
                 target, mode = _caller_resume(f), 'return'
         if target is not None and target[1] is not None:
@@ -1875,6 +1960,45 @@ def _before_step(kind):
                 b.remove()
     except (gdb.error, RuntimeError, AttributeError, ValueError):
         _step = None
+
+
+def _next_chunk(f):
+    """The address of the first statement of chunk K + 1 of a body cut
+    into chunks when the rest of the line where frame f (chunk K) stands
+    goes on to it: chunk K ends by calling chunk K + 1 (the cut, on the
+    function's closing line, straight after its last statement), else
+    None."""
+    m = GENERATED_RE.match(cname(f))
+    chunks = chunk_symbols(m.group(1), f.block())
+    if len(chunks) < _chunk(m):
+        return None
+    nxt = chunks[_chunk(m) - 1]
+    fb = _function_block(f.pc())
+    line = f.find_sal().line
+    rows = sorted(e.pc for e in f.find_sal().symtab.linetable() if _owns(fb, e.pc))
+    closing = max(gdb.find_pc_line(a).line for a in rows)
+    arch = gdb.selected_inferior().architecture()
+    for a, b in zip(rows, rows[1:] + [fb.end]):
+        if b <= f.pc() or b <= a:
+            continue
+        if gdb.find_pc_line(a).line not in (line, closing):
+            return None
+        for insn in arch.disassemble(max(a, f.pc()), b - 1):
+            if re.search(r'<%s(\+\d+)?>' % re.escape(nxt.name), insn['asm']):
+                return _chunk_start(nxt)
+    return None
+
+
+def _chunk_start(sym):
+    """The address of the first statement of a chunk K > 1 (function
+    symbol sym): its first code on another line than its opening (the
+    dispatch and the restores of the variables it carries, on the
+    function's line)."""
+    fb = _function_block(int(sym.value().address))
+    for e in sorted(sym.symtab.linetable(), key=lambda e: e.pc):
+        if e.line not in (0, sym.line) and _owns(fb, e.pc):
+            return e.pc
+    return None
 
 
 def _into_callees(f, label):
@@ -1939,6 +2063,15 @@ def _after_step(kind):
         if any(b.hit for b in into):
             _print_frame()                   # stopped in the callee's body (silently)
             return
+        if mode == 'chunk':
+            # the cut of a body in chunks: the next chunk's first line
+            # (gdb's step may have stopped on the cut's line first)
+            if not bp.hit and _still_in(start) and \
+                    not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+                gdb.execute('continue', to_string=True)
+            if bp.hit:
+                _print_frame()
+            return
         if mode == 'enter':
             # go on to the body's first line unless the step got there
             if bp.hit or isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
@@ -1969,13 +2102,36 @@ def _after_step(kind):
         if any(b.hit for b in into):
             _print_frame()                   # the deferred callee's first line
         elif bp.hit and mode in ('call', 'return'):
-            gdb.execute('next')              # the rest of the call's line
+            _rest_of_line()                  # the rest of the call's line
         elif bp.hit:
             _print_frame()
     finally:
         bp.remove()
         for b in into:
             b.remove()
+
+
+def _rest_of_line():
+    """`next` to the end of the line where a thread resumed, and, when the
+    line is the last of a chunk of a body cut into chunks, on into the next
+    chunk's first line (gdb runs no hooks for a command run from a hook)."""
+    try:
+        f = gdb.selected_frame()
+        m = GENERATED_RE.match(cname(f))
+        addr = _next_chunk(f) if m and _kind_of(m) == 'body' else None
+    except (gdb.error, RuntimeError, AttributeError, ValueError):
+        addr = None
+    if addr is None:
+        gdb.execute('next')
+        return
+    # (straight code to the next chunk: the thread does not suspend)
+    bp = _ResumeBreakpoint(addr, _frame_k(f))
+    try:
+        gdb.execute('continue', to_string=True)
+        if bp.hit:
+            _print_frame()
+    finally:
+        bp.remove()
 
 
 def _still_in(start):
@@ -2040,7 +2196,7 @@ if gdb.convenience_variable('cpc_gdb_loaded') is None:
 # each next/step/finish, again whenever the program's objfiles change (a
 # shared library's), one skip rule per new set of names.
 
-GLUE_SUFFIXES = '(cps|bounce|defer|resume_[0-9]+|start)'
+GLUE_SUFFIXES = '(cps|bounce|defer|resume_[0-9]+|start|body_[0-9]+)'
 _glue_skipped = set()      # the cps functions whose glue a skip rule names
 _glue_objfiles = None
 

@@ -357,12 +357,14 @@ def chunk_head(name, number, code, decls, indexes, restores):
             ' '.join(restores))
 
 
-def chunk_end(ends_line, name, number, stores):
+def chunk_end(ends_line, name, number, stores, closing_line):
     """The end of the chunk before chunk `number`: the variables it carries
-    stored (`stores`), on into the next chunk, and the closing brace."""
+    stored (`stores`), on into the next chunk, and the closing brace, on
+    the function's closing line (directive `closing_line`), as the body's
+    epilogue where its returns go."""
     code = '{ %sreturn %s(cpc_k, 0); } }\n' % (''.join(x + ' ' for x in stores),
                                                chunk_function(name, number))
-    return ('    ' if ends_line else ' ') + code
+    return ('' if ends_line else '\n') + closing_line + '\n    ' + code
 
 
 def body_end(ends_line, drop_stmt):

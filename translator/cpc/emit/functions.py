@@ -233,18 +233,21 @@ class Functions(Declarations):
                 restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried]
                 indexes = sorted(i for i, n in self.chunking.chunk_of.items()
                                  if n == cut.number)
-                pieces.append(rw.line_directive(u, a) + '\n' +
+                # (its opening on the function's line, as the body's dispatch)
+                pieces.append(rw.line_directive(u, rw.head_offset(u, f.c)) + '\n' +
                               cg.chunk_head(f.name, cut.number, sig.code + sig.holder, decls,
                                             indexes, restores) + '\n' + rw.resync(u, a))
             # falling off the end returns on the line of the body's closing
             # brace (a new line would be attributed to the line after the
-            # function); a chunk goes on into the next on its first line
+            # function); a chunk goes on into the next there too, as it ends
+            # (no statement's line gets a second location)
             text = self.text(a, b, outer).rstrip(' \t')
             if k < len(cuts):
                 nxt = cuts[k]
                 text += cg.chunk_end(text.endswith('\n'), f.name, nxt.number,
                                      [self.copy_var('cpc_f->' + v.name, v.name, v)
-                                      for v in nxt.carried if v.key not in layout.fixed_keys])
+                                      for v in nxt.carried if v.key not in layout.fixed_keys],
+                                     rw.line_directive(u, b1 - 1))
             pieces.append(text)
         bodytext = ''.join(pieces)
         return start, bodytext, cg.body_end(bodytext.endswith('\n'), cg.drop(frame))
