@@ -291,6 +291,18 @@ def test_step_from_a_cps_functions_entry_reaches_its_first_line():
                      r'\$1 = 3$', out, re.M), out
 
 
+@pytest.mark.parametrize('flags', [('-O0',), ('-O0', '--cpc-debug')])
+def test_step_from_an_entry_that_runs_the_body_at_once_stops_on_its_first_line(flags):
+    # count's second call of square runs the body from the entry at once;
+    # the body opens on the entry's line, and gdb's own step took it for
+    # the rest of that line and stopped in the runtime's cpc_push_reserved
+    out = gdb(build('lines', *flags), 'break square__cps', 'run', 'continue', 'step',
+              'print v', 'kill')
+    assert re.search(r'^#0  square \(v=2\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                     r'\$1 = 2$', out, re.M), out
+    assert 'cpc_push_reserved' not in out and 'cpc_runtime.h' not in out, out
+
+
 @pytest.mark.parametrize('line,callee', [(14, 'tally__start'), (15, 'tally__cps')])
 def test_step_enters_a_native_function_named_like_generated_glue(line, callee):
     # (only the glue of the program's cps functions is skipped)

@@ -1674,15 +1674,22 @@ class CpcFrameFilter:
 # the call's next line.
 
 class _ResumeBreakpoint(gdb.Breakpoint):
-    def __init__(self, addr, k):
+    """Stops where this thread (continuation k) gets to addr; at_entry: addr
+    is a function's first instruction, where its arguments are still in
+    their registers (cpc_k, the first, in rdi: the x86-64 ABI)."""
+
+    def __init__(self, addr, k, at_entry=False):
         super().__init__('*0x%x' % addr if isinstance(addr, int) else addr, internal=True)
         self.silent = True
         self.k = k
+        self.at_entry = at_entry
         self.hit = False
         self.moves = _MoveTracker(self)
 
     def stop(self):
-        if _frame_k(gdb.selected_frame()) != self.k:
+        f = gdb.selected_frame()
+        k = int(f.read_register('rdi')) if self.at_entry else _frame_k(f)
+        if k != self.k:
             return False
         self.hit = True
         return True
@@ -1939,8 +1946,15 @@ def _before_step(kind):
             # at a cps function's entry: its body may run later, from the
             # trampoline (a deferred entry), or at once (then `step` enters it)
             g = name[:-len('__cps')]
-            if body_symbol(g, f.block()) is not None:
-                target, mode = (g + '__body', _frame_k(f)), 'enter'
+            body = body_symbol(g, f.block())
+            first = _first_statement(body) if body is not None else None
+            if first is not None:
+                # (and a stop where the body starts: its opening is on the
+                # entry's line, so gdb's step would take it for the rest of
+                # the entry's line and stop in the runtime's helpers that
+                # its dispatch calls)
+                target, mode = (first, _frame_k(f)), 'enter'
+                into = [_ResumeBreakpoint(int(body.value().address), _frame_k(f), True)]
         elif _kind_of(GENERATED_RE.match(name)) == 'body':
             addr = _labels_of(name, f.pc()).get(f.find_sal().line)
             chunk = _next_chunk(f)
@@ -1985,15 +1999,15 @@ def _next_chunk(f):
             return None
         for insn in arch.disassemble(max(a, f.pc()), b - 1):
             if re.search(r'<%s(\+\d+)?>' % re.escape(nxt.name), insn['asm']):
-                return _chunk_start(nxt)
+                return _first_statement(nxt)
     return None
 
 
-def _chunk_start(sym):
-    """The address of the first statement of a chunk K > 1 (function
-    symbol sym): its first code on another line than its opening (the
-    dispatch and the restores of the variables it carries, on the
-    function's line)."""
+def _first_statement(sym):
+    """The address of the first statement of the body or chunk of a body
+    whose function symbol is sym: its first code on another line than its
+    opening (the dispatch, the frame's push or, in a chunk K > 1, the
+    restores of the variables it carries, on the function's line)."""
     fb = _function_block(int(sym.value().address))
     for e in sorted(sym.symtab.linetable(), key=lambda e: e.pc):
         if e.line not in (0, sym.line) and _owns(fb, e.pc):
@@ -2060,6 +2074,17 @@ def _after_step(kind):
     _, bp, start, mode, into = _step
     _step = None
     try:
+        if mode == 'enter':
+            # go on to the body's first line unless the step stopped for
+            # another reason (the stop where the body starts has done its job)
+            if not bp.hit and not isinstance(_last_stop, gdb.SignalEvent) and \
+                    (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)):
+                for b in into:
+                    b.remove()
+                gdb.execute('continue', to_string=True)
+            if bp.hit:
+                _print_frame()
+            return
         if any(b.hit for b in into):
             _print_frame()                   # stopped in the callee's body (silently)
             return
@@ -2069,14 +2094,6 @@ def _after_step(kind):
             if not bp.hit and _still_in(start) and \
                     not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
                 gdb.execute('continue', to_string=True)
-            if bp.hit:
-                _print_frame()
-            return
-        if mode == 'enter':
-            # go on to the body's first line unless the step got there
-            if bp.hit or isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
-                return
-            gdb.execute('continue', to_string=True)
             if bp.hit:
                 _print_frame()
             return
