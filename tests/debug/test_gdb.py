@@ -303,6 +303,28 @@ def test_step_from_an_entry_that_runs_the_body_at_once_stops_on_its_first_line(f
     assert 'cpc_push_reserved' not in out and 'cpc_runtime.h' not in out, out
 
 
+def test_step_into_an_optimised_cps_call_stops_on_the_callees_first_line_not_its_entry():
+    # at -O2 square's body has no function of its own: it is inlined into
+    # its entry square__cps (and its deferred entry), and count's call is a
+    # jump into the entry, where gdb's own step stopped
+    out = gdb(build('lines', '-O2'), 'break lines.cpc:13', 'run', 'step', 'print v', 'kill')
+    assert re.search(r'^#0  square \(v=3\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                     r'\$1 = 3$', out, re.M), out
+    assert '__cps' not in out, out
+
+
+def test_step_into_an_optimised_cps_call_in_a_loop_shows_one_frame_per_invocation():
+    # (count's later calls are made from its resume function, into which
+    # gcc inlines its body; square's entry has a cold part below it)
+    out = gdb(build('lines', '-O2'), 'break lines.cpc:15', 'run', 'delete', 'next', 'next',
+              'step', 'bt', 'kill')
+    assert re.search(r'^#0  square \(v=2\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                     r'#0  square \(v=2\) at \S*lines\.cpc:6\n'
+                     r'    count \(n=2, total=9\) at \S*lines\.cpc:13\n'
+                     r'    report \(\) at \S*lines\.cpc:21\n#', out, re.M), out
+    assert '__cps' not in out, out
+
+
 @pytest.mark.parametrize('line,callee', [(14, 'tally__start'), (15, 'tally__cps')])
 def test_step_enters_a_native_function_named_like_generated_glue(line, callee):
     # (only the glue of the program's cps functions is skipped)

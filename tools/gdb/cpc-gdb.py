@@ -755,7 +755,14 @@ def _at_edge(f, k=None):
         if line != last or (m and _kind_of(m) == 'body' and
                             len(chunk_symbols(m.group(1), f.block())) >= chunk):
             return False
-        if k is None or f.pc() != min(e.pc for e in ls if e.line == last):
+        # (the start of the run of rows of that line where f stands: gcc
+        # may put a part of the function, f.cold, below it)
+        start = f.pc()
+        for e in sorted((e for e in ls if e.pc <= f.pc()), key=lambda e: e.pc, reverse=True):
+            if e.line != last:
+                break
+            start = e.pc
+        if k is None or f.pc() != start:
             return True
         m = RESUME_RE.match(_function_at(_u64(_wait(k) - 8))[0])
         return not (m and m.group(1) == user_name(cname(f)))
@@ -1678,6 +1685,8 @@ class _ResumeBreakpoint(gdb.Breakpoint):
     is a function's first instruction, where its arguments are still in
     their registers (cpc_k, the first, in rdi: the x86-64 ABI)."""
 
+    stopper = False     # only stops a step on its way (see _after_step)
+
     def __init__(self, addr, k, at_entry=False):
         super().__init__('*0x%x' % addr if isinstance(addr, int) else addr, internal=True)
         self.silent = True
@@ -1967,13 +1976,25 @@ def _before_step(kind):
                 target, mode = (chunk, _frame_k(f)), 'chunk'
             else:
                 target, mode = _caller_resume(f), 'return'
+                if kind == 'step' and addr is None and not _labels_of(name, f.pc()):
+                    into = _into_callees(f, None)    # optimised: no label has an address
         if target is not None and target[1] is not None:
             _step = (kind, _ResumeBreakpoint(target[0], target[1]), f, mode, into)
+        elif into:
+            _step = (kind, _NoBreakpoint(), f, mode, into)
         else:
             for b in into:
                 b.remove()
     except (gdb.error, RuntimeError, AttributeError, ValueError):
         _step = None
+
+
+class _NoBreakpoint:
+    """No place to go on to (next/step/finish's target unknown)."""
+    hit = False
+
+    def remove(self):
+        pass
 
 
 def _next_chunk(f):
@@ -2024,15 +2045,64 @@ def _into_callees(f, label):
     k = _frame_k(f)
     if k is None:
         return []
+    fb = _function_block(f.pc())
+    if label is None:
+        # (optimised code: the call's line, from here on)
+        line = f.find_sal().line
+        rows = sorted(e.pc for e in f.find_sal().symtab.linetable() if _owns(fb, e.pc))
+        ranges = [(a, b) for a, b in zip(rows, rows[1:] + [fb.end])
+                  if b > f.pc() and gdb.find_pc_line(a).line == line]
+        ranges = [(max(a, f.pc()), b) for a, b in ranges]
+    else:
+        ranges = [(f.pc(), label)]
     out = []
-    for callee in dict.fromkeys(g for g, _ in _cps_calls(_function_block(f.pc()),
-                                                          [(f.pc(), label)])):
-        if callee.startswith('cpc_') or body_symbol(callee, f.block()) is None:
+    for callee in dict.fromkeys(g for g, _ in _cps_calls(fb, ranges)):
+        if callee.startswith('cpc_'):
             continue                    # a primitive, or the runtime's (not stepped into)
         try:
-            out.append(_ResumeBreakpoint(callee + '__body', k))
+            if body_symbol(callee, f.block()) is not None:
+                out.append(_ResumeBreakpoint(callee + '__body', k))
+            else:
+                firsts = _inlined_first_statement(callee)
+                entry = gdb.lookup_static_symbol(callee + '__cps') or \
+                    gdb.lookup_global_symbol(callee + '__cps')
+                if firsts and entry is not None:
+                    # (and a stop at the entry, which gdb's step would enter
+                    # when the call is a jump: gcc's tail call)
+                    stopper = _ResumeBreakpoint(int(entry.value().address), k, True)
+                    stopper.stopper = True
+                    out += [stopper] + [_ResumeBreakpoint(a, k) for a in firsts]
         except (gdb.error, RuntimeError):
             pass
+    return out
+
+
+def _inlined_first_statement(func):
+    """Optimised, where cps function func's body is inlined into its entry
+    func__cps and its deferred entry func__bounce (and has no function of
+    its own): the addresses where each copy's first statement starts (the
+    rows of the lowest line after the declaration's in the inlined body)."""
+    out = []
+    for helper in ('__cps', '__bounce'):
+        sym = gdb.lookup_static_symbol(func + helper) or gdb.lookup_global_symbol(func + helper)
+        if sym is None or sym.addr_class != gdb.SYMBOL_LOC_BLOCK or sym.symtab is None:
+            continue
+        fb = _function_block(int(sym.value().address))
+        if fb is None:
+            continue
+        rows = []
+        for e in sym.symtab.linetable():
+            if e.line <= sym.line or not _owns(fb, e.pc):
+                continue
+            b = gdb.block_for_pc(e.pc)
+            while b is not None and b.start != fb.start:
+                if b.function is not None and b.function.name == func:
+                    rows.append(e)
+                    break
+                b = b.superblock
+        if rows:
+            first = min(e.line for e in rows)
+            out += sorted({e.pc for e in rows if e.line == first})
     return out
 
 
@@ -2085,7 +2155,14 @@ def _after_step(kind):
             if bp.hit:
                 _print_frame()
             return
-        if any(b.hit for b in into):
+        if any(b.hit and b.stopper for b in into) and not any(
+                b.hit and not b.stopper for b in into):
+            # stopped where an optimised callee starts: on to its first line
+            for b in into:
+                if b.stopper:
+                    b.remove()
+            gdb.execute('continue', to_string=True)
+        if any(b.hit and not b.stopper for b in into):
             _print_frame()                   # stopped in the callee's body (silently)
             return
         if mode == 'chunk':
@@ -2232,7 +2309,7 @@ def _skip_generated_glue():
     for m in re.finditer(r'\b([A-Za-z_]\w*)__cps\(', out):
         e = m.group(1)
         if e not in _glue_skipped and not e.startswith('cpc_') and \
-                body_symbol(e) is not None:
+                (body_symbol(e) is not None or GENERATED_RE.match(e + '__cps')):
             names.add(e)
     if names:
         gdb.execute('skip -rfunction ^(%s)__%s$' % ('|'.join(sorted(names)), GLUE_SUFFIXES),
