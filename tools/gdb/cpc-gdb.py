@@ -2281,9 +2281,13 @@ if gdb.convenience_variable('cpc_gdb_loaded') is None:
 # Nor the glue the translation generates around a cps function E's body
 # (named E): its entry E__cps, deferred entry E__bounce/E__defer, resume
 # functions E__resume_N and, for a spawned statement E = F__spawn_N, the
-# thunk E__start.  A `step` at a cps call then goes over the entry, and the
-# hooks stop it at the callee's body (_into_callees).  The rule names the
-# cps functions that have an entry and a body, not every name with such a
+# thunk E__start, and the chunks K > 1 of a body cut into chunks,
+# E__body_K.  A `step` at a cps call then goes over the entry, and the
+# hooks stop it at the callee's body (_into_callees; optimised, at its
+# inlined copies); a step or next across a cut stops at the next chunk's
+# first line (_next_chunk).  The rule names the cps functions that have an
+# entry and a body or a deferred entry (optimised, the body may have no
+# function of its own), not every name with such a
 # suffix: a native function of the user's may be called `x__start` or even
 # `x__cps` (the translator renames only names spelt like those of a cps
 # function of the file).  The functions are read from gdb's symbols before
