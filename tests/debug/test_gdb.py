@@ -313,6 +313,13 @@ def test_step_into_an_optimised_cps_call_stops_on_the_callees_first_line_not_its
     assert '__cps' not in out, out
 
 
+def test_next_over_an_optimised_cps_call_stops_at_the_next_line_after_it_returns():
+    # (gdb's own next went into the callee's entry, entered by a jump)
+    out = gdb(build('lines', '-O2'), 'break lines.cpc:13', 'run', 'next', 'print sq', 'kill')
+    assert re.search(r'^14\t        total \+= sq;\n\$1 = 9$', out, re.M), out
+    assert '__cps' not in out and '__defer' not in out, out
+
+
 def test_step_into_an_optimised_cps_call_in_a_loop_shows_one_frame_per_invocation():
     # (count's later calls are made from its resume function, into which
     # gcc inlines its body; square's entry has a cold part below it)
@@ -825,8 +832,9 @@ def test_a_stop_in_a_later_chunk_is_shown_under_the_functions_name_with_its_argu
     assert '__body' not in out.replace('walk__body_2 at', ''), out
 
 
-def test_info_cpc_threads_names_a_later_chunk_as_its_function_with_the_line_it_waits_on():
-    out = gdb(build('chunked', '-O0'), IN_CHUNK_2, 'run', 'info cpc-threads', 'kill')
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_info_cpc_threads_names_a_later_chunk_as_its_function_with_the_line_it_waits_on(opt):
+    out = gdb(build('chunked', opt), IN_CHUNK_2, 'run', 'info cpc-threads', 'kill')
     got = normalise('\n'.join(cpc_threads_listing(out)))
     assert got.splitlines()[1:9] == [
         '  CPC thread 1 (0xADDR): running (thread T, LWP N)',

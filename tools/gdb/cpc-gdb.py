@@ -1975,11 +1975,19 @@ def _before_step(kind):
             elif chunk is not None:
                 target, mode = (chunk, _frame_k(f)), 'chunk'
             else:
-                target, mode = _caller_resume(f), 'return'
-                if kind == 'step' and addr is None and not _labels_of(name, f.pc()):
-                    into = _into_callees(f, None)    # optimised: no label has an address
+                # optimised, where the label of this line's resume point
+                # has no address, or gcc moved the code: when a callee's
+                # entry is still to be entered from here, the thread goes
+                # on after the call where the resume function F__resume_N
+                # starts
+                stub = _resume_stub(f)
+                into = _into_callees(f, None, kind == 'step') if stub is not None else []
+                if into:
+                    target, mode = (stub, _frame_k(f), True), 'call'
+                else:
+                    target, mode = _caller_resume(f), 'return'
         if target is not None and target[1] is not None:
-            _step = (kind, _ResumeBreakpoint(target[0], target[1]), f, mode, into)
+            _step = (kind, _ResumeBreakpoint(*target), f, mode, into)
         elif into:
             _step = (kind, _NoBreakpoint(), f, mode, into)
         else:
@@ -2036,12 +2044,35 @@ def _first_statement(sym):
     return None
 
 
-def _into_callees(f, label):
+def _resume_stub(f):
+    """Optimised: the address of the resume function F__resume_N of the one
+    resume point N of the line where frame f (cps function F's body,
+    inlined) stands (the table F__lines), or None."""
+    func = user_name(cname(f))
+    try:
+        lines = gdb.lookup_symbol(func + '__lines', f.block())[0]
+        if lines is None:
+            return None
+        v = lines.value()
+        line = f.find_sal().line
+        ns = [n for n in range(1, v.type.range()[1] + 1) if int(v[n]) == line]
+        if len(ns) != 1:
+            return None
+        stub = gdb.lookup_symbol('%s__resume_%d' % (func, ns[0]), f.block())[0]
+        return int(stub.value().address) if stub is not None else None
+    except (gdb.error, RuntimeError, AttributeError, ValueError):
+        return None
+
+
+def _into_callees(f, label, into=True):
     """For `step` at a cps call in the body running in frame f, before its
     resume label: a breakpoint for this thread at the first line of the body
     of each cps function called there (the entries are skipped, see
     _skip_generated_glue), so that step stops there, whether the entry
-    calls the body at once or defers it to the trampoline."""
+    calls the body at once or defers it to the trampoline.  label None:
+    optimised code, the rest of f's line.  Optimised, where a callee's body
+    is inlined into its entry, also a `stopper` where the entry starts (for
+    next too, into False: only those)."""
     k = _frame_k(f)
     if k is None:
         return []
@@ -2061,14 +2092,15 @@ def _into_callees(f, label):
             continue                    # a primitive, or the runtime's (not stepped into)
         try:
             if body_symbol(callee, f.block()) is not None:
-                out.append(_ResumeBreakpoint(callee + '__body', k))
+                if into:
+                    out.append(_ResumeBreakpoint(callee + '__body', k))
             else:
-                firsts = _inlined_first_statement(callee)
+                firsts = _inlined_first_statement(callee) if into else []
                 entry = gdb.lookup_static_symbol(callee + '__cps') or \
                     gdb.lookup_global_symbol(callee + '__cps')
-                if firsts and entry is not None:
-                    # (and a stop at the entry, which gdb's step would enter
-                    # when the call is a jump: gcc's tail call)
+                if (firsts or not into) and entry is not None:
+                    # (and a stop at the entry, which gdb's step or next
+                    # would enter when the call is a jump: gcc's tail call)
                     stopper = _ResumeBreakpoint(int(entry.value().address), k, True)
                     stopper.stopper = True
                     out += [stopper] + [_ResumeBreakpoint(a, k) for a in firsts]
@@ -2157,10 +2189,14 @@ def _after_step(kind):
             return
         if any(b.hit and b.stopper for b in into) and not any(
                 b.hit and not b.stopper for b in into):
-            # stopped where an optimised callee starts: on to its first line
+            # stopped where an optimised callee starts: on to its first line,
+            # or (next) to where the thread resumes after the call
             for b in into:
                 if b.stopper:
                     b.remove()
+            if not any(not b.stopper for b in into):
+                gdb.write('[cpc: the thread waits for the call to return; running other '
+                          'threads until it resumes]\n')
             gdb.execute('continue', to_string=True)
         if any(b.hit and not b.stopper for b in into):
             _print_frame()                   # stopped in the callee's body (silently)
@@ -2193,7 +2229,7 @@ def _after_step(kind):
             gdb.execute('continue', to_string=True)
             if not gdb.selected_inferior().pid:
                 return                       # the program ended meanwhile
-        if any(b.hit for b in into):
+        if any(b.hit and not b.stopper for b in into):
             _print_frame()                   # the deferred callee's first line
         elif bp.hit and mode in ('call', 'return'):
             _rest_of_line()                  # the rest of the call's line
