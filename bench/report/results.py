@@ -233,7 +233,7 @@ SYSCALL_COLUMNS = [
     ("pread", ("pread64",)), ("send", ("sendto", "writev", "write", "sendfile")),
     ("shutdown", ("shutdown",)), ("close", ("close",)),
     ("socket options", ("setsockopt", "fcntl", "ioctl")), ("epoll_ctl", ("epoll_ctl",)),
-    ("wait", ("epoll_wait", "pselect6", "select", "poll")),
+    ("poll", ("poll",)), ("wait", ("epoll_wait", "epoll_pwait", "pselect6", "select")),
 ]
 
 
@@ -253,14 +253,17 @@ def section_syscalls(md, bench):
     if not rows:
         return
     md.append("")
-    md.append(table(["system calls per request (10 conns, strace -c)"] +
+    md.append(table(["system calls per request (10 conns)"] +
                     [c for c, _ in SYSCALL_COLUMNS] + ["all"], rows))
-    md.append("\nCounted by `strace -f -c` over one more point per server at 10 connections "
-              "(traced, so slower and not timed; a traced server also finds more requests "
-              "already arrived, so fewer reads and accepts fail with `EAGAIN` than at full "
-              "speed). *socket options* is `setsockopt`, `fcntl` and `ioctl` together, *wait* "
-              "the calls that wait for descriptors (State Threads from Debian has no epoll "
-              "support and waits with select(2)).\n")
+    md.append("\nCounted over one more point per server at 10 connections, not timed: at "
+              "full speed by `perf stat` on the kernel's syscall tracepoints (the log says "
+              "`# system calls per request: perf stat`), or by `strace -f -c` where perf "
+              "cannot read them (traced, so slower: a traced server finds more requests "
+              "already arrived, and fewer of its reads and accepts fail with `EAGAIN`). "
+              "*socket options* is `setsockopt`, `fcntl` and `ioctl` together, *poll* "
+              "`cpc_accept`'s look at the listener's queue, *wait* the calls that wait "
+              "for descriptors (State Threads from Debian has no epoll support and waits "
+              "with select(2)).\n")
     md.append("Where httpd's calls go, against nginx's: with keep-alive, a request costs a "
               "`read`, one `stat` and one `send`. The `stat` checks that the file the "
               "per-scheduler cache of small files holds is unchanged (same inode, size, "
@@ -269,21 +272,53 @@ def section_syscalls(md, bench):
               "makes no system call (the descriptor is registered once, edge-triggered, "
               "`cpc_io_keep`). With `Connection: close`, a connection adds `accept4` (its "
               "socket non-blocking at once, and `TCP_NODELAY` inherited from the listening "
-              "socket, so no `fcntl` or `setsockopt`), `shutdown` and `close`, and no "
-              "`epoll_ctl`: a new connection is read at once, its request having usually "
-              "arrived by the time it is accepted, and is registered only if it must wait; "
-              "the listening socket is registered once. The response goes out with "
-              "`MSG_MORE` and `shutdown` sends its last segment with the FIN, one segment "
-              "less per connection than a `send` and a `close` (worth 3-4 us of server CPU "
-              "per connection here, more than the call costs). What remains is the kernel's "
-              "TCP work, about three quarters of a `Connection: close` request's CPU time "
-              "for both servers (`perf record`): connection set-up in `accept4`, the "
-              "transmit path of the response, the FIN and the close.\n")
+              "socket, so no `fcntl` or `setsockopt`), `shutdown`, `close` and, when it must "
+              "wait for its request, one `epoll_ctl` (the listening socket is registered "
+              "once). The response goes out with `MSG_MORE` and `shutdown` sends its last "
+              "segment with the FIN, one segment less per connection than a `send` and a "
+              "`close` (8 TCP segments per connection on loopback, both directions, where "
+              "nginx's make 10).\n")
+    md.append("Where a `Connection: close` request's CPU time goes (10 connections, "
+              "`perf record` on the server under the same wrk load, and the cost of each "
+              "call measured alone on this machine): about 93 % is the kernel's, for both "
+              "servers, and httpd's own code (parsing, the cache, the runtime) is the other "
+              "7 %. An `accept4` that finds the queue empty costs about 3 us -- the kernel "
+              "sets up the new socket and its file before it looks at the queue, and frees "
+              "them after -- where a `poll` of the listener costs 0.2 us, a `read` that finds "
+              "nothing 0.3 us, a `stat` 0.85 us, an `epoll_ctl` about 0.6 us. A server that "
+              "accepts again after each connection, as both do, met an empty queue 0.9 "
+              "times per request at full speed (0.6-0.8 for nginx, whose accept loop "
+              "finds more connections queued): `cpc_accept` now looks with `poll` first, "
+              "and calls `accept4` only when a connection is queued or a wait has just "
+              "said one is, which saves about 2.5 us of the server's CPU per request for "
+              "httpd and the naive CPC server alike. A new connection's request had usually "
+              "not arrived yet when it was read at once after the accept (0.9 of those "
+              "reads failed at full speed, under strace hardly any), and each failure cost "
+              "a read, a buffer and a thread; httpd now reads a new connection at once only "
+              "while that mostly finds the request (per scheduler, one connection in eight "
+              "still tried, `early_reads` in its stats). The largest item left is the "
+              "sleep and wake-up in `epoll_wait`: with wrk's core the bottleneck the server "
+              "runs out of work between connections, and each sleep costs 6-9 us of its "
+              "CPU time on this virtual machine (the samples in `finish_task_switch` over "
+              "the number of context switches). httpd, quicker per event, sleeps about 0.8 "
+              "times per request against nginx's 0.5, which takes back about 2 us of "
+              "what its fewer calls save; polling before sleeping (`CPC_POLL_SPIN_US`) "
+              "costs more CPU than the sleeps it avoids at these rates. The rest is TCP: "
+              "connection set-up in `accept4` (about a fifth of the time), the FIN in "
+              "`shutdown` (about a sixth, including the loopback delivery to the client, "
+              "which the sender's CPU does), the close, and the response.\n")
     md.append("The naive CPC server makes the calls its code asks for (`accept4`, `read`, "
-              "`send`, `close`) plus, when a read finds nothing yet, one `epoll_ctl` to "
-              "register the connection (one-shot) and, when an accept finds none, one to "
-              "re-arm the listening socket; State Threads, waiting with select(2), registers "
-              "nothing but sets each socket non-blocking with `ioctl`. With the 50 us poll "
+              "`send`, `close`), `cpc_accept`'s `poll` of the listener, and, when a read "
+              "finds nothing yet, one `epoll_ctl` to register the connection (one-shot); "
+              "its listening socket is kept (`cpc_io_keep`), registered once. State "
+              "Threads, waiting with select(2), registers nothing but sets each socket "
+              "non-blocking with `ioctl`, and pays an `accept` on the empty queue 0.7-0.9 "
+              "times per request. With thousands of connections State Threads' select(2) "
+              "over every descriptor is slow enough that work piles up between two calls "
+              "(25-50 requests per call at 5,000 connections, against fewer than two per "
+              "`epoll_wait` for CPC): its connections' requests have arrived by the time "
+              "they are accepted, where CPC's mostly have not (a failed read and an "
+              "`epoll_ctl` each), and it sleeps a fifth to a tenth as often. With the 50 us poll "
               "before sleeping, the naive server makes dozens of `epoll_wait` calls per "
               "request at 10 connections, which is where its extra CPU time goes.\n")
 

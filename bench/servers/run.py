@@ -26,9 +26,12 @@ servers in an order rotated from round to round.  Prints per pair
     BENCH servers.<server>.c<conns>.wrk_busy <median> %  (wrk's CPU time / wall time:
                                                           near 100, wrk is the bottleneck)
 
-then, when strace is installed, the system calls each server makes per
-request (strace -f -c over a point of SYSCALL_CONNS connections, traced,
-so slower than the others and not timed):
+then the system calls each server makes per request, over one more
+point of SYSCALL_CONNS connections, not timed: counted at full speed by
+perf stat on the kernel's syscall tracepoints when perf may read them
+(the calls PERF_SYSCALLS names, and all calls in the total), else by
+strace -f -c (traced, so slower: a traced server finds more requests
+already arrived, and fewer of its reads and accepts fail with EAGAIN):
 
     BENCH servers.<server>.syscalls <total> n         (per request)
     BENCH servers.<server>.syscalls.<name> <calls> n  (those above 0.02)
@@ -64,6 +67,13 @@ CONNS = [int(c) for c in os.environ.get(
     "BENCH_CONNS", "10 100 1000" if QUICK else "10 100 1000 5000 10000").split()]
 IDLE_CONNS = int(os.environ.get("BENCH_IDLE_CONNS", "2000" if QUICK else "10000"))
 SYSCALL_CONNS = 10
+# The calls counted one by one under perf (all calls count in the total).
+PERF_SYSCALLS = ["accept", "accept4", "read", "recvfrom", "write", "writev", "sendto",
+                 "sendmsg", "sendfile64", "shutdown", "close", "openat", "openat2",
+                 "newfstatat", "statx", "pread64", "setsockopt", "fcntl", "ioctl",
+                 "epoll_ctl", "epoll_wait", "epoll_pwait", "select", "pselect6", "poll",
+                 "ppoll", "io_uring_enter", "clock_gettime", "getsockopt", "brk",
+                 "mmap", "munmap"]
 SYSCALL_SERVERS = ["naive-cpc", "naive-st", "httpd-ka", "httpd-close", "nginx-ka",
                    "nginx-close"]
 SERVER_CPU = os.environ.get("BENCH_SERVER_CPU", "0")
@@ -266,6 +276,62 @@ def children(pid):
     return out
 
 
+def perf_can_count():
+    """Whether perf stat may count the syscall tracepoints here."""
+    if not shutil.which("perf"):
+        return False
+    try:
+        p = subprocess.run(["perf", "stat", "-x,", "-e", "raw_syscalls:sys_enter", "true"],
+                           capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return p.returncode == 0 and re.search(r"^\d+,", p.stderr, re.M) is not None
+
+
+def perf_syscalls_per_request(name, bindir, httpd, work):
+    """{syscall: calls per request} of one point at full speed, counted by
+    perf stat on the syscall tracepoints, or None.  "other" holds the calls
+    PERF_SYSCALLS does not name."""
+    srv = Server(name, bindir, httpd, work)
+    if not srv.start():
+        return None
+    out = os.path.join(work.dir, "perf-%s.txt" % name)
+    events = ["raw_syscalls:sys_enter"]
+    events += ["syscalls:sys_enter_" + n for n in PERF_SYSCALLS
+               if os.path.exists("/sys/kernel/tracing/events/syscalls/sys_enter_" + n)]
+    perf = None
+    try:
+        perf = subprocess.Popen(["perf", "stat", "-x,", "-o", out, "-e", ",".join(events),
+                                 "-p", str(srv.proc.pid)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.5)                 # attached before the load starts
+        res, _ = wrk(srv.port, SYSCALL_CONNS, close=not name.endswith("-ka"))
+    finally:
+        if perf is not None:
+            perf.send_signal(signal.SIGINT)
+            try:
+                perf.wait(10)
+            except subprocess.TimeoutExpired:
+                perf.kill()
+        srv.stop()
+    if res is None or not res["requests"] or not os.path.exists(out):
+        return None
+    calls, total = {}, None
+    with open(out) as f:
+        for line in f:
+            t = line.split(",")
+            if len(t) < 3 or not re.match(r"\d+$", t[0]):
+                continue
+            if t[2] == "raw_syscalls:sys_enter":
+                total = int(t[0])
+            elif t[2].startswith("syscalls:sys_enter_"):
+                calls[t[2][len("syscalls:sys_enter_"):]] = int(t[0])
+    if total is None:
+        return None
+    calls["other"] = max(0, total - sum(calls.values()))
+    return {k: v / res["requests"] for k, v in calls.items()}
+
+
 def syscalls_per_request(name, bindir, httpd, work):
     """{syscall: calls per request} of one traced point, or None."""
     trace = os.path.join(work.dir, "strace-%s.txt" % name)
@@ -385,11 +451,16 @@ def main(argv):
                 say("%s.cpu %.2f us" % (key, statistics.median(v)))
             say("%s.wrk_busy %.0f %%" % (key, statistics.median(x["wrk_busy"] for x in xs)))
             say("%s.errors %d n" % (key, sum(x["errors"] for x in xs)))
-    if shutil.which("strace"):
+    use_perf = perf_can_count()
+    if use_perf or shutil.which("strace"):
+        say("# system calls per request: %s" % (
+            "perf stat, syscall tracepoints, full speed" if use_perf
+            else "strace -f -c, traced"))
         for name in SYSCALL_SERVERS:
             if name not in servers:
                 continue
-            per = syscalls_per_request(name, bindir, httpd, work)
+            count = perf_syscalls_per_request if use_perf else syscalls_per_request
+            per = count(name, bindir, httpd, work)
             if per is None:
                 failures.append("%s: no system call count" % name)
                 continue
@@ -398,7 +469,7 @@ def main(argv):
                 if x >= 0.02:
                     say("BENCH servers.%s.syscalls.%s %.2f n" % (name, k, x))
     else:
-        say("# strace not found: no system call counts")
+        say("# neither perf nor strace usable: no system call counts")
     for name in ("httpd-ka", "nginx-ka"):
         if name not in servers:
             continue

@@ -311,6 +311,51 @@ def test_first_request_arriving_after_the_accept_is_served(server, tree):
         assert r.at_eof()
 
 
+def test_new_connections_wait_first_while_requests_come_late(tree):
+    """A new connection is read at once only while that usually finds its
+    request: clients that send well after connecting make httpd wait first
+    (one connection in eight still read early), and clients whose requests
+    are there by the time they are accepted bring the early reads back.
+    Every request is answered either way."""
+    root, files = tree
+    srv = Server(root)
+    try:
+        def fetch(s):
+            status, _, body = Reader(s).response()
+            assert (status, body) == (200, files["hello.txt"])
+
+        base = srv.stats()["early_reads"]
+        late = 48
+        for _ in range(late):
+            with connect(srv.port) as s:
+                time.sleep(0.02)
+                s.sendall(get("/hello.txt", "Connection: close\r\n"))
+                fetch(s)
+        early = srv.stats()["early_reads"] - base
+        # The first 8 are read early and miss; then one in eight.
+        assert early <= 8 + late // 8 + 2, early
+
+        # Requests already there at the accept: the server is stopped while
+        # the clients connect and send.
+        batch, last = 40, None
+        for _ in range(8):
+            before = srv.stats()["early_reads"]
+            srv.proc.send_signal(signal.SIGSTOP)
+            try:
+                socks = [connect(srv.port) for _ in range(batch)]
+                for s in socks:
+                    s.sendall(get("/hello.txt", "Connection: close\r\n"))
+            finally:
+                srv.proc.send_signal(signal.SIGCONT)
+            for s in socks:
+                fetch(s)
+                s.close()
+            last = srv.stats()["early_reads"] - before
+        assert last == batch, last
+    finally:
+        srv.stop()
+
+
 def test_big_binary_file(server, tmp_path):
     dest = tmp_path / "bin.dat"
     out = curl(server.port, "-f", "-o", str(dest), path="/bin.dat")
