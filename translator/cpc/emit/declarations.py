@@ -11,7 +11,7 @@ import os
 from .. import frontend as fe
 from ..clang_types import (
     Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
-    is_cps_function_type, strip_sugar, tkind)
+    is_cps_function_type, param_types, strip_sugar, tkind)
 from ..cursors import UO, kids, unop
 from ..analysis.gnu_attributes import (
     attributes, attributes_text, declaration_attributes, declarations_in_main_file,
@@ -202,7 +202,7 @@ class Declarations:
         if name not in self.need_cont_aliases:
             self.need_cont_aliases.add(name)
             ft = strip_sugar(d.type)[0]
-            params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in ft.argument_types()]
+            params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in param_types(ft)]
             if ft.is_function_variadic():
                 params.append('...')
             head = ctype.declare(d.type.get_result(), '%s(%s)' % (name, ', '.join(params)))
@@ -280,7 +280,7 @@ class Declarations:
             for (n, t) in params:
                 ps.append(entry_param(t, n if names else '', old))
         elif tkind(ft) == TK_FUNCTIONPROTO:
-            ps = [ctype.declare(t, '') for t in ft.argument_types()]
+            ps = [ctype.declare(t, '') for t in param_types(ft)]
         if tkind(ft) == TK_FUNCTIONPROTO and ft.is_function_variadic():
             ps.append('...')
         st = ''
@@ -438,7 +438,7 @@ class Declarations:
             fields = []
             assigns = []
             args = args_of(call)
-            ptypes = [adjusted_param_type(t) for t in ft.argument_types()] \
+            ptypes = [adjusted_param_type(t) for t in param_types(ft)] \
                 if tkind(ft) == TK_FUNCTIONPROTO else []
             cargs = []
             if d is None:

@@ -5,7 +5,7 @@ body with the call sites, resume points and returns rewritten.
 import re
 
 from .. import frontend as fe
-from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, tkind
+from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
 from ..analysis.cfg import Cfg
 from ..analysis.func import leading_label_declarations, var_init, variably_modified_scopes, vkey
 from ..analysis.syntax import args_of, callee_decl, callee_of, has_side_effects, node_id, walk
@@ -314,7 +314,7 @@ class Functions(Declarations):
         callee = callee_of(call)
         d = callee_decl(call)
         ft = function_type_of(callee.type)
-        ptypes = [adjusted_param_type(t) for t in ft.argument_types()] if ft is not None and \
+        ptypes = [adjusted_param_type(t) for t in param_types(ft)] if ft is not None and \
             tkind(ft) == TK_FUNCTIONPROTO else []
         prim = PRIMITIVES.get(d.spelling) if d is not None else None
         decls = []
