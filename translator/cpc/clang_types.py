@@ -182,7 +182,7 @@ def param_types(ft):
     call site, and the classes stay until the cycle collector runs.)"""
     if tkind(ft) != TK_FUNCTIONPROTO:
         raise ValueError('param_types of a type without a prototype')
-    f = lib()
+    f = ci.conf.lib                 # (the bindings' signatures: Type results)
     return [f.clang_getArgType(ft, i) for i in range(f.clang_getNumArgTypes(ft))]
 
 
