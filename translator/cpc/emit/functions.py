@@ -195,8 +195,9 @@ class Functions(Declarations):
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
         returns through the continuation."""
+        at_sites = {node_id(s.stmt) for s in cfg.sites}    # (not one scan per return)
         for n, p in walk(f.body):
-            if n.kind != K.RETURN_STMT or any(s.stmt == n for s in cfg.sites):
+            if n.kind != K.RETURN_STMT or node_id(n) in at_sites:
                 continue
             ch = kids(n)
             if not ch:
