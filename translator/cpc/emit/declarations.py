@@ -11,13 +11,14 @@ import os
 from .. import frontend as fe
 from ..clang_types import (
     Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
-    is_cps_function_type, param_types, strip_sugar, tkind)
+    param_types, strip_sugar, tkind)
 from ..cursors import UO, kids, unop
 from ..analysis.gnu_attributes import (
     attributes, attributes_text, declaration_attributes, declarations_in_main_file,
     function_attributes)
 from ..analysis.syntax import (
-    args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
+    args_of, callee_decl, callee_of, decl_fact, is_cps_call, is_cps_function, node_id,
+    spawn_body, strip, strip_casts, walk)
 from ..analysis.func import old_style
 from .. import ctype
 from .. import rewrite as rw
@@ -354,7 +355,7 @@ class Declarations:
             elif n.kind == K.DECL_REF_EXPR:
                 d = n.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL and \
-                        is_cps_function_type(d.type):
+                        decl_fact(d, 'cps', is_cps_function):     # (once per function)
                     refs.append((n, d))
         out = []
         for n, d in refs:
