@@ -156,18 +156,19 @@ def after_stdc_pragmas(u, off):
 def presumed_line(u, offset):
     """(file, line) that the line directives in force give `offset` of the
     main file.  Once per offset and parse (the emitter asks it of each call
-    site's statement twice), the main file's handle looked up once."""
+    site's statement twice), the main file's handle looked up once; kept on
+    the translation unit with the text it was parsed from."""
     tu = u.tu
+    memo = getattr(tu, 'cpc_presumed_lines', None)
+    if memo is None or memo[0] is not u.text:
+        memo = tu.cpc_presumed_lines = (u.text, tu.get_file(u.path), {})
+    lines = memo[2]
     try:
-        memo = tu.cpc_presumed_lines
-    except AttributeError:
-        memo = tu.cpc_presumed_lines = {None: tu.get_file(u.path)}
-    try:
-        return memo[offset]
+        return lines[offset]
     except KeyError:
         pass
-    f, line, col = presumed(ci.SourceLocation.from_offset(tu, memo[None], offset))
-    r = memo[offset] = (f or u.path, line)
+    f, line, col = presumed(ci.SourceLocation.from_offset(tu, memo[1], offset))
+    r = lines[offset] = (f or u.path, line)
     return r
 
 
