@@ -176,6 +176,16 @@ def adjusted_param_type(t):
     return t
 
 
+def param_types(ft):
+    """The parameter types of function prototype type `ft`, in order.  (The
+    bindings' argument_types() defines a new class at each call, a cost per
+    call site, and the classes stay until the cycle collector runs.)"""
+    if tkind(ft) != TK_FUNCTIONPROTO:
+        raise ValueError('param_types of a type without a prototype')
+    f = ci.conf.lib                 # (the bindings' signatures: Type results)
+    return [f.clang_getArgType(ft, i) for i in range(f.clang_getNumArgTypes(ft))]
+
+
 def function_type_of(t):
     """The function type that a callee of type `t` designates (through
     pointers and sugar), or None."""

@@ -15,8 +15,8 @@ from .clang_types import (
     Decayed, TK_ATOMIC, TK_ATTRIBUTED, TK_BOOL, TK_BTF_TAG, TK_COMPLEX, TK_CONSTANTARRAY,
     TK_ELABORATED, TK_ENUM, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, TK_INCOMPLETEARRAY,
     TK_INVALID, TK_POINTER, TK_RECORD, TK_TYPEDEF, TK_UNEXPOSED, TK_VARIABLEARRAY, TK_VECTOR,
-    TK_VOID, atomic_value_type, element_type, is_builtin_kind, modified_type, strip_sugar,
-    tkind)
+    TK_VOID, atomic_value_type, element_type, is_builtin_kind, modified_type, param_types,
+    strip_sugar, tkind)
 
 TAG_RE = re.compile(r'\s*__attribute__\(\(btf_type_tag\("cpc_cps"\)\)\)\s*')
 
@@ -161,7 +161,7 @@ def _decl(t, inner, strip_const=False, strip_volatile=False, keep_cps=False):
             declare(element_type(t), '', keep_cps=keep_cps), t.get_size())]) + \
             (' ' + inner if inner else '')
     if k in (TK_FUNCTIONPROTO, TK_FUNCTIONNOPROTO):
-        params = [declare(a, '', keep_cps=bool(keep_cps)) for a in t.argument_types()] \
+        params = [declare(a, '', keep_cps=bool(keep_cps)) for a in param_types(t)] \
             if k == TK_FUNCTIONPROTO else []
         if k == TK_FUNCTIONPROTO and t.is_function_variadic():
             params.append('...')
@@ -361,7 +361,7 @@ def abi_pointer(ft):
     ft, _ = strip_sugar(ft)
     params = ['cpc_continuation *']
     if tkind(ft) == TK_FUNCTIONPROTO:
-        params += [declare(a, '') for a in ft.argument_types()]
+        params += [declare(a, '') for a in param_types(ft)]
         if ft.is_function_variadic():
             params.append('...')
     return 'cpc_continuation *(*)(%s)' % ', '.join(params)

@@ -7,6 +7,8 @@ it keeps its original (presumed) line numbers.
 """
 import re
 
+import clang.cindex as ci
+
 from . import clex
 from . import frontend as fe
 from .cursors import kids
@@ -152,9 +154,22 @@ def after_stdc_pragmas(u, off):
 
 
 def presumed_line(u, offset):
-    loc = u.tu.get_location(u.path, offset)
-    f, line, col = presumed(loc)
-    return f or u.path, line
+    """(file, line) that the line directives in force give `offset` of the
+    main file.  Once per offset and parse (the emitter asks it of each call
+    site's statement twice), the main file's handle looked up once; kept on
+    the translation unit with the text it was parsed from."""
+    tu = u.tu
+    memo = getattr(tu, 'cpc_presumed_lines', None)
+    if memo is None or memo[0] is not u.text:
+        memo = tu.cpc_presumed_lines = (u.text, tu.get_file(u.path), {})
+    lines = memo[2]
+    try:
+        return lines[offset]
+    except KeyError:
+        pass
+    f, line, col = presumed(ci.SourceLocation.from_offset(tu, memo[1], offset))
+    r = lines[offset] = (f or u.path, line)
+    return r
 
 
 def head_offset(u, c):

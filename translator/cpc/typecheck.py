@@ -21,7 +21,7 @@ from .clang_types import (
     TK_ATTRIBUTED, TK_BTF_TAG, TK_CONSTANTARRAY, TK_ELABORATED, TK_ENUM, TK_FUNCTIONNOPROTO,
     TK_FUNCTIONPROTO, TK_INCOMPLETEARRAY, TK_POINTER, TK_RECORD, TK_TYPEDEF, TK_VARIABLEARRAY,
     TK_VOID, element_type, function_type_of, is_builtin_kind, is_cps_function_type,
-    modified_type, strip_sugar, tkind, type_name)
+    modified_type, param_types, strip_sugar, tkind, type_name)
 from .cursors import BO, binop, kids
 from .analysis import syntax
 from .analysis.gnu_attributes import cleanup_function
@@ -48,7 +48,7 @@ def shape(t, depth=0):
     if k in FUNCS:
         params = None
         if k == TK_FUNCTIONPROTO:
-            params = tuple(shape(a, depth + 1) for a in t0.argument_types())
+            params = tuple(shape(a, depth + 1) for a in param_types(t0))
         return ('f', is_cps_function_type(t0), shape(t0.get_result(), depth + 1), params)
     return None
 
@@ -143,7 +143,7 @@ class Checker:
                 ft = function_type_of(ch[0].type)
                 if ft is None or tkind(ft) != TK_FUNCTIONPROTO:
                     continue
-                pts = list(ft.argument_types())
+                pts = param_types(ft)
                 d = syntax.callee_decl(n)
                 name = d.spelling if d is not None else self.u.src(ch[0])
                 if d is not None and name in PRIMITIVES and not self.u.in_main_file(d):

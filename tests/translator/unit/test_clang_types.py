@@ -1,9 +1,11 @@
 """clang_types.py: Clang's types as the passes read them."""
+import pytest
+
 from cpc.analysis.syntax import K
 from cpc.clang_types import (
     TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, TK_POINTER, TK_RECORD,
-    adjusted_param_type, function_type_of, is_cps_function_type, is_cps_type, strip_sugar,
-    tkind, type_name)
+    adjusted_param_type, function_type_of, is_cps_function_type, is_cps_type, param_types,
+    strip_sugar, tkind, type_name)
 from helpers import funcs
 
 SRC = ('typedef cps int cfun(int);\n'
@@ -51,3 +53,13 @@ def test_type_names_spell_the_cps_tag_as_the_programmer_reads_it():
     u, fs, ps = params()
     assert [type_name(ps[n].type) for n in ('cp', 'np', 'direct')] == \
         ['cfun * (cps)', 'nfun *', 'cps int(*)(int)']
+
+
+def test_param_types_are_the_prototype_s_parameter_types_in_order():
+    u, fs, ps = params()
+    assert [type_name(t) for t in param_types(fs['use'].c.type)] == \
+        [type_name(ps[n].type) for n in ('cp', 'np', 'direct', 'v', 'a', 'argv')]
+    assert [t.spelling for t in param_types(strip_sugar(ps['cp'].type.get_pointee())[0])] \
+        == ['int']
+    with pytest.raises(ValueError):
+        param_types(fs['old'].c.type)

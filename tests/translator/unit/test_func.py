@@ -93,3 +93,22 @@ def test_cps_bodies_are_the_cps_definitions_with_calls_when_asked():
                   'void n(void) { }\n').encode(), PATH)
     assert ([f.name for f in cps_bodies(u)], [f.name for f in cps_bodies(u, with_calls=True)]) \
         == (['f', 'g'], ['f'])
+
+
+def test_old_style_of_a_definition_not_listed_yet_does_not_list_its_body(monkeypatch):
+    # the definition as get_definition() gives it (a new cursor, as the
+    # type checker has it for each cps call): telling its style reads its
+    # parameters, not the whole body (a second listing of a large function)
+    from cpc import cursors
+    u = fe.parse((HDR + 'int a(x, y) int x; char y; { return x; }\n'
+                  'int c(int x) { { x++; } return x; }\n'
+                  'int d() { return 0; }\n').encode(), PATH)
+    fresh = {c.spelling: c.get_definition() for c in u.function_defs()}
+    listed, real = [], cursors._children
+
+    def spy(c):
+        listed.append(c.spelling)
+        return real(c)
+    monkeypatch.setattr(cursors, '_children', spy)
+    assert [old_style(u, fresh[n]) for n in 'acd'] == [True, False, False]
+    assert listed == []

@@ -128,7 +128,7 @@ def old_style(u, func_cursor):
     # no parameter has a type written in the list (which then holds no
     # parentheses): each is declared after its `)`, or is a bare name
     # (implicitly int)
-    params = [p for p in kids(func_cursor) if p.kind == K.PARM_DECL]
+    params = _parameters(func_cursor)
     if not params or func_cursor.location.file is None:
         return False
     close = u.text.find(b')', func_cursor.location.offset)
@@ -137,6 +137,17 @@ def old_style(u, func_cursor):
         (p.spelling and p.extent.start.offset == p.location.offset and
          p.extent.end.offset == p.location.offset + len(p.spelling))
         for p in params)
+
+
+def _parameters(func_cursor):
+    """The PARM_DECLs of a function definition.  A cursor whose children are
+    not listed yet (one that get_definition() made, as the type checker has
+    for each cps call) gives them as its arguments: listing its children
+    would list its whole body, of a large function as long as a pass's walk."""
+    listed = func_cursor.__dict__.get('children')
+    if listed is None:
+        return list(func_cursor.get_arguments())
+    return [p for p in listed if p.kind == K.PARM_DECL]
 
 
 def cps_function_defs(u):

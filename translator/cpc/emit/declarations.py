@@ -11,13 +11,14 @@ import os
 from .. import frontend as fe
 from ..clang_types import (
     Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
-    is_cps_function_type, strip_sugar, tkind)
+    param_types, strip_sugar, tkind)
 from ..cursors import UO, kids, unop
 from ..analysis.gnu_attributes import (
     attributes, attributes_text, declaration_attributes, declarations_in_main_file,
     function_attributes)
 from ..analysis.syntax import (
-    args_of, callee_decl, callee_of, is_cps_call, node_id, spawn_body, strip, strip_casts, walk)
+    args_of, callee_decl, callee_of, decl_fact, is_cps_call, is_cps_function, node_id,
+    spawn_body, strip, strip_casts, walk)
 from ..analysis.func import old_style
 from .. import ctype
 from .. import rewrite as rw
@@ -202,7 +203,7 @@ class Declarations:
         if name not in self.need_cont_aliases:
             self.need_cont_aliases.add(name)
             ft = strip_sugar(d.type)[0]
-            params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in ft.argument_types()]
+            params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in param_types(ft)]
             if ft.is_function_variadic():
                 params.append('...')
             head = ctype.declare(d.type.get_result(), '%s(%s)' % (name, ', '.join(params)))
@@ -280,7 +281,7 @@ class Declarations:
             for (n, t) in params:
                 ps.append(entry_param(t, n if names else '', old))
         elif tkind(ft) == TK_FUNCTIONPROTO:
-            ps = [ctype.declare(t, '') for t in ft.argument_types()]
+            ps = [ctype.declare(t, '') for t in param_types(ft)]
         if tkind(ft) == TK_FUNCTIONPROTO and ft.is_function_variadic():
             ps.append('...')
         st = ''
@@ -354,7 +355,7 @@ class Declarations:
             elif n.kind == K.DECL_REF_EXPR:
                 d = n.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL and \
-                        is_cps_function_type(d.type):
+                        decl_fact(d, 'cps', is_cps_function):     # (once per function)
                     refs.append((n, d))
         out = []
         for n, d in refs:
@@ -438,7 +439,7 @@ class Declarations:
             fields = []
             assigns = []
             args = args_of(call)
-            ptypes = [adjusted_param_type(t) for t in ft.argument_types()] \
+            ptypes = [adjusted_param_type(t) for t in param_types(ft)] \
                 if tkind(ft) == TK_FUNCTIONPROTO else []
             cargs = []
             if d is None:

@@ -5,7 +5,7 @@ body with the call sites, resume points and returns rewritten.
 import re
 
 from .. import frontend as fe
-from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, tkind
+from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
 from ..analysis.cfg import Cfg
 from ..analysis.func import leading_label_declarations, var_init, variably_modified_scopes, vkey
 from ..analysis.syntax import args_of, callee_decl, callee_of, has_side_effects, node_id, walk
@@ -195,8 +195,9 @@ class Functions(Declarations):
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
         returns through the continuation."""
+        at_sites = {node_id(s.stmt) for s in cfg.sites}    # (not one scan per return)
         for n, p in walk(f.body):
-            if n.kind != K.RETURN_STMT or any(s.stmt == n for s in cfg.sites):
+            if n.kind != K.RETURN_STMT or node_id(n) in at_sites:
                 continue
             ch = kids(n)
             if not ch:
@@ -317,7 +318,7 @@ class Functions(Declarations):
         callee = callee_of(call)
         d = callee_decl(call)
         ft = function_type_of(callee.type)
-        ptypes = [adjusted_param_type(t) for t in ft.argument_types()] if ft is not None and \
+        ptypes = [adjusted_param_type(t) for t in param_types(ft)] if ft is not None and \
             tkind(ft) == TK_FUNCTIONPROTO else []
         prim = PRIMITIVES.get(d.spelling) if d is not None else None
         decls = []
