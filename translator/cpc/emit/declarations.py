@@ -203,9 +203,15 @@ class Declarations:
         if name not in self.need_cont_aliases:
             self.need_cont_aliases.add(name)
             ft = strip_sugar(d.type)[0]
-            params = ['cpc_continuation *'] + [ctype.declare(a, '') for a in param_types(ft)]
-            if ft.is_function_variadic():
-                params.append('...')
+            if tkind(ft) == TK_FUNCTIONNOPROTO:
+                # d has no prototype: neither has its alias, so that the
+                # call promotes its arguments as the user's call does.
+                params = []
+            else:
+                params = ['cpc_continuation *'] + [ctype.declare(a, '')
+                                                   for a in param_types(ft)]
+                if ft.is_function_variadic():
+                    params.append('...')
             head = ctype.declare(d.type.get_result(), '%s(%s)' % (name, ', '.join(params)))
             pre.append('extern %s __asm__("%s");' % (head, d.mangled_name or d.spelling))
         return name
