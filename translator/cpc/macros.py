@@ -163,14 +163,19 @@ def expand_macros(u):
             r = (c.extent.start.offset, c.extent.end.offset)
             if r not in ranges:
                 ranges.append(r)
+    if not ranges:
+        return []
+    # what each range declares, in order (one walk of the unit for them all)
+    declared = {r: [] for r in ranges}
+    for c in u.top():
+        r = (c.extent.start.offset, c.extent.end.offset)
+        if r in declared and u.in_main_file(c):
+            declared[r].append(c)
     edits = []
     for a, b in sorted(ranges):
         parts = []
         verbatim = []
-        for c in u.top():
-            if (c.extent.start.offset, c.extent.end.offset) != (a, b) or \
-                    not u.in_main_file(c):
-                continue
+        for c in declared[(a, b)]:
             if c.kind == K.FUNCTION_DECL and c.is_definition():
                 # (each function of an X-macro on the macro's line, not on
                 # the lines the rendering of what precedes it takes)

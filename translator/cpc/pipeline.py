@@ -27,6 +27,7 @@ from . import rewrite as rw
 from . import clang_limits
 from . import conditionals
 from . import cps_free
+from . import cps_spelling
 from . import headers
 from . import nested
 from . import consistency
@@ -456,7 +457,7 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     if isinstance(text, str):
         text = text.encode('utf-8', 'surrogateescape')
     given = text
-    with collected_per_parse():
+    with collected_per_parse(), cps_spelling.headers_fixed():
         try:
             for s in PRE_PARSE:
                 t0 = cpu_now()
