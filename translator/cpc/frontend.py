@@ -315,9 +315,9 @@ class Unit:
             names = []
             defs = {}
             every = {}
+            in_main = self._expanded_in_main_file()
             for c in self.top():
-                if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None \
-                        and c.location.file.name == self.path:
+                if c.kind == K.MACRO_INSTANTIATION and in_main(c):
                     e = c.extent
                     rs.append((e.start.offset, e.end.offset))
                     names.append((e.start.offset, e.end.offset, c.spelling))
@@ -332,6 +332,22 @@ class Unit:
             self._macro_every = every
             self._stringifies = {}
         return self._macros
+
+    def _expanded_in_main_file(self):
+        """A test of whether a cursor's location is in the main file,
+        without a Python object for the file (macro_ranges asks it of every
+        macro invocation of every header)."""
+        main = self.main_file()
+        if main is None:
+            return lambda c: c.location.file is not None and c.location.file.name == self.path
+        f = ctypes.c_void_p()
+        where = ctypes.byref(f)
+        expansion = lib().clang_getExpansionLocation
+
+        def in_main(c):
+            expansion(c.location, where, None, None, None)
+            return f.value == main
+        return in_main
 
     def macro_names(self):
         """The names of every macro the unit defines (builtin, on the command
