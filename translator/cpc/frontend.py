@@ -179,6 +179,7 @@ class Unit:
         self._macro_every = None
         self._main_file = None
         self._top = None
+        self._main_top = None
         self._defs = None
         self._files = {}          # libclang's file handle -> its bytes (spelled)
         # what an analysis learnt of the headers' declarations, which the
@@ -201,7 +202,7 @@ class Unit:
                 n.__dict__.clear()
             sub.nodes = sub.parents = sub.ends = None
             sub.memo = None
-        self._top = self._defs = None
+        self._top = self._main_top = self._defs = None
 
     def top(self):
         """The translation unit's top-level cursors (one list per parse)."""
@@ -209,12 +210,28 @@ class Unit:
             self._top = list(adopt(self.tu.cursor).children)
         return self._top
 
+    def main_top(self):
+        """The top-level cursors of the main file, in order (the passes
+        walk those; the headers' thousands are asked once, in one loop,
+        and each cursor keeps the answer for in_main_file)."""
+        if self._main_top is None:
+            in_main = self._expanded_in_main_file()
+            out = []
+            for c in self.top():
+                d = c.__dict__
+                r = d.get('in_main_file')
+                if r is None:
+                    r = d['in_main_file'] = in_main(c)
+                if r:
+                    out.append(c)
+            self._main_top = out
+        return self._main_top
+
     def function_defs(self):
         """The function definitions written in the main file, in order."""
         if self._defs is None:
-            self._defs = [c for c in self.top()
-                          if c.kind == K.FUNCTION_DECL and c.is_definition() and
-                          self.in_main_file(c)]
+            self._defs = [c for c in self.main_top()
+                          if c.kind == K.FUNCTION_DECL and c.is_definition()]
         return self._defs
 
     def loc_of(self, cursor):

@@ -158,8 +158,8 @@ def expand_macros(u):
             r = (c.extent.start.offset, c.extent.end.offset)
             if r not in ranges:
                 ranges.append(r)
-    for c in u.top():
-        if c.kind == K.VAR_DECL and u.in_main_file(c) and cps_values_in_macros(u, c):
+    for c in u.main_top():
+        if c.kind == K.VAR_DECL and cps_values_in_macros(u, c):
             r = (c.extent.start.offset, c.extent.end.offset)
             if r not in ranges:
                 ranges.append(r)
@@ -167,9 +167,9 @@ def expand_macros(u):
         return []
     # what each range declares, in order (one walk of the unit for them all)
     declared = {r: [] for r in ranges}
-    for c in u.top():
+    for c in u.main_top():
         r = (c.extent.start.offset, c.extent.end.offset)
-        if r in declared and u.in_main_file(c):
+        if r in declared:
             declared[r].append(c)
     edits = []
     for a, b in sorted(ranges):
