@@ -68,6 +68,11 @@ class Context:
     cc: Optional[list] = None
     # stage name (or 'parse') -> CPU seconds spent in it, when measured
     timings: Optional[dict] = None
+    # the headers are those of the output (conditionals and headers are
+    # done): a new text parses the main file again, not the headers
+    # (frontend.Reparser, made at the first such parse)
+    headers_fixed: bool = False
+    reparser: Optional[object] = None
 
     def charge(self, name, since):
         """Add the CPU time since `since` (cpu_now()) to stage `name`,
@@ -269,8 +274,11 @@ def stage_names():
 # --------------------------------------------------------------------------
 # Running it
 
-def parse(text, path, args):
+def parse(text, path, args, reparser=None):
+    """The unit of `text`: a full parse, or `reparser`'s of its main file."""
     try:
+        if reparser is not None:
+            return reparser.parse(text, path)
         return fe.parse(text, path, args)
     except fe.Diags as e:
         nested.explain_unlifted(e.diags)
@@ -294,7 +302,13 @@ def step(u, edits, ctx):
         return u
     t0 = cpu_now()
     try:
-        new = parse(rw.apply(u.text, edits), u.path, ctx.args)
+        text = rw.apply(u.text, edits)
+        if ctx.headers_fixed and ctx.reparser is None:
+            if fe.Reparser.worth(u):
+                ctx.reparser = fe.Reparser(u, ctx.args)
+            else:
+                ctx.headers_fixed = False       # (asked once)
+        new = parse(text, u.path, ctx.args, ctx.reparser)
     finally:
         ctx.charge('parse', t0)
     new.carried = u.carried
@@ -499,10 +513,12 @@ def run_passes(u, ctx, stop_after, check_invariants):
             if stop_after == p.name:
                 errors.raise_any()
                 return text_of(u)
-            if p.name == CPS_FREE_AFTER and not cps_code(u, ctx):
-                # no later pass has anything to do (cps_free.py)
-                errors.raise_any()
-                return text_of(u) if stop_after is not None else cps_free.verbatim(u)
+            if p.name == CPS_FREE_AFTER:
+                if not cps_code(u, ctx):
+                    # no later pass has anything to do (cps_free.py)
+                    errors.raise_any()
+                    return text_of(u) if stop_after is not None else cps_free.verbatim(u)
+                ctx.headers_fixed = True
         errors.raise_any()
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')

@@ -209,3 +209,56 @@ def test_an_error_two_parts_find_is_collected_once():
 
 def test_nothing_collected_raises_nothing():
     fe.Collected().raise_any()
+
+
+# A file whose preamble (the directives before its first line of code)
+# includes headers, and code after it that includes one more.
+PREAMBLE_SRC = ('#include <cpc/cpc_runtime.h>\n#include <stdio.h>\n#define TWICE(x) ((x) * 2)\n'
+                'cps int g(int);\nint counter;\n#include <string.h>\n'
+                'cps int f(int a) { return TWICE(g(a)) + (int)strlen("ab"); }\n')
+
+
+def _listing(u):
+    return [(c.kind.name, c.spelling, u.in_main_file(c),
+             c.extent.start.offset if u.in_main_file(c) else None) for c in u.top()]
+
+
+def _on_disk(tmp_path):
+    # (libclang makes a preamble for a file on disk only)
+    path = str(tmp_path / 'p.cpc')
+    with open(path, 'w') as f:
+        f.write(PREAMBLE_SRC)
+    return path
+
+
+def test_a_parse_of_the_main_file_alone_lists_what_a_full_parse_lists(tmp_path):
+    path = _on_disk(tmp_path)
+    base = fe.parse(PREAMBLE_SRC.encode(), path)
+    reparser = fe.Reparser(base, [])
+    for edited in (PREAMBLE_SRC.replace('return', 'int b = 1; return'),
+                   PREAMBLE_SRC.replace('cps int g(int);', 'cps int g(int);\nint more;')):
+        u = reparser.parse(edited.encode(), path)
+        # (the headers are not listed again: they are the preamble's)
+        assert len(list(cursors.adopt(u.tu.cursor).children)) < len(u.top()) / 2
+        full = fe.parse(edited.encode(), path)
+        assert _listing(u) == _listing(full)
+        assert [c.spelling for c in u.main_top()] == [c.spelling for c in full.main_top()]
+        # the macro of the preamble is read in the main file's text
+        [twice] = [c for c in u.top() if c.spelling == 'TWICE' and
+                   c.kind == fe.K.MACRO_DEFINITION]
+        assert u.spelled(twice) == b'TWICE(x) ((x) * 2)'
+
+
+def test_a_parse_in_place_forgets_the_facts_of_the_parse_before(tmp_path):
+    # (the analyses' facts are keyed by cursor bytes, which the new parse
+    # reuses for other declarations)
+    from cpc.analysis.syntax import decl_fact
+    path = _on_disk(tmp_path)
+    base = fe.parse(PREAMBLE_SRC.encode(), path)
+    reparser = fe.Reparser(base, [])
+    u = reparser.parse(PREAMBLE_SRC.encode(), path)
+    [f] = [c for c in u.function_defs() if c.spelling == 'f']
+    assert decl_fact(f, 'name', lambda d: d.spelling) == 'f'
+    u = reparser.parse(PREAMBLE_SRC.replace('cps int f(', 'cps int h(').encode(), path)
+    [h] = [c for c in u.function_defs() if c.spelling == 'h']
+    assert decl_fact(h, 'name', lambda d: d.spelling) == 'h'

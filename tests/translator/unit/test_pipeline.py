@@ -3,6 +3,7 @@ pre-parse stages, fixed points, and the documentation of it."""
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -183,3 +184,24 @@ def test_a_translation_leaves_the_garbage_collector_as_it_found_it():
         pipeline.parse = real
         if not was:
             gc.disable()
+
+
+def test_parsing_the_main_file_alone_translates_as_full_parses(monkeypatch):
+    # gen5k's shape, with the C library's headers: every pass after
+    # `headers` edits, parsed again each time
+    gen = os.path.join(TOP, 'bench', 'translator', 'gen5k.py')
+    src = subprocess.run([sys.executable, gen, '--lines', '400', '--headers', 'libc'],
+                         stdout=subprocess.PIPE, check=True).stdout
+    made = []
+    real = fe.Reparser.__init__
+
+    def init(self, *args):
+        made.append(self)
+        real(self, *args)
+    monkeypatch.setattr(fe.Reparser, '__init__', init)
+    outs = []
+    for worth in (False, True):
+        monkeypatch.setattr(fe.Reparser, 'worth', classmethod(lambda cls, u: worth))
+        outs.append(pipeline.translate(src, 'gen.cpc'))
+    assert len(made) == 1
+    assert outs[0] == outs[1]
