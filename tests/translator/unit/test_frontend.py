@@ -256,9 +256,10 @@ def test_a_parse_in_place_forgets_the_facts_of_the_parse_before(tmp_path):
     path = _on_disk(tmp_path)
     base = fe.parse(PREAMBLE_SRC.encode(), path)
     reparser = fe.Reparser(base, [])
-    u = reparser.parse(PREAMBLE_SRC.encode(), path)
-    [f] = [c for c in u.function_defs() if c.spelling == 'f']
-    assert decl_fact(f, 'name', lambda d: d.spelling) == 'f'
-    u = reparser.parse(PREAMBLE_SRC.replace('cps int f(', 'cps int h(').encode(), path)
-    [h] = [c for c in u.function_defs() if c.spelling == 'h']
-    assert decl_fact(h, 'name', lambda d: d.spelling) == 'h'
+    names = ['f%d' % i for i in range(40)]
+    for text in (PREAMBLE_SRC + ''.join('int %s(void) { return 1; }\n' % n for n in names),
+                 PREAMBLE_SRC + ''.join('int %s(void) { return 2; }\n' % n
+                                        for n in reversed(names))):
+        u = reparser.parse(text.encode(), path)
+        for c in u.function_defs():
+            assert decl_fact(c, 'name', lambda d: d.spelling) == c.spelling
