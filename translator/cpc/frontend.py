@@ -187,6 +187,7 @@ class Unit:
         # starts with it (pipeline.step), so it is not asked again
         self.carried = {}
         self.lender = None        # the Reparser whose unit this is (one of its parses)
+        self.own = None           # (then) its own top-level cursors
         self.lent = False         # a Reparser reads the preamble's cursors from this unit
 
     def release(self):
@@ -206,13 +207,15 @@ class Unit:
                 n.__dict__.clear()
             sub.nodes = sub.parents = sub.ends = None
             sub.memo = None
-        self._top = self._main_top = self._defs = None
+        self._top = self._main_top = self._defs = self.own = None
 
     def top(self):
         """The translation unit's top-level cursors (one list per parse)."""
         if self._top is None:
-            own = list(adopt(self.tu.cursor).children)
-            self._top = own if self.lender is None else self.lender.top(self, own)
+            if self.lender is None:
+                self._top = list(adopt(self.tu.cursor).children)
+            else:
+                self._top = self.lender.top(self, self.own)
         return self._top
 
     def main_top(self):
@@ -563,7 +566,8 @@ class Reparser:
         self.args = list(args)
         self.tu = None
         self.current = None
-        self.split = None           # the preamble's entities (base's cursors)
+        self.split = None           # the preamble's (entities, declarations): base's
+        self.end = None             # where the units' own start in the main file
         base.lent = True            # (its release leaves it as it is)
         base.main_top()             # (each cursor knows whether it is the main file's)
 
@@ -604,6 +608,16 @@ class Reparser:
         if errs:
             raise Diags(errs)
         self.current = u
+        # The preamble must be base's: the text before u's own is base's,
+        # and u's own start where the first unit's did (a directive written
+        # where the code started would have joined the preamble).
+        u.own = list(adopt(self.tu.cursor).children)
+        starts = [c.extent.start.offset for c in u.own if u.in_main_file(c)]
+        end = min(starts) if starts else len(text)
+        if self.end is None:
+            self.end = end
+        if end != self.end or text[:end] != self.base.text[:end]:
+            return parse(text, path, self.args)
         return u
 
     def top(self, u, own):
@@ -614,7 +628,7 @@ class Reparser:
         What follows the preamble starts in the main file (the preamble
         ends at the first line of code)."""
         if self.split is None:
-            self.split = self._preamble(u, own)
+            self.split = self._preamble(own)
         entities, decls = self.split
         mine_entities, mine_decls = [], []
         for c in own:
@@ -625,13 +639,12 @@ class Reparser:
                 mine_decls.append(c)
         return entities + mine_entities + decls + mine_decls
 
-    def _preamble(self, u, own):
+    def _preamble(self, own):
         """(entities, declarations) of base that the preamble holds: the
-        entities before the first of the main file that lies where u's own
-        start (the preprocessor records them in order), the declarations
-        before the main file's first."""
-        starts = [c.extent.start.offset for c in own if u.in_main_file(c)]
-        end = min(starts) if starts else len(u.text)
+        entities before the first of the main file that lies where the
+        units' own start (the preprocessor records them in order), the
+        declarations before the main file's first."""
+        end = self.end
         entities, decls, after = [], [], False
         for c in self.base.top():
             if c.kind.is_preprocessing():

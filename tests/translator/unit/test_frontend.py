@@ -263,3 +263,16 @@ def test_a_parse_in_place_forgets_the_facts_of_the_parse_before(tmp_path):
         u = reparser.parse(text.encode(), path)
         for c in u.function_defs():
             assert decl_fact(c, 'name', lambda d: d.spelling) == c.spelling
+
+
+def test_a_directive_written_where_the_code_starts_gets_a_full_parse(tmp_path):
+    # (it joins the preamble, whose entities are then not base's)
+    path = _on_disk(tmp_path)
+    base = fe.parse(PREAMBLE_SRC.encode(), path)
+    reparser = fe.Reparser(base, [])
+    first = PREAMBLE_SRC.replace('return', 'int b = 1; return')
+    assert reparser.parse(first.encode(), path).lender is reparser
+    edited = first.replace('cps int g(int);', '#define EXTRA 1\ncps int g(int);')
+    u = reparser.parse(edited.encode(), path)
+    assert u.lender is None
+    assert _listing(u) == _listing(fe.parse(edited.encode(), path))
