@@ -558,8 +558,19 @@ class Reparser:
 
     @classmethod
     def worth(cls, u):
-        """Whether parsing u's main file alone pays (u: a full parse)."""
-        return len(u.top()) - len(u.main_top()) > cls.HEADER_CURSORS_PER_BYTE * len(u.text)
+        """Whether parsing u's main file alone pays (u: a full parse), and
+        is possible: libclang gives no tokens for a range that starts in
+        the preamble and ends after it, which is what a cursor spelt by a
+        macro defined in the main file's preamble has (`#define WEAK
+        __attribute__((weak))` before the first line of code, read by
+        analysis/gnu_attributes.py), so such a file is parsed whole."""
+        main = u.main_top()
+        if len(u.top()) - len(main) <= cls.HEADER_CURSORS_PER_BYTE * len(u.text):
+            return False
+        code = [c.extent.start.offset for c in main if not c.kind.is_preprocessing()]
+        first = min(code) if code else len(u.text)
+        return not any(c.kind == K.MACRO_DEFINITION and c.extent.start.offset < first
+                       for c in main)
 
     def __init__(self, base, args):
         self.base = base
