@@ -567,10 +567,29 @@ class Reparser:
         main = u.main_top()
         if len(u.top()) - len(main) <= cls.HEADER_CURSORS_PER_BYTE * len(u.text):
             return False
+        return cls.possible(u)
+
+    @staticmethod
+    def possible(u):
+        """Whether the parses of u's main file alone list what full parses
+        do.  Besides the macros above: libclang lists as a unit's own
+        declarations those the parser hands over, which leave out a tag
+        that a function's declaration declares in its result type (`cps
+        struct node *first(struct node *n) {...}`, before any other mention
+        of the struct): such a file is parsed whole too."""
+        main = u.main_top()
         code = [c.extent.start.offset for c in main if not c.kind.is_preprocessing()]
         first = min(code) if code else len(u.text)
-        return not any(c.kind == K.MACRO_DEFINITION and c.extent.start.offset < first
-                       for c in main)
+        functions = [(c.extent.start.offset, c.extent.end.offset) for c in main
+                     if c.kind == K.FUNCTION_DECL]
+        for c in main:
+            if c.kind == K.MACRO_DEFINITION and c.extent.start.offset < first:
+                return False
+            if c.kind in (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL):
+                a, b = c.extent.start.offset, c.extent.end.offset
+                if any(s <= a and b <= t for (s, t) in functions):
+                    return False
+        return True
 
     def __init__(self, base, args):
         self.base = base

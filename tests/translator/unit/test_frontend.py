@@ -284,3 +284,11 @@ def test_a_file_whose_preamble_defines_a_macro_is_parsed_whole():
     src = PREAMBLE_SRC.replace('#define TWICE(x) ((x) * 2)\n', '')
     assert fe.Reparser.worth(fe.parse(src.replace('TWICE(g(a))', 'g(a)').encode(), 'p.cpc'))
     assert not fe.Reparser.worth(fe.parse(PREAMBLE_SRC.encode(), 'p.cpc'))
+
+
+def test_a_file_declaring_a_tag_in_a_result_type_is_parsed_whole():
+    # (libclang does not list such a tag among the unit's own declarations)
+    src = PREAMBLE_SRC.replace('#define TWICE(x) ((x) * 2)\n', '').replace('TWICE(g(a))', 'g(a)')
+    assert fe.Reparser.possible(fe.parse(src.encode(), 'p.cpc'))
+    src += 'cps struct node *first(struct node *n) { return n; }\n'
+    assert not fe.Reparser.possible(fe.parse(src.encode(), 'p.cpc'))
