@@ -24,6 +24,7 @@ from typing import Callable, Optional
 from . import depth
 from . import frontend as fe
 from . import rewrite as rw
+from . import reparse
 from . import clang_limits
 from . import conditionals
 from . import cps_free
@@ -70,7 +71,7 @@ class Context:
     timings: Optional[dict] = None
     # the headers are those of the output (conditionals and headers are
     # done): a new text parses the main file again, not the headers
-    # (frontend.Reparser, made at the first such parse)
+    # (reparse.Reparser, made at the first such parse)
     headers_fixed: bool = False
     reparser: Optional[object] = None
 
@@ -304,8 +305,8 @@ def step(u, edits, ctx):
     try:
         text = rw.apply(u.text, edits)
         if ctx.headers_fixed and ctx.reparser is None:
-            if fe.Reparser.worth(u):
-                ctx.reparser = fe.Reparser(u, ctx.args)
+            if reparse.Reparser.worth(u):
+                ctx.reparser = reparse.Reparser(u, ctx.args)
             else:
                 ctx.headers_fixed = False       # (asked once)
         new = parse(text, u.path, ctx.args, ctx.reparser)

@@ -10,6 +10,7 @@ import pytest
 from cpc import driver
 from cpc import frontend as fe
 from cpc import pipeline
+from cpc import reparse
 from helpers import HDR, PATH, emit
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
@@ -197,15 +198,15 @@ def test_parsing_the_main_file_alone_translates_as_full_parses(monkeypatch, tmp_
     with open(path, 'wb') as f:
         f.write(src)
     made = []
-    real = fe.Reparser.__init__
+    real = reparse.Reparser.__init__
 
     def init(self, *args):
         made.append(self)
         real(self, *args)
-    monkeypatch.setattr(fe.Reparser, '__init__', init)
+    monkeypatch.setattr(reparse.Reparser, '__init__', init)
     outs = []
     for worth in (False, True):
-        monkeypatch.setattr(fe.Reparser, 'worth', classmethod(lambda cls, u: worth))
+        monkeypatch.setattr(reparse.Reparser, 'worth', classmethod(lambda cls, u: worth))
         outs.append(pipeline.translate(src, path))
     assert len(made) == 1
     assert outs[0] == outs[1]
