@@ -28,10 +28,12 @@ class Reparser:
     headers the file includes before its first line of code) into a
     translation unit that is parsed again in place for each new text
     (libclang's reparse with the text as an unsaved file): the headers are
-    not parsed again.  Such a unit lists as its own only what follows the
-    preamble; the declarations and macros of the preamble are read from
-    `base`, a full parse of the same headers (kept for the translation),
-    so that `top()` lists what a full parse lists, in the same order.  A
+    not parsed again.  Such a unit lists as its own the preprocessor's
+    entities that follow the preamble, not the preamble's, and more
+    declarations than its own: `top()` takes the preamble's entities and
+    declarations from `base`, a full parse of the same headers (kept for
+    the translation), and the unit's after them, so that it lists what a
+    full parse lists, in the same order.  A
     parse in place makes the cursors of the unit before it invalid: that
     unit is released first, and must not be used afterwards (the pipeline
     only releases it)."""
@@ -41,8 +43,8 @@ class Reparser:
     # their cursors at each parse after it.  It pays when the headers are
     # most of each parse: measured by their top-level cursors against the
     # main file's bytes (a generated 5,000-line file with the C library's
-    # small headers: 3,000 against 160 KB, slower; QEMU's block.c, 20,000
-    # against 140 KB, and a file with glib's headers, faster).
+    # small headers: 3,000 against 160 KB, slower; QEMU's qcow2.c, 20,000
+    # against 60 KB, and a file with glib's headers, faster).
     HEADER_CURSORS_PER_BYTE = 1 / 20
 
     @classmethod
