@@ -111,9 +111,8 @@ def attribute_macro_errors(u):
     from other compilers) takes the cps tag away: every cps function would
     be read as native."""
     errs = []
-    for c in u.top():
-        if c.kind == K.MACRO_DEFINITION and c.spelling in ATTRIBUTE_KEYWORDS and \
-                u.in_main_file(c):
+    for c in u.main_top():
+        if c.kind == K.MACRO_DEFINITION and c.spelling in ATTRIBUTE_KEYWORDS:
             errs.append(u.diag(c, '`%s` is defined as a macro: cps functions are marked with '
                                'a GNU attribute, which this definition removes (define it '
                                'only for compilers other than gcc: `#ifndef __GNUC__`)'

@@ -15,6 +15,7 @@ Invariant: `unsaved_headers(text, path, args)` lists (path, masked text)
 for each header reachable that way whose text spells the attribute, and
 nothing else.
 """
+import contextlib
 import os
 import re
 
@@ -86,7 +87,44 @@ def _resolve(name, is_quote, here, quote, angle):
     return None
 
 
+# Within one translation (`headers_fixed()`), the file system is taken as
+# unchanged: every parse of it follows the same includes, so where a name
+# resolves and what a header holds are looked up once ((name, is_quote,
+# here, quote, angle) -> [(path, masked text)] of what it reaches).
+_fixed = None
+
+
+@contextlib.contextmanager
+def headers_fixed():
+    """Within the block, unsaved_headers() reads the file system once per
+    include: a translation parses its file many times, and the headers
+    the passes do not write do not change meanwhile (the headers pass
+    writes what it inlines into the main file, never into a header)."""
+    global _fixed
+    outer = _fixed
+    if outer is None:
+        _fixed = {}
+    try:
+        yield
+    finally:
+        _fixed = outer
+
+
 def unsaved_headers(text, path, args):
+    """(path, masked text) of each header reachable from `text` (file
+    `path`) through its includes that spells the attribute."""
+    if _fixed is None:
+        return _unsaved_headers(text, path, args)
+    incs = tuple((m.group(1) or m.group(2), m.group(1) is not None)
+                 for m in _INCLUDE_RE.finditer(text))
+    key = (incs, os.path.dirname(os.path.abspath(path)), tuple(args), os.getcwd())
+    hit = _fixed.get(key)
+    if hit is None:
+        hit = _fixed[key] = _unsaved_headers(text, path, args)
+    return list(hit)
+
+
+def _unsaved_headers(text, path, args):
     quote, angle = _search_dirs(list(args))
     out = []
     seen = set()

@@ -179,12 +179,16 @@ class Unit:
         self._macro_every = None
         self._main_file = None
         self._top = None
+        self._main_top = None
         self._defs = None
         self._files = {}          # libclang's file handle -> its bytes (spelled)
         # what an analysis learnt of the headers' declarations, which the
         # passes do not change: the next parse of the same translation
         # starts with it (pipeline.step), so it is not asked again
         self.carried = {}
+        self.lender = None        # the reparse.Reparser whose unit this is (one of its parses)
+        self.own = None           # (then) its own top-level cursors
+        self.lent = False         # a reparse.Reparser reads the preamble's cursors from this unit
 
     def release(self):
         """Drop what this parse's cursors hold (children, preorders, the
@@ -194,6 +198,8 @@ class Unit:
         node), so without this only the garbage collector would free them,
         going through each of them again; emptied, they go as soon as the
         last reference does.  Nothing of the unit may be used afterwards."""
+        if self.lent or self.tu is None:
+            return          # (a Reparser's base: the translation's; or released)
         subs = subtrees(self.tu)
         self.tu.cpc_subtrees = []
         for sub in subs:
@@ -201,20 +207,39 @@ class Unit:
                 n.__dict__.clear()
             sub.nodes = sub.parents = sub.ends = None
             sub.memo = None
-        self._top = self._defs = None
+        self._top = self._main_top = self._defs = self.own = None
 
     def top(self):
         """The translation unit's top-level cursors (one list per parse)."""
         if self._top is None:
-            self._top = list(adopt(self.tu.cursor).children)
+            if self.lender is None:
+                self._top = list(adopt(self.tu.cursor).children)
+            else:
+                self._top = self.lender.top(self, self.own)
         return self._top
+
+    def main_top(self):
+        """The top-level cursors of the main file, in order (the passes
+        walk those; the headers' thousands are asked once, in one loop,
+        and each cursor keeps the answer for in_main_file)."""
+        if self._main_top is None:
+            in_main = self._expanded_in_main_file()
+            out = []
+            for c in self.top():
+                d = c.__dict__
+                r = d.get('in_main_file')
+                if r is None:
+                    r = d['in_main_file'] = in_main(c)
+                if r:
+                    out.append(c)
+            self._main_top = out
+        return self._main_top
 
     def function_defs(self):
         """The function definitions written in the main file, in order."""
         if self._defs is None:
-            self._defs = [c for c in self.top()
-                          if c.kind == K.FUNCTION_DECL and c.is_definition() and
-                          self.in_main_file(c)]
+            self._defs = [c for c in self.main_top()
+                          if c.kind == K.FUNCTION_DECL and c.is_definition()]
         return self._defs
 
     def loc_of(self, cursor):
@@ -258,7 +283,9 @@ class Unit:
         fb, b = spelling_offset(e.end)
         if fa is None or fa != fb or b < a:
             return None
-        if fa == self.main_file():
+        if fa == self.main_file() or \
+                (self.lender is not None and fa == self.lender.base.main_file()):
+            # (the base's main file: the preamble, which is u's text too)
             return self.text[a:b]
         files = self._files
         if fa not in files:
@@ -315,9 +342,9 @@ class Unit:
             names = []
             defs = {}
             every = {}
+            in_main = self._expanded_in_main_file()
             for c in self.top():
-                if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None \
-                        and c.location.file.name == self.path:
+                if c.kind == K.MACRO_INSTANTIATION and in_main(c):
                     e = c.extent
                     rs.append((e.start.offset, e.end.offset))
                     names.append((e.start.offset, e.end.offset, c.spelling))
@@ -332,6 +359,22 @@ class Unit:
             self._macro_every = every
             self._stringifies = {}
         return self._macros
+
+    def _expanded_in_main_file(self):
+        """A test of whether a cursor's location is in the main file,
+        without a Python object for the file (macro_ranges asks it of every
+        macro invocation of every header)."""
+        main = self.main_file()
+        if main is None:
+            return lambda c: c.location.file is not None and c.location.file.name == self.path
+        f = ctypes.c_void_p()
+        where = ctypes.byref(f)
+        expansion = lib().clang_getExpansionLocation
+
+        def in_main(c):
+            expansion(c.location, where, None, None, None)
+            return f.value == main
+        return in_main
 
     def macro_names(self):
         """The names of every macro the unit defines (builtin, on the command
@@ -426,15 +469,7 @@ class Unit:
 _index = None
 
 
-def parse(text, path, args=(), check=True):
-    """Parse CPC `text` (bytes or str) as file `path`."""
-    global _index
-    lib()
-    if isinstance(text, str):
-        text = text.encode('utf-8', 'surrogateescape')
-    text = cps_spelling.mask(text)
-    if _index is None:
-        _index = ci.Index.create()
+def _flags(args):
     flags = list(FRONTEND_FLAGS)
     rd = resource_dir()
     if rd:
@@ -444,24 +479,46 @@ def parse(text, path, args=(), check=True):
     # always reported, whatever the user's flags: typecheck tells an
     # implicit-int declaration (`cps *p;`) from `cps` on an object by it
     flags += ['-Wimplicit-int', '-Wno-error=implicit-int']
-    opts = (ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD |
-            PARSE_INCLUDE_ATTRIBUTED_TYPES)
+    return flags
+
+
+PARSE_OPTIONS = (ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD |
+                 PARSE_INCLUDE_ATTRIBUTED_TYPES)
+
+
+def _unsaved(text, path, args):
+    return [(path, line_markers_as_gcc_reads_them(text, path))] + \
+        cps_spelling.unsaved_headers(text, path, args)
+
+
+def _errors(tu, path):
+    errs = []
+    for d in tu.diagnostics:
+        if d.severity >= ci.Diagnostic.Error:
+            loc = d.location
+            fname = loc.file.name if loc.file else path
+            pf, pl, pc = presumed(loc) if loc.file else (fname, 0, 0)
+            errs.append(Diag(d.spelling, pf or fname, pl, pc, from_clang=True))
+    return errs
+
+
+def parse(text, path, args=(), check=True):
+    """Parse CPC `text` (bytes or str) as file `path`."""
+    global _index
+    lib()
+    if isinstance(text, str):
+        text = text.encode('utf-8', 'surrogateescape')
+    text = cps_spelling.mask(text)
+    if _index is None:
+        _index = ci.Index.create()
     try:
-        unsaved = [(path, line_markers_as_gcc_reads_them(text, path))] + \
-            cps_spelling.unsaved_headers(text, path, args)
-        tu = _index.parse(path, args=flags, unsaved_files=unsaved,
-                          options=opts)
+        tu = _index.parse(path, args=_flags(args), unsaved_files=_unsaved(text, path, args),
+                          options=PARSE_OPTIONS)
     except ci.TranslationUnitLoadError as e:
         raise Diags([Diag('cannot parse %s: %s' % (path, e))])
     u = Unit(tu, text, path)
     if check:
-        errs = []
-        for d in tu.diagnostics:
-            if d.severity >= ci.Diagnostic.Error:
-                loc = d.location
-                fname = loc.file.name if loc.file else path
-                pf, pl, pc = presumed(loc) if loc.file else (fname, 0, 0)
-                errs.append(Diag(d.spelling, pf or fname, pl, pc, from_clang=True))
+        errs = _errors(tu, path)
         if errs:
             raise Diags(errs)
     return u

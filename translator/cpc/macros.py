@@ -158,19 +158,24 @@ def expand_macros(u):
             r = (c.extent.start.offset, c.extent.end.offset)
             if r not in ranges:
                 ranges.append(r)
-    for c in u.top():
-        if c.kind == K.VAR_DECL and u.in_main_file(c) and cps_values_in_macros(u, c):
+    for c in u.main_top():
+        if c.kind == K.VAR_DECL and cps_values_in_macros(u, c):
             r = (c.extent.start.offset, c.extent.end.offset)
             if r not in ranges:
                 ranges.append(r)
+    if not ranges:
+        return []
+    # what each range declares, in order (one walk of the unit for them all)
+    declared = {r: [] for r in ranges}
+    for c in u.main_top():
+        r = (c.extent.start.offset, c.extent.end.offset)
+        if r in declared:
+            declared[r].append(c)
     edits = []
     for a, b in sorted(ranges):
         parts = []
         verbatim = []
-        for c in u.top():
-            if (c.extent.start.offset, c.extent.end.offset) != (a, b) or \
-                    not u.in_main_file(c):
-                continue
+        for c in declared[(a, b)]:
             if c.kind == K.FUNCTION_DECL and c.is_definition():
                 # (each function of an X-macro on the macro's line, not on
                 # the lines the rendering of what precedes it takes)

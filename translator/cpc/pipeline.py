@@ -24,9 +24,11 @@ from typing import Callable, Optional
 from . import depth
 from . import frontend as fe
 from . import rewrite as rw
+from . import reparse
 from . import clang_limits
 from . import conditionals
 from . import cps_free
+from . import cps_spelling
 from . import headers
 from . import nested
 from . import consistency
@@ -67,6 +69,11 @@ class Context:
     cc: Optional[list] = None
     # stage name (or 'parse') -> CPU seconds spent in it, when measured
     timings: Optional[dict] = None
+    # the headers are those of the output (conditionals and headers are
+    # done): a new text parses the main file again, not the headers
+    # (reparse.Reparser, made at the first such parse)
+    headers_fixed: bool = False
+    reparser: Optional[object] = None
 
     def charge(self, name, since):
         """Add the CPU time since `since` (cpu_now()) to stage `name`,
@@ -268,8 +275,11 @@ def stage_names():
 # --------------------------------------------------------------------------
 # Running it
 
-def parse(text, path, args):
+def parse(text, path, args, reparser=None):
+    """The unit of `text`: a full parse, or `reparser`'s of its main file."""
     try:
+        if reparser is not None:
+            return reparser.parse(text, path)
         return fe.parse(text, path, args)
     except fe.Diags as e:
         nested.explain_unlifted(e.diags)
@@ -293,7 +303,13 @@ def step(u, edits, ctx):
         return u
     t0 = cpu_now()
     try:
-        new = parse(rw.apply(u.text, edits), u.path, ctx.args)
+        text = rw.apply(u.text, edits)
+        if ctx.headers_fixed and ctx.reparser is None:
+            if reparse.Reparser.worth(u):
+                ctx.reparser = reparse.Reparser(u, ctx.args)
+            else:
+                ctx.headers_fixed = False       # (asked once)
+        new = parse(text, u.path, ctx.args, ctx.reparser)
     finally:
         ctx.charge('parse', t0)
     new.carried = u.carried
@@ -456,7 +472,7 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
     if isinstance(text, str):
         text = text.encode('utf-8', 'surrogateescape')
     given = text
-    with collected_per_parse():
+    with collected_per_parse(), cps_spelling.headers_fixed():
         try:
             for s in PRE_PARSE:
                 t0 = cpu_now()
@@ -498,10 +514,12 @@ def run_passes(u, ctx, stop_after, check_invariants):
             if stop_after == p.name:
                 errors.raise_any()
                 return text_of(u)
-            if p.name == CPS_FREE_AFTER and not cps_code(u, ctx):
-                # no later pass has anything to do (cps_free.py)
-                errors.raise_any()
-                return text_of(u) if stop_after is not None else cps_free.verbatim(u)
+            if p.name == CPS_FREE_AFTER:
+                if not cps_code(u, ctx):
+                    # no later pass has anything to do (cps_free.py)
+                    errors.raise_any()
+                    return text_of(u) if stop_after is not None else cps_free.verbatim(u)
+                ctx.headers_fixed = True
         errors.raise_any()
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')

@@ -63,10 +63,10 @@ def _collisions(u):
     """(declaration, owner) of every name of the main file spelt like one
     the translation generates."""
     suspects = []
-    for top in u.top():
+    for top in u.main_top():
         # (a function without cps code names nothing spelt like a generated
         # name: cps_free.py)
-        if not u.in_main_file(top) or cps_free.skipped(u, top):
+        if cps_free.skipped(u, top):
             continue
         for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind in DECL_KINDS and '__' in n.spelling and \
@@ -110,8 +110,8 @@ def rename(u):
         raise fe.Diags(errors)
     wanted = {d.canonical.hash: d.spelling for d, _ in collisions}
     edits = set()
-    for top in u.top():
-        if not u.in_main_file(top) or cps_free.skipped(u, top):
+    for top in u.main_top():
+        if cps_free.skipped(u, top):
             continue
         for n, _ in walk(top, skip_spawn=False, into_sizeof=True):
             if n.kind in DECL_KINDS:

@@ -63,8 +63,8 @@ def _stand_in(call):
 
 def _unevaluated_roots(u):
     """The unevaluated operands of the main file."""
-    for top in u.top():
-        if u.in_main_file(top) and not cps_free.skipped(u, top):
+    for top in u.main_top():
+        if not cps_free.skipped(u, top):
             yield from unevaluated_operands(u, top)
 
 

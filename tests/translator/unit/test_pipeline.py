@@ -3,12 +3,14 @@ pre-parse stages, fixed points, and the documentation of it."""
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
 from cpc import driver
 from cpc import frontend as fe
 from cpc import pipeline
+from cpc import reparse
 from helpers import HDR, PATH, emit
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
@@ -183,3 +185,28 @@ def test_a_translation_leaves_the_garbage_collector_as_it_found_it():
         pipeline.parse = real
         if not was:
             gc.disable()
+
+
+def test_parsing_the_main_file_alone_translates_as_full_parses(monkeypatch, tmp_path):
+    # gen5k's shape, with the C library's headers: every pass after
+    # `headers` edits, parsed again each time (libclang makes a preamble
+    # for a file on disk only)
+    gen = os.path.join(TOP, 'bench', 'translator', 'gen5k.py')
+    src = subprocess.run([sys.executable, gen, '--lines', '400', '--headers', 'libc'],
+                         stdout=subprocess.PIPE, check=True).stdout
+    path = str(tmp_path / 'gen.cpc')
+    with open(path, 'wb') as f:
+        f.write(src)
+    made = []
+    real = reparse.Reparser.__init__
+
+    def init(self, *args):
+        made.append(self)
+        real(self, *args)
+    monkeypatch.setattr(reparse.Reparser, '__init__', init)
+    outs = []
+    for worth in (False, True):
+        monkeypatch.setattr(reparse.Reparser, 'worth', classmethod(lambda cls, u: worth))
+        outs.append(pipeline.translate(src, path))
+    assert len(made) == 1
+    assert outs[0] == outs[1]

@@ -1,0 +1,87 @@
+"""reparse.py: parses of the main file alone list what full parses list."""
+from cpc import cursors
+from cpc import frontend as fe
+from cpc.reparse import Reparser
+
+
+# A file whose preamble (the directives before its first line of code)
+# includes headers, and code after it that includes one more.
+PREAMBLE_SRC = ('#include <cpc/cpc_runtime.h>\n#include <stdio.h>\n#define TWICE(x) ((x) * 2)\n'
+                'cps int g(int);\nint counter;\n#include <string.h>\n'
+                'cps int f(int a) { return TWICE(g(a)) + (int)strlen("ab"); }\n')
+
+
+def _listing(u):
+    return [(c.kind.name, c.spelling, u.in_main_file(c),
+             c.extent.start.offset if u.in_main_file(c) else None) for c in u.top()]
+
+
+def _on_disk(tmp_path):
+    # (libclang makes a preamble for a file on disk only)
+    path = str(tmp_path / 'p.cpc')
+    with open(path, 'w') as f:
+        f.write(PREAMBLE_SRC)
+    return path
+
+
+def test_a_parse_of_the_main_file_alone_lists_what_a_full_parse_lists(tmp_path):
+    path = _on_disk(tmp_path)
+    base = fe.parse(PREAMBLE_SRC.encode(), path)
+    reparser = Reparser(base, [])
+    for edited in (PREAMBLE_SRC.replace('return', 'int b = 1; return'),
+                   PREAMBLE_SRC.replace('cps int g(int);', 'cps int g(int);\nint more;')):
+        u = reparser.parse(edited.encode(), path)
+        # (the headers are not listed again: they are the preamble's)
+        assert len(list(cursors.adopt(u.tu.cursor).children)) < len(u.top()) / 2
+        full = fe.parse(edited.encode(), path)
+        assert _listing(u) == _listing(full)
+        assert [c.spelling for c in u.main_top()] == [c.spelling for c in full.main_top()]
+        # the macro of the preamble is read in the main file's text
+        [twice] = [c for c in u.top() if c.spelling == 'TWICE' and
+                   c.kind == fe.K.MACRO_DEFINITION]
+        assert u.spelled(twice) == b'TWICE(x) ((x) * 2)'
+
+
+def test_a_parse_in_place_forgets_the_facts_of_the_parse_before(tmp_path):
+    # (the analyses' facts are keyed by cursor bytes, which the new parse
+    # reuses for other declarations)
+    from cpc.analysis.syntax import decl_fact
+    path = _on_disk(tmp_path)
+    base = fe.parse(PREAMBLE_SRC.encode(), path)
+    reparser = Reparser(base, [])
+    names = ['f%d' % i for i in range(40)]
+    for text in (PREAMBLE_SRC + ''.join('int %s(void) { return 1; }\n' % n for n in names),
+                 PREAMBLE_SRC + ''.join('int %s(void) { return 2; }\n' % n
+                                        for n in reversed(names))):
+        u = reparser.parse(text.encode(), path)
+        for c in u.function_defs():
+            assert decl_fact(c, 'name', lambda d: d.spelling) == c.spelling
+
+
+def test_a_directive_written_where_the_code_starts_gets_a_full_parse(tmp_path):
+    # (it joins the preamble, whose entities are then not base's)
+    path = _on_disk(tmp_path)
+    base = fe.parse(PREAMBLE_SRC.encode(), path)
+    reparser = Reparser(base, [])
+    first = PREAMBLE_SRC.replace('return', 'int b = 1; return')
+    assert reparser.parse(first.encode(), path).lender is reparser
+    edited = first.replace('cps int g(int);', '#define EXTRA 1\ncps int g(int);')
+    u = reparser.parse(edited.encode(), path)
+    assert u.lender is None
+    assert _listing(u) == _listing(fe.parse(edited.encode(), path))
+
+
+def test_a_file_whose_preamble_defines_a_macro_is_parsed_whole():
+    # (libclang gives no tokens for a range from the preamble into the code:
+    # an attribute spelt by such a macro would read as none)
+    src = PREAMBLE_SRC.replace('#define TWICE(x) ((x) * 2)\n', '')
+    assert Reparser.worth(fe.parse(src.replace('TWICE(g(a))', 'g(a)').encode(), 'p.cpc'))
+    assert not Reparser.worth(fe.parse(PREAMBLE_SRC.encode(), 'p.cpc'))
+
+
+def test_a_file_declaring_a_tag_in_a_result_type_is_parsed_whole():
+    # (libclang does not list such a tag among the unit's own declarations)
+    src = PREAMBLE_SRC.replace('#define TWICE(x) ((x) * 2)\n', '').replace('TWICE(g(a))', 'g(a)')
+    assert Reparser.possible(fe.parse(src.encode(), 'p.cpc'))
+    src += 'cps struct node *first(struct node *n) { return n; }\n'
+    assert not Reparser.possible(fe.parse(src.encode(), 'p.cpc'))

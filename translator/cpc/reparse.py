@@ -1,0 +1,189 @@
+"""Parsing again the main file only: after the passes that fix the headers,
+a file whose headers are most of each parse is parsed in place with a
+precompiled preamble (`Reparser`), its units listing what full parses list.
+
+Invariant: a unit that `Reparser.parse(text, path)` returns lists, in
+`top()`, the cursors a full parse of `text` (frontend.parse) lists, in the
+same order, with the same answers; a text for which that cannot hold gets a
+full parse.
+"""
+import os
+
+import clang.cindex as ci
+
+from .cursors import adopt
+from . import cps_spelling
+from .frontend import (Diag, Diags, K, PARSE_OPTIONS, Unit, parse, _errors, _flags,
+                       _unsaved)
+
+PARSE_PRECOMPILED_PREAMBLE = 0x04             # CXTranslationUnit_PrecompiledPreamble
+PARSE_CREATE_PREAMBLE_ON_FIRST_PARSE = 0x100  # CXTranslationUnit_CreatePreambleOnFirstParse
+
+_local_index = None      # lists a translation unit's own declarations, not its preamble's
+
+
+class Reparser:
+    """Parses of one translation after its headers are fixed, each costing
+    the main file only.  The first one precompiles the preamble (the
+    headers the file includes before its first line of code) into a
+    translation unit that is parsed again in place for each new text
+    (libclang's reparse with the text as an unsaved file): the headers are
+    not parsed again.  Such a unit lists as its own the preprocessor's
+    entities that follow the preamble, not the preamble's, and more
+    declarations than its own: `top()` takes the preamble's entities and
+    declarations from `base`, a full parse of the same headers (kept for
+    the translation), and the unit's after them, so that it lists what a
+    full parse lists, in the same order.  A
+    parse in place makes the cursors of the unit before it invalid: that
+    unit is released first, and must not be used afterwards (the pipeline
+    only releases it)."""
+
+    # Precompiling the preamble costs about one more parse of the headers;
+    # parsing the main file alone saves their parse and the listing of
+    # their cursors at each parse after it.  It pays when the headers are
+    # most of each parse: measured by their top-level cursors against the
+    # main file's bytes (a generated 5,000-line file with the C library's
+    # small headers: 3,000 against 160 KB, slower; QEMU's qcow2.c, 20,000
+    # against 60 KB, and a file with glib's headers, faster).
+    HEADER_CURSORS_PER_BYTE = 1 / 20
+
+    @classmethod
+    def worth(cls, u):
+        """Whether parsing u's main file alone pays (u: a full parse), and
+        is possible: libclang gives no tokens for a range that starts in
+        the preamble and ends after it, which is what a cursor spelt by a
+        macro defined in the main file's preamble has (`#define WEAK
+        __attribute__((weak))` before the first line of code, read by
+        analysis/gnu_attributes.py), so such a file is parsed whole."""
+        main = u.main_top()
+        if len(u.top()) - len(main) <= cls.HEADER_CURSORS_PER_BYTE * len(u.text):
+            return False
+        return cls.possible(u)
+
+    @staticmethod
+    def possible(u):
+        """Whether the parses of u's main file alone list what full parses
+        do.  Besides the macros above: libclang lists as a unit's own
+        declarations those the parser hands over, which leave out a tag
+        that a function's declaration declares in its result type (`cps
+        struct node *first(struct node *n) {...}`, before any other mention
+        of the struct): such a file is parsed whole too."""
+        main = u.main_top()
+        code = [c.extent.start.offset for c in main if not c.kind.is_preprocessing()]
+        first = min(code) if code else len(u.text)
+        functions = [(c.extent.start.offset, c.extent.end.offset) for c in main
+                     if c.kind == K.FUNCTION_DECL]
+        for c in main:
+            if c.kind == K.MACRO_DEFINITION and c.extent.start.offset < first:
+                return False
+            if c.kind in (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL):
+                a, b = c.extent.start.offset, c.extent.end.offset
+                if any(s <= a and b <= t for (s, t) in functions):
+                    return False
+        return True
+
+    def __init__(self, base, args):
+        self.base = base
+        self.args = list(args)
+        self.tu = None
+        self.current = None
+        self.split = None           # the preamble's (entities, declarations): base's
+        self.end = None             # where the units' own start in the main file
+        base.lent = True            # (its release leaves it as it is)
+        base.main_top()             # (each cursor knows whether it is the main file's)
+
+    def parse(self, text, path):
+        if isinstance(text, str):
+            text = text.encode('utf-8', 'surrogateescape')
+        text = cps_spelling.mask(text)
+        unsaved = _unsaved(text, path, self.args)
+        if self.current is not None:
+            self.current.release()
+            self.current.tu = None
+            self.current = None
+        if self.tu is not None:
+            # what the analyses keep on the unit's object (cursors.subtrees,
+            # analysis.syntax.parse_cache: `cpc_` attributes), keyed by
+            # cursors whose bytes a new parse reuses for other nodes
+            for k in [k for k in vars(self.tu) if k.startswith('cpc_')]:
+                delattr(self.tu, k)
+        if self.tu is None:
+            global _local_index
+            if _local_index is None:
+                _local_index = ci.Index.create(excludeDecls=True)
+            opts = PARSE_OPTIONS | PARSE_PRECOMPILED_PREAMBLE | \
+                PARSE_CREATE_PREAMBLE_ON_FIRST_PARSE
+            try:
+                self.tu = _local_index.parse(path, args=_flags(self.args),
+                                             unsaved_files=unsaved, options=opts)
+            except ci.TranslationUnitLoadError as e:
+                raise Diags([Diag('cannot parse %s: %s' % (path, e))])
+        # (the parse that makes the preamble lists more than its own: the
+        # unit is read after a parse that uses it)
+        if not _reparse(self.tu, unsaved):
+            self.tu = None
+            raise Diags([Diag('cannot parse %s again' % path)])
+        u = Unit(self.tu, text, path)
+        u.lender = self
+        errs = _errors(self.tu, path)
+        if errs:
+            raise Diags(errs)
+        self.current = u
+        # The preamble must be base's: the text before u's own is base's,
+        # and u's own start where the first unit's did (a directive written
+        # where the code started would have joined the preamble).
+        u.own = list(adopt(self.tu.cursor).children)
+        starts = [c.extent.start.offset for c in u.own if u.in_main_file(c)]
+        end = min(starts) if starts else len(text)
+        if self.end is None:
+            self.end = end
+        if end != self.end or text[:end] != self.base.text[:end]:
+            return parse(text, path, self.args)
+        return u
+
+    def top(self, u, own):
+        """What a full parse of u lists, in the same order: the
+        preprocessor's entities, then the declarations, each the
+        preamble's (base's) then those after it (u's own, from the first
+        of the main file on: u lists some of the preamble's before them).
+        What follows the preamble starts in the main file (the preamble
+        ends at the first line of code)."""
+        if self.split is None:
+            self.split = self._preamble(own)
+        entities, decls = self.split
+        mine_entities, mine_decls = [], []
+        for c in own:
+            if c.kind.is_preprocessing():
+                if mine_entities or u.in_main_file(c):
+                    mine_entities.append(c)
+            elif mine_decls or u.in_main_file(c):
+                mine_decls.append(c)
+        return entities + mine_entities + decls + mine_decls
+
+    def _preamble(self, own):
+        """(entities, declarations) of base that the preamble holds: the
+        entities before the first of the main file that lies where the
+        units' own start (the preprocessor records them in order), the
+        declarations before the main file's first."""
+        end = self.end
+        entities, decls, after = [], [], False
+        for c in self.base.top():
+            if c.kind.is_preprocessing():
+                after = after or (c.__dict__['in_main_file'] and c.extent.start.offset >= end)
+                if not after:
+                    entities.append(c)
+            elif c.__dict__['in_main_file']:
+                break
+            else:
+                decls.append(c)
+        return entities, decls
+
+
+def _reparse(tu, unsaved):
+    files = (ci._CXUnsavedFile * len(unsaved))()
+    for i, (name, contents) in enumerate(unsaved):
+        files[i].name = os.fsencode(name)
+        files[i].contents = contents
+        files[i].length = len(contents)
+    opts = ci.conf.lib.clang_defaultReparseOptions(tu)
+    return ci.conf.lib.clang_reparseTranslationUnit(tu, len(unsaved), files, opts) == 0
