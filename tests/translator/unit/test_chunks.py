@@ -21,7 +21,8 @@ def many(n, head='    int total = 0;\n', line='    total += square(n + %d);\n', 
 def chunk_functions(out):
     """{chunk number: its C text}: the body, named f in the C, is chunk 1."""
     heads = [(m.start(), int(m.group(1) or 1))
-             for m in re.finditer(r'^static (?:inline )?\w+ cpc_continuation \*'
+             for m in re.finditer(r'^static (?:inline |__attribute__\(\(noinline\)\) )?'
+                                  r'\w+ cpc_continuation \*'
                                   r'(?:f|f__body_(\d+))\(.*\{', out, re.M)]
     ends = [a for a, _ in heads[1:]] + [out.index('#undef __func__', heads[-1][0])]
     return {k: out[a:e] for (a, k), e in zip(heads, ends)}

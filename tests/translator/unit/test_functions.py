@@ -41,3 +41,27 @@ def test_a_resume_point_in_the_scope_of_a_variably_modified_type_is_refused():
         (4, '`row` has a variably modified type and is in scope at this cps call: a thread '
             'cannot resume inside the scope of a variable-length array or of a type derived '
             'from one; end the scope (a block) before the call')]
+
+
+def body_heads(out, name):
+    """The prototype and the definition's head of `name`'s body."""
+    return [l for l in out.split('\n')
+            if l.startswith('static ') and ' cpc_continuation *%s(' % name in l]
+
+
+def test_a_small_body_is_inline_so_that_its_resume_functions_run_it_without_a_call():
+    out = emit(DECLS + 'cps int f(int a) {\n    int x = g(a);\n    return x + g(x);\n}\n')
+    heads = body_heads(out, 'f')
+    assert len(heads) == 2 and all(h.startswith('static inline ') for h in heads), heads
+
+
+def test_a_body_whose_copies_exceed_the_budget_is_compiled_once():
+    # each resume function could get a copy of an inline body: 40 resume
+    # points times a body of 40 lines is over the budget
+    calls = ''.join('    x += g(x + %d); /* %s */\n' % (i, 'padding ' * 4) for i in range(40))
+    out = emit(DECLS + 'cps int f(int a) {\n    int x = a;\n' + calls + '    return x;\n}\n')
+    heads = body_heads(out, 'f')
+    assert len(heads) == 2 and all(h.startswith('static __attribute__((noinline)) ')
+                                   for h in heads), heads
+    # and its resume functions call it
+    assert 'f__resume_40(cpc_continuation *cpc_k) { return f(cpc_k, 40' in out

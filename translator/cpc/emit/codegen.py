@@ -159,22 +159,41 @@ def body_name(name, own=True):
     return name if own else '%s__body' % name
 
 
-def body_prototype(name, body, bdecls, code='', resumes=True, definition=False):
+# How much source text (bytes) may be copied into the body's callers
+# when the body is declared `inline`: its entry, its bounce and each resume
+# function may get a copy of it (inline_body).
+INLINE_BODY_BUDGET = 8192
+
+
+def inline_body(body_bytes, resume_points):
+    """Whether the body of a function whose body has `body_bytes` bytes of
+    source and `resume_points` resume points is declared `inline`: only
+    while the copies gcc may make of it (one in the entry, one in the
+    bounce, one in each resume function) stay within INLINE_BODY_BUDGET.
+    A larger body is `noinline`: its callers call it, and gcc compiles one
+    copy (QEMU's block/qcow2.c: 1.16 -> 0.86 s of gcc's CPU on the
+    generated C; a copy per resume point also made the code of each
+    function grow with the square of its resume points)."""
+    return body_bytes * (resume_points + 2) <= INLINE_BODY_BUDGET
+
+
+def body_prototype(name, body, bdecls, code='', resumes=True, definition=False, inline=True):
     """The prototype of the body `body` (`body_name`) of cps function `name`
     (its definition's head when `definition`: the symbol is named on the
     prototype before it, as C allows no asm label on a definition); a body
     without resume points takes no cpc_resume.
 
-    The body is `inline`, a hint that raises gcc's limit for inlining it
-    into the entry and the resume functions: a resume function then runs the
-    rest of the body without a call, whose saved registers every switch
-    would pay; the direct return's code at each exit (cpc_resume_caller)
-    otherwise tips many small bodies over gcc's limit for functions not so
-    declared.  (A body with many resume points has unoptimised resume stubs,
-    which inline nothing.)"""
+    A body is `inline` (when `inline`, see inline_body), a hint that raises
+    gcc's limit for inlining it into the entry and the resume functions: a
+    resume function then runs the rest of the body without a call, whose
+    saved registers every switch would pay; the direct return's code at
+    each exit (cpc_resume_caller) otherwise tips many small bodies over
+    gcc's limit for functions not so declared.  (A body with many resume
+    points has unoptimised resume stubs, which inline nothing.)"""
     params = body_params(bdecls) if resumes else k_params(bdecls)
     label = ' __asm__("%s__body")' % name if body == name and not definition else ''
-    return 'static inline %sCPC_CPS_FN cpc_continuation *%s(%s)%s' % (code, body, params, label)
+    how = 'inline ' if inline else '__attribute__((noinline)) '
+    return 'static %s%sCPC_CPS_FN cpc_continuation *%s(%s)%s' % (how, code, body, params, label)
 
 
 def resume(name, index, zeros, code='', many=False, body=None, chunk=1):

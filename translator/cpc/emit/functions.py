@@ -75,8 +75,10 @@ class Functions(Declarations):
         bdecls = sig.bdecls if sites else sig.pdecls
         if not sites and not f.spawns:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
+        inline = cg.inline_body(f.body.extent.end.offset - f.body.extent.start.offset,
+                                len(sites))
         pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
-                                     bool(sites)) + ';')
+                                     bool(sites), inline=inline) + ';')
         for cut in self.chunking.cuts if self.chunking else ():
             pre.append(cg.chunk_prototype(f.name, cut.number, sig.code + sig.holder) + ';')
         layout = FrameLayout(self, f, cfg, sites, lift,
@@ -118,7 +120,7 @@ class Functions(Declarations):
         else:
             opening = ''.join('    %s\n' % b for b in sig.bounds)
         head = cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder, bool(sites),
-                                 definition=True) + '\n'
+                                 definition=True, inline=inline) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
