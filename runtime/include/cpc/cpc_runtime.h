@@ -671,6 +671,42 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
    last of them leaves (by timeout or fd); a waiter with no other event is
    stranded. */
 cpc_continuation *cpc_yield__cps(cpc_continuation *k);
+/* Optimised code yields inline (docs/abi.md, "The run queue"): on the
+   OS thread driving the default scheduler (or the program's main thread
+   before it runs), k goes to the tail of the default scheduler's run
+   queue, reached at a fixed address; anywhere else, the function.  The
+   run queue is the first thing in the scheduler's state
+   (runtime/cpc_internal.h, struct cpc_sched), which the runtime exports
+   with default visibility: from libcpc.so, the runtime reaches it through
+   its GOT, so the executable's copy (a copy relocation) is the one both
+   see.  Unoptimised and debug code call the function (a debugger steps
+   over it, and the debug runtime checks the ownership of k). */
+struct cpc__sched_head {
+    unsigned int kind, cv_key;
+    cpc_continuation *runq_head;
+    cpc_continuation **runq_tail;
+};
+#ifndef CPC__RUNTIME
+extern struct cpc__sched_head cpc__sched_default;
+extern _Thread_local _Bool cpc__tls_on_default
+    __attribute__((tls_model("initial-exec")));
+#endif
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && !defined(CPC__RUNTIME)
+static inline cpc_continuation *cpc__yield_inline(cpc_continuation *k)
+{
+    if (__builtin_expect(!cpc__tls_on_default, 0))
+        return (cpc_yield__cps)(k);
+    /* A thread yields to others: the queue is mostly not empty. */
+    k->cpc_next = 0;
+    if (__builtin_expect(cpc__sched_default.runq_head != 0, 1))
+        *cpc__sched_default.runq_tail = k;
+    else
+        cpc__sched_default.runq_head = k;
+    cpc__sched_default.runq_tail = &k->cpc_next;
+    return 0;
+}
+#define cpc_yield__cps(k) cpc__yield_inline(k)
+#endif
 cpc_continuation *cpc_done__cps(cpc_continuation *k);
 /* sec < 0: no timeout */
 cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
