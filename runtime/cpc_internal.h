@@ -73,7 +73,12 @@ extern _Thread_local struct cpc__pool *cpc__tls_pool;
 /* cpc__tls_sched == &cpc__sched_default, kept as a flag: the fast paths
    (spawn, yield) test it with one compare of a TLS byte and then reach the
    default scheduler's run queue at its fixed address. */
-extern _Thread_local bool cpc__tls_on_default
+extern _Thread_local bool cpc__tls_on_default;
+/* This OS thread is in the trampoline of the default scheduler's main
+   loop, with no cpc_continuation_run nested in it: a primitive may return
+   the next runnable thread instead of NULL (the inline yield of
+   cpc_runtime.h does).  Exported: optimised cps code reads it. */
+extern _Thread_local bool cpc__tls_direct
     __attribute__((visibility("default")));
 /* On a pool worker: the home scheduler of the thread it runs (where
    cpc_attach takes it back, and where it spawns). */

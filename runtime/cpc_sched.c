@@ -55,6 +55,7 @@ _Thread_local struct cpc_sched *cpc__tls_sched = NULL;
 _Thread_local struct cpc__pool *cpc__tls_pool = NULL;
 _Thread_local struct cpc_sched *cpc__tls_home = NULL;
 _Thread_local bool cpc__tls_on_default = false;
+_Thread_local bool cpc__tls_direct = false;
 
 /* The bound on the wait of a ready descriptor or an expired timer while
    threads stay runnable: switches, nanoseconds (sched_service_due). */
@@ -207,8 +208,9 @@ void cpc__sched_thread_end(cpc_continuation *k)
     }
 }
 
-/* The trampoline.  Always inlined into the main loop; cpc__sched_run is the
-   copy pool workers call.  An empty continuation is a thread that ended,
+/* The trampoline of pool workers (cpc__sched_run) and of
+   cpc_scheduler_run_once; the main loop has its own copy (sched_loop),
+   which also takes threads a yield switched to.  An empty continuation is a thread that ended,
    or one that suspended with no frame left (`return cpc_wait(c);` in its
    outermost function) and was woken: either way it is over.
 
@@ -872,11 +874,56 @@ static __attribute__((noinline)) bool sched_service_due(struct cpc_sched *s)
     return true;
 }
 
+/* Put k, taken from the run queue's head, back there. */
+static __attribute__((noinline)) void
+sched_runq_push_front(struct cpc_sched *s, cpc_continuation *k)
+{
+    cpc__dbg_suspend(k, false);
+    if (s->runq.head == NULL)
+        s->runq.tail = &k->cpc_next;
+    k->cpc_next = s->runq.head;
+    s->runq.head = k;
+}
+
 /* Threads run one at a time from the head of the run queue: FIFO, so a
    thread that yields runs again after every thread queued before it
    (round-robin), and no bookkeeping is done per pass over the queue.
-   The time cached for cps code (time_valid) is renewed at each look and
-   each service interval. */
+   The trampoline is inlined here: a frame's function returns NULL (the
+   thread went somewhere), or the continuation to run next -- the same
+   thread (a bounce through the trampoline, its frames run out), or on the
+   default scheduler the thread a yield switched to directly (it took it
+   from the queue's head: cpc__tls_direct, cpc_runtime.h).  Each of them
+   counts as a switch towards the service interval; when the interval
+   ends with a thread in hand, the thread goes back to the head of the
+   queue.  The
+   call budget bounds the direct cps calls made since it was last
+   refilled, which bounds the depth of the C stack: it is refilled when a
+   continuation comes back here, not before every call (a thread that
+   suspends leaves the rest of the budget to the next one, whose stack
+   starts from here too).  The time cached for cps code (time_valid) is
+   renewed at each look and each service interval. */
+/* The end of a service interval: 0 when the loop must look at timers,
+   fds and the inbox now, else the length of the next interval. */
+static __attribute__((noinline)) unsigned sched_interval_end(struct cpc_sched *s)
+{
+    if (sched_service_due(s))
+        return 0;
+    s->time_valid = 0;
+    return s->service_interval;
+}
+
+static inline __attribute__((always_inline)) void
+sched_thread_end(struct cpc_sched *s, cpc_continuation *k)
+{
+    if (s == &cpc__sched_default)
+        cpc__cont_free_default(k);
+    else
+        cpc__cont_free(k);
+}
+
+/* (The run of a thread taken from the queue and the run of one that
+   came back are two copies of the same steps: each copy keeps its own
+   jumps, with no jump between them.) */
 static inline __attribute__((always_inline)) void
 sched_loop(struct cpc_sched *s)
 {
@@ -886,14 +933,36 @@ sched_loop(struct cpc_sched *s)
         s->time_valid = 0;
         while ((k = s->runq.head) != NULL) {
             s->runq.head = k->cpc_next;  /* tail is dead once head is NULL */
-            sched_trampoline(k, s);
-            if (CPC_UNLIKELY(--left == 0)) {
-                if (sched_service_due(s))
-                    break;
-                left = s->service_interval;
-                s->time_valid = 0;
+            cpc__dbg_resume(k);
+            if (CPC_UNLIKELY(--left == 0) && (left = sched_interval_end(s)) == 0) {
+                sched_runq_push_front(s, k);
+                break;
             }
+            if (CPC_UNLIKELY(k->length == 0)) {
+                /* suspended with no frame left and woken */
+                sched_thread_end(s, k);
+                continue;
+            }
+            cpc__dbg_check_running(k);
+            k = cpc_top_function(k)(k);
+            if (CPC_LIKELY(k == NULL))
+                continue;               /* suspended: the common case */
+            do {
+                cpc_budget = CPC_DIRECT_BUDGET;
+                if (CPC_UNLIKELY(k->length == 0)) {
+                    sched_thread_end(s, k);     /* its frames ran out */
+                    break;
+                }
+                if (CPC_UNLIKELY(--left == 0) &&
+                    (left = sched_interval_end(s)) == 0) {
+                    sched_runq_push_front(s, k);
+                    goto look;
+                }
+                cpc__dbg_check_running(k);
+                k = cpc_top_function(k)(k);
+            } while (k != NULL);
         }
+    look:;
     }
 }
 
@@ -970,7 +1039,9 @@ static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev,
    run queue at fixed addresses. */
 static __attribute__((noinline)) void sched_loop_default(void)
 {
+    cpc__tls_direct = true;
     sched_loop(&cpc__sched_default);
+    cpc__tls_direct = false;
 }
 
 static __attribute__((noinline)) void sched_loop_other(struct cpc_sched *s)
@@ -983,12 +1054,15 @@ void cpc_scheduler_run(cpc_sched *h)
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run");
     struct cpc_sched *prev = cpc__tls_sched;
     uint32_t prev_key = cpc__tls_cv_key;
+    bool prev_direct = cpc__tls_direct;     /* run from a thread's native code */
+    cpc__tls_direct = false;
     sched_begin(s);
     if (s == &cpc__sched_default)
         sched_loop_default();
     else
         sched_loop_other(s);
     sched_finish(s, prev, prev_key);
+    cpc__tls_direct = prev_direct;
 }
 
 void cpc_main_loop(void)
@@ -1049,6 +1123,8 @@ int cpc_scheduler_run_once(cpc_sched *h)
         s->embedded = true;
         pthread_mutex_unlock(&world_lock);
     }
+    bool prev_direct = cpc__tls_direct;     /* its passes run each thread once */
+    cpc__tls_direct = false;
     sched_enter(s);
     sched_unpark(s);
     /* Turns of the main loop that never block: timers, inbox, fds (always
@@ -1082,6 +1158,7 @@ int cpc_scheduler_run_once(cpc_sched *h)
     if (s->runq.head == NULL && s->blocked == 0)
         sched_park(s);
     sched_leave(s, prev, prev_key);
+    cpc__tls_direct = prev_direct;
     return !atomic_load_explicit(&s->parked, memory_order_relaxed) ||
            atomic_load_explicit(&world_busy, memory_order_seq_cst) > 0;
 }

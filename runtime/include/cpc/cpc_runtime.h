@@ -671,16 +671,20 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
    last of them leaves (by timeout or fd); a waiter with no other event is
    stranded. */
 cpc_continuation *cpc_yield__cps(cpc_continuation *k);
-/* Optimised code yields inline (docs/abi.md, "The run queue"): on the
-   OS thread driving the default scheduler (or the program's main thread
-   before it runs), k goes to the tail of the default scheduler's run
-   queue, reached at a fixed address; anywhere else, the function.  The
-   run queue is the first thing in the scheduler's state
-   (runtime/cpc_internal.h, struct cpc_sched), which the runtime exports
-   with default visibility: from libcpc.so, the runtime reaches it through
-   its GOT, so the executable's copy (a copy relocation) is the one both
-   see.  Unoptimised and debug code call the function (a debugger steps
-   over it, and the debug runtime checks the ownership of k). */
+/* Optimised code yields inline (docs/abi.md, "The run queue").  Called
+   from the trampoline of the default scheduler's main loop
+   (cpc__tls_direct: that loop runs this OS thread's cps code, and no
+   cpc_continuation_run is nested in it), a yield switches directly: k
+   goes to the tail of the run queue and the thread at its head is
+   returned, for the trampoline to run next (a cps function returns "the
+   continuation to run next"); k itself when nobody else can run.
+   Anywhere else it calls the function.  The run queue is the start of the
+   default scheduler's state (runtime/cpc_internal.h, struct cpc_sched),
+   which the runtime exports with default visibility: from libcpc.so, the
+   runtime reaches it through its GOT, so the executable's copy (a copy
+   relocation) is the one both see.  Unoptimised and debug code call the
+   function (a debugger steps over it, and the debug runtime checks the
+   ownership of k). */
 struct cpc__sched_head {
     unsigned int kind, cv_key;
     cpc_continuation *runq_head;
@@ -688,22 +692,23 @@ struct cpc__sched_head {
 };
 #ifndef CPC__RUNTIME
 extern struct cpc__sched_head cpc__sched_default;
-extern _Thread_local _Bool cpc__tls_on_default
+extern _Thread_local _Bool cpc__tls_direct
     __attribute__((tls_model("initial-exec")));
 #endif
 #if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && !defined(CPC__RUNTIME)
 static inline cpc_continuation *cpc__yield_inline(cpc_continuation *k)
 {
-    if (__builtin_expect(!cpc__tls_on_default, 0))
+    cpc_continuation *next;
+    if (__builtin_expect(!cpc__tls_direct, 0))
         return (cpc_yield__cps)(k);
-    /* A thread yields to others: the queue is mostly not empty. */
+    next = cpc__sched_default.runq_head;
+    if (__builtin_expect(next == 0, 0))
+        return k;
     k->cpc_next = 0;
-    if (__builtin_expect(cpc__sched_default.runq_head != 0, 1))
-        *cpc__sched_default.runq_tail = k;
-    else
-        cpc__sched_default.runq_head = k;
+    *cpc__sched_default.runq_tail = k;
     cpc__sched_default.runq_tail = &k->cpc_next;
-    return 0;
+    cpc__sched_default.runq_head = next->cpc_next;
+    return next;
 }
 #define cpc_yield__cps(k) cpc__yield_inline(k)
 #endif
