@@ -208,48 +208,6 @@ void cpc__sched_thread_end(cpc_continuation *k)
     }
 }
 
-/* The trampoline of pool workers (cpc__sched_run) and of
-   cpc_scheduler_run_once; the main loop has its own copy (sched_loop),
-   which also takes threads a yield switched to.  An empty continuation is a thread that ended,
-   or one that suspended with no frame left (`return cpc_wait(c);` in its
-   outermost function) and was woken: either way it is over.
-
-   The call budget bounds the direct cps calls made since it was last
-   refilled, which bounds the depth of the C stack.  It is refilled when a
-   bounce brings the stack back here, not before every call: a thread that
-   suspends leaves the rest of the budget to the next one, whose stack
-   starts from here too, so the bound holds and the common path (run,
-   suspend, next thread) stores nothing.  `s` is the scheduler whose loop
-   runs k, NULL on a pool worker; constant in each copy, it says how an
-   ended thread is freed without asking at run time (a scheduler's thread
-   is never a pool worker: sched_enter). */
-static inline __attribute__((always_inline)) void
-sched_trampoline(cpc_continuation *k, struct cpc_sched *s)
-{
-    cpc__dbg_resume(k);
-    for (;;) {
-        if (CPC_UNLIKELY(k->length == 0)) {
-            if (s == NULL)
-                cpc__sched_thread_end(k);
-            else if (s == &cpc__sched_default)
-                cpc__cont_free_default(k);
-            else
-                cpc__cont_free(k);
-            return;
-        }
-        cpc__dbg_check_running(k);
-        k = cpc_top_function(k)(k);
-        if (CPC_LIKELY(k == NULL))      /* suspended: the common case */
-            return;
-        cpc_budget = CPC_DIRECT_BUDGET;
-    }
-}
-
-void cpc__sched_run(cpc_continuation *k)
-{
-    sched_trampoline(k, NULL);
-}
-
 void cpc__sched_push_other(struct cpc_sched *s, cpc_continuation *k)
 {
     sched_runq_push(s, k);
@@ -885,24 +843,6 @@ sched_runq_push_front(struct cpc_sched *s, cpc_continuation *k)
     s->runq.head = k;
 }
 
-/* Threads run one at a time from the head of the run queue: FIFO, so a
-   thread that yields runs again after every thread queued before it
-   (round-robin), and no bookkeeping is done per pass over the queue.
-   The trampoline is inlined here: a frame's function returns NULL (the
-   thread went somewhere), or the continuation to run next -- the same
-   thread (a bounce through the trampoline, its frames run out), or on the
-   default scheduler the thread a yield switched to directly (it took it
-   from the queue's head: cpc__tls_direct, cpc_runtime.h).  Each of them
-   counts as a switch towards the service interval; when the interval
-   ends with a thread in hand, the thread goes back to the head of the
-   queue.  The
-   call budget bounds the direct cps calls made since it was last
-   refilled, which bounds the depth of the C stack: it is refilled when a
-   continuation comes back here, not before every call (a thread that
-   suspends leaves the rest of the budget to the next one, whose stack
-   starts from here too).  (Refilled before the end test: skipping the
-   store for a thread that ended made the spawn benchmark 4% slower.)  The time cached for cps code (time_valid) is
-   renewed at each look and each service interval. */
 /* The end of a service interval: 0 when the loop must look at timers,
    fds and the inbox now, else the length of the next interval. */
 static __attribute__((noinline)) unsigned sched_interval_end(struct cpc_sched *s)
@@ -913,18 +853,83 @@ static __attribute__((noinline)) unsigned sched_interval_end(struct cpc_sched *s
     return s->service_interval;
 }
 
+/* The trampoline: runs k, a thread taken from a queue, frame after frame.
+   A frame's function returns NULL (the thread went somewhere), or the
+   continuation to run next: the same thread (a bounce through the
+   trampoline, or its frames ran out), or, in the default scheduler's main
+   loop, the thread a yield switched to directly (it took it from the run
+   queue's head: cpc__tls_direct, cpc_runtime.h).  An empty continuation
+   is a thread that ended, or one that suspended with no frame left
+   (`return cpc_wait(c);` in its outermost function) and was woken:
+   either way it is over.  `s` is the scheduler whose loop runs k, NULL on
+   a pool worker; constant in each copy (always inlined), it says how an
+   ended thread is freed without asking at run time (a scheduler's thread
+   is never a pool worker: sched_enter).
+
+   `left` (the main loop's; NULL elsewhere) counts down the service
+   interval: every continuation run counts.  When it ends with a thread in
+   hand and the loop must look at timers, fds and the inbox, the thread
+   goes back to the head of the run queue and the trampoline returns
+   false.
+
+   The call budget bounds the direct cps calls made since it was last
+   refilled, which bounds the depth of the C stack.  It is refilled when a
+   continuation comes back here, not before every call: a thread that
+   suspends leaves the rest of the budget to the next one, whose stack
+   starts from here too.  (Refilled before the end test: skipping the
+   store for a thread that ended made the spawn benchmark 4% slower.) */
 static inline __attribute__((always_inline)) void
-sched_thread_end(struct cpc_sched *s, cpc_continuation *k)
+sched_thread_over(cpc_continuation *k, struct cpc_sched *s)
 {
-    if (s == &cpc__sched_default)
+    if (s == NULL)
+        cpc__sched_thread_end(k);
+    else if (s == &cpc__sched_default)
         cpc__cont_free_default(k);
     else
         cpc__cont_free(k);
 }
 
-/* (The run of a thread taken from the queue and the run of one that
-   came back are two copies of the same steps: each copy keeps its own
-   jumps, with no jump between them.) */
+static inline __attribute__((always_inline)) bool
+sched_trampoline(cpc_continuation *k, struct cpc_sched *s, unsigned *left)
+{
+    cpc__dbg_resume(k);
+    if (left != NULL && CPC_UNLIKELY(--*left == 0) &&
+        (*left = sched_interval_end(s)) == 0) {
+        sched_runq_push_front(s, k);
+        return false;
+    }
+    if (CPC_UNLIKELY(k->length == 0)) {
+        sched_thread_over(k, s);
+        return true;
+    }
+    for (;;) {
+        cpc__dbg_check_running(k);
+        k = cpc_top_function(k)(k);
+        if (CPC_LIKELY(k == NULL))      /* suspended: the common case */
+            return true;
+        cpc_budget = CPC_DIRECT_BUDGET;
+        if (CPC_UNLIKELY(k->length == 0)) {
+            sched_thread_over(k, s);
+            return true;
+        }
+        if (left != NULL && CPC_UNLIKELY(--*left == 0) &&
+            (*left = sched_interval_end(s)) == 0) {
+            sched_runq_push_front(s, k);
+            return false;
+        }
+    }
+}
+
+void cpc__sched_run(cpc_continuation *k)
+{
+    sched_trampoline(k, NULL, NULL);
+}
+
+/* Threads run one at a time from the head of the run queue: FIFO, so a
+   thread that yields runs again after every thread queued before it
+   (round-robin), and no bookkeeping is done per pass over the queue.
+   The time cached for cps code (time_valid) is renewed at each look and
+   each service interval. */
 static inline __attribute__((always_inline)) void
 sched_loop(struct cpc_sched *s)
 {
@@ -934,34 +939,9 @@ sched_loop(struct cpc_sched *s)
         s->time_valid = 0;
         while ((k = s->runq.head) != NULL) {
             s->runq.head = k->cpc_next;  /* tail is dead once head is NULL */
-            cpc__dbg_resume(k);
-            if (CPC_UNLIKELY(--left == 0) && (left = sched_interval_end(s)) == 0) {
-                sched_runq_push_front(s, k);
+            if (!sched_trampoline(k, s, &left))
                 break;
-            }
-            if (CPC_UNLIKELY(k->length == 0)) {
-                /* suspended with no frame left and woken */
-                sched_thread_end(s, k);
-                continue;
-            }
-            for (;;) {
-                cpc__dbg_check_running(k);
-                k = cpc_top_function(k)(k);
-                if (CPC_LIKELY(k == NULL))
-                    break;              /* suspended: the common case */
-                cpc_budget = CPC_DIRECT_BUDGET;
-                if (CPC_UNLIKELY(k->length == 0)) {
-                    sched_thread_end(s, k);     /* its frames ran out */
-                    break;
-                }
-                if (CPC_UNLIKELY(--left == 0) &&
-                    (left = sched_interval_end(s)) == 0) {
-                    sched_runq_push_front(s, k);
-                    goto look;
-                }
-            }
         }
-    look:;
     }
 }
 
@@ -1147,7 +1127,7 @@ int cpc_scheduler_run_once(cpc_sched *h)
             s->time_valid = 0;
             do {
                 cpc_continuation *next = k->cpc_next;
-                sched_trampoline(k, s);
+                sched_trampoline(k, s, NULL);
                 k = next;
                 budget--;
             } while (k != NULL);
