@@ -85,7 +85,9 @@
  *
  * Primitives are cps functions written in C with the same convention: they
  * take k and return either k (continue at once) or NULL (k was queued
- * somewhere and the thread is suspended).  When a suspended thread resumes
+ * somewhere and the thread is suspended); the inline yield of optimised
+ * code, called from the default scheduler's trampoline, queues k and
+ * returns the next runnable thread (cpc__yield_inline below).  When a suspended thread resumes
  * with a value (cpc_wait's CPC_CONDVAR, ...), the runtime writes it above
  * the top frame before requeueing it.
  *
