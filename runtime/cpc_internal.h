@@ -27,6 +27,9 @@
 #ifndef CPC_INTERNAL_H
 #define CPC_INTERNAL_H
 
+/* The runtime itself calls the primitives' functions (and declares the
+   default scheduler with its full type). */
+#define CPC__RUNTIME 1
 #include "cpc/cpc_runtime.h"
 
 #include <stdatomic.h>
@@ -71,6 +74,12 @@ extern _Thread_local struct cpc__pool *cpc__tls_pool;
    (spawn, yield) test it with one compare of a TLS byte and then reach the
    default scheduler's run queue at its fixed address. */
 extern _Thread_local bool cpc__tls_on_default;
+/* This OS thread is in the trampoline of the default scheduler's main
+   loop, with no cpc_continuation_run nested in it: a primitive may return
+   the next runnable thread instead of NULL (the inline yield of
+   cpc_runtime.h does).  Exported: optimised cps code reads it. */
+extern _Thread_local bool cpc__tls_direct
+    __attribute__((visibility("default")));
 /* On a pool worker: the home scheduler of the thread it runs (where
    cpc_attach takes it back, and where it spawns). */
 extern _Thread_local struct cpc_sched *cpc__tls_home;
@@ -309,7 +318,20 @@ struct cpc_sched {
     void *host_wake_arg;
 };
 
-extern struct cpc_sched cpc__sched_default;
+/* Exported (default visibility): optimised code pushes a yielding thread
+   onto its run queue inline, through the public struct cpc__sched_head
+   that the start of struct cpc_sched matches (cpc_runtime.h). */
+extern struct cpc_sched cpc__sched_default
+    __attribute__((visibility("default")));
+_Static_assert(offsetof(struct cpc_sched, kind) ==
+                   offsetof(struct cpc__sched_head, kind) &&
+               offsetof(struct cpc_sched, cv_key) ==
+                   offsetof(struct cpc__sched_head, cv_key) &&
+               offsetof(struct cpc_sched, runq.head) ==
+                   offsetof(struct cpc__sched_head, runq_head) &&
+               offsetof(struct cpc_sched, runq.tail) ==
+                   offsetof(struct cpc__sched_head, runq_tail),
+               "struct cpc_sched starts as struct cpc__sched_head");
 
 static inline bool cpc__is_pool(const cpc_sched *s)
 {

@@ -85,7 +85,7 @@ union yielder__reserve { struct yielder__frame f; };
 struct main__spawn_1    { int a0; long a1; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int cpc_resume,
+static inline CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int cpc_resume,
                                        int id, long n);
 
 static CPC_CPS_FN cpc_continuation *yielder__resume_1(cpc_continuation *cpc_k)
@@ -117,7 +117,7 @@ CPC_CPS_FN cpc_continuation *yielder__cps(cpc_continuation *cpc_k, int id, long 
     return yielder__body(cpc_k, 0, id, n);
 }
 
-static CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int cpc_resume,
+static inline CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int cpc_resume,
                                        int id, long n)
 {
     switch (cpc_resume) {
@@ -193,8 +193,8 @@ struct main__spawn_2 { long a0; cpc_function *cpc_fn; };
 struct main__spawn_3 { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_resume, long n);
-static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_resume, long n);
+static inline CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_resume, long n);
+static inline CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_resume, long n);
 
 static CPC_CPS_FN cpc_continuation *ping__resume_1(cpc_continuation *cpc_k)
 {
@@ -224,7 +224,7 @@ CPC_CPS_FN cpc_continuation *ping__cps(cpc_continuation *cpc_k, long n)
     return ping__body(cpc_k, 0, n);
 }
 
-static CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_resume, long n)
+static inline CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_resume, long n)
 {
     switch (cpc_resume) {
     case 1: goto ping__resumed_1;
@@ -283,7 +283,7 @@ CPC_CPS_FN cpc_continuation *pong__cps(cpc_continuation *cpc_k, long n)
     return pong__body(cpc_k, 0, n);
 }
 
-static CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_resume, long n)
+static inline CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_resume, long n)
 {
     switch (cpc_resume) {
     case 1: goto pong__resumed_1;
@@ -388,7 +388,7 @@ CPC_CPS_FN cpc_continuation *child__cps(cpc_continuation *cpc_k, int id)
     return cpc_k;
 }
 
-static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int cpc_resume,
+static inline CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int cpc_resume,
                                        long n);
 
 static CPC_CPS_FN cpc_continuation *spawner__resume_1(cpc_continuation *cpc_k)
@@ -430,7 +430,7 @@ static CPC_CPS_FN cpc_continuation *spawner__spawn_1__start(cpc_continuation *cp
     return child__cps(cpc_k, cpc_a->a0);
 }
 
-static CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int cpc_resume,
+static inline CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int cpc_resume,
                                        long n)
 {
     switch (cpc_resume) {

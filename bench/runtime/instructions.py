@@ -16,8 +16,11 @@ and, for cpc and cpcc, where those instructions go, by function, grouped:
 
     BENCH instr.switch.cpc.loop 7.8 instr       the scheduler's loop and
                                                 trampoline (sched_*)
-    BENCH instr.switch.cpc.primitive 5.0 instr  cpc_yield, cpc_signal,
-                                                cpc_wait, cpc_spawn_continuation
+    BENCH instr.switch.cpc.primitive 5.0 instr  cpc_signal, cpc_wait,
+                                                cpc_spawn_continuation (and
+                                                cpc_yield as a function;
+                                                optimised code yields inline,
+                                                in its own code)
     BENCH instr.switch.cpc.alloc 0.0 instr      continuations made and freed
     BENCH instr.switch.cpc.thread 35.5 instr    the threads' own code (bodies,
                                                 resume functions, spawn thunks)

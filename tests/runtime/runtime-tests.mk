@@ -39,6 +39,11 @@ $(RT_BUILD)/packed/%: $(RT_SRC)/%.c $(RT_DEPS) $(RUNTIME_LIB)
 
 RT_BINS := $(foreach f,opt O0 debug tsan packed,$(addprefix $(RT_BUILD)/$(f)/,$(RT_TESTS)))
 
+# t_service_bound_lone is t_service_bound.c with one yielding thread.
+$(foreach f,opt O0 debug tsan packed,$(RT_BUILD)/$(f)/t_service_bound_lone) \
+$(foreach f,opt debug,$(BUILD)/tests/runtime-shared/$(f)/t_service_bound_lone): \
+    $(RT_SRC)/t_service_bound.c
+
 # The same tests against the shared libraries (test-runtime-shared, run by
 # test-runtime after the others, not beside them: some tests order events
 # 10 ms apart and more parallel load would blur that): the opt and debug

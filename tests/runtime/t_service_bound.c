@@ -11,7 +11,9 @@
 
 #include <unistd.h>
 
+#ifndef NYIELD
 #define NYIELD 1000
+#endif
 #define BOUND (64 + NYIELD + 2)
 
 static int fds[2];

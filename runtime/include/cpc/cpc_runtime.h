@@ -85,7 +85,9 @@
  *
  * Primitives are cps functions written in C with the same convention: they
  * take k and return either k (continue at once) or NULL (k was queued
- * somewhere and the thread is suspended).  When a suspended thread resumes
+ * somewhere and the thread is suspended); the inline yield of optimised
+ * code, called from the default scheduler's trampoline, queues k and
+ * returns the next runnable thread (cpc__yield_inline below).  When a suspended thread resumes
  * with a value (cpc_wait's CPC_CONDVAR, ...), the runtime writes it above
  * the top frame before requeueing it.
  *
@@ -671,6 +673,47 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
    last of them leaves (by timeout or fd); a waiter with no other event is
    stranded. */
 cpc_continuation *cpc_yield__cps(cpc_continuation *k);
+/* Optimised code yields inline (docs/abi.md, "The run queue").  Called
+   from the trampoline of the default scheduler's main loop
+   (cpc__tls_direct: that loop runs this OS thread's cps code, and no
+   cpc_continuation_run is nested in it), a yield switches directly: k
+   goes to the tail of the run queue and the thread at its head is
+   returned, for the trampoline to run next (a cps function returns "the
+   continuation to run next"); k itself when nobody else can run.
+   Anywhere else it calls the function.  The run queue is the start of the
+   default scheduler's state (runtime/cpc_internal.h, struct cpc_sched),
+   which the runtime exports with default visibility: from libcpc.so, the
+   runtime reaches it through its GOT, so the executable's copy (a copy
+   relocation) is the one both see.  Unoptimised and debug code call the
+   function (a debugger steps over it, and the debug runtime checks the
+   ownership of k). */
+struct cpc__sched_head {
+    unsigned int kind, cv_key;
+    cpc_continuation *runq_head;
+    cpc_continuation **runq_tail;
+};
+#ifndef CPC__RUNTIME
+extern struct cpc__sched_head cpc__sched_default;
+extern _Thread_local _Bool cpc__tls_direct
+    __attribute__((tls_model("initial-exec")));
+#endif
+#if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && !defined(CPC__RUNTIME)
+static inline cpc_continuation *cpc__yield_inline(cpc_continuation *k)
+{
+    cpc_continuation *next;
+    if (__builtin_expect(!cpc__tls_direct, 0))
+        return (cpc_yield__cps)(k);
+    next = cpc__sched_default.runq_head;
+    if (__builtin_expect(next == 0, 0))
+        return k;
+    k->cpc_next = 0;
+    *cpc__sched_default.runq_tail = k;
+    cpc__sched_default.runq_tail = &k->cpc_next;
+    cpc__sched_default.runq_head = next->cpc_next;
+    return next;
+}
+#define cpc_yield__cps(k) cpc__yield_inline(k)
+#endif
 cpc_continuation *cpc_done__cps(cpc_continuation *k);
 /* sec < 0: no timeout */
 cpc_continuation *cpc_wait__cps(cpc_continuation *k, cpc_condvar *c,
