@@ -2134,7 +2134,17 @@ def _inlined_first_statement(func):
                 b = b.superblock
         if rows:
             first = min(e.line for e in rows)
-            out += sorted({e.pc for e in rows if e.line == first})
+            pcs = {e.pc for e in rows if e.line == first}
+            # where gdb itself would break on that line: gdb's Python line
+            # table has no is_stmt, and a row that starts no statement (an
+            # instruction gcc scheduled early) would stop in the middle of
+            # the line
+            try:
+                sals = gdb.decode_line('%s:%d' % (sym.symtab.fullname(), first))[1] or ()
+            except gdb.error:
+                sals = ()
+            starts = {sal.pc for sal in sals if sal.pc in pcs}
+            out += sorted(starts or pcs)
     return out
 
 

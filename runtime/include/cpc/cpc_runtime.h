@@ -87,7 +87,8 @@
  * take k and return either k (continue at once) or NULL (k was queued
  * somewhere and the thread is suspended); the inline yield of optimised
  * code, called from the default scheduler's trampoline, queues k and
- * returns the next runnable thread (cpc__yield_inline below).  When a suspended thread resumes
+ * returns the next runnable thread (cpc_yield__cps below).  When a
+ * suspended thread resumes
  * with a value (cpc_wait's CPC_CONDVAR, ...), the runtime writes it above
  * the top frame before requeueing it.
  *
@@ -698,21 +699,26 @@ extern _Thread_local _Bool cpc__tls_direct
     __attribute__((tls_model("initial-exec")));
 #endif
 #if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && !defined(CPC__RUNTIME)
-static inline cpc_continuation *cpc__yield_inline(cpc_continuation *k)
-{
-    cpc_continuation *next;
-    if (__builtin_expect(!cpc__tls_direct, 0))
-        return (cpc_yield__cps)(k);
-    next = cpc__sched_default.runq_head;
-    if (__builtin_expect(next == 0, 0))
-        return k;
-    k->cpc_next = 0;
-    *cpc__sched_default.runq_tail = k;
-    cpc__sched_default.runq_tail = &k->cpc_next;
-    cpc__sched_default.runq_head = next->cpc_next;
-    return next;
-}
-#define cpc_yield__cps(k) cpc__yield_inline(k)
+/* A macro, not an inline function, so that its code carries the line of
+   the cpc_yield that uses it: gdb's line table then has that line, and a
+   breakpoint or a step there has an instruction to stop at (tests/debug),
+   as with the return path's macros. */
+#define cpc_yield__cps(k) __extension__ ({                                   \
+    cpc_continuation *cpc__yield_k = (k), *cpc__yield_next;                \
+    if (__builtin_expect(!cpc__tls_direct, 0)) {                           \
+        cpc__yield_next = (cpc_yield__cps)(cpc__yield_k);                  \
+    } else {                                                               \
+        cpc__yield_next = cpc__sched_default.runq_head;                    \
+        if (__builtin_expect(cpc__yield_next == 0, 0)) {                   \
+            cpc__yield_next = cpc__yield_k;                                \
+        } else {                                                           \
+            cpc__yield_k->cpc_next = 0;                                    \
+            *cpc__sched_default.runq_tail = cpc__yield_k;                  \
+            cpc__sched_default.runq_tail = &cpc__yield_k->cpc_next;        \
+            cpc__sched_default.runq_head = cpc__yield_next->cpc_next;      \
+        }                                                                  \
+    }                                                                      \
+    cpc__yield_next; })
 #endif
 cpc_continuation *cpc_done__cps(cpc_continuation *k);
 /* sec < 0: no timeout */
