@@ -267,12 +267,18 @@ def test_next_out_of_a_cps_function_goes_on_in_its_caller():
     assert re.search(r'^\$1 = 0$', out, re.M), out
 
 
+def assert_on_squares_first_line(out, v):
+    """gdb stopped on lines.cpc's square(v) at its first line, and `print v`
+    followed."""
+    assert re.search(r'^#0  square \(v=%d\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                     r'\$1 = %d$' % (v, v), out, re.M), out
+
+
 def test_step_into_a_deferred_cps_call_stops_on_the_callees_first_line():
     # count's first call is deferred (the thread's continuation grows):
     # square's body runs from the trampoline, and one step gets there
     out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'step', 'print v', 'kill')
-    assert re.search(r'^#0  square \(v=3\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
-                     r'\$1 = 3$', out, re.M), out
+    assert_on_squares_first_line(out, 3)
     assert '__cps' not in out, out
 
 
@@ -280,15 +286,13 @@ def test_step_into_a_cps_call_stops_on_the_callees_first_line_not_its_entry():
     # count's second call runs square's body at once, from its entry
     out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step', 'print v',
               'kill')
-    assert re.search(r'^#0  square \(v=2\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
-                     r'\$1 = 2$', out, re.M), out
+    assert_on_squares_first_line(out, 2)
     assert '__cps' not in out, out
 
 
 def test_step_from_a_cps_functions_entry_reaches_its_first_line():
     out = gdb(build('lines', '-O0'), 'break square__cps', 'run', 'step', 'print v', 'kill')
-    assert re.search(r'^#0  square \(v=3\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
-                     r'\$1 = 3$', out, re.M), out
+    assert_on_squares_first_line(out, 3)
 
 
 @pytest.mark.parametrize('flags', [('-O0',), ('-O0', '--cpc-debug')])
@@ -298,8 +302,7 @@ def test_step_from_an_entry_that_runs_the_body_at_once_stops_on_its_first_line(f
     # the rest of that line and stopped in the runtime's cpc_push_reserved
     out = gdb(build('lines', *flags), 'break square__cps', 'run', 'continue', 'step',
               'print v', 'kill')
-    assert re.search(r'^#0  square \(v=2\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
-                     r'\$1 = 2$', out, re.M), out
+    assert_on_squares_first_line(out, 2)
     assert 'cpc_push_reserved' not in out and 'cpc_runtime.h' not in out, out
 
 
@@ -308,8 +311,7 @@ def test_step_into_an_optimised_cps_call_stops_on_the_callees_first_line_not_its
     # its entry square__cps (and its deferred entry), and count's call is a
     # jump into the entry, where gdb's own step stopped
     out = gdb(build('lines', '-O2'), 'break lines.cpc:13', 'run', 'step', 'print v', 'kill')
-    assert re.search(r'^#0  square \(v=3\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
-                     r'\$1 = 3$', out, re.M), out
+    assert_on_squares_first_line(out, 3)
     assert '__cps' not in out, out
 
 
