@@ -74,11 +74,12 @@ extern _Thread_local struct cpc__pool *cpc__tls_pool;
    (spawn, yield) test it with one compare of a TLS byte and then reach the
    default scheduler's run queue at its fixed address. */
 extern _Thread_local bool cpc__tls_on_default;
-/* This OS thread is in the trampoline of the default scheduler's main
-   loop, with no cpc_continuation_run nested in it: a primitive may return
-   the next runnable thread instead of NULL (the inline yield of
-   cpc_runtime.h does).  Exported: optimised cps code reads it. */
-extern _Thread_local bool cpc__tls_direct
+/* The scheduler whose main loop's trampoline this OS thread is in, with
+   no cpc_continuation_run nested in it (NULL elsewhere): a primitive may
+   return the next runnable thread of its run queue instead of NULL (the
+   inline yield of cpc_runtime.h does).  Exported: optimised cps code
+   reads it. */
+extern _Thread_local struct cpc__sched_head *cpc__tls_direct
     __attribute__((visibility("default")));
 /* On a pool worker: the home scheduler of the thread it runs (where
    cpc_attach takes it back, and where it spawns). */
@@ -318,11 +319,10 @@ struct cpc_sched {
     void *host_wake_arg;
 };
 
-/* Exported (default visibility): optimised code pushes a yielding thread
-   onto its run queue inline, through the public struct cpc__sched_head
-   that the start of struct cpc_sched matches (cpc_runtime.h). */
-extern struct cpc_sched cpc__sched_default
-    __attribute__((visibility("default")));
+/* Optimised code pushes a yielding thread onto its scheduler's run queue
+   inline (cpc__tls_direct), through the public struct cpc__sched_head that
+   the start of struct cpc_sched matches (cpc_runtime.h). */
+extern struct cpc_sched cpc__sched_default;
 _Static_assert(offsetof(struct cpc_sched, kind) ==
                    offsetof(struct cpc__sched_head, kind) &&
                offsetof(struct cpc_sched, cv_key) ==

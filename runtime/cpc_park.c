@@ -38,10 +38,10 @@ cpc_continuation *cpc_park__cps(cpc_continuation *k, cpc_continuation **slot)
 cpc_continuation *cpc_continuation_run(cpc_continuation *k)
 {
     int saved = cpc_budget;
-    bool saved_direct = cpc__tls_direct;    /* its yields return k or NULL */
+    struct cpc__sched_head *saved_direct = cpc__tls_direct; /* yields: k or NULL */
     cpc__dbg_run_start(k);
     cpc_budget = CPC_DIRECT_BUDGET;
-    cpc__tls_direct = false;
+    cpc__tls_direct = NULL;
     while (k->length > 0) {
         cpc__dbg_check_running(k);
         k = cpc_top_function(k)(k);

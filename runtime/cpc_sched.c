@@ -55,7 +55,7 @@ _Thread_local struct cpc_sched *cpc__tls_sched = NULL;
 _Thread_local struct cpc__pool *cpc__tls_pool = NULL;
 _Thread_local struct cpc_sched *cpc__tls_home = NULL;
 _Thread_local bool cpc__tls_on_default = false;
-_Thread_local bool cpc__tls_direct = false;
+_Thread_local struct cpc__sched_head *cpc__tls_direct = NULL;
 
 /* The bound on the wait of a ready descriptor or an expired timer while
    threads stay runnable: switches, nanoseconds (sched_service_due). */
@@ -856,7 +856,7 @@ static __attribute__((noinline)) unsigned sched_interval_end(struct cpc_sched *s
 /* The trampoline: runs k, a thread taken from a queue, frame after frame.
    A frame's function returns NULL (the thread went somewhere), or the
    continuation to run next: the same thread (a bounce through the
-   trampoline, or its frames ran out), or, in the default scheduler's main
+   trampoline, or its frames ran out), or, in a scheduler's main
    loop, the thread a yield switched to directly (it took it from the run
    queue's head: cpc__tls_direct, cpc_runtime.h).  An empty continuation
    is a thread that ended, or one that suspended with no frame left
@@ -1018,14 +1018,16 @@ static void sched_finish(struct cpc_sched *s, struct cpc_sched *prev,
    run queue at fixed addresses. */
 static __attribute__((noinline)) void sched_loop_default(void)
 {
-    cpc__tls_direct = true;
+    cpc__tls_direct = (struct cpc__sched_head *)&cpc__sched_default;
     sched_loop(&cpc__sched_default);
-    cpc__tls_direct = false;
+    cpc__tls_direct = NULL;
 }
 
 static __attribute__((noinline)) void sched_loop_other(struct cpc_sched *s)
 {
+    cpc__tls_direct = (struct cpc__sched_head *)s;
     sched_loop(s);
+    cpc__tls_direct = NULL;
 }
 
 void cpc_scheduler_run(cpc_sched *h)
@@ -1033,8 +1035,8 @@ void cpc_scheduler_run(cpc_sched *h)
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_run");
     struct cpc_sched *prev = cpc__tls_sched;
     uint32_t prev_key = cpc__tls_cv_key;
-    bool prev_direct = cpc__tls_direct;     /* run from a thread's native code */
-    cpc__tls_direct = false;
+    struct cpc__sched_head *prev_direct = cpc__tls_direct;  /* run from native code */
+    cpc__tls_direct = NULL;
     sched_begin(s);
     if (s == &cpc__sched_default)
         sched_loop_default();
@@ -1102,8 +1104,8 @@ int cpc_scheduler_run_once(cpc_sched *h)
         s->embedded = true;
         pthread_mutex_unlock(&world_lock);
     }
-    bool prev_direct = cpc__tls_direct;     /* its passes run each thread once */
-    cpc__tls_direct = false;
+    struct cpc__sched_head *prev_direct = cpc__tls_direct;  /* each thread once */
+    cpc__tls_direct = NULL;
     sched_enter(s);
     sched_unpark(s);
     /* Turns of the main loop that never block: timers, inbox, fds (always

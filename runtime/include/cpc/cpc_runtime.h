@@ -675,27 +675,25 @@ static inline cpc_function *cpc_top_function(const cpc_continuation *k)
    stranded. */
 cpc_continuation *cpc_yield__cps(cpc_continuation *k);
 /* Optimised code yields inline (docs/abi.md, "The run queue").  Called
-   from the trampoline of the default scheduler's main loop
-   (cpc__tls_direct: that loop runs this OS thread's cps code, and no
-   cpc_continuation_run is nested in it), a yield switches directly: k
-   goes to the tail of the run queue and the thread at its head is
-   returned, for the trampoline to run next (a cps function returns "the
-   continuation to run next"); k itself when nobody else can run.
-   Anywhere else it calls the function.  The run queue is the start of the
-   default scheduler's state (runtime/cpc_internal.h, struct cpc_sched),
-   which the runtime exports with default visibility: from libcpc.so, the
-   runtime reaches it through its GOT, so the executable's copy (a copy
-   relocation) is the one both see.  Unoptimised and debug code call the
-   function (a debugger steps over it, and the debug runtime checks the
-   ownership of k). */
+   from the trampoline of a scheduler's main loop (cpc__tls_direct: the
+   scheduler whose loop runs this OS thread's cps code, with no
+   cpc_continuation_run nested in it; NULL elsewhere), a yield switches
+   directly: k goes to the tail of that scheduler's run queue and the
+   thread at its head is returned, for the trampoline to run next (a cps
+   function returns "the continuation to run next"); k itself when nobody
+   else can run.  Anywhere else it calls the function.  A scheduler's
+   state starts with its run queue (runtime/cpc_internal.h, struct
+   cpc_sched, whose first fields are these), which only the OS thread
+   driving it touches.  Unoptimised and debug code call the function (a
+   debugger steps over it, and the debug runtime checks the ownership of
+   k). */
 struct cpc__sched_head {
     unsigned int kind, cv_key;
     cpc_continuation *runq_head;
     cpc_continuation **runq_tail;
 };
 #ifndef CPC__RUNTIME
-extern struct cpc__sched_head cpc__sched_default;
-extern _Thread_local _Bool cpc__tls_direct
+extern _Thread_local struct cpc__sched_head *cpc__tls_direct
     __attribute__((tls_model("initial-exec")));
 #endif
 #if defined(__OPTIMIZE__) && !defined(CPC_DEBUG) && !defined(CPC__RUNTIME)
@@ -704,18 +702,19 @@ extern _Thread_local _Bool cpc__tls_direct
    breakpoint or a step there has an instruction to stop at (tests/debug),
    as with the return path's macros. */
 #define cpc_yield__cps(k) __extension__ ({                                   \
+    struct cpc__sched_head *cpc__yield_s = cpc__tls_direct;                \
     cpc_continuation *cpc__yield_k = (k), *cpc__yield_next;                \
-    if (__builtin_expect(!cpc__tls_direct, 0)) {                           \
+    if (__builtin_expect(cpc__yield_s == 0, 0)) {                          \
         cpc__yield_next = (cpc_yield__cps)(cpc__yield_k);                  \
     } else {                                                               \
-        cpc__yield_next = cpc__sched_default.runq_head;                    \
+        cpc__yield_next = cpc__yield_s->runq_head;                         \
         if (__builtin_expect(cpc__yield_next == 0, 0)) {                   \
             cpc__yield_next = cpc__yield_k;                                \
         } else {                                                           \
             cpc__yield_k->cpc_next = 0;                                    \
-            *cpc__sched_default.runq_tail = cpc__yield_k;                  \
-            cpc__sched_default.runq_tail = &cpc__yield_k->cpc_next;        \
-            cpc__sched_default.runq_head = cpc__yield_next->cpc_next;      \
+            *cpc__yield_s->runq_tail = cpc__yield_k;                       \
+            cpc__yield_s->runq_tail = &cpc__yield_k->cpc_next;             \
+            cpc__yield_s->runq_head = cpc__yield_next->cpc_next;           \
         }                                                                  \
     }                                                                      \
     cpc__yield_next; })
