@@ -13,6 +13,9 @@
 # headers, in the same -O2 and --cpc-debug -O0 builds.  It links the
 # runtime alone, without lib/'s objects: the generic layer defines
 # qemu_coroutine_create, enter and yield itself.
+#
+# tests/qemu-cpc/test_cc_wrapper.py checks build.sh's compiler wrapper: the
+# records that parallel compilers append to one file stay whole.
 
 QEMU_TEST_SRCS := $(sort $(wildcard $(TOP)/tests/qemu/*.cpc))
 QEMU_BACKEND_EXTRA_SRCS := $(TOP)/tests/qemu-cpc/backend/qemu-coroutine.cpc \
@@ -23,6 +26,7 @@ test-qemu: setup-test runtime lib
 	@CPCC="$(LIB_CPCC)" EXTRA_SRCS="$(QEMU_BACKEND_EXTRA_SRCS)" \
 	    $(TOP)/tests/lib/run-cpc-tests.sh qemu-backend $(BUILD)/tests/qemu-backend \
 	    $(TOP)/tests/qemu-cpc/backend/backend.cpc
+	@$(PYTHON) -m pytest -q -p no:cacheprovider $(TOP)/tests/qemu-cpc/test_cc_wrapper.py
 
 TEST_SUITES += test-qemu
 .PHONY: test-qemu
