@@ -630,6 +630,27 @@ def test_an_argument_dead_across_a_call_is_optimized_out_after_it():
     assert re.search(r'^n = <optimized out>$', out, re.M), out
 
 
+@pytest.mark.parametrize('view', ['bt', 'cpc bt', 'info cpc-threads'])
+def test_a_callers_argument_dead_at_its_resume_is_optimized_out_in_the_backtrace(view):
+    # twice(twice(n)): run resumes from the first call into the second with
+    # n dead (its resume function passes a 0 in its place)
+    out = gdb(build('twocalls', '-O0'), 'break twice', 'run', 'continue', 'echo --view--\\n',
+              view, 'kill')
+    got = out[out.index('--view--'):]
+    assert re.search(r'#\d+\s+(0x[0-9a-f]+ in )?run \(n=<optimized out>\) at \S*twocalls\.cpc:11',
+                     got), out
+    assert 'n=0' not in got, out
+
+
+def test_finish_says_which_breakpoint_it_stopped_at_on_the_way():
+    # finish from the first call of twice; the thread meets the breakpoint
+    # again in the second call before the line of the first call ends
+    out = gdb(build('twocalls', '-O0'), 'break twice', 'run', 'finish', 'kill')
+    after = out[out.index('waits for the call to return'):]
+    assert re.search(r'^Breakpoint 1, twice \(v=10\) at \S*twocalls\.cpc:6\n6\t', after,
+                     re.M), out
+
+
 def test_a_variable_dead_across_two_calls_is_optimized_out_after_each():
     # sq is dead across both calls of twice: one entry of its dead table,
     # shared by both resume points, read through each

@@ -633,10 +633,14 @@ def _real_args(frame):
         block = block.superblock
     if block is None:
         return out
+    # an argument dead across the call the thread resumed from was not
+    # restored: the resume function passed a zero in its place
+    dead = _dead_here(frame) if GENERATED_RE.match(cname(frame)) else set()
     for s in block:
         if s.is_argument and not s.name.startswith('cpc_'):
             try:
-                out.append((s.name, frame.read_var(s)))
+                out.append((s.name, s.type.optimized_out() if s.name in dead
+                            else frame.read_var(s)))
             except (gdb.error, ValueError):
                 pass
     return out
@@ -1565,19 +1569,12 @@ class RenamedFrame(FrameDecorator):
         return super().function()
 
     def frame_args(self):
-        """The user's arguments (not cpc_k, cpc_resume)."""
-        if chunk_params(self.inferior_frame()) is not None:
-            return [_Arg(n, v) for n, v in _real_args(self.inferior_frame())]
-        args = super().frame_args()
-        if args is None or not GENERATED_RE.match(cname(self.inferior_frame())):
-            return args
-        out = []
-        for a in args:
-            sym = a.symbol()
-            name = sym if isinstance(sym, str) else sym.name
-            if not _is_generated_name(name):
-                out.append(a)
-        return out
+        """The user's arguments (not cpc_k, cpc_resume; those dead at the
+        point the thread resumed from are <optimized out>)."""
+        f = self.inferior_frame()
+        if chunk_params(f) is not None or GENERATED_RE.match(cname(f)):
+            return [_Arg(n, v) for n, v in _real_args(f)]
+        return super().frame_args()
 
 
 class ContinuationFrame(FrameDecorator):
@@ -2179,6 +2176,25 @@ def _print_frame():
     gdb.write(out)
 
 
+def _continue():
+    """`continue` on the way to where one of the extension's steps ends.
+    gdb's output, and the extension's (a user's breakpoint is announced by
+    _print_breakpoint_stop), is captured, and shown only when the thread
+    stopped for something the user must see: a breakpoint of theirs, a
+    signal, the end of the program."""
+    global _last_stop
+    _last_stop = None
+    out = gdb.execute('continue', to_string=True)
+    stop = _last_stop
+    if isinstance(stop, gdb.BreakpointEvent) and \
+            all(not b.is_valid() or b.number <= 0 for b in stop.breakpoints):
+        return                          # one of the extension's own breakpoints
+    if isinstance(stop, gdb.StopEvent) and not isinstance(
+            stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+        return                          # the end of a step of gdb's own
+    gdb.write(out)
+
+
 def _after_step(kind):
     global _step
     if _step is None or _step[0] != kind:
@@ -2193,7 +2209,7 @@ def _after_step(kind):
                     (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)):
                 for b in into:
                     b.remove()
-                gdb.execute('continue', to_string=True)
+                _continue()
             if bp.hit:
                 _print_frame()
             return
@@ -2207,7 +2223,7 @@ def _after_step(kind):
             if not any(not b.stopper for b in into):
                 gdb.write('[cpc: the thread waits for the call to return; running other '
                           'threads until it resumes]\n')
-            gdb.execute('continue', to_string=True)
+            _continue()
         if any(b.hit and not b.stopper for b in into):
             _print_frame()                   # stopped in the callee's body (silently)
             return
@@ -2216,7 +2232,7 @@ def _after_step(kind):
             # (gdb's step may have stopped on the cut's line first)
             if not bp.hit and _still_in(start) and \
                     not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
-                gdb.execute('continue', to_string=True)
+                _continue()
             if bp.hit:
                 _print_frame()
             return
@@ -2236,7 +2252,7 @@ def _after_step(kind):
             else:
                 gdb.write('[cpc: the thread waits for the call to return; running other '
                           'threads until it resumes]\n')
-            gdb.execute('continue', to_string=True)
+            _continue()
             if not gdb.selected_inferior().pid:
                 return                       # the program ended meanwhile
         if any(b.hit and not b.stopper for b in into):
@@ -2267,7 +2283,7 @@ def _rest_of_line():
     # (straight code to the next chunk: the thread does not suspend)
     bp = _ResumeBreakpoint(addr, _frame_k(f))
     try:
-        gdb.execute('continue', to_string=True)
+        _continue()
         if bp.hit:
             _print_frame()
     finally:
