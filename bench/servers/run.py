@@ -8,7 +8,9 @@ thread or process per connection, canned page, Connection: close);
 naive-cpc-poll50 is naive-cpc run with CPC_POLL_SPIN_US=50;
 HTTPD is examples/httpd's binary.  nginx (1 worker, the same page from a
 file, access log off) runs from a configuration written into a temporary
-directory.  httpd and nginx run twice: with keep-alive and with every
+directory.  Both httpd (-D) and nginx (listen ... deferred) defer the
+accept of a connection until its request arrives (TCP_DEFER_ACCEPT): the
+same kernel help for both.  httpd and nginx run twice: with keep-alive and with every
 request carrying "Connection: close".
 
 Every point is a fresh server pinned to one core (BENCH_SERVER_CPU,
@@ -110,7 +112,7 @@ http {{
     scgi_temp_path {dir}/tmp;
     types {{ text/html html; }}
     server {{
-        listen 127.0.0.1:{port} backlog=4096;
+        listen 127.0.0.1:{port} backlog=4096 deferred;
         root {root};
     }}
 }}
@@ -151,7 +153,8 @@ class Server:
             binary = VARIANTS.get(self.name, (self.name, {}))[0]
             return [os.path.join(self.bindir, binary), str(self.port)]
         if kind == "httpd":
-            return [self.httpd, "-p", str(self.port), "-d", self.work.root, "-t", "60"]
+            return [self.httpd, "-p", str(self.port), "-d", self.work.root, "-t", "60",
+                    "-D"]
         conf = os.path.join(self.work.dir, "nginx-%d.conf" % self.port)
         with open(conf, "w") as f:
             f.write(NGINX_CONF.format(dir=self.work.dir, port=self.port,
