@@ -48,7 +48,9 @@ growth over its RSS before they connected, per connection:
 Environment: BENCH_QUICK=1 (1 s points, 10/100/1000 connections, one
 round, 2,000 idle connections), BENCH_RUNS (rounds, default 3),
 BENCH_DURATION (seconds per point, default 3), BENCH_CONNS (e.g.
-"10 1000"), BENCH_SERVERS (subset of the names below), BENCH_IDLE_CONNS.
+"10 1000"), BENCH_SERVERS (subset of the names below), BENCH_IDLE_CONNS,
+BENCH_SYSCALL_CONNS (the connections of the system call point, default
+10; bench/report/results.py labels its table with 10).
 """
 import os
 import re
@@ -68,7 +70,7 @@ DURATION = int(os.environ.get("BENCH_DURATION", "1" if QUICK else "3"))
 CONNS = [int(c) for c in os.environ.get(
     "BENCH_CONNS", "10 100 1000" if QUICK else "10 100 1000 5000 10000").split()]
 IDLE_CONNS = int(os.environ.get("BENCH_IDLE_CONNS", "2000" if QUICK else "10000"))
-SYSCALL_CONNS = 10
+SYSCALL_CONNS = int(os.environ.get("BENCH_SYSCALL_CONNS", "10"))
 # The calls counted one by one under perf (all calls count in the total).
 PERF_SYSCALLS = ["accept", "accept4", "read", "recvfrom", "write", "writev", "sendto",
                  "sendmsg", "sendfile64", "shutdown", "close", "openat", "openat2",
