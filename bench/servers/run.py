@@ -8,7 +8,9 @@ thread or process per connection, canned page, Connection: close);
 naive-cpc-poll50 is naive-cpc run with CPC_POLL_SPIN_US=50;
 HTTPD is examples/httpd's binary.  nginx (1 worker, the same page from a
 file, access log off) runs from a configuration written into a temporary
-directory.  httpd and nginx run twice: with keep-alive and with every
+directory.  Both httpd (-D) and nginx (listen ... deferred) defer the
+accept of a connection until its request arrives (TCP_DEFER_ACCEPT): the
+same kernel help for both.  httpd and nginx run twice: with keep-alive and with every
 request carrying "Connection: close".
 
 Every point is a fresh server pinned to one core (BENCH_SERVER_CPU,
@@ -46,7 +48,9 @@ growth over its RSS before they connected, per connection:
 Environment: BENCH_QUICK=1 (1 s points, 10/100/1000 connections, one
 round, 2,000 idle connections), BENCH_RUNS (rounds, default 3),
 BENCH_DURATION (seconds per point, default 3), BENCH_CONNS (e.g.
-"10 1000"), BENCH_SERVERS (subset of the names below), BENCH_IDLE_CONNS.
+"10 1000"), BENCH_SERVERS (subset of the names below), BENCH_IDLE_CONNS,
+BENCH_SYSCALL_CONNS (the connections of the system call point, default
+10; bench/report/results.py labels its table with 10).
 """
 import os
 import re
@@ -66,7 +70,7 @@ DURATION = int(os.environ.get("BENCH_DURATION", "1" if QUICK else "3"))
 CONNS = [int(c) for c in os.environ.get(
     "BENCH_CONNS", "10 100 1000" if QUICK else "10 100 1000 5000 10000").split()]
 IDLE_CONNS = int(os.environ.get("BENCH_IDLE_CONNS", "2000" if QUICK else "10000"))
-SYSCALL_CONNS = 10
+SYSCALL_CONNS = int(os.environ.get("BENCH_SYSCALL_CONNS", "10"))
 # The calls counted one by one under perf (all calls count in the total).
 PERF_SYSCALLS = ["accept", "accept4", "read", "recvfrom", "write", "writev", "sendto",
                  "sendmsg", "sendfile64", "shutdown", "close", "openat", "openat2",
@@ -110,7 +114,7 @@ http {{
     scgi_temp_path {dir}/tmp;
     types {{ text/html html; }}
     server {{
-        listen 127.0.0.1:{port} backlog=4096;
+        listen 127.0.0.1:{port} backlog=4096 deferred;
         root {root};
     }}
 }}
@@ -151,7 +155,8 @@ class Server:
             binary = VARIANTS.get(self.name, (self.name, {}))[0]
             return [os.path.join(self.bindir, binary), str(self.port)]
         if kind == "httpd":
-            return [self.httpd, "-p", str(self.port), "-d", self.work.root, "-t", "60"]
+            return [self.httpd, "-p", str(self.port), "-d", self.work.root, "-t", "60",
+                    "-D"]
         conf = os.path.join(self.work.dir, "nginx-%d.conf" % self.port)
         with open(conf, "w") as f:
             f.write(NGINX_CONF.format(dir=self.work.dir, port=self.port,

@@ -543,6 +543,42 @@ def test_request_with_body_is_answered_then_closed(server):
 # ---------------------------------------------------------------------------
 # Timeouts
 
+def test_deferred_accept_takes_a_connection_once_its_request_arrives(tree):
+    """-D: the kernel keeps a new connection until its request arrives
+    (TCP_DEFER_ACCEPT), so httpd has not accepted it while it is silent,
+    and accepts, reads and answers it at once when the request comes."""
+    root, files = tree
+    srv = Server(root, extra=("-D",))
+    try:
+        base = srv.stats()["accepted"]
+        with connect(srv.port) as s:
+            time.sleep(0.3)
+            assert srv.stats()["accepted"] == base
+            s.sendall(get("/hello.txt", "Connection: close\r\n"))
+            r = Reader(s)
+            status, _, body = r.response()
+            assert (status, body) == (200, files["hello.txt"])
+            assert r.at_eof()
+        assert srv.stats()["accepted"] == base + 1
+    finally:
+        srv.stop()
+
+
+def test_deferred_accept_still_times_out_a_silent_client(tree):
+    """-D: a client that never sends is accepted after about a second (the
+    kernel's first SYN-ACK retransmission), then closed by the timeout."""
+    srv = Server(tree[0], timeout=1, extra=("-D",))
+    try:
+        with connect(srv.port) as silent:
+            t0 = time.time()
+            assert Reader(silent).at_eof(8), "silent client not disconnected"
+            assert time.time() - t0 > 0.9
+        st = srv.wait_stats(lambda s: s["connections"] == 0, 5)
+        assert st["accepted"] == 1 and st["connections"] == 0, st
+    finally:
+        srv.stop()
+
+
 def test_silent_client_is_timed_out_and_freed(tree):
     srv = Server(tree[0], timeout=1)
     try:
