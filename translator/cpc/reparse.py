@@ -8,6 +8,7 @@ same order, with the same answers; a text for which that cannot hold gets a
 full parse.
 """
 import os
+import re
 
 import clang.cindex as ci
 
@@ -18,6 +19,9 @@ from .frontend import (Diag, Diags, K, PARSE_OPTIONS, Unit, parse, _errors, _fla
 
 PARSE_PRECOMPILED_PREAMBLE = 0x04             # CXTranslationUnit_PrecompiledPreamble
 PARSE_CREATE_PREAMBLE_ON_FIRST_PARSE = 0x100  # CXTranslationUnit_CreatePreambleOnFirstParse
+
+# a line directive (`#line 7 "f.h"`, `# 7 "f.h" 1`)
+LINE_DIRECTIVE_RE = re.compile(rb'^[ \t]*#[ \t]*(?:line[ \t]|[0-9])', re.M)
 
 _local_index = None      # lists a translation unit's own declarations, not its preamble's
 
@@ -50,37 +54,67 @@ class Reparser:
     @classmethod
     def worth(cls, u):
         """Whether parsing u's main file alone pays (u: a full parse), and
-        is possible: libclang gives no tokens for a range that starts in
-        the preamble and ends after it, which is what a cursor spelt by a
-        macro defined in the main file's preamble has (`#define WEAK
-        __attribute__((weak))` before the first line of code, read by
-        analysis/gnu_attributes.py), so such a file is parsed whole."""
+        is possible (`possible`)."""
         main = u.main_top()
         if len(u.top()) - len(main) <= cls.HEADER_CURSORS_PER_BYTE * len(u.text):
             return False
         return cls.possible(u)
 
-    @staticmethod
-    def possible(u):
+    @classmethod
+    def possible(cls, u):
         """Whether the parses of u's main file alone list what full parses
-        do.  Besides the macros above: libclang lists as a unit's own
-        declarations those the parser hands over, which leave out a tag
-        that a function's declaration declares in its result type (`cps
-        struct node *first(struct node *n) {...}`, before any other mention
-        of the struct): such a file is parsed whole too."""
+        do, and read what they read.  libclang gives no tokens for a range
+        that starts in the preamble and ends after it, which is what a
+        cursor has whose first token is spelt in the body of a macro
+        defined in the main file's preamble (`#define WEAK
+        __attribute__((weak))` before the first line of code): a file with
+        such a macro (`spells_read_tokens`) is parsed whole.  Its other
+        macros (`#define NOT_DONE 0x7fffffff`) give cursors whose tokens are
+        never asked.  And libclang lists as a unit's own declarations
+        those the parser hands over, which leave out a tag that a
+        function's declaration declares in its result type (`cps struct
+        node *first(struct node *n) {...}`, before any other mention of the
+        struct): such a file is parsed whole too.  So is a file with a line
+        directive (`#line 1 "h.h"`, a header inlined at its top) before its
+        first line of code: a parse in place places the code after the
+        preamble in the main file, not where the directive says."""
         main = u.main_top()
         code = [c.extent.start.offset for c in main if not c.kind.is_preprocessing()]
         first = min(code) if code else len(u.text)
+        if LINE_DIRECTIVE_RE.search(u.text, 0, first):
+            return False
         functions = [(c.extent.start.offset, c.extent.end.offset) for c in main
                      if c.kind == K.FUNCTION_DECL]
         for c in main:
-            if c.kind == K.MACRO_DEFINITION and c.extent.start.offset < first:
+            if c.kind == K.MACRO_DEFINITION and c.extent.start.offset < first and \
+                    cls.spells_read_tokens(c):
                 return False
             if c.kind in (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL):
                 a, b = c.extent.start.offset, c.extent.end.offset
                 if any(s <= a and b <= t for (s, t) in functions):
                     return False
         return True
+
+    # The translator asks libclang for the tokens of macro definitions
+    # (which a parse in place takes from base), of attributes
+    # (analysis/gnu_attributes.py) and of `sizeof`-like operators
+    # (analysis/syntax.py: sizeof_evaluated): a macro body that spells one
+    # of these (or pastes tokens, which may make one) could be where such a
+    # cursor's tokens start.
+    READ_TOKENS = frozenset((
+        '__attribute__', '__attribute', '__declspec', '_Alignas', 'alignas', '_Noreturn',
+        'noreturn', '__noreturn__', 'asm', '__asm', '__asm__', '_Pragma', '__pragma',
+        'sizeof', '_Alignof', 'alignof', '__alignof__', '__alignof', '__datasizeof',
+        '__builtin_vectorelements', 'vec_step', '##', '%:%:'))
+
+    @classmethod
+    def spells_read_tokens(cls, definition):
+        """Whether the body of macro `definition` spells a token that
+        starts a range whose tokens the translator reads (or `[[`, a C23
+        attribute)."""
+        toks = [t.spelling for t in definition.get_tokens()]
+        return any(t in cls.READ_TOKENS for t in toks) or \
+            any(a == b == '[' for a, b in zip(toks, toks[1:]))
 
     def __init__(self, base, args):
         self.base = base
