@@ -209,6 +209,33 @@ class Unit:
             sub.memo = None
         self._top = self._main_top = self._defs = self.own = None
 
+    # what a cursor of the listing keeps when its subtree is released
+    _LISTING_KEYS = ('_tu', 'kind', 'in_main_file')
+
+    def release_main_file_code(self):
+        """Drop what the analyses hold on the main file's declarations (as
+        release() does, keeping of each cursor what the listing needs),
+        leaving the listing (`top()`) and the headers' cursors as they are:
+        a unit that a reparse.Reparser lends its preamble's cursors from
+        lives as long as the translation, and what the passes derived from
+        its code would otherwise be gone through by every collection of
+        the garbage collector after it (collected_per_parse)."""
+        kept = []
+        for sub in subtrees(self.tu):
+            root = sub.nodes[0]
+            if not (root.__dict__.get('in_main_file') and not root.kind.is_preprocessing()):
+                kept.append(sub)
+                continue
+            for n in sub.nodes:
+                d = n.__dict__
+                listing = {k: d[k] for k in self._LISTING_KEYS if k in d}
+                d.clear()
+                d.update(listing)
+            sub.nodes = sub.parents = sub.ends = None
+            sub.memo = None
+        self.tu.cpc_subtrees = kept
+        self._defs = None
+
     def top(self):
         """The translation unit's top-level cursors (one list per parse)."""
         if self._top is None:

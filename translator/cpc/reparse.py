@@ -125,6 +125,7 @@ class Reparser:
         self.end = None             # where the units' own start in the main file
         base.lent = True            # (its release leaves it as it is)
         base.main_top()             # (each cursor knows whether it is the main file's)
+        base.release_main_file_code()
 
     def parse(self, text, path):
         if isinstance(text, str):

@@ -149,3 +149,23 @@ def test_a_file_with_a_line_directive_before_its_code_is_parsed_whole(tmp_path):
     [f] = [c for c in u.function_defs() if c.spelling == 'f']
     [full_f] = [c for c in fe.parse(edited, path).function_defs() if c.spelling == 'f']
     assert u.loc_of(f)[0] != u.loc_of(full_f)[0] == 'inlined.h'
+
+
+def test_the_base_keeps_its_listing_and_drops_its_code_analyses(tmp_path):
+    # (it lives as long as the translation: what the passes derived from its
+    # functions would be gone through by every collection after it)
+    from cpc.analysis.func import func
+    path = _on_disk(tmp_path)
+    base = fe.parse(PREAMBLE_SRC.encode(), path)
+    [f] = [c for c in base.function_defs() if c.spelling == 'f']
+    assert func(base, f).body is not None and 'children' in f.__dict__
+    header = [c for c in base.top() if not base.in_main_file(c) and
+              c.kind == fe.K.FUNCTION_DECL and c.spelling == 'strlen'][0]
+    cursors.kids(header)
+    reparser = Reparser(base, [])
+    assert 'children' not in f.__dict__ and 'memo' not in f.__dict__
+    assert f.__dict__['in_main_file'] and f.kind == fe.K.FUNCTION_DECL
+    assert 'children' in header.__dict__        # (the parses in place list it)
+    u = reparser.parse(PREAMBLE_SRC.replace('return', 'int b = 1; return').encode(), path)
+    full = fe.parse(PREAMBLE_SRC.replace('return', 'int b = 1; return').encode(), path)
+    assert _listing(u) == _listing(full)
