@@ -369,13 +369,15 @@ class Unit:
             names = []
             defs = {}
             every = {}
-            in_main = self._expanded_in_main_file()
-            for c in self.top():
-                if c.kind == K.MACRO_INSTANTIATION and in_main(c):
+            # (the main file's invocations are among its top-level cursors,
+            # which main_top() found once per parse)
+            for c in self.main_top():
+                if c.kind == K.MACRO_INSTANTIATION:
                     e = c.extent
                     rs.append((e.start.offset, e.end.offset))
                     names.append((e.start.offset, e.end.offset, c.spelling))
-                elif c.kind == K.MACRO_DEFINITION:
+            for c in self.top():
+                if c.kind == K.MACRO_DEFINITION:
                     defs[c.spelling] = c
                     every.setdefault(c.spelling, []).append(c)
             rs.sort()
