@@ -67,10 +67,12 @@ class Reparser:
         that starts in the preamble and ends after it, which is what a
         cursor has whose first token is spelt in the body of a macro
         defined in the main file's preamble (`#define WEAK
-        __attribute__((weak))` before the first line of code): a file with
-        such a macro (`spells_read_tokens`) is parsed whole.  Its other
-        macros (`#define NOT_DONE 0x7fffffff`) give cursors whose tokens are
-        never asked.  And libclang lists as a unit's own declarations
+        __attribute__((weak))`, or `#define W weak` used as
+        `__attribute__((W))`, before the first line of code): a file with a
+        macro there that may spell such a token (`spells_read_tokens`) is
+        parsed whole.  One whose replacement is literals and punctuators
+        (`#define NOT_DONE 0x7fffffff`) gives no cursor whose tokens are
+        read.  And libclang lists as a unit's own declarations
         those the parser hands over, which leave out a tag that a
         function's declaration declares in its result type (`cps struct
         node *first(struct node *n) {...}`, before any other mention of the
@@ -98,23 +100,38 @@ class Reparser:
     # The translator asks libclang for the tokens of macro definitions
     # (which a parse in place takes from base), of attributes
     # (analysis/gnu_attributes.py) and of `sizeof`-like operators
-    # (analysis/syntax.py: sizeof_evaluated): a macro body that spells one
-    # of these (or pastes tokens, which may make one) could be where such a
-    # cursor's tokens start.
-    READ_TOKENS = frozenset((
-        '__attribute__', '__attribute', '__declspec', '_Alignas', 'alignas', '_Noreturn',
-        'noreturn', '__noreturn__', 'asm', '__asm', '__asm__', '_Pragma', '__pragma',
-        'sizeof', '_Alignof', 'alignof', '__alignof__', '__alignof', '__datasizeof',
-        '__builtin_vectorelements', 'vec_step', '##', '%:%:'))
-
-    @classmethod
-    def spells_read_tokens(cls, definition):
-        """Whether the body of macro `definition` spells a token that
-        starts a range whose tokens the translator reads (or `[[`, a C23
-        attribute)."""
-        toks = [t.spelling for t in definition.get_tokens()]
-        return any(t in cls.READ_TOKENS for t in toks) or \
-            any(a == b == '[' for a, b in zip(toks, toks[1:]))
+    # (analysis/syntax.py: sizeof_evaluated).  Such a cursor's range starts
+    # at a name or keyword (the attribute's, `_Alignas`, `sizeof`, `asm`) or
+    # at `[[`: a macro whose replacement spells none of these, other than
+    # its parameters (whose tokens are the arguments', written where it is
+    # used), starts no such range.
+    @staticmethod
+    def spells_read_tokens(definition):
+        """Whether the replacement list of macro `definition` may spell the
+        first token of a range whose tokens the translator reads: a name
+        or keyword that is not one of its parameters, `[` (or `<:`), or
+        `#` and `##` (which make new tokens)."""
+        toks = list(definition.get_tokens())
+        params = set()
+        body = toks[1:]
+        if len(toks) > 1 and toks[1].spelling == '(' and \
+                toks[1].extent.start.offset == toks[0].extent.end.offset:
+            # a function-like macro: its parameters up to the `)`
+            for i, t in enumerate(toks[2:], 2):
+                if t.spelling == ')':
+                    body = toks[i + 1:]
+                    break
+                params.add(t.spelling)
+            if '...' in params:
+                params.update(('__VA_ARGS__', '__VA_OPT__'))
+        names = (ci.TokenKind.IDENTIFIER, ci.TokenKind.KEYWORD)
+        for t in body:
+            if t.kind in names and t.spelling not in params:
+                return True
+            if t.kind == ci.TokenKind.PUNCTUATION and \
+                    t.spelling in ('[', '<:', '#', '##', '%:', '%:%:'):
+                return True
+        return False
 
     def __init__(self, base, args):
         self.base = base

@@ -82,9 +82,26 @@ def test_a_file_whose_preamble_macro_spells_what_is_tokenized_is_parsed_whole():
     # an attribute or a sizeof spelt by such a macro would read as none)
     for body in ('__attribute__((weak))', '__attribute((unused))', 'sizeof(int)',
                  '_Alignof(long)', '_Alignas(16)', '_Noreturn', '__asm__("x")',
-                 'x ## y', '[[gnu::unused]]'):
+                 'x ## y', '[[gnu::unused]]', 'weak', '(x) + other'):
         src = PREAMBLE_SRC.replace('((x) * 2)', body).replace('TWICE(g(a))', 'g(a)')
         assert not Reparser.worth(fe.parse(src.encode(), 'p.cpc')), body
+
+
+def test_a_preamble_macro_spelling_an_attribute_name_gets_full_parses(tmp_path):
+    # `#define W unused` used as `__attribute__((W))`: the attribute's range
+    # starts in the macro's body, which a parse in place cannot tokenize
+    src = PREAMBLE_SRC.replace('#define TWICE(x) ((x) * 2)\n', '#define W unused\n') \
+        .replace('TWICE(g(a))', 'g(a)').replace('int counter;', 'int counter __attribute__((W));')
+    path = str(tmp_path / 'p.cpc')
+    with open(path, 'w') as f:
+        f.write(src)
+    assert not Reparser.possible(fe.parse(src.encode(), path))
+    # what it would give: no tokens where a full parse reads `unused`
+    edited = src.replace('return', 'int b = 1; return').encode()
+    u = Reparser(fe.parse(src.encode(), path), []).parse(edited, path)
+    [(_, in_place)] = _tokens_read(u)
+    [(_, full)] = _tokens_read(fe.parse(edited, path))
+    assert in_place == [] and full[0] == 'unused'
 
 
 def _tokens_read(u):
@@ -108,7 +125,8 @@ def test_a_preamble_macro_allowed_in_place_spells_no_token_read(tmp_path):
     # full parse gives, and so does a header's macro spelling an attribute
     src = PREAMBLE_SRC.replace(
         '#define TWICE(x) ((x) * 2)\n',
-        '#define TWICE(x) ((x) * 2)\n#define LIMIT 0x7fffffff\n#define UNUSED_P(x) x\n') \
+        '#define TWICE(x) ((x) * 2)\n#define LIMIT 0x7fffffff\n#define UNUSED_P(x) x\n'
+        '#define FIRST(a, ...) (a, __VA_ARGS__)\n') \
         .replace('int counter;', 'int counter __attribute__((unused)) = LIMIT;\n'
                  'int UNUSED_P(size) __attribute__((aligned(8))) = sizeof(long);')
     path = str(tmp_path / 'p.cpc')
