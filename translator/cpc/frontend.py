@@ -209,6 +209,33 @@ class Unit:
             sub.memo = None
         self._top = self._main_top = self._defs = self.own = None
 
+    # what a cursor of the listing keeps when its subtree is released
+    _LISTING_KEYS = ('_tu', 'kind', 'in_main_file')
+
+    def release_main_file_code(self):
+        """Drop what the analyses hold on the main file's declarations (as
+        release() does, keeping of each cursor what the listing needs),
+        leaving the listing (`top()`) and the headers' cursors as they are:
+        a unit that a reparse.Reparser lends its preamble's cursors from
+        lives as long as the translation, and what the passes derived from
+        its code would otherwise be gone through by every collection of
+        the garbage collector after it (collected_per_parse)."""
+        kept = []
+        for sub in subtrees(self.tu):
+            root = sub.nodes[0]
+            if not (root.__dict__.get('in_main_file') and not root.kind.is_preprocessing()):
+                kept.append(sub)
+                continue
+            for n in sub.nodes:
+                d = n.__dict__
+                listing = {k: d[k] for k in self._LISTING_KEYS if k in d}
+                d.clear()
+                d.update(listing)
+            sub.nodes = sub.parents = sub.ends = None
+            sub.memo = None
+        self.tu.cpc_subtrees = kept
+        self._defs = None
+
     def top(self):
         """The translation unit's top-level cursors (one list per parse)."""
         if self._top is None:
@@ -342,13 +369,15 @@ class Unit:
             names = []
             defs = {}
             every = {}
-            in_main = self._expanded_in_main_file()
-            for c in self.top():
-                if c.kind == K.MACRO_INSTANTIATION and in_main(c):
+            # (the main file's invocations are among its top-level cursors,
+            # which main_top() found once per parse)
+            for c in self.main_top():
+                if c.kind == K.MACRO_INSTANTIATION:
                     e = c.extent
                     rs.append((e.start.offset, e.end.offset))
                     names.append((e.start.offset, e.end.offset, c.spelling))
-                elif c.kind == K.MACRO_DEFINITION:
+            for c in self.top():
+                if c.kind == K.MACRO_DEFINITION:
                     defs[c.spelling] = c
                     every.setdefault(c.spelling, []).append(c)
             rs.sort()

@@ -307,6 +307,7 @@ def step(u, edits, ctx):
         if ctx.headers_fixed and ctx.reparser is None:
             if reparse.Reparser.worth(u):
                 ctx.reparser = reparse.Reparser(u, ctx.args)
+                outlives_the_parses(u)
             else:
                 ctx.headers_fixed = False       # (asked once)
         new = parse(text, u.path, ctx.args, ctx.reparser)
@@ -390,6 +391,16 @@ def collected_per_parse():
 
 
 _collecting = False     # inside collected_per_parse()
+
+
+def outlives_the_parses(u):
+    """Unit u (its listing: hundreds of thousands of objects with the
+    headers') lives until the translation ends (a Reparser's base): the
+    collections after each parse pass it by (gc.freeze, undone with the
+    others when collected_per_parse ends)."""
+    if _collecting:
+        gc.collect()
+        gc.freeze()
 
 
 def text_of(u):

@@ -8,6 +8,7 @@ same order, with the same answers; a text for which that cannot hold gets a
 full parse.
 """
 import os
+import re
 
 import clang.cindex as ci
 
@@ -18,6 +19,9 @@ from .frontend import (Diag, Diags, K, PARSE_OPTIONS, Unit, parse, _errors, _fla
 
 PARSE_PRECOMPILED_PREAMBLE = 0x04             # CXTranslationUnit_PrecompiledPreamble
 PARSE_CREATE_PREAMBLE_ON_FIRST_PARSE = 0x100  # CXTranslationUnit_CreatePreambleOnFirstParse
+
+# a line directive (`#line 7 "f.h"`, `# 7 "f.h" 1`)
+LINE_DIRECTIVE_RE = re.compile(rb'^[ \t]*#[ \t]*(?:line[ \t]|[0-9])', re.M)
 
 _local_index = None      # lists a translation unit's own declarations, not its preamble's
 
@@ -50,37 +54,84 @@ class Reparser:
     @classmethod
     def worth(cls, u):
         """Whether parsing u's main file alone pays (u: a full parse), and
-        is possible: libclang gives no tokens for a range that starts in
-        the preamble and ends after it, which is what a cursor spelt by a
-        macro defined in the main file's preamble has (`#define WEAK
-        __attribute__((weak))` before the first line of code, read by
-        analysis/gnu_attributes.py), so such a file is parsed whole."""
+        is possible (`possible`)."""
         main = u.main_top()
         if len(u.top()) - len(main) <= cls.HEADER_CURSORS_PER_BYTE * len(u.text):
             return False
         return cls.possible(u)
 
-    @staticmethod
-    def possible(u):
+    @classmethod
+    def possible(cls, u):
         """Whether the parses of u's main file alone list what full parses
-        do.  Besides the macros above: libclang lists as a unit's own
-        declarations those the parser hands over, which leave out a tag
-        that a function's declaration declares in its result type (`cps
-        struct node *first(struct node *n) {...}`, before any other mention
-        of the struct): such a file is parsed whole too."""
+        do, and read what they read.  libclang gives no tokens for a range
+        that starts in the preamble and ends after it, which is what a
+        cursor has whose first token is spelt in the body of a macro
+        defined in the main file's preamble (`#define WEAK
+        __attribute__((weak))`, or `#define W weak` used as
+        `__attribute__((W))`, before the first line of code): a file with a
+        macro there that may spell such a token (`spells_read_tokens`) is
+        parsed whole.  One whose replacement is literals and punctuators
+        (`#define NOT_DONE 0x7fffffff`) gives no cursor whose tokens are
+        read.  And libclang lists as a unit's own declarations
+        those the parser hands over, which leave out a tag that a
+        function's declaration declares in its result type (`cps struct
+        node *first(struct node *n) {...}`, before any other mention of the
+        struct): such a file is parsed whole too.  So is a file with a line
+        directive (`#line 1 "h.h"`, a header inlined at its top) before its
+        first line of code: a parse in place places the code after the
+        preamble in the main file, not where the directive says."""
         main = u.main_top()
         code = [c.extent.start.offset for c in main if not c.kind.is_preprocessing()]
         first = min(code) if code else len(u.text)
+        if LINE_DIRECTIVE_RE.search(u.text, 0, first):
+            return False
         functions = [(c.extent.start.offset, c.extent.end.offset) for c in main
                      if c.kind == K.FUNCTION_DECL]
         for c in main:
-            if c.kind == K.MACRO_DEFINITION and c.extent.start.offset < first:
+            if c.kind == K.MACRO_DEFINITION and c.extent.start.offset < first and \
+                    cls.spells_read_tokens(c):
                 return False
             if c.kind in (K.STRUCT_DECL, K.UNION_DECL, K.ENUM_DECL):
                 a, b = c.extent.start.offset, c.extent.end.offset
                 if any(s <= a and b <= t for (s, t) in functions):
                     return False
         return True
+
+    # The translator asks libclang for the tokens of macro definitions
+    # (which a parse in place takes from base), of attributes
+    # (analysis/gnu_attributes.py) and of `sizeof`-like operators
+    # (analysis/syntax.py: sizeof_evaluated).  Such a cursor's range starts
+    # at a name or keyword (the attribute's, `_Alignas`, `sizeof`, `asm`) or
+    # at `[[`: a macro whose replacement spells none of these, other than
+    # its parameters (whose tokens are the arguments', written where it is
+    # used), starts no such range.
+    @staticmethod
+    def spells_read_tokens(definition):
+        """Whether the replacement list of macro `definition` may spell the
+        first token of a range whose tokens the translator reads: a name
+        or keyword that is not one of its parameters, `[` (or `<:`), or
+        `#` and `##` (which make new tokens)."""
+        toks = list(definition.get_tokens())
+        params = set()
+        body = toks[1:]
+        if len(toks) > 1 and toks[1].spelling == '(' and \
+                toks[1].extent.start.offset == toks[0].extent.end.offset:
+            # a function-like macro: its parameters up to the `)`
+            for i, t in enumerate(toks[2:], 2):
+                if t.spelling == ')':
+                    body = toks[i + 1:]
+                    break
+                params.add(t.spelling)
+            if '...' in params:
+                params.update(('__VA_ARGS__', '__VA_OPT__'))
+        names = (ci.TokenKind.IDENTIFIER, ci.TokenKind.KEYWORD)
+        for t in body:
+            if t.kind in names and t.spelling not in params:
+                return True
+            if t.kind == ci.TokenKind.PUNCTUATION and \
+                    t.spelling in ('[', '<:', '#', '##', '%:', '%:%:'):
+                return True
+        return False
 
     def __init__(self, base, args):
         self.base = base
@@ -91,6 +142,7 @@ class Reparser:
         self.end = None             # where the units' own start in the main file
         base.lent = True            # (its release leaves it as it is)
         base.main_top()             # (each cursor knows whether it is the main file's)
+        base.release_main_file_code()
 
     def parse(self, text, path):
         if isinstance(text, str):

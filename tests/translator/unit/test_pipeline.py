@@ -1,5 +1,6 @@
 """The pipeline as declared data: stopping after a pass, the invariant checks,
 pre-parse stages, fixed points, and the documentation of it."""
+import gc
 import os
 import re
 import subprocess
@@ -164,7 +165,6 @@ def test_the_passes_that_only_diagnose_report_their_errors_together():
 
 def test_a_translation_leaves_the_garbage_collector_as_it_found_it():
     # (the objects older than the translation are frozen while it runs)
-    import gc
     seen = []
     real = pipeline.parse
 
@@ -210,3 +210,29 @@ def test_parsing_the_main_file_alone_translates_as_full_parses(monkeypatch, tmp_
         outs.append(pipeline.translate(src, path))
     assert len(made) == 1
     assert outs[0] == outs[1]
+
+
+def test_the_units_base_of_the_parses_in_place_is_frozen(monkeypatch, tmp_path):
+    # the collections after each parse pass by the full parse that the
+    # parses in place take the headers' cursors from (it outlives them)
+    path = str(tmp_path / 'f.cpc')
+    src = (HDR + '#include <stdio.h>\ncps int g(int x) { cpc_yield(); return x; }\n'
+           'cps int f(int a) { printf("%d", g(a) + 1); return g(a) * 2; }\n').encode()
+    with open(path, 'wb') as f:
+        f.write(src)
+    frozen = []
+    real = pipeline.outlives_the_parses
+
+    def outlives(u):
+        real(u)
+        frozen.append((u, gc.get_freeze_count(), u.top()[0] in gc.get_objects()))
+    monkeypatch.setattr(pipeline, 'outlives_the_parses', outlives)
+    monkeypatch.setattr(reparse.Reparser, 'worth', classmethod(lambda cls, u: True))
+    made = []
+    init = reparse.Reparser.__init__
+    monkeypatch.setattr(reparse.Reparser, '__init__',
+                        lambda self, *a: (made.append(self), init(self, *a))[1])
+    pipeline.translate(src, path)
+    [(u, count, listed)] = frozen
+    assert u is made[0].base and count > 0 and not listed
+    assert gc.get_freeze_count() == 0       # (undone when the translation ends)

@@ -71,12 +71,75 @@ def test_a_directive_written_where_the_code_starts_gets_a_full_parse(tmp_path):
     assert _listing(u) == _listing(fe.parse(edited.encode(), path))
 
 
-def test_a_file_whose_preamble_defines_a_macro_is_parsed_whole():
+def test_a_file_whose_preamble_defines_a_macro_is_parsed_in_place():
+    # (QEMU's block.c: `#define NOT_DONE 0x7fffffff` before its first line
+    # of code; no cursor whose tokens the translator reads starts in it)
+    assert Reparser.worth(fe.parse(PREAMBLE_SRC.encode(), 'p.cpc'))
+
+
+def test_a_file_whose_preamble_macro_spells_what_is_tokenized_is_parsed_whole():
     # (libclang gives no tokens for a range from the preamble into the code:
-    # an attribute spelt by such a macro would read as none)
-    src = PREAMBLE_SRC.replace('#define TWICE(x) ((x) * 2)\n', '')
-    assert Reparser.worth(fe.parse(src.replace('TWICE(g(a))', 'g(a)').encode(), 'p.cpc'))
-    assert not Reparser.worth(fe.parse(PREAMBLE_SRC.encode(), 'p.cpc'))
+    # an attribute or a sizeof spelt by such a macro would read as none)
+    for body in ('__attribute__((weak))', '__attribute((unused))', 'sizeof(int)',
+                 '_Alignof(long)', '_Alignas(16)', '_Noreturn', '__asm__("x")',
+                 'x ## y', '[[gnu::unused]]', 'weak', '(x) + other'):
+        src = PREAMBLE_SRC.replace('((x) * 2)', body).replace('TWICE(g(a))', 'g(a)')
+        assert not Reparser.worth(fe.parse(src.encode(), 'p.cpc')), body
+
+
+def test_a_preamble_macro_spelling_an_attribute_name_gets_full_parses(tmp_path):
+    # `#define W unused` used as `__attribute__((W))`: the attribute's range
+    # starts in the macro's body, which a parse in place cannot tokenize
+    src = PREAMBLE_SRC.replace('#define TWICE(x) ((x) * 2)\n', '#define W unused\n') \
+        .replace('TWICE(g(a))', 'g(a)').replace('int counter;', 'int counter __attribute__((W));')
+    path = str(tmp_path / 'p.cpc')
+    with open(path, 'w') as f:
+        f.write(src)
+    assert not Reparser.possible(fe.parse(src.encode(), path))
+    # what it would give: no tokens where a full parse reads `unused`
+    edited = src.replace('return', 'int b = 1; return').encode()
+    u = Reparser(fe.parse(src.encode(), path), []).parse(edited, path)
+    [(_, in_place)] = _tokens_read(u)
+    [(_, full)] = _tokens_read(fe.parse(edited, path))
+    assert in_place == [] and full[0] == 'unused'
+
+
+def _tokens_read(u):
+    """The tokens of every attribute and sizeof-like operator of u's main
+    file (what the translator asks libclang to tokenize)."""
+    out = []
+
+    def walk(n):
+        if n.kind.is_attribute() or n.kind == fe.K.CXX_UNARY_EXPR:
+            out.append((n.kind.name, [t.spelling for t in n.get_tokens()]))
+        for k in cursors.kids(n):
+            walk(k)
+    for c in u.main_top():
+        if not c.kind.is_preprocessing():
+            walk(c)
+    return out
+
+
+def test_a_preamble_macro_allowed_in_place_spells_no_token_read(tmp_path):
+    # the preamble's macros that a parse in place allows give the tokens a
+    # full parse gives, and so does a header's macro spelling an attribute
+    src = PREAMBLE_SRC.replace(
+        '#define TWICE(x) ((x) * 2)\n',
+        '#define TWICE(x) ((x) * 2)\n#define LIMIT 0x7fffffff\n#define UNUSED_P(x) x\n'
+        '#define FIRST(a, ...) (a, __VA_ARGS__)\n') \
+        .replace('int counter;', 'int counter __attribute__((unused)) = LIMIT;\n'
+                 'int UNUSED_P(size) __attribute__((aligned(8))) = sizeof(long);')
+    path = str(tmp_path / 'p.cpc')
+    with open(path, 'w') as f:
+        f.write(src)
+    base = fe.parse(src.encode(), path)
+    assert Reparser.worth(base)
+    edited = src.replace('return', 'int b = (int)sizeof(TWICE(1)); return').encode()
+    u = Reparser(base, []).parse(edited, path)
+    assert u.lender is not None
+    full = fe.parse(edited, path)
+    assert _tokens_read(u) == _tokens_read(full)
+    assert ('CXX_UNARY_EXPR', ['sizeof', '(', 'long', ')']) in _tokens_read(u)
 
 
 def test_a_file_declaring_a_tag_in_a_result_type_is_parsed_whole():
@@ -85,3 +148,42 @@ def test_a_file_declaring_a_tag_in_a_result_type_is_parsed_whole():
     assert Reparser.possible(fe.parse(src.encode(), 'p.cpc'))
     src += 'cps struct node *first(struct node *n) { return n; }\n'
     assert not Reparser.possible(fe.parse(src.encode(), 'p.cpc'))
+
+
+def test_a_file_with_a_line_directive_before_its_code_is_parsed_whole(tmp_path):
+    # (a header inlined at the top of the file: a parse in place would put
+    # the code after the preamble in the main file, not in the header)
+    src = PREAMBLE_SRC.replace('#define TWICE(x) ((x) * 2)\n', '#line 1 "inlined.h"\n') \
+        .replace('TWICE(g(a))', 'g(a)')
+    path = str(tmp_path / 'p.cpc')
+    with open(path, 'w') as f:
+        f.write(src)
+    assert not Reparser.possible(fe.parse(src.encode(), path))
+    assert Reparser.possible(fe.parse(src.replace('#line 1 "inlined.h"\n', '').encode(), path))
+    # what it would give: the code's lines are the file's, not the header's
+    base = fe.parse(src.encode(), path)
+    edited = src.replace('return', 'int b = 1; return').encode()
+    u = Reparser(base, []).parse(edited, path)
+    [f] = [c for c in u.function_defs() if c.spelling == 'f']
+    [full_f] = [c for c in fe.parse(edited, path).function_defs() if c.spelling == 'f']
+    assert u.loc_of(f)[0] != u.loc_of(full_f)[0] == 'inlined.h'
+
+
+def test_the_base_keeps_its_listing_and_drops_its_code_analyses(tmp_path):
+    # (it lives as long as the translation: what the passes derived from its
+    # functions would be gone through by every collection after it)
+    from cpc.analysis.func import func
+    path = _on_disk(tmp_path)
+    base = fe.parse(PREAMBLE_SRC.encode(), path)
+    [f] = [c for c in base.function_defs() if c.spelling == 'f']
+    assert func(base, f).body is not None and 'children' in f.__dict__
+    header = [c for c in base.top() if not base.in_main_file(c) and
+              c.kind == fe.K.FUNCTION_DECL and c.spelling == 'strlen'][0]
+    cursors.kids(header)
+    reparser = Reparser(base, [])
+    assert 'children' not in f.__dict__ and 'memo' not in f.__dict__
+    assert f.__dict__['in_main_file'] and f.kind == fe.K.FUNCTION_DECL
+    assert 'children' in header.__dict__        # (the parses in place list it)
+    u = reparser.parse(PREAMBLE_SRC.replace('return', 'int b = 1; return').encode(), path)
+    full = fe.parse(PREAMBLE_SRC.replace('return', 'int b = 1; return').encode(), path)
+    assert _listing(u) == _listing(full)
