@@ -87,6 +87,15 @@ _Static_assert(offsetof(struct cpc_condvar, q) + offsetof(struct sched_queue, ta
 _Static_assert(offsetof(struct cpc_condvar, refcount) == 16, "cpc-gdb.py: CV_REFCOUNT");
 _Static_assert(offsetof(struct cpc_condvar, magic) == 24, "cpc-gdb.py: CV_MAGIC");
 #endif
+/* Optimised code's inline signal (cpc_runtime.h) reads a condvar as a
+   struct cpc__condvar_head. */
+_Static_assert(offsetof(struct cpc_condvar, q.head) ==
+                   offsetof(struct cpc__condvar_head, head) &&
+               offsetof(struct cpc_condvar, magic_nremovable) ==
+                   offsetof(struct cpc__condvar_head, magic_nremovable) &&
+               offsetof(struct cpc_condvar, magic) ==
+                   offsetof(struct cpc__condvar_head, magic_nremovable),
+               "struct cpc_condvar starts as struct cpc__condvar_head");
 
 #ifdef CPC_DEBUG
 /* Every live condvar, for debuggers (see cpc_debug.c).  Condvars of
