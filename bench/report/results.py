@@ -499,7 +499,7 @@ def section_instructions(md, bench):
         "an untimed `cpc_wait` (its own entry, `cpc_wait_plain__cps`) checks the condvar and "
         "the room for its 8-byte wait record (a cps entry reserves room for its frames and "
         "return value, not for a primitive's record) before pushing, about 19; event C's "
-        "queue operations are inline, about 20 for both. A wait that switched directly would "
+        "queue operations are inline, about 20 for both. Optimised code signals inline (a macro of `cpc/cpc_runtime.h`, as it yields: the loop's thread-local run queue, the condvar's magic and count of removable waiters compared with the scheduler's key as one word): one instruction more than the call and the function (79.0 a cond operation, by hand and via cpcc), and 5-10% faster in alternating runs under `chrt -f 1` (via cpcc 3.30-3.59 ns before, 2.99-3.22 after; event C 2.41-2.70, C++20 2.99-3.12), the call and its return gone from the thread's code. A wait that switched directly would "
         "add its test and the pop (about 7) to save the difference between the loop's two "
         "paths (about 4). Measured: a wait that switches directly (it returns the queue's head when the loop's trampoline runs it, as the yield does) runs 82.5 instructions a cond operation against 77.5, and is no faster in alternating runs (3.48-3.67 ns against 3.17-3.66 ns, `chrt -f 1`), so the wait returns NULL.\n"
         "- *Thread code.* The yielder's resume function (cpcc) runs 22 instructions besides "
