@@ -759,6 +759,25 @@ extern _Thread_local struct cpc__sched_head *cpc__tls_direct
     }                                                                      \
     (void)0; })
 #endif
+/* And spawns inline: in a scheduler's loop, a continuation holding a
+   frame goes to the tail of that scheduler's run queue; anywhere else (a
+   pool worker, native code, a nested run) and for NULL or an empty
+   continuation, the function queues it or says what is wrong. */
+#define cpc_spawn_continuation(k) __extension__ ({                          \
+    cpc_continuation *cpc__sp_k = (k);                                     \
+    struct cpc__sched_head *cpc__sp_s = cpc__tls_direct;                   \
+    if (__builtin_expect(cpc__sp_s != 0 && cpc__sp_k != 0 &&               \
+                         cpc__sp_k->length != 0, 1)) {                     \
+        cpc__sp_k->cpc_next = 0;                                           \
+        if (__builtin_expect(cpc__sp_s->runq_head != 0, 1))                \
+            *cpc__sp_s->runq_tail = cpc__sp_k;                             \
+        else                                                               \
+            cpc__sp_s->runq_head = cpc__sp_k;                              \
+        cpc__sp_s->runq_tail = &cpc__sp_k->cpc_next;                       \
+    } else {                                                               \
+        (cpc_spawn_continuation)(cpc__sp_k);                               \
+    }                                                                      \
+    (void)0; })
 #endif
 cpc_continuation *cpc_done__cps(cpc_continuation *k);
 /* sec < 0: no timeout */
