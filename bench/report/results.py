@@ -533,7 +533,7 @@ def section_instructions(md, bench):
         " pop's load waiting for the previous pop's store; the slab's live count; the run "
         "queue's tail), where malloc and free run at a high rate. The loop that takes "
         "directly switched threads costs it 1.1 instructions (101.0 against 99.9) and 2-3% in"
-        " alternating runs.\n")
+        " alternating runs. Optimised code spawns inline (a macro of `cpc/cpc_runtime.h`, as it yields and signals: in a scheduler's loop, the push at the run queue's tail): 93.0 instructions (103.0 via cpcc, against 99.0 and 109.0 with the call) and 8-11% faster in alternating runs under `chrt -f 1` (5.89-6.06 ns against 6.31-6.74; via cpcc 6.08-6.16 against 6.67-6.85; event C 8.26-8.73 in the same runs: 0.69-0.75x, the target being 0.6x).\n")
 
 
 def section_fib(md, bench, plot):
