@@ -235,8 +235,8 @@ struct sched_queue {
 #define CPC__KIND_SCHED 0x53434844u     /* "SCHD" */
 #define CPC__KIND_POOL  0x504f4f4cu     /* "POOL" */
 
-/* The unit in which cores pass memory to each other: data that other OS
-   threads write is kept in lines of its own. */
+/* The unit in which cores pass memory to each other: data that threads
+   of several schedulers write is kept in lines of its own. */
 #define CPC__CACHE_LINE 64
 
 /* A cooperative scheduler: everything a group of attached threads shares,
@@ -256,6 +256,12 @@ struct cpc_sched {
     struct sched_queue runq;      /* runnable threads, FIFO */
     size_t blocked;               /* tmr_n + io_waiters: one word for the
                                      main loop's test between passes */
+    atomic_bool inbox_pending;    /* hint: the inbox is not empty */
+    atomic_bool parked;           /* idle, not counted in cpc__world_busy
+                                     (set by its thread, cleared by
+                                     whoever queues work; inbox_lock).
+                                     Beside the run queue: a push into an
+                                     empty queue reads it (sched_runq_push) */
     unsigned time_valid;          /* CPC__*_VALID: which cache is fresh */
     unsigned service_interval;    /* threads the main loop runs between
                                      two looks at timers, fds and the
@@ -278,29 +284,19 @@ struct cpc_sched {
     size_t io_waiters;            /* threads waiting for an fd */
 
     /* The inbox: threads handed over by other OS threads (spawns,
-       migrations, cross-scheduler wake-ups, threads leaving a pool).
-       Everything another OS thread touches to hand s a thread, and s's
-       loop to take it, is in this one cache line (the struct is aligned
-       to it), and nothing else is: a hand-over moves this line between
-       the two cores and leaves the lines of the loop's own state alone. */
-    _Alignas(CPC__CACHE_LINE) pthread_mutex_t inbox_lock;
+       migrations, cross-scheduler wake-ups, threads leaving a pool). */
+    pthread_mutex_t inbox_lock;
     cpc_continuation *inbox_head, *inbox_tail;  /* inbox_lock */
-    unsigned nclosed;             /* closed_fds' count (inbox_lock) */
-    atomic_bool inbox_pending;    /* hint: the inbox is not empty */
-    atomic_bool awake;            /* its thread is in its loop and will
-                                     see inbox_pending without the
-                                     eventfd: whoever queues work writes
-                                     the eventfd only when this is false */
-    atomic_bool parked;           /* idle, not counted in cpc__world_busy
-                                     (set by its thread, cleared by
-                                     whoever queues work; inbox_lock).
-                                     A push into an empty run queue reads
-                                     it too (sched_runq_push) */
     /* Descriptors cpc_close closed on other schedulers (inbox_lock): the
        loop wakes its own waiters of those that are gone.  More than
        CPC__CLOSED_MAX: it checks every waited-on fd. */
 #define CPC__CLOSED_MAX 16
-    _Alignas(CPC__CACHE_LINE) int closed_fds[CPC__CLOSED_MAX];
+    int closed_fds[CPC__CLOSED_MAX];
+    unsigned nclosed;
+    atomic_bool awake;            /* its thread is in its loop and will
+                                     see inbox_pending without the
+                                     eventfd: whoever queues work writes
+                                     the eventfd only when this is false */
 
     /* Driving. */
     atomic_uintptr_t driver;      /* id of the OS thread running its loop,
@@ -331,9 +327,6 @@ struct cpc_sched {
    inline (cpc__tls_direct), through the public struct cpc__sched_head that
    the start of struct cpc_sched matches (cpc_runtime.h). */
 extern struct cpc_sched cpc__sched_default;
-_Static_assert(offsetof(struct cpc_sched, parked) <
-                   offsetof(struct cpc_sched, inbox_lock) + CPC__CACHE_LINE,
-               "the inbox's fields share one cache line");
 _Static_assert(offsetof(struct cpc_sched, kind) ==
                    offsetof(struct cpc__sched_head, kind) &&
                offsetof(struct cpc_sched, cv_key) ==

@@ -487,13 +487,11 @@ cpc_continuation *cpc_done__cps(cpc_continuation *k)
 
 cpc_sched *cpc_scheduler_new(void)
 {
-    /* Whole cache lines: the inbox's line is shared with nothing else. */
-    struct cpc_sched *s = aligned_alloc(_Alignof(struct cpc_sched), sizeof *s);
+    struct cpc_sched *s = calloc(1, sizeof *s);
     if (s == NULL) {
         errno = ENOMEM;
         return NULL;
     }
-    memset(s, 0, sizeof *s);
     s->kind = CPC__KIND_SCHED;
     s->epfd = -1;
     atomic_init(&s->wakefd, -1);
