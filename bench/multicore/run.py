@@ -28,9 +28,11 @@ threads over shared condvars, both on one scheduler, then on two:
 
 and the machine's floor for such a wake-up: two OS threads (no CPC)
 passing a flag over one cache line, spinning, and the ping-pong's pass
-counted in those hand-offs (a figure that depends less on the host than
-nanoseconds do: a line moves between two cores in 50-100 ns on one host,
-200 ns on a busy virtual machine):
+counted in those hand-offs.  The floor says where the host runs the two
+OS threads: 20-25 ns on two hyperthreads of one core, 100-230 ns on two
+cores (this virtual machine has shown both, from one minute to the
+next), and a pass's nanoseconds are only comparable between runs with
+the same floor:
 
     BENCH multicore.handoff.2threads 190 ns       (per pass of the flag)
     BENCH multicore.pingpong.in_handoffs 3.8 x
