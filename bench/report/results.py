@@ -459,8 +459,9 @@ def section_instructions(md, bench):
     md.append(table([""] + [n for _, n in systems] + ["CPC / event C"], rows))
     md.append("")
     md.append("Where CPC's instructions go (`bench-cpc`, by function): the scheduler's loop and "
-              "trampoline (`sched_*`), the primitive (`cpc_signal` + `cpc_wait`, "
-              "`cpc_spawn_continuation`; an optimised yield is inline, in the thread code), "
+              "trampoline (`sched_*`), the primitive (`cpc_wait`, and the functions of "
+              "`cpc_signal` and `cpc_spawn_continuation`: optimised code yields, signals and "
+              "spawns inline, in the thread code), "
               "continuations made and freed, and the threads' own "
               "code (bodies, resume functions, spawn thunks), beside event-driven C's total:\n")
     rows = []
@@ -475,8 +476,8 @@ def section_instructions(md, bench):
     md.append("")
     md.append(
         "What each gap is made of (read from the annotated code, `callgrind_annotate --dump-"
-        "instr=yes`; `bench-cpc`, via cpcc within one instruction; optimised code yields "
-        "inline, so a switch's yield counts in the thread code):\n\n"
+        "instr=yes`; `bench-cpc`, via cpcc within one instruction; optimised code yields, "
+        "signals and spawns inline, so those count in the thread code):\n\n"
         "- *Loop.* Event-driven C's run loop pops a task and calls its callback: 9 "
         "instructions a switch (C++20's the same, plus 2 in `coroutine_handle::resume`). In "
         "CPC, a yield called from the default loop's trampoline switches directly: it queues "
