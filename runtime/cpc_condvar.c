@@ -87,6 +87,15 @@ _Static_assert(offsetof(struct cpc_condvar, q) + offsetof(struct sched_queue, ta
 _Static_assert(offsetof(struct cpc_condvar, refcount) == 16, "cpc-gdb.py: CV_REFCOUNT");
 _Static_assert(offsetof(struct cpc_condvar, magic) == 24, "cpc-gdb.py: CV_MAGIC");
 #endif
+/* Optimised code's inline signal (cpc_runtime.h) reads a condvar as a
+   struct cpc__condvar_head. */
+_Static_assert(offsetof(struct cpc_condvar, q.head) ==
+                   offsetof(struct cpc__condvar_head, head) &&
+               offsetof(struct cpc_condvar, magic_nremovable) ==
+                   offsetof(struct cpc__condvar_head, magic_nremovable) &&
+               offsetof(struct cpc_condvar, magic) ==
+                   offsetof(struct cpc__condvar_head, magic_nremovable),
+               "struct cpc_condvar starts as struct cpc__condvar_head");
 
 #ifdef CPC_DEBUG
 /* Every live condvar, for debuggers (see cpc_debug.c).  Condvars of
@@ -123,9 +132,14 @@ static void cv_dbg_unregister(cpc_condvar *c)
 #endif
 
 
-/* A shared condvar: the condvar, then its lock. */
+/* A shared condvar: the condvar, then its lock, in whole cache lines of
+   their own (its wait list, magic and the words of the lock that locking
+   touches are in the first): two condvars that threads of two schedulers
+   wait on and signal in turn (a ping-pong) would otherwise share a line
+   that moves from core to core at every use of either, or each span two
+   lines. */
 struct cv_shared {
-    struct cpc_condvar cv;
+    _Alignas(CPC__CACHE_LINE) struct cpc_condvar cv;
     pthread_mutex_t lock;
 };
 
@@ -200,9 +214,9 @@ static void cv_destroy(cpc_condvar *c)
     free(c);
 }
 
-static cpc_condvar *cv_new(size_t size, uint32_t magic)
+static cpc_condvar *cv_new(size_t size, size_t align, uint32_t magic)
 {
-    cpc_condvar *c = malloc(size);
+    cpc_condvar *c = align > 0 ? aligned_alloc(align, size) : malloc(size);
     if (c == NULL) {
         errno = ENOMEM;
         return NULL;
@@ -219,12 +233,13 @@ static cpc_condvar *cv_new(size_t size, uint32_t magic)
 cpc_condvar *cpc_condvar_get(void)
 {
     cpc_require_attached("cpc_condvar_get");
-    return cv_new(sizeof(struct cpc_condvar), cv_own_key());
+    return cv_new(sizeof(struct cpc_condvar), 0, cv_own_key());
 }
 
 cpc_condvar *cpc_condvar_get_shared(void)
 {
-    cpc_condvar *c = cv_new(sizeof(struct cv_shared), CV_MAGIC_SHARED);
+    cpc_condvar *c = cv_new(sizeof(struct cv_shared), _Alignof(struct cv_shared),
+                            CV_MAGIC_SHARED);
     if (c == NULL)
         return NULL;
     pthread_mutex_init(&cv_shared_of(c)->lock, NULL);

@@ -235,6 +235,10 @@ struct sched_queue {
 #define CPC__KIND_SCHED 0x53434844u     /* "SCHD" */
 #define CPC__KIND_POOL  0x504f4f4cu     /* "POOL" */
 
+/* The unit in which cores pass memory to each other: data that threads
+   of several schedulers write is kept in lines of its own. */
+#define CPC__CACHE_LINE 64
+
 /* A cooperative scheduler: everything a group of attached threads shares,
    as libuv hangs a loop's state off uv_loop_t.  The default scheduler,
    cpc__sched_default, is a static object, so that the hot paths reach its

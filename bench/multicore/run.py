@@ -26,6 +26,17 @@ threads over shared condvars, both on one scheduler, then on two:
                                                      switches: sleeps on the
                                                      eventfd or a lock)
 
+and the machine's floor for such a wake-up: two OS threads (no CPC)
+passing a flag over one cache line, spinning, and the ping-pong's pass
+counted in those hand-offs.  The floor says where the host runs the two
+OS threads: 20-25 ns on two hyperthreads of one core, 100-230 ns on two
+cores (this virtual machine has shown both, from one minute to the
+next), and a pass's nanoseconds are only comparable between runs with
+the same floor:
+
+    BENCH multicore.handoff.2threads 190 ns       (per pass of the flag)
+    BENCH multicore.pingpong.in_handoffs 3.8 x
+
 The CPU figure says whether an idle scheduler burns its core: a scheduler
 waiting for the ball spins at most 50 us before it sleeps, so a pass
 costs about twice its wall time in CPU when the ball comes back within
@@ -47,7 +58,8 @@ import sys
 QUICK = os.environ.get("BENCH_QUICK") == "1"
 RUNS = 1 if QUICK else int(os.environ.get("BENCH_RUNS", "5"))
 SIZES = {"fib": "21" if QUICK else "29", "tictactoe": "1" if QUICK else "32",
-         "pingpong": "10000" if QUICK else "100000"}
+         "pingpong": "10000" if QUICK else "100000",
+         "handoff": "100000" if QUICK else "1000000"}
 
 
 def cpu_children():
@@ -112,6 +124,12 @@ def main():
     # The CPU time and sleeps of that (the fastest) run.
     print("BENCH multicore.pingpong.2sched.cpu %.0f ns" % (cpu2 * 1e9 / passes))
     print("BENCH multicore.pingpong.2sched.sleeps %.3f /pass" % (sleeps2 / passes))
+    # The floor: one cache line passed between two spinning OS threads,
+    # measured next to the ping-pong (best of as many runs).
+    ho = min(run(binary, "handoff", 2)[0] for _ in range(RUNS))
+    ho_ns = ho * 1e9 / (2 * int(SIZES["handoff"]))
+    print("BENCH multicore.handoff.2threads %.0f ns" % ho_ns)
+    print("BENCH multicore.pingpong.in_handoffs %.1f x" % (t2 * 1e9 / passes / ho_ns))
 
 
 if __name__ == "__main__":

@@ -524,8 +524,9 @@ def section_instructions(md, bench):
     md.append(table([""] + [n for _, n in systems] + ["CPC / event C"], rows))
     md.append("")
     md.append("Where CPC's instructions go (`bench-cpc`, by function): the scheduler's loop and "
-              "trampoline (`sched_*`), the primitive (`cpc_signal` + `cpc_wait`, "
-              "`cpc_spawn_continuation`; an optimised yield is inline, in the thread code), "
+              "trampoline (`sched_*`), the primitive (`cpc_wait`, and the functions of "
+              "`cpc_signal` and `cpc_spawn_continuation`: optimised code yields, signals and "
+              "spawns inline, in the thread code), "
               "continuations made and freed, and the threads' own "
               "code (bodies, resume functions, spawn thunks), beside event-driven C's total:\n")
     rows = []
@@ -540,8 +541,8 @@ def section_instructions(md, bench):
     md.append("")
     md.append(
         "What each gap is made of (read from the annotated code, `callgrind_annotate --dump-"
-        "instr=yes`; `bench-cpc`, via cpcc within one instruction; optimised code yields "
-        "inline, so a switch's yield counts in the thread code):\n\n"
+        "instr=yes`; `bench-cpc`, via cpcc within one instruction; optimised code yields, "
+        "signals and spawns inline, so those count in the thread code):\n\n"
         "- *Loop.* Event-driven C's run loop pops a task and calls its callback: 9 "
         "instructions a switch (C++20's the same, plus 2 in `coroutine_handle::resume`). In "
         "CPC, a yield called from the default loop's trampoline switches directly: it queues "
@@ -564,9 +565,9 @@ def section_instructions(md, bench):
         "an untimed `cpc_wait` (its own entry, `cpc_wait_plain__cps`) checks the condvar and "
         "the room for its 8-byte wait record (a cps entry reserves room for its frames and "
         "return value, not for a primitive's record) before pushing, about 19; event C's "
-        "queue operations are inline, about 20 for both. A wait that switched directly would "
+        "queue operations are inline, about 20 for both. Optimised code signals inline (a macro of `cpc/cpc_runtime.h`, as it yields: the loop's thread-local run queue, the condvar's magic and count of removable waiters compared with the scheduler's key as one word): one instruction more than the call and the function (79.0 a cond operation, by hand and via cpcc), and 5-10% faster in alternating runs under `chrt -f 1` (via cpcc 3.30-3.59 ns before, 2.99-3.22 after; event C 2.41-2.70, C++20 2.99-3.12), the call and its return gone from the thread's code. A wait that switched directly would "
         "add its test and the pop (about 7) to save the difference between the loop's two "
-        "paths (about 4).\n"
+        "paths (about 4). Measured: a wait that switches directly (it returns the queue's head when the loop's trampoline runs it, as the yield does) runs 82.5 instructions a cond operation against 77.5, and is no faster in alternating runs (3.48-3.67 ns against 3.17-3.66 ns, `chrt -f 1`), so the wait returns NULL.\n"
         "- *Thread code.* The yielder's resume function (cpcc) runs 22 instructions besides "
         "the yield: 9 keep registers (3 pushes, 3 pops, the stack adjustment twice, the copy "
         "of `k` into a saved register) that only its cold paths (the calls of the timer) use,"
@@ -575,7 +576,7 @@ def section_instructions(md, bench):
         "return. Event C keeps its state in its task and reads it in place (21 a switch, 4 of"
         " them register saves); C++20's coroutine saves one register but dispatches on its "
         "resume index (a chain of compares), which CPC does not need: each resume point has "
-        "its own function.\n"
+        "its own function. Those saves come from the benchmark's timer calls (`mark_start`, `mark_end`, inlined into the loop), not from the runtime header's macros, whose cold paths (the yield's call when no loop runs it, the bounce when the call budget is spent) are tail calls and need no saved register: with the timer calls out of line and cold, gcc still saves 2 registers and adjusts the stack, since a call in the middle of the loop needs them.\n"
         "- *The switch against C++20* (47.5 via cpcc, 45.5 by hand, against 37.0): what CPC "
         "runs that C++20 does not is the yield's thread-local load and test of its "
         "scheduler's run queue (3-4), 5 more register "
@@ -591,13 +592,14 @@ def section_instructions(md, bench):
         "measurably faster than a yield through the queue's head (alternating runs on this "
         "machine: 1-2%): its time is bound by the queue's store and reload of a link, which "
         "event C and C++20 pay too.\n"
+        "- *Wake-up across schedulers* (`bench/multicore`, ping-pong). A pass of the ball: the signaller locks the shared condvar, pops the waiter, reads the waiter's scheduler from its wait record and appends it to that scheduler's inbox under its lock (the eventfd is written only when that scheduler sleeps); the idle scheduler, spinning on its inbox for up to 50 us (giving its core away every 64 pauses), drains it and runs the thread, which takes the program's mutex. Each step touches memory the other OS thread wrote last, so a pass costs what moving a few cache lines between the two threads costs, and that depends on where the host runs them: `multicore.handoff.2threads` (two OS threads passing a flag, no CPC) measured 188-226 ns on this virtual machine at one time (two cores: a pass then took 710-725 ns, 3.8 hand-offs) and 22-25 ns minutes later (two hyperthreads of one core: 266-300 ns a pass), both under `chrt -f 1` at load 8-10; a pass's nanoseconds are comparable only between runs with the same floor. The slowdown measured after the direct-switch loop (278-310 ns to 329-360 ns) is not in the code (callgrind: the same instructions in both trees) but in the placement of the heap: the benchmark's two shared condvars, allocated 80 bytes apart, came to share a cache line (one's lock, the other's wait list) when the heap's layout moved by 16 bytes, which on two cores cost 10% a pass; a shared condvar now takes a cache line of its own. Tried and left out: the fields of a scheduler's inbox gathered in one line of their own (10% faster on two cores, up to 15% slower on hyperthreads), a test-and-set lock instead of the pthread mutexes of inbox and condvar (30% slower on two cores), storing a woken thread's link only when it changes, raising the inbox's flag after its lock is released, and spinning 4 us before the first `sched_yield` (each no faster).\n"
         "- *Spawn.* CPC spends fewer instructions than event C (its continuations come from a"
         " per-size-class cache instead of malloc and free), but fewer per nanosecond: its "
         "time is bounded by chains of dependent memory operations (the slab's free list, each"
         " pop's load waiting for the previous pop's store; the slab's live count; the run "
         "queue's tail), where malloc and free run at a high rate. The loop that takes "
         "directly switched threads costs it 1.1 instructions (101.0 against 99.9) and 2-3% in"
-        " alternating runs.\n")
+        " alternating runs. Optimised code spawns inline (a macro of `cpc/cpc_runtime.h`, as it yields and signals: in a scheduler's loop, the push at the run queue's tail): 93.0 instructions (103.0 via cpcc, against 99.0 and 109.0 with the call) and 8-11% faster in alternating runs under `chrt -f 1` (5.89-6.06 ns against 6.31-6.74; via cpcc 6.08-6.16 against 6.67-6.85; event C 8.26-8.73 in the same runs: 0.69-0.75x, the target being 0.6x).\n")
 
 
 def section_fib(md, bench, plot):

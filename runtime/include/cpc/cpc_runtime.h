@@ -692,6 +692,13 @@ struct cpc__sched_head {
     cpc_continuation *runq_head;
     cpc_continuation **runq_tail;
 };
+/* The start of a condvar, as the inline signal below reads it. */
+struct cpc__condvar_head {
+    cpc_continuation *head;
+    cpc_continuation **tail;
+    int refcount;
+    unsigned long long magic_nremovable; /* the magic in the low half */
+};
 #ifndef CPC__RUNTIME
 extern _Thread_local struct cpc__sched_head *cpc__tls_direct
     __attribute__((tls_model("initial-exec")));
@@ -718,6 +725,59 @@ extern _Thread_local struct cpc__sched_head *cpc__tls_direct
         }                                                                  \
     }                                                                      \
     cpc__yield_next; })
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Optimised code signals inline too, in the same conditions: a condvar of
+   the scheduler whose loop runs (its magic is that scheduler's key) with
+   no removable waiter (a timed wait, cpc_sleep or cpc_io_wait) -- one
+   compare of the two as a 64-bit word, the magic in its low half -- has
+   its first waiter moved to the tail of that scheduler's run queue.
+   Anything else (NULL, a shared condvar, another scheduler's, a freed
+   one, no loop) calls the function, which checks and says what is wrong.
+   A condvar starts with its wait list, then its magic and count of
+   removable waiters (runtime/cpc_condvar.c, struct cpc_condvar, checked
+   there). */
+#define cpc_signal(c) __extension__ ({                                      \
+    cpc_condvar *cpc__sig_c = (c);                                         \
+    struct cpc__sched_head *cpc__sig_s = cpc__tls_direct;                  \
+    struct cpc__condvar_head *cpc__sig_h =                                 \
+        (struct cpc__condvar_head *)(void *)cpc__sig_c;                    \
+    if (__builtin_expect(cpc__sig_s != 0 && cpc__sig_h != 0 &&             \
+                         cpc__sig_h->magic_nremovable ==                   \
+                             cpc__sig_s->cv_key, 1)) {                     \
+        cpc_continuation *cpc__sig_k = cpc__sig_h->head;                   \
+        if (cpc__sig_k != 0) {                                             \
+            cpc__sig_h->head = cpc__sig_k->cpc_next;                       \
+            cpc__sig_k->cpc_next = 0;                                      \
+            if (cpc__sig_s->runq_head != 0)                                \
+                *cpc__sig_s->runq_tail = cpc__sig_k;                       \
+            else                                                           \
+                cpc__sig_s->runq_head = cpc__sig_k;                        \
+            cpc__sig_s->runq_tail = &cpc__sig_k->cpc_next;                 \
+        }                                                                  \
+    } else {                                                               \
+        (cpc_signal)(cpc__sig_c);                                          \
+    }                                                                      \
+    (void)0; })
+#endif
+/* And spawns inline: in a scheduler's loop, a continuation holding a
+   frame goes to the tail of that scheduler's run queue; anywhere else (a
+   pool worker, native code, a nested run) and for NULL or an empty
+   continuation, the function queues it or says what is wrong. */
+#define cpc_spawn_continuation(k) __extension__ ({                          \
+    cpc_continuation *cpc__sp_k = (k);                                     \
+    struct cpc__sched_head *cpc__sp_s = cpc__tls_direct;                   \
+    if (__builtin_expect(cpc__sp_s != 0 && cpc__sp_k != 0 &&               \
+                         cpc__sp_k->length != 0, 1)) {                     \
+        cpc__sp_k->cpc_next = 0;                                           \
+        if (__builtin_expect(cpc__sp_s->runq_head != 0, 1))                \
+            *cpc__sp_s->runq_tail = cpc__sp_k;                             \
+        else                                                               \
+            cpc__sp_s->runq_head = cpc__sp_k;                              \
+        cpc__sp_s->runq_tail = &cpc__sp_k->cpc_next;                       \
+    } else {                                                               \
+        (cpc_spawn_continuation)(cpc__sp_k);                               \
+    }                                                                      \
+    (void)0; })
 #endif
 cpc_continuation *cpc_done__cps(cpc_continuation *k);
 /* sec < 0: no timeout */
