@@ -287,23 +287,14 @@ def test_flatten_goes_on_the_function_holding_the_users_code():
     assert 'flatten' not in head_of(out, 'h__cps(')
 
 
-def test_cold_and_hot_go_on_every_function_made_of_the_code_but_the_deferred_path():
-    # (the deferred path, defer and bounce, is cold whatever the function:
-    # hot there would conflict with CPC_COLD)
+def test_cold_and_hot_go_on_every_function_made_of_the_code_but_defer():
+    # (the deferred path is cold whatever the function: hot there would
+    # conflict with CPC_COLD)
     for attr in ('cold', 'hot'):
         out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n' % attr)
-        for fn in ('f__cps(', 'f(', 'f__resume_1('):
+        for fn in ('f__cps(', 'f(', 'f__resume_1(', 'f__bounce('):
             assert attr in head_of(out, fn), head_of(out, fn)
-        for fn in ('f__defer(', 'f__bounce('):
-            assert 'hot' not in head_of(out, fn) and 'CPC_COLD' in head_of(out, fn)
-
-
-def test_a_deferred_call_runs_the_entry_not_a_copy_of_the_body():
-    # (the body is inline: called from the bounce, gcc would copy it there)
-    out = emit('cps int f(int x, double d) { cpc_yield(); return x + (int)d; }\n')
-    assert head_of(out, 'f__bounce(').endswith(
-        '{ struct f__args *cpc_a = CPC_POP(cpc_k, struct f__args); '
-        'return f__cps(cpc_k, cpc_a->x, cpc_a->d); }'), head_of(out, 'f__bounce(')
+        assert 'hot' not in head_of(out, 'f__defer(')
 
 
 def compile_o2(tmp_path, src, *flags):

@@ -74,7 +74,7 @@ class Functions(Declarations):
         body = cg.body_name(f.name, own=not (use or self.declared_in_headers(f.name)))
         # (a body without resume points keeps its parameters' const)
         bdecls = sig.bdecls if sites else sig.pdecls
-        if not f.spawns:        # (the bounce calls the entry)
+        if not sites and not f.spawns:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         inline = cg.inline_body(f.body.extent.end.offset - f.body.extent.start.offset,
                                 len(sites))
@@ -97,7 +97,7 @@ class Functions(Declarations):
         self.body = body
         self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
         self.return_edits(f, cfg, sig, frame, small)
-        pre.append(cg.bounce(f.name, sig.pnames, stub + sig.deferred_code))
+        pre.append(cg.bounce(f.name, sig.pnames, body if sites else None, self.stub_code))
         union, need = cg.reserve_union(f.name, bool(sites),
                                        None if sig.void else ctype.declare_field(sig.rt, 'ret'))
         if union:
