@@ -534,10 +534,12 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
 /* The functions cpcc writes around a body whose code holds no array, no
    variable whose address is taken, no alloca (docs/abi.md, "Stack
    protector"): no canary, which would guard nothing, under
-   -fstack-protector-all too. */
+   -fstack-protector-all too.  -DCPC_UNGUARDED= keeps their canaries. */
+#ifndef CPC_UNGUARDED
 #if defined(__has_attribute)
 #if __has_attribute(no_stack_protector)
 #define CPC_UNGUARDED __attribute__((no_stack_protector))
+#endif
 #endif
 #endif
 #ifndef CPC_UNGUARDED
