@@ -531,6 +531,20 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
    into the caller's resume function, whose code and line table stay its
    own, and a debugger stops in it under its name and at its line. */
 #define CPC_RESUME_FN __attribute__((noinline))
+/* The functions cpcc writes around a body whose code holds no array, no
+   variable whose address is taken, no alloca (docs/abi.md, "Stack
+   protector"): no canary, which would guard nothing, under
+   -fstack-protector-all too.  -DCPC_UNGUARDED= keeps their canaries. */
+#ifndef CPC_UNGUARDED
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define CPC_UNGUARDED __attribute__((no_stack_protector))
+#endif
+#endif
+#endif
+#ifndef CPC_UNGUARDED
+#define CPC_UNGUARDED
+#endif
 
 void cpc_reservation_violated(const cpc_continuation *k, size_t n);
 /* CPC_PUSH_FIRST into a continuation that is not empty, or CPC_POP_FIRST

@@ -16,6 +16,7 @@ from ..primitives import PRIMITIVES      # (type, default, name) of each paramet
 from .split import split, callee_result
 from .lift import Lifting
 from . import chunks
+from . import guard
 from . import codegen as cg
 from .declarations import Declarations, EditList, comment_text
 from .frame import FrameLayout, Signature
@@ -79,6 +80,10 @@ class Functions(Declarations):
                                 len(sites))
         pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
                                      bool(sites), inline=inline) + ';')
+        # the code of the functions around the body: no stack protector when
+        # they hold no stack object of the user's (guard.py)
+        stub = guard.stub_attribute(f, inline, sig.code)
+        self.stub_code = stub + sig.code
         for cut in self.chunking.cuts if self.chunking else ():
             pre.append(cg.chunk_prototype(f.name, cut.number, sig.code + sig.holder) + ';')
         layout = FrameLayout(self, f, cfg, sites, lift,
@@ -92,21 +97,21 @@ class Functions(Declarations):
         self.body = body
         self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
         self.return_edits(f, cfg, sig, frame, small)
-        pre.append(cg.bounce(f.name, sig.pnames, body if sites else None, sig.code))
+        pre.append(cg.bounce(f.name, sig.pnames, body if sites else None, self.stub_code))
         union, need = cg.reserve_union(f.name, bool(sites),
                                        None if sig.void else ctype.declare_field(sig.rt, 'ret'))
         if union:
             frames.append(union)
         pre.append(cg.defer(f.name, sig.pdecls, need,
                             [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params],
-                            sig.deferred_code))
+                            guard.defer_attribute(sig.deferred_code) + sig.deferred_code))
         # GNU local labels are declared first in the block, before the
         # generated opening
         labels = leading_label_declarations(self.u, f.body)
         for d in labels:
             small.append((rw.start(d), rw.full_end(self.u, d), ''))
         start, bodytext, end = self.user_body(f, small, frame, sig, layout)
-        pre.append(cg.entry_calling_body(f.name, body, sig.entry_pdecls, sig.lead, need,
+        pre.append(cg.entry_calling_body(f.name, body, sig.entry_pdecls, sig.lead + stub, need,
                                          sig.pnames, bool(sites)))
         if sites:
             stable = cg.stable_frame(len(sites))
@@ -158,7 +163,7 @@ class Functions(Declarations):
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
-                                 sig.code, many=self.stable, body=self.body,
+                                 self.stub_code, many=self.stable, body=self.body,
                                  chunk=self.chunking.chunk_of[site.index]
                                  if self.chunking else 1))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
