@@ -155,6 +155,12 @@ class Functions(Declarations):
         lines, dead = {}, {}
         defined = self.definition_lines(cfg) if sites else {}
         self.stable = cg.stable_frame(len(sites))
+        # (each user variable's place in declaration order, read from Clang
+        # once, and its entry in the table of dead variables)
+        rank = {k: i for i, k in enumerate(sorted(
+            f.vars, key=lambda k: f.vars[k].cursor.location.offset))} if sites else {}
+        entry = {k: (v.name, defined.get(k, ())) for k, v in f.vars.items()
+                 if not v.name.startswith('cpc_')}
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
@@ -166,10 +172,8 @@ class Functions(Declarations):
             # (the user's variables: gdb shows no translation temporary cpc_*;
             # in declaration order, not a set's, so that the output does not
             # depend on the process's string hashing)
-            dead[site.index] = [(f.vars[k].name, defined.get(k, ()))
-                                for k in sorted((k for k in site.scope if k in f.vars),
-                                                key=lambda k: f.vars[k].cursor.location.offset)
-                                if k not in saved and not f.vars[k].name.startswith('cpc_')]
+            dead[site.index] = [entry[k] for k in sorted(site.scope & entry.keys() - saved,
+                                                         key=rank.__getitem__)]
             stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
