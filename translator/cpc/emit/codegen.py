@@ -242,7 +242,10 @@ def resume_dead(name, dead):
         if key not in written:
             written[key] = '%s@%s' % (v, ','.join(str(n) for n in ls))
         return written[key]
-    entries = [' '.join(item(v, ls) for v, ls in vs) for vs in dead]
+    # (each distinct (variable, lines) pair formatted once; a large
+    # function's table holds millions of them)
+    text = {i: item(v, ls) for i, (v, ls) in {id(p): p for vs in dead for p in vs}.items()}
+    entries = [' '.join(map(text.__getitem__, map(id, vs))) for vs in dead]
     uses = {}
     for e in entries:
         uses[e] = uses.get(e, 0) + 1
