@@ -15,6 +15,8 @@ For a cps function `f` with parameters `T1 p1, ...`:
   f__resume_N        the resume functions (continuation entries)
   F__spawn_N__start  the thunk a spawned call starts with
 """
+from itertools import chain
+
 
 K_PARAM = 'cpc_continuation *cpc_k'
 
@@ -244,7 +246,8 @@ def resume_dead(name, dead):
         return written[key]
     # (each distinct (variable, lines) pair formatted once; a large
     # function's table holds millions of them)
-    text = {i: item(v, ls) for i, (v, ls) in {id(p): p for vs in dead for p in vs}.items()}
+    pairs = dict(zip(map(id, chain.from_iterable(dead)), chain.from_iterable(dead)))
+    text = {i: item(v, ls) for i, (v, ls) in pairs.items()}
     entries = [' '.join(map(text.__getitem__, map(id, vs))) for vs in dead]
     uses = {}
     for e in entries:

@@ -3,6 +3,7 @@ items of each (entry, body, bounce, defer, resume functions, frame), its
 body with the call sites, resume points and returns rewritten.
 """
 import re
+from itertools import filterfalse
 
 from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
@@ -172,8 +173,12 @@ class Functions(Declarations):
             # (the user's variables: gdb shows no translation temporary cpc_*;
             # in declaration order, not a set's, so that the output does not
             # depend on the process's string hashing)
-            dead[site.index] = [entry[k] for k in sorted(site.scope & entry.keys() - saved,
-                                                         key=rank.__getitem__)]
+            # (from the scope in bit order, which is mostly declaration
+            # order already: the sort then costs a pass)
+            ks = list(filterfalse(saved.__contains__, filter(
+                entry.__contains__, site.bits.ordered(site.scope_mask))))
+            ks.sort(key=rank.__getitem__)
+            dead[site.index] = list(map(entry.__getitem__, ks))
             stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
