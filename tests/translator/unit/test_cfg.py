@@ -1,6 +1,6 @@
 """analysis/cfg.py: the control flow graph, its call sites in normal form,
 the scopes at them, and the parts of a `for` header."""
-from cpc.analysis.cfg import Bits, Cfg, extract, for_parts, normal_form
+from cpc.analysis.cfg import Bits, Cfg, extract, for_parts, normal_form, renumbering
 from cpc.analysis.syntax import K, walk
 from helpers import funcs
 
@@ -112,6 +112,25 @@ def test_extract_renumbers_a_mask_over_the_kept_keys_only():
     many = Bits(['k%d' % i for i in range(1000)])
     odd = many.flags(many.mask('k%d' % i for i in range(1, 1000, 2)))
     assert extract(many.mask(['k1', 'k2', 'k999']), odd) == (1 << 0) | (1 << 499)
+
+
+def test_extract_reads_sparse_and_dense_masks_alike():
+    # a mask with a few bits far apart is read bit by bit through the
+    # renumbering, a dense one through its digits: the same answers
+    import random
+    r = random.Random(11)
+    wide = Bits(['k%d' % i for i in range(4000)])
+    kept_keys = [k for k in wide.keys if r.random() < 0.7]
+    kept = wide.flags(wide.mask(kept_keys))
+    places = renumbering(kept)
+    narrow = Bits(kept_keys)
+    for chosen in ([], ['k3999'], ['k0', 'k2000', 'k3999'], r.sample(wide.keys, 5),
+                   r.sample(wide.keys, 3000), wide.keys[:100]):
+        m = wide.mask(chosen)
+        expected = narrow.mask(k for k in chosen if k in narrow.index)
+        assert extract(m, kept, places) == expected
+        assert extract(m, kept) == expected
+        assert wide.ordered(m) == sorted(set(chosen), key=lambda k: int(k[1:]))
 
 
 def test_call_scopes_are_renumbered_over_the_variables_in_scope_at_some_call():

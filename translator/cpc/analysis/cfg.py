@@ -7,7 +7,7 @@ carries the variables it reads and writes, for the data flow over it
 
 Invariant: nothing here changes the program.
 """
-from itertools import compress
+from itertools import accumulate, compress
 
 from ..cursors import BO, binop, kids
 from .func import always_assigned, expr_refs, is_local_var, lvalue_base, var_init, vkey
@@ -43,10 +43,24 @@ class Bits:
                 i = index[k] = len(self.keys)
                 self.keys.append(k)
             bits.append(i)
+        if len(bits) < _FEW:
+            m = 0
+            for i in bits:
+                m |= 1 << i
+            return m
         return from_bit_numbers(bits)
 
     def ordered(self, m):
         """The keys of m, by bit number."""
+        if m.bit_count() * _SPARSE < m.bit_length():
+            # a few bits of a long mask: one step per bit
+            out = []
+            keys = self.keys
+            while m:
+                low = m & -m
+                out.append(keys[low.bit_length() - 1])
+                m ^= low
+            return out
         return list(compress(self.keys, bin(m)[:1:-1].encode('ascii').translate(_DIGITS)))
 
     def flags(self, m):
@@ -59,6 +73,7 @@ class Bits:
 
 _DIGITS = bytes.maketrans(b'01', b'\x00\x01')    # binary digits as flags for compress()
 _TO_DIGITS = bytes.maketrans(b'\x00\x01', b'01')
+_SPARSE = 32       # a mask with fewer set bits than 1 in this many is read bit by bit
 _FEW = 32           # below this many bits, shifts are as cheap as a bytearray
 
 
@@ -66,10 +81,28 @@ def _flags(m, width):
     return bin(m)[:1:-1].ljust(width, '0').encode('ascii').translate(_DIGITS)
 
 
-def extract(m, kept):
+def renumbering(kept):
+    """For each bit number of `kept` (Bits.flags), its number among the kept
+    bits (for those that are kept)."""
+    return [n - 1 for n in accumulate(kept)]
+
+
+def extract(m, kept, places=None):
     """The bits of m at the positions whose flag in `kept` is 1 (Bits.flags),
-    packed from bit 0 up: m in the numbering of the kept keys alone."""
-    digits = bytes(compress(_flags(m, len(kept)), kept))      # bit 0 first
+    packed from bit 0 up: m in the numbering of the kept keys alone.  With
+    `places` (renumbering(kept)), a mask with few bits set is read bit by
+    bit (its cost the bits it has, not the positions it spans)."""
+    width = m.bit_length()
+    if places is not None and m.bit_count() * _SPARSE < width:
+        bits = []
+        while m:
+            low = m & -m
+            b = low.bit_length() - 1
+            if kept[b]:
+                bits.append(places[b])
+            m ^= low
+        return from_bit_numbers(bits)
+    digits = bytes(compress(_flags(m, width), kept[:width]))      # bit 0 first
     return int(digits[::-1].translate(_TO_DIGITS), 2) if digits else 0
 
 
@@ -240,10 +273,11 @@ class Cfg:
         self.bits = Bits(wide.ordered(relevant))
         kept = wide.flags(relevant)
         everything = all(kept)      # (then the numbers stay as they are)
+        places = None if everything else renumbering(kept)
         for site in self.sites:
             site.bits = self.bits
             if not everything:
-                site.scope_mask = extract(site.scope_mask, kept)
+                site.scope_mask = extract(site.scope_mask, kept, places)
         self.scope = self._visible = None
 
     def new(self, kind, cursor=None):
