@@ -1,6 +1,6 @@
 """analysis/cfg.py: the control flow graph, its call sites in normal form,
 the scopes at them, and the parts of a `for` header."""
-from cpc.analysis.cfg import Bits, Cfg, for_parts, normal_form
+from cpc.analysis.cfg import Bits, Cfg, extract, for_parts, normal_form, renumbering
 from cpc.analysis.syntax import K, walk
 from helpers import funcs
 
@@ -85,3 +85,63 @@ def test_bits_number_keys_in_the_order_met_and_a_closed_numbering_keeps_its_own(
     assert open_bits.ordered(0b110) == ['y', 'z']
     closed = Bits(['p', 'q'])
     assert closed.mask(['q', 'r']) == 0b10 and closed.keys == ['p', 'q']
+
+
+def test_bits_convert_large_masks_both_ways_as_a_set_would():
+    # masks past the few bits built by shifts: thousands of keys, sparse and dense
+    import random
+    r = random.Random(7)
+    keys = ['v%d' % i for i in range(3000)]
+    bits = Bits(keys)
+    for chosen in ([], ['v0'], keys, r.sample(keys, 40), r.sample(keys, 2000),
+                   ['v2999', 'v5', 'v2999']):
+        m = bits.mask(chosen)
+        assert m == sum(1 << int(k[1:]) for k in set(chosen))
+        assert bits.ordered(m) == sorted(set(chosen), key=lambda k: int(k[1:]))
+        assert bits.keys_of(m) == set(chosen)
+
+
+def test_extract_renumbers_a_mask_over_the_kept_keys_only():
+    wide = Bits(['a', 'b', 'c', 'd', 'e'])
+    kept = wide.flags(wide.mask(['b', 'd', 'e']))
+    assert list(kept) == [0, 1, 0, 1, 1]
+    narrow = Bits(['b', 'd', 'e'])
+    for chosen in ([], ['b'], ['a', 'd'], ['a', 'b', 'c', 'd', 'e'], ['c', 'e']):
+        assert extract(wide.mask(chosen), kept) == \
+            narrow.mask(k for k in chosen if k in narrow.index)
+    many = Bits(['k%d' % i for i in range(1000)])
+    odd = many.flags(many.mask('k%d' % i for i in range(1, 1000, 2)))
+    assert extract(many.mask(['k1', 'k2', 'k999']), odd) == (1 << 0) | (1 << 499)
+
+
+def test_extract_reads_sparse_and_dense_masks_alike():
+    # a mask with a few bits far apart is read bit by bit through the
+    # renumbering, a dense one through its digits: the same answers
+    import random
+    r = random.Random(11)
+    wide = Bits(['k%d' % i for i in range(4000)])
+    kept_keys = [k for k in wide.keys if r.random() < 0.7]
+    kept = wide.flags(wide.mask(kept_keys))
+    places = renumbering(kept)
+    narrow = Bits(kept_keys)
+    for chosen in ([], ['k3999'], ['k0', 'k2000', 'k3999'], r.sample(wide.keys, 5),
+                   r.sample(wide.keys, 3000), wide.keys[:100]):
+        m = wide.mask(chosen)
+        expected = narrow.mask(k for k in chosen if k in narrow.index)
+        assert extract(m, kept, places) == expected
+        assert extract(m, kept) == expected
+        assert wide.ordered(m) == sorted(set(chosen), key=lambda k: int(k[1:]))
+
+
+def test_call_scopes_are_renumbered_over_the_variables_in_scope_at_some_call():
+    # x and z are in scope at no cps call (blocks without one): the graph's
+    # numbering leaves them out, and each site's scope names the same variables
+    u, f = cps_function('{ int x = 1; a += x; }\n'
+                        'int y = g(a);\n'
+                        '{ int z = 2; a += z; }\n'
+                        'int w = g(y);\n'
+                        'return w;')
+    cfg = Cfg(f)
+    names = [{f.vars[k].name for k in site.scope} for site in cfg.sites]
+    assert names == [{'a', 'y'}, {'a', 'y', 'w'}]
+    assert {f.vars[k].name for k in cfg.bits.keys} == {'a', 'y', 'w'}

@@ -7,6 +7,8 @@ carries the variables it reads and writes, for the data flow over it
 
 Invariant: nothing here changes the program.
 """
+from itertools import accumulate, compress
+
 from ..cursors import BO, binop, kids
 from .func import always_assigned, expr_refs, is_local_var, lvalue_base, var_init, vkey
 from .syntax import K, is_cps_call, node_id, spawn_body, strip, strip_casts, walk
@@ -16,7 +18,14 @@ class Bits:
     """Sets of variable keys as Python ints: bit i is the i-th key met.
     The data flow over a whole function then costs a few machine words per
     node and step instead of a copy of a set.  Given `keys`, the numbering
-    is closed: those keys only, in that order; mask() leaves out the others."""
+    is closed: those keys only, in that order; mask() leaves out the others.
+
+    Converting between keys and masks costs the length of the mask, not
+    that times the number of keys: an operation on a Python int allocates
+    a new one of its size, so setting or clearing bits one at a time in a
+    mask of n bits costs n words per bit (a function with thousands of
+    variables in scope at thousands of calls made that cubic).  Large masks
+    are built in a bytearray and read through their binary digits."""
 
     def __init__(self, keys=None):
         self.closed = keys is not None
@@ -24,8 +33,8 @@ class Bits:
         self.index = {k: i for i, k in enumerate(self.keys)}
 
     def mask(self, keys):
-        m = 0
         index = self.index
+        bits = []
         for k in keys:
             i = index.get(k)
             if i is None:
@@ -33,21 +42,82 @@ class Bits:
                     continue
                 i = index[k] = len(self.keys)
                 self.keys.append(k)
-            m |= 1 << i
-        return m
+            bits.append(i)
+        if len(bits) < _FEW:
+            m = 0
+            for i in bits:
+                m |= 1 << i
+            return m
+        return from_bit_numbers(bits)
 
     def ordered(self, m):
         """The keys of m, by bit number."""
-        out = []
-        keys = self.keys
-        while m:
-            low = m & -m
-            out.append(keys[low.bit_length() - 1])
-            m ^= low
-        return out
+        if m.bit_count() * _SPARSE < m.bit_length():
+            # a few bits of a long mask: one step per bit
+            out = []
+            keys = self.keys
+            while m:
+                low = m & -m
+                out.append(keys[low.bit_length() - 1])
+                m ^= low
+            return out
+        return list(compress(self.keys, bin(m)[:1:-1].encode('ascii').translate(_DIGITS)))
+
+    def flags(self, m):
+        """A byte per key, by bit number: 1 when the key is in m, else 0."""
+        return _flags(m, len(self.keys))
 
     def keys_of(self, m):
         return set(self.ordered(m))
+
+
+_DIGITS = bytes.maketrans(b'01', b'\x00\x01')    # binary digits as flags for compress()
+_TO_DIGITS = bytes.maketrans(b'\x00\x01', b'01')
+_SPARSE = 32       # a mask with fewer set bits than 1 in this many is read bit by bit
+_FEW = 32           # below this many bits, shifts are as cheap as a bytearray
+
+
+def _flags(m, width):
+    return bin(m)[:1:-1].ljust(width, '0').encode('ascii').translate(_DIGITS)
+
+
+def renumbering(kept):
+    """For each bit number of `kept` (Bits.flags), its number among the kept
+    bits (for those that are kept)."""
+    return [n - 1 for n in accumulate(kept)]
+
+
+def extract(m, kept, places=None):
+    """The bits of m at the positions whose flag in `kept` is 1 (Bits.flags),
+    packed from bit 0 up: m in the numbering of the kept keys alone.  With
+    `places` (renumbering(kept)), a mask with few bits set is read bit by
+    bit (its cost the bits it has, not the positions it spans)."""
+    width = m.bit_length()
+    if places is not None and m.bit_count() * _SPARSE < width:
+        bits = []
+        while m:
+            low = m & -m
+            b = low.bit_length() - 1
+            if kept[b]:
+                bits.append(places[b])
+            m ^= low
+        return from_bit_numbers(bits)
+    digits = bytes(compress(_flags(m, width), kept[:width]))      # bit 0 first
+    return int(digits[::-1].translate(_TO_DIGITS), 2) if digits else 0
+
+
+def from_bit_numbers(bits):
+    """The int whose set bits are `bits` (a list of bit numbers, repeats
+    allowed), in time linear in its size."""
+    if len(bits) < _FEW:
+        m = 0
+        for i in bits:
+            m |= 1 << i
+        return m
+    b = bytearray((max(bits) >> 3) + 1)
+    for i in bits:
+        b[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(b, 'little')
 
 
 class Node:
@@ -201,9 +271,13 @@ class Cfg:
         for site in self.sites:
             relevant |= site.scope_mask
         self.bits = Bits(wide.ordered(relevant))
+        kept = wide.flags(relevant)
+        everything = all(kept)      # (then the numbers stay as they are)
+        places = None if everything else renumbering(kept)
         for site in self.sites:
             site.bits = self.bits
-            site.scope_mask = self.bits.mask(wide.ordered(site.scope_mask))
+            if not everything:
+                site.scope_mask = extract(site.scope_mask, kept, places)
         self.scope = self._visible = None
 
     def new(self, kind, cursor=None):

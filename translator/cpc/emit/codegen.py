@@ -15,6 +15,8 @@ For a cps function `f` with parameters `T1 p1, ...`:
   f__resume_N        the resume functions (continuation entries)
   F__spawn_N__start  the thunk a spawned call starts with
 """
+from itertools import chain
+
 
 K_PARAM = 'cpc_continuation *cpc_k'
 
@@ -242,7 +244,11 @@ def resume_dead(name, dead):
         if key not in written:
             written[key] = '%s@%s' % (v, ','.join(str(n) for n in ls))
         return written[key]
-    entries = [' '.join(item(v, ls) for v, ls in vs) for vs in dead]
+    # (each distinct (variable, lines) pair formatted once; a large
+    # function's table holds millions of them)
+    pairs = dict(zip(map(id, chain.from_iterable(dead)), chain.from_iterable(dead)))
+    text = {i: item(v, ls) for i, (v, ls) in pairs.items()}
+    entries = [' '.join(map(text.__getitem__, map(id, vs))) for vs in dead]
     uses = {}
     for e in entries:
         uses[e] = uses.get(e, 0) + 1

@@ -3,6 +3,7 @@ items of each (entry, body, bounce, defer, resume functions, frame), its
 body with the call sites, resume points and returns rewritten.
 """
 import re
+from itertools import filterfalse
 
 from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
@@ -160,6 +161,12 @@ class Functions(Declarations):
         lines, dead = {}, {}
         defined = self.definition_lines(cfg) if sites else {}
         self.stable = cg.stable_frame(len(sites))
+        # (each user variable's place in declaration order, read from Clang
+        # once, and its entry in the table of dead variables)
+        rank = {k: i for i, k in enumerate(sorted(
+            f.vars, key=lambda k: f.vars[k].cursor.location.offset))} if sites else {}
+        entry = {k: (v.name, defined.get(k, ())) for k, v in f.vars.items()
+                 if not v.name.startswith('cpc_')}
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
@@ -171,10 +178,12 @@ class Functions(Declarations):
             # (the user's variables: gdb shows no translation temporary cpc_*;
             # in declaration order, not a set's, so that the output does not
             # depend on the process's string hashing)
-            dead[site.index] = [(f.vars[k].name, defined.get(k, ()))
-                                for k in sorted((k for k in site.scope if k in f.vars),
-                                                key=lambda k: f.vars[k].cursor.location.offset)
-                                if k not in saved and not f.vars[k].name.startswith('cpc_')]
+            # (from the scope in bit order, which is mostly declaration
+            # order already: the sort then costs a pass)
+            ks = list(filterfalse(saved.__contains__, filter(
+                entry.__contains__, site.bits.ordered(site.scope_mask))))
+            ks.sort(key=rank.__getitem__)
+            dead[site.index] = list(map(entry.__getitem__, ks))
             stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
