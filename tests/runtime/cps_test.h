@@ -210,4 +210,33 @@ static inline const char *ct_result_name(int r, int e)
     }
 }
 
+/* `cps void waiter(int id) { int r = cpc_wait(cv); printf("woken %d\n",
+   id); }`, r checked to be CPC_CONDVAR: CT_DEFINE_WAITER_RESUME defines
+   its frame and the resume after the wait (for a test whose entry waits
+   its own way), CT_DEFINE_WAITER(cv) also the entry, an untimed wait on
+   the condvar `cv`. */
+#define CT_DEFINE_WAITER_RESUME()                                            \
+    CPC_FRAMES_BEGIN                                                         \
+    struct waiter__frame_1 { int id; cpc_function *cpc_fn; };                \
+    CPC_FRAMES_END                                                           \
+    static cpc_continuation *waiter__resume_1(cpc_continuation *k)           \
+    {                                                                        \
+        struct waiter__frame_1 *cpc_f = CPC_POP(k, struct waiter__frame_1);  \
+        int r;                                                               \
+        CPC_RESULT(r, cpc_f);                                                \
+        CT_CHECK(r == CPC_CONDVAR, "cpc_wait returned %d", r);               \
+        CT_OUT("woken %d\n", cpc_f->id);                                     \
+        return k;                                                            \
+    }
+
+#define CT_DEFINE_WAITER(cv)                                                 \
+    CT_DEFINE_WAITER_RESUME()                                                \
+    static cpc_continuation *waiter__cps(cpc_continuation *k, int id)        \
+    {                                                                        \
+        struct waiter__frame_1 *cpc_f = CPC_PUSH(k, struct waiter__frame_1); \
+        cpc_f->id = id;                                                      \
+        cpc_f->cpc_fn = waiter__resume_1;                                    \
+        return cpc_wait__cps(k, (cv), -1, 0);                                \
+    }
+
 #endif /* CPS_TEST_H */

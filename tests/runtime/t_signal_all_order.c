@@ -5,30 +5,11 @@
 static cpc_condvar *cv;
 
 CPC_FRAMES_BEGIN
-struct waiter__frame_1 { int id; cpc_function *cpc_fn; };
 struct signaller__frame_1 { cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static cpc_continuation *waiter__resume_1(cpc_continuation *k)
-{
-    struct waiter__frame_1 *cpc_f = CPC_POP(k, struct waiter__frame_1);
-    int r;
-    CPC_RESULT(r, cpc_f);
-    CT_CHECK(r == CPC_CONDVAR, "cpc_wait returned %d", r);
-    CT_OUT("woken %d\n", cpc_f->id);
-    return k;
-}
-
 /* cps void waiter(int id) { cpc_wait(cv); printf("woken %d\n", id); } */
-static cpc_continuation *waiter__cps(cpc_continuation *k, int id)
-{
-    struct waiter__frame_1 *cpc_f = CPC_PUSH(k, struct waiter__frame_1);
-    cpc_f->id = id;
-    cpc_f->cpc_fn = waiter__resume_1;
-    return cpc_wait__cps(k, cv, -1, 0);
-}
-
-static cpc_continuation *waiter__cps(cpc_continuation *k, int id);
+CT_DEFINE_WAITER(cv)
 CT_DEFINE_SPAWN1(waiter, int)
 
 static cpc_continuation *signaller__resume_1(cpc_continuation *k)

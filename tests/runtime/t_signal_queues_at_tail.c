@@ -6,28 +6,8 @@
 
 static cpc_condvar *cv;
 
-CPC_FRAMES_BEGIN
-struct waiter__frame_1 { int id; cpc_function *cpc_fn; };
-CPC_FRAMES_END
-
 /* cps void waiter(int id) { cpc_wait(cv); printf("woken %d\n", id); } */
-static cpc_continuation *waiter__resume_1(cpc_continuation *k)
-{
-    struct waiter__frame_1 *cpc_f = CPC_POP(k, struct waiter__frame_1);
-    int r;
-    CPC_RESULT(r, cpc_f);
-    CT_CHECK(r == CPC_CONDVAR, "cpc_wait returned %d", r);
-    CT_OUT("woken %d\n", cpc_f->id);
-    return k;
-}
-
-static cpc_continuation *waiter__cps(cpc_continuation *k, int id)
-{
-    struct waiter__frame_1 *cpc_f = CPC_PUSH(k, struct waiter__frame_1);
-    cpc_f->id = id;
-    cpc_f->cpc_fn = waiter__resume_1;
-    return cpc_wait__cps(k, cv, -1, 0);
-}
+CT_DEFINE_WAITER(cv)
 
 /* cps void signaller(void) { cpc_signal(cv); printf("signalled\n"); } */
 static cpc_continuation *signaller__cps(cpc_continuation *k)

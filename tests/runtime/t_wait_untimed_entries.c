@@ -12,19 +12,11 @@ static cpc_condvar *cv;
 static volatile int no_timeout = -1;    /* not a constant for gcc */
 
 CPC_FRAMES_BEGIN
-struct waiter__frame_1 { int id; cpc_function *cpc_fn; };
 struct signaller__frame_1 { int i; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-static cpc_continuation *waiter__resume_1(cpc_continuation *k)
-{
-    struct waiter__frame_1 *cpc_f = CPC_POP(k, struct waiter__frame_1);
-    int r;
-    CPC_RESULT(r, cpc_f);
-    CT_CHECK(r == CPC_CONDVAR, "cpc_wait returned %d", r);
-    CT_OUT("woken %d\n", cpc_f->id);
-    return k;
-}
+/* (waiter's frame and its resume after the wait) */
+CT_DEFINE_WAITER_RESUME()
 
 /* cps void waiter(int id) { cpc_wait(cv) one of three ways; print; } */
 static cpc_continuation *waiter__cps(cpc_continuation *k, int id)
