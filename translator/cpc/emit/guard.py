@@ -16,9 +16,10 @@ them (a `noinline` body), or when the body has no such object
 import re
 
 from .. import frontend as fe
-from ..clang_types import (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_POINTER, TK_RECORD,
-                           TK_VARIABLEARRAY, strip_sugar, tkind)
+from ..clang_types import (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_RECORD,
+                           TK_VARIABLEARRAY, tkind)
 from ..cursors import UO, kids, unop
+from ..analysis.func import lvalue_base
 from ..analysis.syntax import walk
 
 K = fe.K
@@ -31,8 +32,6 @@ STACK_PROTECT_RE = re.compile(r'\b(__)?stack_protect(__)?\b')
 ARRAYS = (TK_CONSTANTARRAY, TK_INCOMPLETEARRAY, TK_VARIABLEARRAY)
 ALLOCA = ('alloca', '__builtin_alloca', '__builtin_alloca_with_align',
           '__builtin_alloca_with_align_and_max')
-# expressions an lvalue's storage is looked for through, one operand each
-THROUGH = (K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR)
 
 
 def holds_array(t, depth=0):
@@ -46,48 +45,6 @@ def holds_array(t, depth=0):
     if k != TK_RECORD:
         return False
     return any(holds_array(fld.type, depth + 1) for fld in c.get_fields())
-
-
-def _is_local(d):
-    """Declaration d is an automatic variable or a parameter."""
-    if d is None:
-        return False
-    if d.kind == K.PARM_DECL:
-        return True
-    return d.kind == K.VAR_DECL and d.storage_class not in (SC.STATIC, SC.EXTERN) and \
-        d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL
-
-
-def _is_pointer(e):
-    u, _ = strip_sugar(e.type)
-    return tkind(u) == TK_POINTER
-
-
-def addresses_local(x):
-    """Whether lvalue x (the operand of `&`) may be (part of) an automatic
-    variable: not when it is reached through a pointer (`*p`, `p->m`,
-    `p[i]`) or names a function or a variable with static storage."""
-    while True:
-        ch = kids(x)
-        if x.kind in THROUGH and len(ch) == 1:
-            x = ch[0]
-        elif x.kind == K.MEMBER_REF_EXPR and ch:
-            if _is_pointer(ch[0]):
-                return False            # p->m
-            x = ch[0]
-        elif x.kind == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
-            base = ch[0] if _is_pointer(ch[0]) else ch[1]     # (i[a]: ch[1])
-            while base.kind in THROUGH and len(kids(base)) == 1 and _is_pointer(base):
-                base = kids(base)[0]
-            if _is_pointer(base):
-                return False            # p[i]
-            x = base
-        elif x.kind == K.UNARY_OPERATOR and unop(x) == UO['Deref']:
-            return False
-        elif x.kind == K.DECL_REF_EXPR:
-            return _is_local(x.referenced)
-        else:
-            return True                 # (what else has an address: kept guarded)
 
 
 def holds_stack_objects(f):
@@ -105,7 +62,7 @@ def holds_stack_objects(f):
             if tkind(n.type.get_canonical()) == TK_RECORD and holds_array(n.type):
                 return True
         elif k == K.UNARY_OPERATOR:
-            if unop(n) == UO['AddrOf'] and (not kids(n) or addresses_local(kids(n)[0])):
+            if unop(n) == UO['AddrOf'] and (not kids(n) or lvalue_base(f, kids(n)[0]) is not None):
                 return True
         elif k == K.CALL_EXPR:
             if n.spelling in ALLOCA:
