@@ -1683,6 +1683,7 @@ class _ResumeBreakpoint(gdb.Breakpoint):
     their registers (cpc_k, the first, in rdi: the x86-64 ABI)."""
 
     stopper = False     # only stops a step on its way (see _after_step)
+    entry = None        # the entry F__cps a step from it started in (mode 'enter')
 
     def __init__(self, addr, k, at_entry=False):
         super().__init__('*0x%x' % addr if isinstance(addr, int) else addr, internal=True)
@@ -1875,6 +1876,8 @@ def _print_breakpoint_stop(event):
     bps = [b for b in event.breakpoints if b.is_valid() and b.number in _silenced]
     if not bps or (bps[0].commands or '').lstrip().startswith('silent'):
         return
+    if _back_at_entry(_entering):
+        return                          # the same call, deferred (_after_step goes on)
     b = bps[0]
     try:
         frame = gdb.execute('frame', to_string=True)
@@ -1937,8 +1940,8 @@ def _before_step(kind):
     """Before next/step/finish: the breakpoint where this CPC thread goes
     on, and how to end there (mode: 'call' after a cps call on this line,
     'return' after this function returns, 'enter' into a deferred body)."""
-    global _step
-    _step = None
+    global _step, _entering
+    _step = _entering = None
     _skip_generated_glue()
     try:
         f = gdb.selected_frame()
@@ -1985,6 +1988,9 @@ def _before_step(kind):
                     target, mode = _caller_resume(f), 'return'
         if target is not None and target[1] is not None:
             _step = (kind, _ResumeBreakpoint(*target), f, mode, into)
+            if mode == 'enter':
+                _step[1].entry = name
+                _entering = _step[1]
         elif into:
             _step = (kind, _NoBreakpoint(), f, mode, into)
         else:
@@ -1997,6 +2003,7 @@ def _before_step(kind):
 class _NoBreakpoint:
     """No place to go on to (next/step/finish's target unknown)."""
     hit = False
+    entry = k = None
 
     def remove(self):
         pass
@@ -2189,6 +2196,8 @@ def _continue():
     if isinstance(stop, gdb.BreakpointEvent) and \
             all(not b.is_valid() or b.number <= 0 for b in stop.breakpoints):
         return                          # one of the extension's own breakpoints
+    if _back_at_entry(_entering):
+        return                          # a deferred entry's second stop (_entering)
     if isinstance(stop, gdb.StopEvent) and not isinstance(
             stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
         return                          # the end of a step of gdb's own
@@ -2196,7 +2205,7 @@ def _continue():
 
 
 def _after_step(kind):
-    global _step
+    global _step, _entering
     if _step is None or _step[0] != kind:
         return
     _, bp, start, mode, into = _step
@@ -2206,9 +2215,12 @@ def _after_step(kind):
             # go on to the body's first line unless the step stopped for
             # another reason (the stop where the body starts has done its job)
             if not bp.hit and not isinstance(_last_stop, gdb.SignalEvent) and \
-                    (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)):
+                    (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)
+                     or _back_at_entry(bp)):
                 for b in into:
                     b.remove()
+                _continue()
+            while not bp.hit and _back_at_entry(bp):
                 _continue()
             if bp.hit:
                 _print_frame()
@@ -2262,9 +2274,31 @@ def _after_step(kind):
         elif bp.hit:
             _print_frame()
     finally:
+        _entering = None
         bp.remove()
         for b in into:
             b.remove()
+
+
+# A `step` from a cps function F's entry F__cps (mode 'enter'), between
+# its command and its end: its breakpoint bp (bp.entry names the entry,
+# bp.k is the thread).  A call of F deferred from there runs again from
+# the trampoline through F__bounce, which calls F__cps: a breakpoint of the
+# user's on F__cps then stops a second time for the same call, which the
+# step passes silently on its way to F's first line.
+_entering = None
+
+
+def _back_at_entry(bp):
+    """Whether a breakpoint stopped the thread of `step` breakpoint bp in
+    the entry it started in again (see _entering)."""
+    if bp is None or bp.entry is None or not isinstance(_last_stop, gdb.BreakpointEvent):
+        return False
+    try:
+        f = gdb.selected_frame()
+        return cname(f) == bp.entry and _frame_k(f) == bp.k
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        return False
 
 
 def _rest_of_line():

@@ -287,14 +287,26 @@ def test_flatten_goes_on_the_function_holding_the_users_code():
     assert 'flatten' not in head_of(out, 'h__cps(')
 
 
-def test_cold_and_hot_go_on_every_function_made_of_the_code_but_defer():
-    # (the deferred path is cold whatever the function: hot there would
-    # conflict with CPC_COLD)
+def test_cold_and_hot_go_on_every_function_made_of_the_code_but_the_deferred_path():
+    # (the deferred path, defer and bounce, is cold whatever the function:
+    # hot there would conflict with CPC_COLD)
     for attr in ('cold', 'hot'):
         out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n' % attr)
-        for fn in ('f__cps(', 'f(', 'f__resume_1(', 'f__bounce('):
+        for fn in ('f__cps(', 'f(', 'f__resume_1('):
             assert attr in head_of(out, fn), head_of(out, fn)
-        assert 'hot' not in head_of(out, 'f__defer(')
+        for fn in ('f__bounce(', 'f__defer('):
+            assert 'hot' not in head_of(out, fn) and 'CPC_COLD' in head_of(out, fn)
+
+
+def test_the_bounce_calls_the_entry_not_the_body():
+    # (gcc would otherwise inline a second copy of the body into the cold
+    # bounce; the entry finds its budget renewed by the trampoline)
+    out = emit('cps int f(int x, int y) { cpc_yield(); return x + y; }\n'
+               'cps int h(int x) { return x + 1; }\n')
+    assert re.search(r'f__bounce\(cpc_continuation \*cpc_k\)\s*\{[^}]*'
+                     r'return f__cps\(cpc_k, cpc_a->x, cpc_a->y\);\s*\}', out), out
+    assert re.search(r'h__bounce\(cpc_continuation \*cpc_k\)\s*\{[^}]*'
+                     r'return h__cps\(cpc_k, cpc_a->x\);\s*\}', out), out
 
 
 def compile_o2(tmp_path, src, *flags):

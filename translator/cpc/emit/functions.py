@@ -75,7 +75,7 @@ class Functions(Declarations):
         body = cg.body_name(f.name, own=not (use or self.declared_in_headers(f.name)))
         # (a body without resume points keeps its parameters' const)
         bdecls = sig.bdecls if sites else sig.pdecls
-        if not sites and not f.spawns:
+        if not f.spawns:
             pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
         inline = cg.inline_body(f.body.extent.end.offset - f.body.extent.start.offset,
                                 len(sites))
@@ -98,14 +98,15 @@ class Functions(Declarations):
         self.body = body
         self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
         self.return_edits(f, cfg, sig, frame, small)
-        pre.append(cg.bounce(f.name, sig.pnames, body if sites else None, self.stub_code))
+        deferred = guard.defer_attribute(sig.deferred_code) + sig.deferred_code
+        pre.append(cg.bounce(f.name, sig.pnames, deferred))     # (it calls the entry)
         union, need = cg.reserve_union(f.name, bool(sites),
                                        None if sig.void else ctype.declare_field(sig.rt, 'ret'))
         if union:
             frames.append(union)
         pre.append(cg.defer(f.name, sig.pdecls, need,
                             [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params],
-                            guard.defer_attribute(sig.deferred_code) + sig.deferred_code))
+                            deferred))
         # GNU local labels are declared first in the block, before the
         # generated opening
         labels = leading_label_declarations(self.u, f.body)

@@ -9,8 +9,9 @@ guards (gcc's -fstack-protector-strong leaves such functions alone), but
 for the small functions cpcc writes around each body (its defer, bounce,
 entry and resume functions) that is a tenth of the object's code and of
 gcc's time on it.  So these functions are unguarded when their code holds no
-such object of the user's: the defer always (it copies the parameters, whose
-own storage is the caller's); the others when the body is not inlined into
+such object of the user's: the defer and the bounce always (the defer copies
+the parameters, whose own storage is the caller's; the bounce pops them and
+calls the entry); the others when the body is not inlined into
 them (a `noinline` body), or when the body has no such object
 (`holds_stack_objects`).  A body keeps the user's flags."""
 import re
@@ -73,7 +74,7 @@ def holds_stack_objects(f):
 
 
 def stub_attribute(f, inline, code):
-    """What goes in front of the entry, the bounce and the resume functions
+    """What goes in front of the entry and the resume functions
     of cps function f (whose body is `inline`, with code attributes
     `code`): UNGUARDED, or '' when they may hold a stack object of the
     body's or f asks for a canary (`stack_protect`)."""
@@ -83,5 +84,5 @@ def stub_attribute(f, inline, code):
 
 
 def defer_attribute(code):
-    """What goes in front of the defer (module docstring)."""
+    """What goes in front of the defer and the bounce (module docstring)."""
     return '' if STACK_PROTECT_RE.search(code) else UNGUARDED
