@@ -291,8 +291,20 @@ def test_step_into_a_cps_call_stops_on_the_callees_first_line_not_its_entry():
 
 
 def test_step_from_a_cps_functions_entry_reaches_its_first_line():
+    # (the call is deferred: its bounce calls square__cps again, where the
+    # breakpoint stops once only, for the one call)
     out = gdb(build('lines', '-O0'), 'break square__cps', 'run', 'step', 'print v', 'kill')
     assert_on_squares_first_line(out, 3)
+    assert out.count('Breakpoint 1,') == 1, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_breakpoint_on_an_entry_stops_once_per_call_a_deferred_one_included(opt):
+    # (square's first call is deferred: the trampoline runs it through
+    # square__bounce, which enters square__cps a second time)
+    out = gdb(build('lines', opt), 'break square__cps', 'run', 'continue', 'continue',
+              'kill')
+    assert re.findall(r'^Breakpoint 1, square \(v=(\d+)\)', out, re.M) == ['3', '2', '1'], out
 
 
 @pytest.mark.parametrize('flags', [('-O0',), ('-O0', '--cpc-debug')])

@@ -18,9 +18,12 @@ What this reads (docs/debugging.md says it at more length):
   - a continuation (struct cpc_continuation: length, c[]) is a stack of
     frames, each ending with its function pointer cpc_fn; translated code
     names them F__resume_N (struct F__frame: the variables of F saved at
-    its call N), F__bounce (struct F__args: a deferred entry of F) and
+    its call N) or, in a body with many resume points, F__dispatch or
+    F__dispatch_K (its chunk K) with N in the frame's word below cpc_fn
+    (cpc_point), F__bounce (struct F__args: a deferred entry of F) and
     S__start (struct S__start_args: a thread not started yet);
-  - the line where F waits is the declared line of F__resume_N;
+  - the line where F waits is the line of resume point N (the label
+    F__resumed_N, or the table F__lines);
   - the schedulers: every struct cpc_sched on the runtime's list
     (world_list, cpc_sched.c, through `next`), the OS thread driving each
     (`driver`, a pthread_t); per scheduler its run queue (runnable; the
@@ -51,19 +54,23 @@ TRAMPOLINES = ('sched_trampoline', 'sched_loop', 'sched_loop_default', 'sched_lo
 # The generated functions' names (the translator's list of generated suffixes is
 # translator/cpc/reserved.py: this standalone script keeps those of code it steps through)
 RESUME_RE = re.compile(r'^(.+)__resume_(\d+)$')
+# the one resume function of a chunk of a body with many resume points,
+# which reads the resume point from the frame (docs/abi.md)
+DISPATCH_RE = re.compile(r'^(.+)__dispatch(?:_\d+)?$')
 
 
 class _GeneratedNames:
     """Matches the names of the C functions the translation generates for
     a cps function F, F__body (a body's C name, see cname), F__cps,
-    F__defer, F__bounce, F__resume_N, and a spawn thunk's F__start: group
-    1 is F, group 2 the suffix.  Only names of the program's cps functions
-    (those with a deferred entry F__bounce, which each has), the runtime's
+    F__defer, F__bounce, F__resume_N, F__dispatch[_K] and a spawn thunk's
+    F__start: group 1 is F, group 2 the suffix.  Only names of the
+    program's cps functions (those with a deferred entry F__bounce, which each has), the runtime's
     (cpc_...) and spawn thunks (F__spawn_N__start, a name the translator
     reserves) match, not a native function of the user's whose name ends
     the same way (`x__start`, `x__cps`)."""
 
-    RE = re.compile(r'^(.+?)__(body|body_\d+|cps|defer|bounce|start|resume_\d+)$')
+    RE = re.compile(r'^(.+?)__(body|body_\d+|cps|defer|bounce|start|resume_\d+|dispatch|'
+                    r'dispatch_\d+)$')
 
     def __init__(self):
         self.known = {}
@@ -95,9 +102,10 @@ GENERATED_RE = _GeneratedNames()
 def _kind_of(m):
     """The kind of generated function a GENERATED_RE match names: 'body'
     for every chunk of a body (F__body, and F__body_K, chunk K > 1 of a
-    body cut into chunks: translator/cpc/emit/chunks.py), else its suffix."""
+    body cut into chunks: translator/cpc/emit/chunks.py), 'dispatch' for
+    every chunk's dispatch function, else its suffix."""
     k = m.group(2)
-    return 'body' if k.startswith('body') else k
+    return 'body' if k.startswith('body') else 'dispatch' if k.startswith('dispatch') else k
 
 
 def _chunk(m):
@@ -173,6 +181,23 @@ def _function_at(addr):
     out = gdb.execute('info symbol 0x%x' % addr, to_string=True)
     m = re.match(r'(\S+)( \+ \d+)? in section', out)
     return (m.group(1) if m else '0x%x' % addr), None
+
+
+def _resume_point(slot):
+    """(F, N, fn, name, symbol) for the frame whose function pointer cpc_fn
+    is stored at address slot: fn, the function there, is a resume function
+    of cps function F, which waits at its resume point N -- F__resume_N, or
+    a dispatch F__dispatch[_K] with N in the frame's cpc_point, the word
+    below cpc_fn; F and N are None for any other function."""
+    fn = _u64(slot)
+    name, sym = _function_at(fn)
+    m = RESUME_RE.match(name)
+    if m:
+        return m.group(1), int(m.group(2)), fn, name, sym
+    m = DISPATCH_RE.match(name)
+    if m:
+        return m.group(1), _u64(slot - 8), fn, name, sym
+    return None, None, fn, name, sym
 
 
 def _function_block(addr):
@@ -344,8 +369,8 @@ def _struct_vars(addr, t):
     v = gdb.Value(addr).cast(t.pointer()).dereference()
     out = []
     for f in t.fields():
-        if f.name is None or f.name == 'cpc_fn':
-            continue
+        if f.name in (None, 'cpc_fn', 'cpc_point'):
+            continue                    # (the frame's function and resume point)
         fv = v[f.name]
         if f.name == 'cpc_env' and fv.type.code == gdb.TYPE_CODE_PTR and int(fv) != 0:
             env = fv.dereference()   # variables boxed in the heap environment
@@ -530,13 +555,11 @@ def continuation_frames(k, skip=0):
     frames = []
     ptr = 8
     while top >= ptr:
-        fn = _u64(k + off_c + top - ptr)
-        name, sym = _function_at(fn)
+        func, n, fn, name, sym = _resume_point(k + off_c + top - ptr)
         names = None
-        m = RESUME_RE.match(name)
-        if m:
-            func, sname, note = m.group(1), m.group(1) + '__frame', ''
-            loc = _resume_loc(func, int(m.group(2)), fn) or _loc_of_symbol(sym)
+        if n is not None:
+            sname, note = func + '__frame', ''
+            loc = _resume_loc(func, n, fn) or _loc_of_symbol(sym)
         elif name.endswith('__bounce'):
             func = name[:-len('__bounce')]
             sname, loc, note = func + '__args', _loc_of_symbol(sym), 'called, not entered yet'
@@ -768,8 +791,7 @@ def _at_edge(f, k=None):
             start = e.pc
         if k is None or f.pc() != start:
             return True
-        m = RESUME_RE.match(_function_at(_u64(_wait(k) - 8))[0])
-        return not (m and m.group(1) == user_name(cname(f)))
+        return _resume_point(_wait(k) - 8)[0] != user_name(cname(f))
     except (gdb.error, RuntimeError, ValueError, AttributeError):
         return False
 
@@ -1256,11 +1278,10 @@ def _tail_called(k, frames):
     try:
         if not frames or frames[0].note:
             return frames
-        fn = _u64(_wait(k) - 8)
-        m = RESUME_RE.match(_function_at(fn)[0])
-        if not m:
+        func, n, fn = _resume_point(_wait(k) - 8)[:3]
+        if n is None:
             return frames
-        callee = _site_callee(m.group(1), int(m.group(2)), fn)
+        callee = _site_callee(func, n, fn)
         if callee is None or callee + '__cps' in PRIMITIVE_ENTRIES or \
                 callee.startswith('cpc_') and body_symbol(callee) is None:
             return frames
@@ -1683,7 +1704,6 @@ class _ResumeBreakpoint(gdb.Breakpoint):
     their registers (cpc_k, the first, in rdi: the x86-64 ABI)."""
 
     stopper = False     # only stops a step on its way (see _after_step)
-    entry = None        # the entry F__cps a step from it started in (mode 'enter')
 
     def __init__(self, addr, k, at_entry=False):
         super().__init__('*0x%x' % addr if isinstance(addr, int) else addr, internal=True)
@@ -1747,7 +1767,7 @@ class _MoveTracker:
 
 class _Probe(gdb.Breakpoint):
     def __init__(self, addr, fn):
-        super().__init__('*0x%x' % addr, internal=True)
+        super().__init__('*0x%x' % addr if isinstance(addr, int) else addr, internal=True)
         self.silent = True
         self.fn = fn
 
@@ -1869,6 +1889,103 @@ def _skip_resume_copies(bp):
         _adjusting = False
 
 
+# ---- a breakpoint on an entry F__cps: one stop per call ----------------------------
+#
+# A call that F's entry F__cps defers (its call budget spent, or no room)
+# runs later from the trampoline through F__bounce, which calls (or, at
+# -O2, jumps to) F__cps again.  A breakpoint of the user's at the start of
+# F__cps would stop twice for the one call: it gets the condition
+# $_cpc_first_pass() (and-ed with the user's own), false on that second
+# pass.  A probe at F__bounce (it never stops the program) notes (F, k) for
+# the thread whose continuation k it runs; the condition takes the note
+# back at F__cps.  The notes are dropped at every stop.
+
+FIRST_PASS = '$_cpc_first_pass()'
+_bounced = set()        # (F, continuation) between F__bounce and F__cps
+_bounce_probes = {}     # F: the probe at F__bounce
+
+
+def _note_bounce(func):
+    _bounced.add((func, int(gdb.selected_frame().read_register('rdi'))))
+
+
+def _one_stop_per_call(bp):
+    """Give breakpoint bp the condition FIRST_PASS when one of its
+    locations starts a cps function's entry F__cps, with a probe at
+    F__bounce."""
+    global _adjusting
+    if _adjusting:
+        return
+    try:
+        _adjusting = True
+        if bp.type == gdb.BP_BREAKPOINT and bp.visible and bp.number > 0:
+            _add_first_pass(bp)
+    except (RuntimeError, gdb.error, AttributeError, NotImplementedError):
+        pass
+    finally:
+        _adjusting = False
+
+
+def _add_first_pass(bp):
+    funcs = set()
+    for loc in getattr(bp, 'locations', None) or []:
+        b = _function_block(loc.address)
+        m = GENERATED_RE.match(cname(b.function)) if b is not None else None
+        # (the entry's own code or the runtime's inlined into it, not a
+        # copy of the body F inlined into it, which runs once per call)
+        if m and _kind_of(m) == 'cps' and \
+                _innermost_function(loc.address) not in (m.group(1), m.group(1) + '__body'):
+            funcs.add(m.group(1))
+    for func in funcs - set(_bounce_probes):
+        sym = gdb.lookup_static_symbol(func + '__bounce') or \
+            gdb.lookup_global_symbol(func + '__bounce')
+        if sym is not None and sym.addr_class == gdb.SYMBOL_LOC_BLOCK:
+            # (by name: the program's addresses change when it starts)
+            _bounce_probes[func] = _Probe('*%s__bounce' % func,
+                                          lambda func=func: _note_bounce(func))
+    cond = bp.condition
+    if funcs and (cond is None or FIRST_PASS not in cond):
+        bp.condition = FIRST_PASS if cond is None else '(%s) && %s' % (cond, FIRST_PASS)
+
+
+def _innermost_function(addr):
+    """The name of the innermost function whose code is at addr: an inlined
+    one's (a body's copy inlined into its entry) or the function's own."""
+    b = gdb.block_for_pc(addr)
+    while b is not None and b.function is None:
+        b = b.superblock
+    return b.function.name if b is not None else None
+
+
+class _FirstPass(gdb.Function):
+    """$_cpc_first_pass(): 0 where a cps function's entry F__cps runs a
+    second time for a call it deferred, through F__bounce; else 1."""
+
+    def __init__(self):
+        super().__init__('_cpc_first_pass')
+
+    def invoke(self):
+        try:
+            f = gdb.selected_frame()
+            m = GENERATED_RE.match(cname(f))
+            if m and _kind_of(m) == 'cps' and _bounced:
+                k = _frame_k(f)
+                note = (m.group(1), k if k is not None else int(f.read_register('rdi')))
+                if note in _bounced:
+                    _bounced.discard(note)
+                    return 0
+        except (gdb.error, RuntimeError, ValueError, AttributeError):
+            pass
+        return 1
+
+
+_FirstPass()
+
+
+def _drop_bounce_notes(event):
+    _bounced.clear()
+
+
 def _print_breakpoint_stop(event):
     global _threads_seen
     if not isinstance(event, gdb.BreakpointEvent):
@@ -1876,8 +1993,6 @@ def _print_breakpoint_stop(event):
     bps = [b for b in event.breakpoints if b.is_valid() and b.number in _silenced]
     if not bps or (bps[0].commands or '').lstrip().startswith('silent'):
         return
-    if _back_at_entry(_entering):
-        return                          # the same call, deferred (_after_step goes on)
     b = bps[0]
     try:
         frame = gdb.execute('frame', to_string=True)
@@ -1916,11 +2031,10 @@ def _caller_resume(f):
     if not top or top[0].note:
         return None
     caller = top[0].func
-    fn = _u64(_wait(k) - 8 - _skip_size(k, skip))
-    m = RESUME_RE.match(_function_at(fn)[0])
-    if not m or m.group(1) != caller:
+    func, n, fn = _resume_point(_wait(k) - 8 - _skip_size(k, skip))[:3]
+    if n is None or func != caller:
         return None
-    line = (_resume_loc(caller, int(m.group(2)), fn) or (None, None))[1]
+    line = (_resume_loc(caller, n, fn) or (None, None))[1]
     addr = _labels_of(caller, fn).get(line)
     if addr is None:
         return None
@@ -1940,8 +2054,8 @@ def _before_step(kind):
     """Before next/step/finish: the breakpoint where this CPC thread goes
     on, and how to end there (mode: 'call' after a cps call on this line,
     'return' after this function returns, 'enter' into a deferred body)."""
-    global _step, _entering
-    _step = _entering = None
+    global _step
+    _step = None
     _skip_generated_glue()
     try:
         f = gdb.selected_frame()
@@ -1988,9 +2102,6 @@ def _before_step(kind):
                     target, mode = _caller_resume(f), 'return'
         if target is not None and target[1] is not None:
             _step = (kind, _ResumeBreakpoint(*target), f, mode, into)
-            if mode == 'enter':
-                _step[1].entry = name
-                _entering = _step[1]
         elif into:
             _step = (kind, _NoBreakpoint(), f, mode, into)
         else:
@@ -2003,7 +2114,6 @@ def _before_step(kind):
 class _NoBreakpoint:
     """No place to go on to (next/step/finish's target unknown)."""
     hit = False
-    entry = k = None
 
     def remove(self):
         pass
@@ -2063,6 +2173,12 @@ def _resume_stub(f):
         if len(ns) != 1:
             return None
         stub = gdb.lookup_symbol('%s__resume_%d' % (func, ns[0]), f.block())[0]
+        if stub is None:
+            # (a body with many resume points: its chunk's dispatch)
+            m = GENERATED_RE.match(cname(f))
+            chunk = _chunk(m) if m and _kind_of(m) == 'body' else 1
+            stub = gdb.lookup_symbol('%s__dispatch%s' % (func, '_%d' % chunk if chunk > 1
+                                                           else ''), f.block())[0]
         return int(stub.value().address) if stub is not None else None
     except (gdb.error, RuntimeError, AttributeError, ValueError):
         return None
@@ -2159,10 +2275,8 @@ def _skip_size(k, n):
     top = _u32(k + 8)
     size = 0
     for _ in range(n):
-        fn = _u64(k + off_c + top - size - 8)
-        name, sym = _function_at(fn)
-        m = RESUME_RE.match(name)
-        t = _type(m.group(1) + '__frame', sym) if m else None
+        func, _, _, _, sym = _resume_point(k + off_c + top - size - 8)
+        t = _type(func + '__frame', sym) if func else None
         if t is None:
             break
         size += t.sizeof
@@ -2196,8 +2310,6 @@ def _continue():
     if isinstance(stop, gdb.BreakpointEvent) and \
             all(not b.is_valid() or b.number <= 0 for b in stop.breakpoints):
         return                          # one of the extension's own breakpoints
-    if _back_at_entry(_entering):
-        return                          # a deferred entry's second stop (_entering)
     if isinstance(stop, gdb.StopEvent) and not isinstance(
             stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
         return                          # the end of a step of gdb's own
@@ -2205,7 +2317,7 @@ def _continue():
 
 
 def _after_step(kind):
-    global _step, _entering
+    global _step
     if _step is None or _step[0] != kind:
         return
     _, bp, start, mode, into = _step
@@ -2215,12 +2327,9 @@ def _after_step(kind):
             # go on to the body's first line unless the step stopped for
             # another reason (the stop where the body starts has done its job)
             if not bp.hit and not isinstance(_last_stop, gdb.SignalEvent) and \
-                    (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)
-                     or _back_at_entry(bp)):
+                    (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)):
                 for b in into:
                     b.remove()
-                _continue()
-            while not bp.hit and _back_at_entry(bp):
                 _continue()
             if bp.hit:
                 _print_frame()
@@ -2274,31 +2383,9 @@ def _after_step(kind):
         elif bp.hit:
             _print_frame()
     finally:
-        _entering = None
         bp.remove()
         for b in into:
             b.remove()
-
-
-# A `step` from a cps function F's entry F__cps (mode 'enter'), between
-# its command and its end: its breakpoint bp (bp.entry names the entry,
-# bp.k is the thread).  A call of F deferred from there runs again from
-# the trampoline through F__bounce, which calls F__cps: a breakpoint of the
-# user's on F__cps then stops a second time for the same call, which the
-# step passes silently on its way to F's first line.
-_entering = None
-
-
-def _back_at_entry(bp):
-    """Whether a breakpoint stopped the thread of `step` breakpoint bp in
-    the entry it started in again (see _entering)."""
-    if bp is None or bp.entry is None or not isinstance(_last_stop, gdb.BreakpointEvent):
-        return False
-    try:
-        f = gdb.selected_frame()
-        return cname(f) == bp.entry and _frame_k(f) == bp.k
-    except (gdb.error, RuntimeError, ValueError, AttributeError):
-        return False
 
 
 def _rest_of_line():
@@ -2376,9 +2463,9 @@ if gdb.convenience_variable('cpc_gdb_loaded') is None:
 
 # Nor the glue the translation generates around a cps function E's body
 # (named E): its entry E__cps, deferred entry E__bounce/E__defer, resume
-# functions E__resume_N and, for a spawned statement E = F__spawn_N, the
-# thunk E__start, and the chunks K > 1 of a body cut into chunks,
-# E__body_K.  A `step` at a cps call then goes over the entry, and the
+# functions E__resume_N (or E__dispatch, E__dispatch_K) and, for a spawned
+# statement E = F__spawn_N, the thunk E__start, and the chunks K > 1 of a
+# body cut into chunks, E__body_K.  A `step` at a cps call then goes over the entry, and the
 # hooks stop it at the callee's body (_into_callees; optimised, at its
 # inlined copies); a step or next across a cut stops at the next chunk's
 # first line (_next_chunk).  The rule names the cps functions that have an
@@ -2390,7 +2477,8 @@ if gdb.convenience_variable('cpc_gdb_loaded') is None:
 # each next/step/finish, again whenever the program's objfiles change (a
 # shared library's), one skip rule per new set of names.
 
-GLUE_SUFFIXES = '(cps|bounce|defer|resume_[0-9]+|start|body_[0-9]+)'
+GLUE_SUFFIXES = ('(cps|bounce|defer|resume_[0-9]+|dispatch|dispatch_[0-9]+|start|'
+                 'body_[0-9]+)')
 _glue_skipped = set()      # the cps functions whose glue a skip rule names
 _glue_objfiles = None
 
@@ -2458,8 +2546,12 @@ for _bp in gdb.breakpoints():
 gdb.events.breakpoint_created.connect(_silence)
 for _bp in gdb.breakpoints():
     _skip_resume_copies(_bp)
+    _one_stop_per_call(_bp)
 gdb.events.breakpoint_created.connect(_skip_resume_copies)
 gdb.events.breakpoint_modified.connect(_skip_resume_copies)
+gdb.events.breakpoint_created.connect(_one_stop_per_call)
+gdb.events.breakpoint_modified.connect(_one_stop_per_call)
+gdb.events.stop.connect(_drop_bounce_notes)
 gdb.events.stop.connect(_print_breakpoint_stop)
 
 InfoCpcLocals('locals')

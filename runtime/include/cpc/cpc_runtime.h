@@ -516,10 +516,10 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
  */
 #define CPC_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CPC_COLD __attribute__((cold, noinline))
-/* The resume stubs F__resume_N of a body with many resume points (docs/abi.md,
-   "stable frame") are compiled without optimisation: what gcc spends on each
-   optimised function, thousands of times over, costs more than a resume
-   gains from a jump instead of a call. */
+/* The dispatch functions F__dispatch[_K] of a body with many resume points
+   (docs/abi.md, "stable frame": one per chunk, re-entering it at the resume
+   point its frame holds) are compiled without optimisation: on a body too
+   large to inline it would only turn their call into a jump. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define CPC_RESUME_STUB __attribute__((optimize("O0")))
 #else

@@ -32,14 +32,18 @@ def test_a_body_with_more_resume_points_than_the_limit_is_written_in_chunks():
     out = emit(many(chunks.CHUNKED_ABOVE + 72))
     parts = chunk_functions(out)
     assert sorted(parts) == [1, 2, 3], out
-    # each resume label is in one chunk, whose dispatch goes to it, and its
-    # resume function enters that chunk
+    # each resume label is in one chunk, whose switch goes to it; its call
+    # stores it in the frame with the chunk's dispatch function, which
+    # enters that chunk at the resume point the frame holds
     for k, text in parts.items():
+        d = 'f__dispatch' if k == 1 else 'f__dispatch_%d' % k
+        target = re.search(r'\*%s\(cpc_continuation \*cpc_k\) \{ return (\w+)\(cpc_k, '
+                           r'\(int\)CPC_TOP\(cpc_k, struct f__frame\)->cpc_point[,)]' % d,
+                           out).group(1)
+        assert target == ('f' if k == 1 else 'f__body_%d' % k)
         for n in re.findall(r'f__resumed_(\d+):', text):
             assert 'case %s: goto f__resumed_%s;' % (n, n) in text
-            stub = re.search(r'f__resume_%s\(cpc_continuation \*cpc_k\) \{ return (\w+)\(' % n,
-                             out).group(1)
-            assert stub == ('f' if k == 1 else 'f__body_%d' % k)
+            assert 'cpc_f->cpc_point = %s; cpc_f->cpc_fn = %s; return ' % (n, d) in text
     sizes = [len(re.findall(r'f__resumed_\d+:', parts[k])) for k in (1, 2, 3)]
     assert sizes[0] == chunks.CHUNK_SITES and sum(sizes) == chunks.CHUNKED_ABOVE + 72, sizes
 

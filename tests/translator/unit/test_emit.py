@@ -239,17 +239,20 @@ def test_a_dead_variables_entry_shared_by_resume_points_is_written_once():
     assert table.group(1).split(', ') == [m.group(1)] * 40, out
 
 
-def test_the_resume_stubs_of_a_body_with_many_resume_points_are_compiled_unoptimised():
-    # (docs/abi.md: gcc's cost per optimised function, times thousands of
-    # stubs; a body with few resume points keeps its stubs optimised)
+def test_a_body_with_many_resume_points_has_one_unoptimised_dispatch_function():
+    # (docs/abi.md: gcc's cost per function, times thousands of resume
+    # functions; a body with few resume points keeps one optimised
+    # resume function each)
     def stubs(n):
         calls = ''.join('    total += square(n + %d);\n' % i for i in range(n))
         out = emit('cps int square(int v) { cpc_yield(); return v * v; }\n'
                    'cps int f(int n) {\n    int total = 0;\n' + calls + '    return total;\n}\n')
-        return re.findall(r'static (\w+(?: \w+)*) cpc_continuation \*f__resume_\d+\(', out)
+        return re.findall(r'static (\w+(?: \w+)*) cpc_continuation \*(f__resume_\d+|f__dispatch)\(',
+                          out)
     # (CPC_UNGUARDED: f holds no stack object, test_guard.py)
-    assert stubs(40) == ['CPC_UNGUARDED CPC_RESUME_STUB'] * 40
-    assert stubs(8) == ['CPC_UNGUARDED CPC_RESUME_FN CPC_CPS_FN'] * 8
+    assert stubs(40) == [('CPC_UNGUARDED CPC_RESUME_STUB', 'f__dispatch')]
+    assert stubs(8) == [('CPC_UNGUARDED CPC_RESUME_FN CPC_CPS_FN', 'f__resume_%d' % i)
+                        for i in range(1, 9)]
 
 
 def head_of(out, fn):

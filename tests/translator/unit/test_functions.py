@@ -63,5 +63,5 @@ def test_a_body_whose_copies_exceed_the_budget_is_compiled_once():
     heads = body_heads(out, 'f')
     assert len(heads) == 2 and all(h.startswith('static __attribute__((noinline)) ')
                                    for h in heads), heads
-    # and its resume functions call it
-    assert 'f__resume_40(cpc_continuation *cpc_k) { return f(cpc_k, 40' in out
+    # and its dispatch function calls it
+    assert 'f__dispatch(cpc_continuation *cpc_k) { return f(cpc_k, (int)CPC_TOP(' in out

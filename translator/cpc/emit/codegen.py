@@ -123,8 +123,14 @@ def args_struct(name, pfields):
     return 'struct %s__args { %s };' % (name, ' '.join(pfields + ['cpc_function *cpc_fn;']))
 
 
-def frame_struct(name, fields):
-    return 'struct %s { %s };' % (frame_name(name), ' '.join(fields + ['cpc_function *cpc_fn;']))
+def frame_struct(name, fields, dispatched=False):
+    """The frame: the variables `fields`, then, for a body whose resume
+    points go through one dispatch function per chunk (`dispatched`, see
+    dispatch), the resume point the frame waits at, cpc_point, the word
+    below cpc_fn (where the gdb extension reads it), and cpc_fn last."""
+    point = ['long cpc_point;'] if dispatched else []
+    return 'struct %s { %s };' % (frame_name(name),
+                                  ' '.join(fields + point + ['cpc_function *cpc_fn;']))
 
 
 def reserve_union(name, has_frame, ret_field):
@@ -199,22 +205,41 @@ def body_prototype(name, body, bdecls, code='', resumes=True, definition=False, 
     return 'static %s%sCPC_CPS_FN cpc_continuation *%s(%s)%s' % (how, code, body, params, label)
 
 
-def resume(name, index, zeros, code='', many=False, body=None, chunk=1):
-    """The continuation entry of resume point `index`: re-enters the body.
-    The stubs of a body with `many` resume points (a stable frame) are
-    compiled without optimisation (CPC_RESUME_STUB): gcc's fixed cost per
-    optimised function made its thousands of stubs a quarter of the
-    compilation (2,000 stubs: 1.1 s at -O2, 0.35 s so), for a call that
-    becomes `call; ret` instead of a jump, on a body too large to inline.
-    A resume point of chunk K > 1 of a chunked body (chunks.py) enters
-    F__body_K, which takes no parameters; one of chunk 1 enters the body
-    (`body`, by default `body_name(name)`)."""
+def resume(name, index, zeros, code='', body=None, chunk=1):
+    """The continuation entry of resume point `index` of a body with few
+    resume points: re-enters the body (`body`, by default
+    `body_name(name)`) there, or a chunk K > 1 of a chunked body (chunks.py),
+    F__body_K, which takes no parameters.  (A body with many has one
+    `dispatch` per chunk instead.)"""
     target = (body or body_name(name)) if chunk == 1 else chunk_function(name, chunk)
     args = ['cpc_k', str(index)] + (zeros if chunk == 1 else [])
-    return ('static %s%s cpc_continuation *%s__resume_%d(cpc_continuation *cpc_k)\n{\n'
-            '    return %s(%s);\n}' % (code, 'CPC_RESUME_STUB' if many else
-                                    'CPC_RESUME_FN CPC_CPS_FN',
-                                    name, index, target, ', '.join(args)))
+    return ('static %sCPC_RESUME_FN CPC_CPS_FN cpc_continuation *%s__resume_%d('
+            'cpc_continuation *cpc_k)\n{\n    return %s(%s);\n}' % (
+                code, name, index, target, ', '.join(args)))
+
+
+def dispatch_name(name, chunk=1):
+    """The dispatch function of chunk `chunk` of cps function `name`'s body
+    (see dispatch): F__dispatch for the body (chunk 1), F__dispatch_K."""
+    return '%s__dispatch' % name if chunk == 1 else '%s__dispatch_%d' % (name, chunk)
+
+
+def dispatch(name, zeros, code='', body=None, chunk=1):
+    """The one continuation entry of the resume points of chunk `chunk` of
+    a body with many of them (a stable frame), in place of a resume
+    function F__resume_N each: the call site stores its resume point in
+    the frame (cpc_point) beside this function (cpc_fn), and the dispatch
+    re-enters the chunk there.  gcc's fixed cost per function, paid for
+    each of 10,000 stubs, was a fifth of its CPU on a 10,000-line cps
+    function (bench/translator func10k: 13.1 -> 10.3 s, 464 -> 329 MB).
+    Compiled without optimisation (CPC_RESUME_STUB): on a body too large
+    to inline, optimising it would only make its `call; ret` a jump.
+    Arguments as `resume`'s."""
+    target = (body or body_name(name)) if chunk == 1 else chunk_function(name, chunk)
+    args = ['cpc_k', '(int)CPC_TOP(cpc_k, struct %s)->cpc_point' % frame_name(name)] + \
+        (zeros if chunk == 1 else [])
+    return ('static %sCPC_RESUME_STUB cpc_continuation *%s(cpc_continuation *cpc_k)\n{\n'
+            '    return %s(%s);\n}' % (code, dispatch_name(name, chunk), target, ', '.join(args)))
 
 
 def resume_lines(name, lines):
@@ -273,8 +298,8 @@ def bounce(name, pnames, code=''):
     8 % of the object's code, 4 % of gcc's CPU)."""
     pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)
            if pnames else '    (void)CPC_POP(cpc_k, struct %s__args);\n' % name)
-    return ('static %sCPC_COLD CPC_CPS_FN cpc_continuation *%s__bounce(cpc_continuation *cpc_k)\n{\n'
-            '%s'
+    return ('static %sCPC_COLD CPC_CPS_FN cpc_continuation *%s__bounce('
+            'cpc_continuation *cpc_k)\n{\n%s'
             '    return %s(%s);\n}' % (
                 code, name, pop, entry_name(name),
                 ', '.join(['cpc_k'] + ['cpc_a->' + n for n in pnames])))
@@ -449,7 +474,7 @@ def frame_top(name):
 
 
 def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_index, fn,
-              args, restores, result, stable=False):
+              args, restores, result, stable=False, dispatch_chunk=None):
     """The lines replacing a cps call: one block, declaring at its top the
     temporaries of the arguments (`arg_temps`, initialised) and of the
     result (`result_temps`), then the frame stores `stores` (and cpc_fn
@@ -460,14 +485,19 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     line has one location, before the call.  Jumping to the label skips the
     argument temporaries' initialisation, which C forbids only for a
     variably modified type: then they and the call get an inner block.
-    With a `stable` frame, cpc_f already points to the frame.  The resume
+    With a `stable` frame, cpc_f already points to the frame; with a
+    `dispatch_chunk`, cpc_fn is that chunk's dispatch function and the
+    frame's cpc_point the resume point (see dispatch).  The resume
     point tells the C compiler that memory is what another invocation left
     (CPC_RESUMED: no code), so that its analyses of the memory read after
     it stop there instead of going back through every other resume point
     of the body."""
     top = [] if stable else [frame_top(name)]
     sets = list(stores)
-    if store_fn_index is not None:
+    if store_fn_index is not None and dispatch_chunk is not None:
+        sets.append('cpc_f->cpc_point = %d;' % store_fn_index)
+        sets.append('cpc_f->cpc_fn = %s;' % dispatch_name(name, dispatch_chunk))
+    elif store_fn_index is not None:
         sets.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, store_fn_index))
     call_stmts = arg_temps + (top + sets if sets else [])
     call_stmts.append('return %s;' % call(fn, args))

@@ -46,6 +46,27 @@ def user_function_name(f):
     return f.name
 
 
+def resume_functions(name, sites, stable, chunking, zeros, code, body):
+    """The functions through which the thread re-enters the body of cps
+    function `name` (`body`) at its resume points `sites`: one per chunk
+    when the body has a `stable` frame (cg.dispatch), else one per resume
+    point (cg.resume)."""
+    chunk_of = chunking.chunk_of if chunking else {}
+    if stable:
+        return [cg.dispatch(name, zeros, code, body, chunk)
+                for chunk in sorted(set(chunk_of.values()) or {1})]
+    return [cg.resume(name, s.index, zeros, code, body=body, chunk=chunk_of.get(s.index, 1))
+            for s in sites]
+
+
+def dispatch_chunk(stable, chunking, index):
+    """The chunk whose dispatch function resume point `index` goes
+    through (a body with a `stable` frame: cg.dispatch), else None."""
+    if not stable:
+        return None
+    return chunking.chunk_of[index] if chunking else 1
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
@@ -90,7 +111,7 @@ class Functions(Declarations):
         layout = FrameLayout(self, f, cfg, sites, lift,
                              self.chunking.carried() if self.chunking else ())
         if sites:
-            frames.append(cg.frame_struct(f.name, layout.fields))
+            frames.append(cg.frame_struct(f.name, layout.fields, cg.stable_frame(len(sites))))
         frame = cg.frame_name(f.name) if sites else None
         for site in cfg.sites:
             if site.tail:
@@ -168,12 +189,10 @@ class Functions(Declarations):
             f.vars, key=lambda k: f.vars[k].cursor.location.offset))} if sites else {}
         entry = {k: (v.name, defined.get(k, ())) for k, v in f.vars.items()
                  if not v.name.startswith('cpc_')}
+        pre += resume_functions(f.name, sites, self.stable, self.chunking,
+                                [zero(t) for (n, t) in sig.params], self.stub_code, self.body)
         for site in sites:
             vs = layout.site_vars[site.index]
-            pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
-                                 self.stub_code, many=self.stable, body=self.body,
-                                 chunk=self.chunking.chunk_of[site.index]
-                                 if self.chunking else 1))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
             saved = {v.key for v in vs}
             # (the user's variables: gdb shows no translation temporary cpc_*;
@@ -434,7 +453,8 @@ class Functions(Declarations):
         body, uses_frame = cg.call_site(name, site.index, comment_text(u.src(site.stmt)),
                                         decls, result_temps, stores,
                                         site.index if store_fn else None, fn, names,
-                                        restores, result, self.stable)
+                                        restores, result, self.stable,
+                                        dispatch_chunk(self.stable, self.chunking, site.index))
         self.frame_ptr_used = self.frame_ptr_used or uses_frame
         d = callee_decl(site.call)
         if d is not None and self.use_attributes(d):
