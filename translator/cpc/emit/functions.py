@@ -3,7 +3,8 @@ items of each (entry, body, bounce, defer, resume functions, frame), its
 body with the call sites, resume points and returns rewritten.
 """
 import re
-from itertools import filterfalse
+from functools import reduce
+from operator import or_
 
 from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
@@ -19,6 +20,7 @@ from .lift import Lifting
 from . import chunks
 from . import guard
 from . import codegen as cg
+from . import dead_table
 from .declarations import Declarations, EditList, comment_text
 from .frame import FrameLayout, Signature
 
@@ -161,12 +163,11 @@ class Functions(Declarations):
         lines, dead = {}, {}
         defined = self.definition_lines(cfg) if sites else {}
         self.stable = cg.stable_frame(len(sites))
-        # (each user variable's place in declaration order, read from Clang
-        # once, and its entry in the table of dead variables)
-        rank = {k: i for i, k in enumerate(sorted(
-            f.vars, key=lambda k: f.vars[k].cursor.location.offset))} if sites else {}
-        entry = {k: (v.name, defined.get(k, ())) for k, v in f.vars.items()
-                 if not v.name.startswith('cpc_')}
+        # (the user's variables, as bits: gdb shows no translation
+        # temporary cpc_*)
+        bits = sites[0].bits if sites else None
+        users = bits.mask(k for k, v in f.vars.items()
+                          if not v.name.startswith('cpc_')) if sites else 0
         for site in sites:
             vs = layout.site_vars[site.index]
             pre.append(cg.resume(f.name, site.index, [zero(t) for (n, t) in sig.params],
@@ -174,16 +175,7 @@ class Functions(Declarations):
                                  chunk=self.chunking.chunk_of[site.index]
                                  if self.chunking else 1))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
-            saved = {v.key for v in vs}
-            # (the user's variables: gdb shows no translation temporary cpc_*;
-            # in declaration order, not a set's, so that the output does not
-            # depend on the process's string hashing)
-            # (from the scope in bit order, which is mostly declaration
-            # order already: the sort then costs a pass)
-            ks = list(filterfalse(saved.__contains__, filter(
-                entry.__contains__, site.bits.ordered(site.scope_mask))))
-            ks.sort(key=rank.__getitem__)
-            dead[site.index] = list(map(entry.__getitem__, ks))
+            dead[site.index] = site.scope_mask & users & ~bits.mask(v.key for v in vs)
             stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
@@ -192,10 +184,22 @@ class Functions(Declarations):
         if lines:
             pre.append(cg.resume_lines(f.name, [lines.get(i, 0)
                                                 for i in range(1, max(lines) + 1)]))
-            pre.append(cg.resume_dead(f.name, [dead.get(i, ())
-                                               for i in range(1, max(lines) + 1)]))
+            pre.append(self.dead_table(f, bits, [dead.get(i, 0)
+                                                 for i in range(1, max(lines) + 1)], defined))
         if lifted:
             self.unconst_decls(f, cfg, lifted, small)
+
+    def dead_table(self, f, bits, sets, defined):
+        """The table of dead variables (dead_table.py) of the resume points
+        whose sets are `sets`: the variables any of them leaves dead, in
+        declaration order (not a set's, so that the output does not depend
+        on the process's string hashing), and the lines that set each."""
+        keys = sorted(bits.ordered(reduce(or_, sets, 0)),
+                      key=lambda k: f.vars[k].cursor.location.offset)
+        number = {bits.index[k]: i for i, k in enumerate(keys)}
+        items = ['%s@%s' % (f.vars[k].name, ','.join(map(str, defined.get(k, ()))))
+                 for k in keys]
+        return dead_table.table(f.name, items, sets, number)
 
     def definition_lines(self, cfg):
         """{variable key: sorted lines of the statements that set it}."""
