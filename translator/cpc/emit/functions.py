@@ -98,7 +98,7 @@ class Functions(Declarations):
             if site.tail:
                 small.append(self.tail_call(f, site, frame, small))
         self.body = body
-        self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
+        self.site_edits(f, cfg, sites, layout, lift, sig, frame, pre, small)
         self.return_edits(f, cfg, sig, frame, small)
         pre.append(cg.bounce(f.name, sig.pnames, body if sites else None, self.stub_code))
         union, need = cg.reserve_union(f.name, bool(sites),
@@ -155,7 +155,7 @@ class Functions(Declarations):
                                       not self.u.in_main_file(c)}
         return name in self._header_functions
 
-    def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
+    def site_edits(self, f, cfg, sites, layout, lift, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
         lifted = set()
         checked = set()
@@ -175,7 +175,10 @@ class Functions(Declarations):
                                  chunk=self.chunking.chunk_of[site.index]
                                  if self.chunking else 1))
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
-            dead[site.index] = site.scope_mask & users & ~bits.mask(v.key for v in vs)
+            saved = lift.saved.get(site.index)
+            if saved is None:
+                saved = bits.mask(v.key for v in vs)
+            dead[site.index] = site.scope_mask & users & ~saved
             stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
             lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
@@ -406,6 +409,10 @@ class Functions(Declarations):
         decls, names, fn = self.call_args(site, small,
                                           temps=None if stores or store_fn else False)
         restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in vs]
+        if len(restores) > 1:
+            # (one piece of the lines cg.pin joins: a resume point of a
+            # large function restores thousands of variables)
+            restores = [' '.join(restores)]
         result = []
         result_temps = []
         rt = callee_result(site.call)

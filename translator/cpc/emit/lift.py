@@ -33,6 +33,8 @@ class Lifting:
         # sites, each with hundreds of variables)
         self._orders = {}
         self._vlas = {}
+        self._var_bits = None
+        self.saved = {}         # {resume point index: frame_vars() as bits}
 
     def _order(self, v):
         """Where v goes in a frame: parameters first, then by declaration."""
@@ -57,7 +59,13 @@ class Lifting:
         live = live_after & ~bits.mask(r.defs) | (bits.mask(r.uses) & live_after)
         # after the call node: what its arguments assign is set when the
         # call suspends (`f(i = 1); return i;` keeps i)
-        keys = bits.keys_of(live & self.init_out.masks[c.id] & site.scope_mask)
+        m = live & self.init_out.masks[c.id] & site.scope_mask
+        if self._var_bits is None:
+            self._var_bits = bits.mask(self.func.vars)
+        # (the variables it returns as bits, for stored() and the table of
+        # dead variables: one mask per site instead of one per use)
+        self.saved[site.index] = m & self._var_bits
+        keys = bits.keys_of(m)
         vs = [self.func.vars[k] for k in keys if k in self.func.vars]
         vs.sort(key=self._order)
         for v in vs:
@@ -73,7 +81,8 @@ class Lifting:
         bits = self.cfg.bits
         before, after, saves = {}, {}, {}
         for site in sites:
-            m = saves[site.index] = bits.mask(v.key for v in site_vars[site.index])
+            m = saves[site.index] = self.saved[site.index] if site.index in self.saved \
+                else bits.mask(v.key for v in site_vars[site.index])
             c, r = site.call_node.id, site.resume_node.id
             after[c] = after.get(c, 0) | m          # stored after the arguments
             before[r] = before.get(r, 0) | m        # restored before the result
