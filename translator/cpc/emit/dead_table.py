@@ -25,6 +25,10 @@ The sets are Python ints, masks of bits (analysis/cfg.Bits), whose bit
 numbers are mapped to the variables' numbers.  Only the bits that change
 from one resume point to the next are listed, so the work, like the table,
 grows with the changes."""
+from functools import reduce
+from operator import or_
+
+from .. import rewrite as rw
 
 
 def _numbers(m):
@@ -96,3 +100,31 @@ def table(name, items, sets, number=None):
             name, ' '.join(items)) + \
         'static const char *const %s__dead[%d] __attribute__((used)) = { "", %s };' % (
             name, len(texts) + 1, ', '.join(shared.get(e) or '"%s"' % e for e in texts))
+
+
+def definition_lines(u, cfg):
+    """{variable key: sorted lines of the statements that set it}."""
+    out = {}
+    for n in cfg.nodes:
+        if n.cursor is None or not n.defs:
+            continue
+        line = rw.presumed_line(u, n.cursor.extent.start.offset)[1]
+        for k in n.defs:
+            out.setdefault(k, set()).add(line)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def of_function(u, f, cfg, sets):
+    """The table of function f (of unit u, graph cfg) whose resume points'
+    dead sets are `sets` (masks of cfg.bits): the variables any of them
+    leaves dead, in declaration order (not a set's, so that the output
+    does not depend on the process's string hashing), and the lines that
+    set each."""
+    bits = cfg.bits
+    defined = definition_lines(u, cfg)
+    keys = sorted(bits.ordered(reduce(or_, sets, 0)),
+                  key=lambda k: f.vars[k].cursor.location.offset)
+    number = {bits.index[k]: i for i, k in enumerate(keys)}
+    items = ['%s@%s' % (f.vars[k].name, ','.join(map(str, defined.get(k, ()))))
+             for k in keys]
+    return table(f.name, items, sets, number)

@@ -3,8 +3,6 @@ items of each (entry, body, bounce, defer, resume functions, frame), its
 body with the call sites, resume points and returns rewritten.
 """
 import re
-from functools import reduce
-from operator import or_
 
 from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
@@ -161,7 +159,6 @@ class Functions(Declarations):
         checked = set()
         self.frame_ptr_used = False
         lines, dead = {}, {}
-        defined = self.definition_lines(cfg) if sites else {}
         self.stable = cg.stable_frame(len(sites))
         # (the user's variables, as bits: gdb shows no translation
         # temporary cpc_*)
@@ -187,33 +184,10 @@ class Functions(Declarations):
         if lines:
             pre.append(cg.resume_lines(f.name, [lines.get(i, 0)
                                                 for i in range(1, max(lines) + 1)]))
-            pre.append(self.dead_table(f, bits, [dead.get(i, 0)
-                                                 for i in range(1, max(lines) + 1)], defined))
+            pre.append(dead_table.of_function(self.u, f, cfg, [dead.get(i, 0)
+                                                               for i in range(1, max(lines) + 1)]))
         if lifted:
             self.unconst_decls(f, cfg, lifted, small)
-
-    def dead_table(self, f, bits, sets, defined):
-        """The table of dead variables (dead_table.py) of the resume points
-        whose sets are `sets`: the variables any of them leaves dead, in
-        declaration order (not a set's, so that the output does not depend
-        on the process's string hashing), and the lines that set each."""
-        keys = sorted(bits.ordered(reduce(or_, sets, 0)),
-                      key=lambda k: f.vars[k].cursor.location.offset)
-        number = {bits.index[k]: i for i, k in enumerate(keys)}
-        items = ['%s@%s' % (f.vars[k].name, ','.join(map(str, defined.get(k, ()))))
-                 for k in keys]
-        return dead_table.table(f.name, items, sets, number)
-
-    def definition_lines(self, cfg):
-        """{variable key: sorted lines of the statements that set it}."""
-        out = {}
-        for n in cfg.nodes:
-            if n.cursor is None or not n.defs:
-                continue
-            line = rw.presumed_line(self.u, n.cursor.extent.start.offset)[1]
-            for k in n.defs:
-                out.setdefault(k, set()).add(line)
-        return {k: sorted(v) for k, v in out.items()}
 
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
