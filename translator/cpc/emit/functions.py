@@ -156,8 +156,9 @@ class Functions(Declarations):
     def site_edits(self, f, cfg, sites, layout, lift, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
         lifted = set()
-        checked = set()
+        checked = 0             # (the variables whose type was looked at, as bits)
         self.frame_ptr_used = False
+        self._restore_text = {}
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         # (the user's variables, as bits: gdb shows no translation
@@ -178,9 +179,11 @@ class Functions(Declarations):
             dead[site.index] = site.scope_mask & users & ~saved
             stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
-            lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
-                          ctype.is_const(v.type))
-            checked.update(v.key for v in vs)       # (each variable's type looked at once)
+            new = saved & ~checked          # (each variable's type looked at once)
+            if new:
+                checked |= new
+                lifted.update(k for k in bits.ordered(new) if not f.vars[k].is_param and
+                              ctype.is_const(f.vars[k].type))
         if lines:
             pre.append(cg.resume_lines(f.name, [lines.get(i, 0)
                                                 for i in range(1, max(lines) + 1)]))
@@ -373,6 +376,19 @@ class Functions(Declarations):
             return ctype.copy(dst, src, v.type)
         return '%s = %s;' % (dst, src)
 
+    def restores(self, vs):
+        """The statements restoring `vs` from the frame, each written once
+        per function (a large function restores each variable at thousands
+        of resume points)."""
+        text = self._restore_text
+        try:
+            return [text[v.key] for v in vs]
+        except KeyError:
+            for v in vs:
+                if v.key not in text:
+                    text[v.key] = self.copy_var(v.name, 'cpc_f->' + v.name, v)
+            return [text[v.key] for v in vs]
+
     def call_site(self, f, site, vs, stored, frame, store_fn, small):
         """Call site `site`: store the variables `stored` (and cpc_fn when
         store_fn) in the frame, call; at the resume point restore `vs`.
@@ -382,7 +398,7 @@ class Functions(Declarations):
         stores = [self.copy_var('cpc_f->' + v.name, v.name, v) for v in stored]
         decls, names, fn = self.call_args(site, small,
                                           temps=None if stores or store_fn else False)
-        restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in vs]
+        restores = self.restores(vs)
         if len(restores) > 1:
             # (one piece of the lines cg.pin joins: a resume point of a
             # large function restores thousands of variables)
