@@ -393,3 +393,18 @@ def test_an_optimised_return_jumps_to_the_callers_resume_function(tmp_path):
         assert re.search(r'\bjmp\s+\*', direct[fn]), direct[fn]
         assert not re.search(r'\bjmp\s+\*', trampoline[fn]), trampoline[fn]
 
+
+
+def test_each_function_restores_its_own_variables_of_a_shared_name():
+    # (Functions.restores writes each restore once per function: f's `x`,
+    # a struct with a const member, is copied with memcpy, g's `x`, an int,
+    # assigned)
+    out = emit('struct s { const int a; int b; };\n'
+               'cps int square(int v) { cpc_yield(); return v * v; }\n'
+               'cps int f(struct s x) { int r = square(x.b); r += square(x.a); return r + x.b; }\n'
+               'cps int g(int x) { int r = square(x); r += square(r); return r + x; }\n')
+    f_part = out[out.index('f__resumed_1:'):out.index('f__resumed_2:')]
+    g_part = out[out.index('g__resumed_1:'):out.index('g__resumed_2:')]
+    assert '__builtin_memcpy((void *)&(x), (const void *)&(cpc_f->x), sizeof (x));' in f_part, out
+    assert re.search(r'\bx = cpc_f->x;', g_part), out
+    assert 'memcpy' not in g_part, out
