@@ -679,6 +679,25 @@ def test_a_variable_dead_across_two_calls_is_optimized_out_after_each():
         assert re.search(r'^sq = %d$' % value, after, re.M), out
 
 
+def test_the_dead_variables_at_a_resume_point_written_as_changes_are_exact():
+    # walk's table says which of v0..v5 are dead at its first resume point
+    # and then only what changes at each next one (dead_table.py): at the
+    # fifth, v0..v3 hold their values and v4, v5 none until v4's line ends
+    out = gdb(build('dead_changes', '-O0'), 'break dead_changes.cpc:7', 'run',
+              *(['continue'] * 4), 'finish', 'echo --resumed--\\n', 'info locals', 'next',
+              'echo --after--\\n', 'info locals', 'kill')
+    resumed = out[out.index('--resumed--'):out.index('--after--')]
+    after = out[out.index('--after--'):]
+    assert re.search(r'^16\t', out[:out.index('--resumed--')].split(
+        'waits for the call to return')[-1], re.M), out
+    values = dict(re.findall(r'^(v\d) = (.*)$', resumed, re.M))
+    assert values == {'v0': '2', 'v1': '3', 'v2': '4', 'v3': '5', 'v4': '<optimized out>',
+                      'v5': '<optimized out>'}, out
+    values = dict(re.findall(r'^(v\d) = (.*)$', after, re.M))
+    assert values == {'v0': '2', 'v1': '3', 'v2': '4', 'v3': '5', 'v4': '6',
+                      'v5': '<optimized out>'}, out
+
+
 # ---- sleeping threads, release runtime -------------------------------------------
 
 def sleepers_line(marker):

@@ -16,7 +16,7 @@ DOC = os.path.join(TOP, 'docs', 'abi.md')
 LEFT_OUT_LINE_RE = re.compile(
     r'^(#line .*|#(define|undef) (__func__|__FUNCTION__|__PRETTY_FUNCTION__)\b.*'
     r'|#include <cpc/cpc_runtime.h>'
-    r'|static const (unsigned|char \*const) \w+__(lines|dead)\[\d+\] .*)$', re.M)
+    r'|static const (unsigned|char \*const|char) \w+__(lines|dead|dead_vars)\[\d*\] .*)$', re.M)
 
 
 def section(text, title):

@@ -1426,6 +1426,39 @@ def _frame_variables(frame, args):
     return out
 
 
+_DEAD_TABLES = {}      # address of a table F__dead: (its items, its entries read so far)
+
+
+def _dead_entry(table, names, n):
+    """The items `NAME@LINES` of resume point n's entry of a table of dead
+    variables (translator/cpc/emit/dead_table.py): an entry is the set of
+    numbers of F__dead_vars' items, or its changes from entry n-1 (`+K
+    -K`, `=`), so it is read from the last whole set before it.  The texts
+    are read from the program once per table (kept until its symbols
+    change)."""
+    key = int(table.address)
+    if key not in _DEAD_TABLES:
+        _DEAD_TABLES[key] = (names.string().split(), [''])
+    items, texts = _DEAD_TABLES[key]
+    while len(texts) <= n:
+        texts.append(table[len(texts)].string())
+    start = n
+    while texts[start] == '=' or texts[start][:1] in ('+', '-'):
+        start -= 1
+    cur = {int(tok) for tok in texts[start].split()}
+    for text in texts[start + 1:n + 1]:
+        for tok in text.split():
+            if tok[0] == '+':
+                cur.add(int(tok[1:]))
+            elif tok[0] == '-':
+                cur.discard(int(tok[1:]))
+    return [items[i] for i in sorted(cur)]
+
+
+def _forget_dead_tables(event):
+    _DEAD_TABLES.clear()
+
+
 def _dead_here(frame):
     """The variables of a cps function's frame that hold no value: the
     thread resumed at resume point N, which did not restore them (they are
@@ -1451,16 +1484,17 @@ def _dead_here(frame):
     try:
         b = frame.block()
         table = gdb.lookup_symbol(func + '__dead', b)[0]
+        names = gdb.lookup_symbol(func + '__dead_vars', b)[0]
         lines = gdb.lookup_symbol(func + '__lines', b)[0]
-        if table is None or lines is None:
+        if table is None or names is None or lines is None:
             return set()
-        entry = table.value()[n].string()
+        entry = _dead_entry(table.value(), names.value(), n)
         resumed = int(lines.value()[n])
         here = frame.find_sal().line
     except (gdb.error, gdb.MemoryError, RuntimeError, ValueError, IndexError):
         return set()
     out = set()
-    for item in entry.split():
+    for item in entry:
         name, _, sets = item.partition('@')
         at = [int(x) for x in sets.split(',') if x]
         if here >= resumed:
@@ -2541,6 +2575,8 @@ if gdb.selected_inferior().pid:
 else:
     _define_hooks()
 gdb.events.stop.connect(_on_stop)
+gdb.events.new_objfile.connect(_forget_dead_tables)
+gdb.events.clear_objfiles.connect(_forget_dead_tables)
 for _bp in gdb.breakpoints():
     _silence(_bp)
 gdb.events.breakpoint_created.connect(_silence)

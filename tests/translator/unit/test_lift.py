@@ -139,3 +139,21 @@ def test_a_variable_changed_by_the_call_s_arguments_or_through_its_address_is_st
     assert stores('cps void f(int n) { int a = n; cpc_yield(); '
                   '__builtin_memcpy(&a, &n, sizeof a); cpc_yield(); printf("%d\\n", a); }\n') \
         == [['n', 'a'], ['a']]
+
+
+def test_the_saved_variables_as_bits_are_the_ones_frame_vars_returns():
+    # (Lifting.saved: what stored() and the table of dead variables read
+    # instead of making a mask of each site's variables again)
+    _, funcs = emitter_input(STDIO + 'cps int g(int);\n'
+                             'cps int f(int n) { int a = n, b = 2, c; c = g(a); a = g(c + b); '
+                             'for (int i = 0; i < n; i++) b += g(i); return a + b; }\n')
+    f = funcs['f']
+    cfg = Cfg(f)
+    lifting = Lifting(f, cfg)
+    sites = split(f, cfg)
+    names = {}
+    for s in sites:
+        names[s.index] = sorted(v.name for v in lifting.frame_vars(s))
+        assert sorted(f.vars[k].name for k in cfg.bits.keys_of(lifting.saved[s.index])) == \
+            names[s.index]
+    assert names == {1: ['b', 'n'], 2: ['b', 'n'], 3: ['a', 'b', 'i', 'n']}, names

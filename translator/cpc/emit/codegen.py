@@ -15,7 +15,6 @@ For a cps function `f` with parameters `T1 p1, ...`:
   f__resume_N        the resume functions (continuation entries)
   F__spawn_N__start  the thunk a spawned call starts with
 """
-from itertools import chain
 
 
 K_PARAM = 'cpc_continuation *cpc_k'
@@ -250,43 +249,6 @@ def resume_lines(name, lines):
     (tools/gdb/cpc-gdb.py) reads it, the program does not."""
     return 'static const unsigned %s__lines[%d] __attribute__((used)) = { 0, %s };' % (
         name, len(lines) + 1, ', '.join(str(n) for n in lines))
-
-
-def resume_dead(name, dead):
-    """For each resume point N of function `name`, the variables in scope
-    there that it does not restore (dead across the call) and the lines of
-    the statements that set each: gdb's `info locals` shows such a variable
-    as `<optimized out>` until the thread passes one of them.  Data only,
-    which the gdb extension reads (the program does not): `NAME@LINE,LINE
-    NAME@...` per resume point, the program's variables only.  An entry
-    that several resume points share is written once, as the array
-    `F__dead_K` they point to: written out at each, a large function's
-    table grew as its resume points times its assignments (tens of
-    megabytes of C for 10,000 resume points)."""
-    written = {}        # (variable, id of its lines): its item, written once
-
-    def item(v, ls):
-        key = (v, id(ls))
-        if key not in written:
-            written[key] = '%s@%s' % (v, ','.join(str(n) for n in ls))
-        return written[key]
-    # (each distinct (variable, lines) pair formatted once; a large
-    # function's table holds millions of them)
-    pairs = dict(zip(map(id, chain.from_iterable(dead)), chain.from_iterable(dead)))
-    text = {i: item(v, ls) for i, (v, ls) in pairs.items()}
-    entries = [' '.join(map(text.__getitem__, map(id, vs))) for vs in dead]
-    uses = {}
-    for e in entries:
-        uses[e] = uses.get(e, 0) + 1
-    shared, arrays = {}, []
-    for e in entries:
-        if e and uses[e] > 1 and e not in shared:
-            shared[e] = '%s__dead_%d' % (name, len(shared) + 1)
-            arrays.append('static const char %s[] __attribute__((used)) = "%s";\n'
-                          % (shared[e], e))
-    return ''.join(arrays) + \
-        'static const char *const %s__dead[%d] __attribute__((used)) = { "", %s };' % (
-            name, len(dead) + 1, ', '.join(shared.get(e) or '"%s"' % e for e in entries))
 
 
 def bounce(name, pnames, code=''):

@@ -3,7 +3,6 @@ items of each (entry, body, bounce, defer, resume functions, frame), its
 body with the call sites, resume points and returns rewritten.
 """
 import re
-from itertools import filterfalse
 
 from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
@@ -19,6 +18,7 @@ from .lift import Lifting
 from . import chunks
 from . import guard
 from . import codegen as cg
+from . import dead_table
 from .declarations import Declarations, EditList, comment_text
 from .frame import FrameLayout, Signature
 
@@ -117,7 +117,7 @@ class Functions(Declarations):
             if site.tail:
                 small.append(self.tail_call(f, site, frame, small))
         self.body = body
-        self.site_edits(f, cfg, sites, layout, sig, frame, pre, small)
+        self.site_edits(f, cfg, sites, layout, lift, sig, frame, pre, small)
         self.return_edits(f, cfg, sig, frame, small)
         deferred = guard.defer_attribute(sig.deferred_code) + sig.deferred_code
         pre.append(cg.bounce(f.name, sig.pnames, deferred))     # (it calls the entry)
@@ -175,58 +175,42 @@ class Functions(Declarations):
                                       not self.u.in_main_file(c)}
         return name in self._header_functions
 
-    def site_edits(self, f, cfg, sites, layout, sig, frame, pre, small):
+    def site_edits(self, f, cfg, sites, layout, lift, sig, frame, pre, small):
         """The resume functions and the rewritten call sites."""
         lifted = set()
-        checked = set()
+        checked = 0             # (the variables whose type was looked at, as bits)
         self.frame_ptr_used = False
+        self._restore_text = {}
         lines, dead = {}, {}
-        defined = self.definition_lines(cfg) if sites else {}
         self.stable = cg.stable_frame(len(sites))
-        # (each user variable's place in declaration order, read from Clang
-        # once, and its entry in the table of dead variables)
-        rank = {k: i for i, k in enumerate(sorted(
-            f.vars, key=lambda k: f.vars[k].cursor.location.offset))} if sites else {}
-        entry = {k: (v.name, defined.get(k, ())) for k, v in f.vars.items()
-                 if not v.name.startswith('cpc_')}
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
                                 [zero(t) for (n, t) in sig.params], self.stub_code, self.body)
+        # (the user's variables, as bits: gdb shows no translation
+        # temporary cpc_*)
+        bits = sites[0].bits if sites else None
+        users = bits.mask(k for k, v in f.vars.items()
+                          if not v.name.startswith('cpc_')) if sites else 0
         for site in sites:
             vs = layout.site_vars[site.index]
             lines[site.index] = rw.presumed_line(self.u, rw.start(site.stmt))[1]
-            saved = {v.key for v in vs}
-            # (the user's variables: gdb shows no translation temporary cpc_*;
-            # in declaration order, not a set's, so that the output does not
-            # depend on the process's string hashing)
-            # (from the scope in bit order, which is mostly declaration
-            # order already: the sort then costs a pass)
-            ks = list(filterfalse(saved.__contains__, filter(
-                entry.__contains__, site.bits.ordered(site.scope_mask))))
-            ks.sort(key=rank.__getitem__)
-            dead[site.index] = list(map(entry.__getitem__, ks))
+            saved = lift.saved.get(site.index)
+            if saved is None:
+                saved = bits.mask(v.key for v in vs)
+            dead[site.index] = site.scope_mask & users & ~saved
             stored = layout.site_stores[site.index]
             small.append(self.call_site(f, site, vs, stored, frame, len(sites) != 1, small))
-            lifted.update(v.key for v in vs if v.key not in checked and not v.is_param and
-                          ctype.is_const(v.type))
-            checked.update(v.key for v in vs)       # (each variable's type looked at once)
+            new = saved & ~checked          # (each variable's type looked at once)
+            if new:
+                checked |= new
+                lifted.update(k for k in bits.ordered(new) if not f.vars[k].is_param and
+                              ctype.is_const(f.vars[k].type))
         if lines:
             pre.append(cg.resume_lines(f.name, [lines.get(i, 0)
                                                 for i in range(1, max(lines) + 1)]))
-            pre.append(cg.resume_dead(f.name, [dead.get(i, ())
-                                               for i in range(1, max(lines) + 1)]))
+            pre.append(dead_table.of_function(self.u, f, cfg, [dead.get(i, 0)
+                                                               for i in range(1, max(lines) + 1)]))
         if lifted:
             self.unconst_decls(f, cfg, lifted, small)
-
-    def definition_lines(self, cfg):
-        """{variable key: sorted lines of the statements that set it}."""
-        out = {}
-        for n in cfg.nodes:
-            if n.cursor is None or not n.defs:
-                continue
-            line = rw.presumed_line(self.u, n.cursor.extent.start.offset)[1]
-            for k in n.defs:
-                out.setdefault(k, set()).add(line)
-        return {k: sorted(v) for k, v in out.items()}
 
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
@@ -412,6 +396,19 @@ class Functions(Declarations):
             return ctype.copy(dst, src, v.type)
         return '%s = %s;' % (dst, src)
 
+    def restores(self, vs):
+        """The statements restoring `vs` from the frame, each written once
+        per function (a large function restores each variable at thousands
+        of resume points)."""
+        text = self._restore_text
+        try:
+            return [text[v.key] for v in vs]
+        except KeyError:
+            for v in vs:
+                if v.key not in text:
+                    text[v.key] = self.copy_var(v.name, 'cpc_f->' + v.name, v)
+            return [text[v.key] for v in vs]
+
     def call_site(self, f, site, vs, stored, frame, store_fn, small):
         """Call site `site`: store the variables `stored` (and cpc_fn when
         store_fn) in the frame, call; at the resume point restore `vs`.
@@ -421,7 +418,11 @@ class Functions(Declarations):
         stores = [self.copy_var('cpc_f->' + v.name, v.name, v) for v in stored]
         decls, names, fn = self.call_args(site, small,
                                           temps=None if stores or store_fn else False)
-        restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in vs]
+        restores = self.restores(vs)
+        if len(restores) > 1:
+            # (one piece of the lines cg.pin joins: a resume point of a
+            # large function restores thousands of variables)
+            restores = [' '.join(restores)]
         result = []
         result_temps = []
         rt = callee_result(site.call)

@@ -29,25 +29,19 @@ class Lifting:
         self.cfg = cfg
         self.live_in, self.live_out = liveness(cfg)
         _, self.init_out = possibly_initialised(cfg)
-        # per variable, computed once (a large function has thousands of
-        # sites, each with hundreds of variables)
-        self._orders = {}
-        self._vlas = {}
+        # per function, computed once (a large function has thousands of
+        # sites, each with hundreds of variables): the variables as bits,
+        # each one's place in a frame, those already checked for a VLA
+        self._var_bits = None
+        self._rank = None
+        self._checked = 0
+        self.saved = {}         # {resume point index: frame_vars() as bits}
 
-    def _order(self, v):
-        """Where v goes in a frame: parameters first, then by declaration."""
-        try:
-            return self._orders[v.key]
-        except KeyError:
-            r = self._orders[v.key] = (not v.is_param, v.cursor.location.offset)
-            return r
-
-    def _is_vla(self, v):
-        try:
-            return self._vlas[v.key]
-        except KeyError:
-            r = self._vlas[v.key] = ctype.is_vla(v.type)
-            return r
+    def _ranks(self):
+        """{key: place in a frame}: parameters first, then by declaration."""
+        vs = self.func.vars
+        return {k: i for i, k in enumerate(sorted(
+            vs, key=lambda k: (not vs[k].is_param, vs[k].cursor.location.offset)))}
 
     def frame_vars(self, site):
         r = site.resume_node
@@ -55,17 +49,27 @@ class Lifting:
         bits = self.cfg.bits
         live_after = self.live_in.masks[r.id]
         live = live_after & ~bits.mask(r.defs) | (bits.mask(r.uses) & live_after)
+        if self._var_bits is None:
+            self._var_bits = bits.mask(self.func.vars)
+            self._rank = self._ranks()
         # after the call node: what its arguments assign is set when the
-        # call suspends (`f(i = 1); return i;` keeps i)
-        keys = bits.keys_of(live & self.init_out.masks[c.id] & site.scope_mask)
-        vs = [self.func.vars[k] for k in keys if k in self.func.vars]
-        vs.sort(key=self._order)
-        for v in vs:
-            if self._is_vla(v):
-                raise fe.Diags([self.func.u.diag(
-                    site.call, 'variable-length array `%s` is live across the cps '
-                    'call to `%s`' % (v.name, callee_of(site.call).spelling or '?'))])
-        return vs
+        # call suspends (`f(i = 1); return i;` keeps i); kept as bits for
+        # stored() and the table of dead variables
+        m = self.saved[site.index] = \
+            live & self.init_out.masks[c.id] & site.scope_mask & self._var_bits
+        vars_, rank = self.func.vars, self._rank.__getitem__
+        new = m & ~self._checked
+        if new:
+            # (each variable's type looked at once: at the first site that
+            # saves it)
+            self._checked |= new
+            for k in sorted(bits.ordered(new), key=rank):
+                v = vars_[k]
+                if ctype.is_vla(v.type):
+                    raise fe.Diags([self.func.u.diag(
+                        site.call, 'variable-length array `%s` is live across the cps '
+                        'call to `%s`' % (v.name, callee_of(site.call).spelling or '?'))])
+        return [vars_[k] for k in sorted(bits.ordered(m), key=rank)]
 
     def stored(self, sites, site_vars, fixed):
         """{resume point index: keys of the variables its call site stores}
@@ -73,7 +77,8 @@ class Lifting:
         bits = self.cfg.bits
         before, after, saves = {}, {}, {}
         for site in sites:
-            m = saves[site.index] = bits.mask(v.key for v in site_vars[site.index])
+            m = saves[site.index] = self.saved[site.index] if site.index in self.saved \
+                else bits.mask(v.key for v in site_vars[site.index])
             c, r = site.call_node.id, site.resume_node.id
             after[c] = after.get(c, 0) | m          # stored after the arguments
             before[r] = before.get(r, 0) | m        # restored before the result
