@@ -75,12 +75,14 @@ extern _Thread_local struct cpc__pool *cpc__tls_pool;
    default scheduler's run queue at its fixed address. */
 extern _Thread_local bool cpc__tls_on_default;
 /* The scheduler whose main loop's trampoline this OS thread is in, with
-   no cpc_continuation_run nested in it (NULL elsewhere): a primitive may
-   return the next runnable thread of its run queue instead of NULL (the
-   inline yield of cpc_runtime.h does).  Exported: optimised cps code
-   reads it. */
+   no cpc_continuation_run nested in it (CPC__NO_LOOP elsewhere, never
+   NULL): a primitive may return the next runnable thread of its run queue
+   instead of NULL (the inline yield of cpc_runtime.h does).  Exported:
+   optimised cps code reads it. */
 extern _Thread_local struct cpc__sched_head *cpc__tls_direct
     __attribute__((visibility("default")));
+extern const struct cpc__sched_head cpc__sched_no_loop;
+#define CPC__NO_LOOP ((struct cpc__sched_head *)&cpc__sched_no_loop)
 /* On a pool worker: the home scheduler of the thread it runs (where
    cpc_attach takes it back, and where it spawns). */
 extern _Thread_local struct cpc_sched *cpc__tls_home;
