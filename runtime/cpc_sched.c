@@ -894,7 +894,7 @@ sched_thread_over(cpc_continuation *k, struct cpc_sched *s)
     if (s == NULL)
         cpc__sched_thread_end(k);
     else if (s == &cpc__sched_default)
-        cpc__cont_free_default(k);
+        cpc__cont_free_default_inline(k);
     else
         cpc__cont_free(k);
 }
