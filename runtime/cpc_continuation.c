@@ -66,10 +66,6 @@
 #define CACHE_CLASSES     ((CACHE_MAX_TOTAL - 24) / 16 + 1)
 #define CACHE_CLASS_BYTES (256 * 1024)
 
-#if !defined(CPC_DEBUG) && !defined(CPC_NO_CACHE)
-#define CPC_SLABS 1
-#endif
-
 CPC_NORETURN static void cont_oom(size_t total)
 {
     cpc__exhausted("out of memory allocating a continuation of %zu bytes",
@@ -79,25 +75,13 @@ CPC_NORETURN static void cont_oom(size_t total)
 /* ---- slabs ------------------------------------------------------------------ */
 
 #ifdef CPC_SLABS
-#define SLAB_SIZE      ((size_t)64 * 1024)
+/* (SLAB_SIZE and struct slab: cpc_internal.h, for the loop's inline free.) */
 #define SLAB_REGION    (64 * SLAB_SIZE)      /* mapped at a time */
 #define SLAB_HDR       64                    /* first slot offset */
 #define SLAB_CLASSES   3                     /* slots of 32, 48, 64 bytes */
 #define SLAB_MAX_TOTAL (16 * (SLAB_CLASSES + 1))
 #define SLAB_EMPTY_MAX 4                     /* empty slabs kept */
 
-struct slab {
-    void *free;                 /* freed slots, linked through word 0 */
-    char *bump, *end;           /* never-used slots */
-    /* Slots in use; 1 while the slab is full and on no list (!listed),
-       so that a free tests one count for both reasons to take the slow
-       path: the slab empties, or it was full. */
-    uint32_t live;
-    uint16_t slot;              /* slot size */
-    bool listed;                /* current or on the partial list */
-    struct slab *next, *prev;   /* partial (or empty) list */
-    struct cpc__cont_heap *heap; /* whose slots these are */
-};
 _Static_assert(sizeof(struct slab) <= SLAB_HDR, "slab header too large");
 
 /* A class's current slab before its first, and after a run's end: no
@@ -152,15 +136,8 @@ __attribute__((constructor)) static void cont_init_main_thread(void)
 }
 
 #ifdef CPC_SLABS
-static inline struct slab *slab_of(const void *p)
-{
-    return (struct slab *)((uintptr_t)p & ~(uintptr_t)(SLAB_SIZE - 1));
-}
-
-static inline bool cont_is_slot(const cpc_continuation *k)
-{
-    return (k->size & 8) == 0;
-}
+#define slab_of cpc__slab_of
+#define cont_is_slot cpc__cont_is_slot
 
 static struct slab *slab_new(struct cpc__cont_heap *h, unsigned cls)
 {
@@ -248,7 +225,7 @@ static void slab_unlist(struct slab *s)
     s->live = 1;
 }
 
-static void slab_free_slow(struct slab *s)
+void cpc__slab_free_slow(struct slab *s)
 {
     struct cpc__cont_heap *h = s->heap;
     unsigned cls = s->slot / 16 - 2;
@@ -262,14 +239,7 @@ static void slab_free_slow(struct slab *s)
     }
 }
 
-/* Free slot k of s, on the OS thread that owns s's heap. */
-static inline void slab_free(struct slab *s, cpc_continuation *k)
-{
-    *(void **)(void *)k = s->free;
-    s->free = k;
-    if (CPC_UNLIKELY(--s->live == 0))
-        slab_free_slow(s);
-}
+#define slab_free cpc__slab_free
 
 /* Take back the slots other OS threads freed. */
 static void slab_drain_remote(struct cpc__cont_heap *h)

@@ -75,12 +75,14 @@ extern _Thread_local struct cpc__pool *cpc__tls_pool;
    default scheduler's run queue at its fixed address. */
 extern _Thread_local bool cpc__tls_on_default;
 /* The scheduler whose main loop's trampoline this OS thread is in, with
-   no cpc_continuation_run nested in it (NULL elsewhere): a primitive may
-   return the next runnable thread of its run queue instead of NULL (the
-   inline yield of cpc_runtime.h does).  Exported: optimised cps code
-   reads it. */
+   no cpc_continuation_run nested in it (CPC__NO_LOOP elsewhere, never
+   NULL): a primitive may return the next runnable thread of its run queue
+   instead of NULL (the inline yield of cpc_runtime.h does).  Exported:
+   optimised cps code reads it. */
 extern _Thread_local struct cpc__sched_head *cpc__tls_direct
     __attribute__((visibility("default")));
+extern const struct cpc__sched_head cpc__sched_no_loop;
+#define CPC__NO_LOOP ((struct cpc__sched_head *)&cpc__sched_no_loop)
 /* On a pool worker: the home scheduler of the thread it runs (where
    cpc_attach takes it back, and where it spawns). */
 extern _Thread_local struct cpc_sched *cpc__tls_home;
@@ -421,6 +423,69 @@ void cpc__sched_thread_end(cpc_continuation *k);
 void cpc__cont_free(cpc_continuation *k);
 /* The same, called on the default scheduler's own thread. */
 void cpc__cont_free_default(cpc_continuation *k);
+
+/* Slabs (cpc_continuation.c, which describes them): small continuations'
+   slots, 64 KiB blocks aligned on their size with this header first.  Here
+   so that the default scheduler's loop frees an ended thread's slot inline
+   (cpc__cont_free_default_inline), the call being a sizeable part of a
+   spawn. */
+#if !defined(CPC_DEBUG) && !defined(CPC_NO_CACHE)
+#define CPC_SLABS 1
+#define SLAB_SIZE ((size_t)64 * 1024)
+
+struct slab {
+    void *free;                 /* freed slots, linked through word 0 */
+    char *bump, *end;           /* never-used slots */
+    /* Slots in use; 1 while the slab is full and on no list (!listed),
+       so that a free tests one count for both reasons to take the slow
+       path: the slab empties, or it was full. */
+    uint32_t live;
+    uint16_t slot;              /* slot size */
+    bool listed;                /* current or on the partial list */
+    struct slab *next, *prev;   /* partial (or empty) list */
+    struct cpc__cont_heap *heap; /* whose slots these are */
+};
+
+static inline struct slab *cpc__slab_of(const void *p)
+{
+    return (struct slab *)((uintptr_t)p & ~(uintptr_t)(SLAB_SIZE - 1));
+}
+
+/* A slot's capacity is a multiple of 16, a malloc'd block's 8 mod 16. */
+static inline bool cpc__cont_is_slot(const cpc_continuation *k)
+{
+    return (k->size & 8) == 0;
+}
+
+/* The slab emptied, or it was full (its live count says both). */
+void cpc__slab_free_slow(struct slab *s);
+
+/* Free slot k of s, on the OS thread that owns s's heap. */
+static inline void cpc__slab_free(struct slab *s, cpc_continuation *k)
+{
+    *(void **)(void *)k = s->free;
+    s->free = k;
+    if (CPC_UNLIKELY(--s->live == 0))
+        cpc__slab_free_slow(s);
+}
+#endif
+
+/* cpc__cont_free_default with its common case inline: a slot of the
+   default scheduler's own heap. */
+static inline __attribute__((always_inline)) void
+cpc__cont_free_default_inline(cpc_continuation *k)
+{
+#ifdef CPC_SLABS
+    if (CPC_LIKELY(cpc__cont_is_slot(k))) {
+        struct slab *s = cpc__slab_of(k);
+        if (CPC_LIKELY(s->heap == &cpc__cont_heap_default)) {
+            cpc__slab_free(s, k);
+            return;
+        }
+    }
+#endif
+    cpc__cont_free_default(k);
+}
 /* Monotonic time in nanoseconds: now, and cached per pass of s
    (time_valid holds which clocks are fresh; the main loop clears it with
    one store). */

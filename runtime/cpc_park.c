@@ -41,7 +41,7 @@ cpc_continuation *cpc_continuation_run(cpc_continuation *k)
     struct cpc__sched_head *saved_direct = cpc__tls_direct; /* yields: k or NULL */
     cpc__dbg_run_start(k);
     cpc_budget = CPC_DIRECT_BUDGET;
-    cpc__tls_direct = NULL;
+    cpc__tls_direct = CPC__NO_LOOP;
     while (k->length > 0) {
         cpc__dbg_check_running(k);
         k = cpc_top_function(k)(k);

@@ -55,7 +55,17 @@ _Thread_local struct cpc_sched *cpc__tls_sched = NULL;
 _Thread_local struct cpc__pool *cpc__tls_pool = NULL;
 _Thread_local struct cpc_sched *cpc__tls_home = NULL;
 _Thread_local bool cpc__tls_on_default = false;
-_Thread_local struct cpc__sched_head *cpc__tls_direct = NULL;
+/* Outside a scheduler's loop the inline primitives of cpc_runtime.h read
+   this empty run queue, whose key no condvar carries: an empty queue and a
+   key that does not match already send them to the function, so they test
+   nothing else.  Read-only: nothing is ever queued on it. */
+const struct cpc__sched_head cpc__sched_no_loop = {
+    .kind = 0,
+    .cv_key = CV_KEY_DETACHED,
+    .runq_head = NULL,
+    .runq_tail = NULL,
+};
+_Thread_local struct cpc__sched_head *cpc__tls_direct = CPC__NO_LOOP;
 
 /* The bound on the wait of a ready descriptor or an expired timer while
    threads stay runnable: switches, nanoseconds (sched_service_due). */
@@ -884,7 +894,7 @@ sched_thread_over(cpc_continuation *k, struct cpc_sched *s)
     if (s == NULL)
         cpc__sched_thread_end(k);
     else if (s == &cpc__sched_default)
-        cpc__cont_free_default(k);
+        cpc__cont_free_default_inline(k);
     else
         cpc__cont_free(k);
 }
@@ -1020,14 +1030,14 @@ static __attribute__((noinline)) void sched_loop_default(void)
 {
     cpc__tls_direct = (struct cpc__sched_head *)&cpc__sched_default;
     sched_loop(&cpc__sched_default);
-    cpc__tls_direct = NULL;
+    cpc__tls_direct = CPC__NO_LOOP;
 }
 
 static __attribute__((noinline)) void sched_loop_other(struct cpc_sched *s)
 {
     cpc__tls_direct = (struct cpc__sched_head *)s;
     sched_loop(s);
-    cpc__tls_direct = NULL;
+    cpc__tls_direct = CPC__NO_LOOP;
 }
 
 void cpc_scheduler_run(cpc_sched *h)
@@ -1036,7 +1046,7 @@ void cpc_scheduler_run(cpc_sched *h)
     struct cpc_sched *prev = cpc__tls_sched;
     uint32_t prev_key = cpc__tls_cv_key;
     struct cpc__sched_head *prev_direct = cpc__tls_direct;  /* run from native code */
-    cpc__tls_direct = NULL;
+    cpc__tls_direct = CPC__NO_LOOP;
     sched_begin(s);
     if (s == &cpc__sched_default)
         sched_loop_default();
@@ -1105,7 +1115,7 @@ int cpc_scheduler_run_once(cpc_sched *h)
         pthread_mutex_unlock(&world_lock);
     }
     struct cpc__sched_head *prev_direct = cpc__tls_direct;  /* each thread once */
-    cpc__tls_direct = NULL;
+    cpc__tls_direct = CPC__NO_LOOP;
     sched_enter(s);
     sched_unpark(s);
     /* Turns of the main loop that never block: timers, inbox, fds (always

@@ -691,11 +691,15 @@ cpc_continuation *cpc_yield__cps(cpc_continuation *k);
 /* Optimised code yields inline (docs/abi.md, "The run queue").  Called
    from the trampoline of a scheduler's main loop (cpc__tls_direct: the
    scheduler whose loop runs this OS thread's cps code, with no
-   cpc_continuation_run nested in it; NULL elsewhere), a yield switches
-   directly: k goes to the tail of that scheduler's run queue and the
-   thread at its head is returned, for the trampoline to run next (a cps
-   function returns "the continuation to run next"); k itself when nobody
-   else can run.  Anywhere else it calls the function.  A scheduler's
+   cpc_continuation_run nested in it), a yield switches directly: k goes
+   to the tail of that scheduler's run queue and the thread at its head
+   is returned, for the trampoline to run next (a cps function returns
+   "the continuation to run next").  When nobody else can run, and
+   anywhere else, it calls the function.  Outside a loop cpc__tls_direct
+   is not NULL but an empty, read-only run queue whose condvar key no
+   condvar carries: the tests of an empty queue and of a condvar's key
+   send the inline primitives to their functions there, with no test of
+   their own (one compare and branch fewer each).  A scheduler's
    state starts with its run queue (runtime/cpc_internal.h, struct
    cpc_sched, whose first fields are these), which only the OS thread
    driving it touches.  Unoptimised and debug code call the function (a
@@ -724,19 +728,15 @@ extern _Thread_local struct cpc__sched_head *cpc__tls_direct
    as with the return path's macros. */
 #define cpc_yield__cps(k) __extension__ ({                                   \
     struct cpc__sched_head *cpc__yield_s = cpc__tls_direct;                \
-    cpc_continuation *cpc__yield_k = (k), *cpc__yield_next;                \
-    if (__builtin_expect(cpc__yield_s == 0, 0)) {                          \
+    cpc_continuation *cpc__yield_k = (k);                                  \
+    cpc_continuation *cpc__yield_next = cpc__yield_s->runq_head;           \
+    if (__builtin_expect(cpc__yield_next == 0, 0)) {                       \
         cpc__yield_next = (cpc_yield__cps)(cpc__yield_k);                  \
     } else {                                                               \
-        cpc__yield_next = cpc__yield_s->runq_head;                         \
-        if (__builtin_expect(cpc__yield_next == 0, 0)) {                   \
-            cpc__yield_next = cpc__yield_k;                                \
-        } else {                                                           \
-            cpc__yield_k->cpc_next = 0;                                    \
-            *cpc__yield_s->runq_tail = cpc__yield_k;                       \
-            cpc__yield_s->runq_tail = &cpc__yield_k->cpc_next;             \
-            cpc__yield_s->runq_head = cpc__yield_next->cpc_next;           \
-        }                                                                  \
+        cpc__yield_k->cpc_next = 0;                                        \
+        *cpc__yield_s->runq_tail = cpc__yield_k;                           \
+        cpc__yield_s->runq_tail = &cpc__yield_k->cpc_next;                 \
+        cpc__yield_s->runq_head = cpc__yield_next->cpc_next;               \
     }                                                                      \
     cpc__yield_next; })
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -755,7 +755,7 @@ extern _Thread_local struct cpc__sched_head *cpc__tls_direct
     struct cpc__sched_head *cpc__sig_s = cpc__tls_direct;                  \
     struct cpc__condvar_head *cpc__sig_h =                                 \
         (struct cpc__condvar_head *)(void *)cpc__sig_c;                    \
-    if (__builtin_expect(cpc__sig_s != 0 && cpc__sig_h != 0 &&             \
+    if (__builtin_expect(cpc__sig_h != 0 &&                                \
                          cpc__sig_h->magic_nremovable ==                   \
                              cpc__sig_s->cv_key, 1)) {                     \
         cpc_continuation *cpc__sig_k = cpc__sig_h->head;                   \
@@ -774,19 +774,17 @@ extern _Thread_local struct cpc__sched_head *cpc__tls_direct
     (void)0; })
 #endif
 /* And spawns inline: in a scheduler's loop, a continuation holding a
-   frame goes to the tail of that scheduler's run queue; anywhere else (a
-   pool worker, native code, a nested run) and for NULL or an empty
-   continuation, the function queues it or says what is wrong. */
+   frame goes to the tail of that scheduler's run queue when it is not
+   empty; anywhere else (a pool worker, native code, a nested run), to an
+   empty queue, and for NULL or an empty continuation, the function queues
+   it or says what is wrong. */
 #define cpc_spawn_continuation(k) __extension__ ({                          \
     cpc_continuation *cpc__sp_k = (k);                                     \
     struct cpc__sched_head *cpc__sp_s = cpc__tls_direct;                   \
-    if (__builtin_expect(cpc__sp_s != 0 && cpc__sp_k != 0 &&               \
-                         cpc__sp_k->length != 0, 1)) {                     \
+    if (__builtin_expect(cpc__sp_k != 0 && cpc__sp_k->length != 0 &&       \
+                         cpc__sp_s->runq_head != 0, 1)) {                  \
         cpc__sp_k->cpc_next = 0;                                           \
-        if (__builtin_expect(cpc__sp_s->runq_head != 0, 1))                \
-            *cpc__sp_s->runq_tail = cpc__sp_k;                             \
-        else                                                               \
-            cpc__sp_s->runq_head = cpc__sp_k;                              \
+        *cpc__sp_s->runq_tail = cpc__sp_k;                                 \
         cpc__sp_s->runq_tail = &cpc__sp_k->cpc_next;                       \
     } else {                                                               \
         (cpc_spawn_continuation)(cpc__sp_k);                               \
