@@ -56,6 +56,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 /* One entry per fd number, 32 bytes: a server's table grows with its
@@ -494,7 +495,8 @@ static int io_dbg_poll_timeout(struct cpc_sched *s, int timeout_ms)
 #define io_dbg_close_end() ((void)0)
 #endif
 
-void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
+/* One epoll_wait and its wake-ups; returns the number of events. */
+static int io_poll_once(struct cpc_sched *s, int timeout_ms)
 {
     struct epoll_event evs[IO_EVENTS];
     int wakefd = atomic_load_explicit(&s->wakefd, memory_order_relaxed);
@@ -502,7 +504,7 @@ void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
     int n = epoll_wait(s->epfd, evs, IO_EVENTS, timeout_ms);
     if (n < 0) {
         if (errno == EINTR)
-            return;
+            return 0;
         cpc__fatal("epoll_wait: %s", strerror(errno));
     }
     for (int i = 0; i < n; i++) {
@@ -548,6 +550,73 @@ void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
             }
         }
     }
+    return n;
+}
+
+/* ---- gathering events before a sleep ---------------------------------------
+
+   A scheduler that runs out of work sleeps in epoll_wait, and the first
+   event wakes it.  Under a load generator that is slower than the server
+   (wrk on loopback), a server with thousands of connections then sleeps
+   after almost every request: 0.6 sleeps per request for the naive server
+   at 5,000 connections, each a context switch that costs several
+   microseconds of the server's CPU on a virtual machine.  A scheduler with
+   at least IO_GATHER_WAITERS threads waiting for fds therefore first looks
+   without blocking, and, finding nothing, sleeps IO_GATHER_NS before it
+   waits for the first event: the events of those microseconds are then
+   taken with one wake-up.  With that many connections the added delay is
+   small beside the time each one waits for its turn anyway, and requests
+   keep arriving (0.06 sleeps per request at 5,000 connections).
+
+   The gathering pays only when events come in while it sleeps.  When a
+   gathering sleep is followed by fewer than IO_GATHER_MIN_EVENTS events
+   (one busy client among many idle connections, whose every request it
+   would delay), the scheduler sleeps as before for the next 1, 2, 4 ...
+   up to IO_GATHER_SKIP_MAX times it runs out of work, and tries again
+   then.  The delay applies only when the scheduler is idle: while threads
+   are runnable, the service bound of the run loop holds as before.  A
+   thread queued by another scheduler during the gathering sleep waits for
+   its end (the eventfd wakes only the epoll_wait that follows).  Per OS
+   thread, as io_arm_op_last: a scheduler's loop runs on one thread at a
+   time. */
+#define IO_GATHER_WAITERS 256
+#define IO_GATHER_NS 200000
+#define IO_GATHER_MIN_EVENTS 2
+#define IO_GATHER_SKIP_MAX 256
+
+static _Thread_local unsigned io_gather_skip, io_gather_backoff;
+
+/* Poll for s, which is idle, gathering events first; timeout_ms != 0. */
+static void io_poll_gathering(struct cpc_sched *s, int timeout_ms)
+{
+    if (io_poll_once(s, 0) > 0)
+        return;                         /* work already there: no sleep */
+    struct timespec gather = { 0, IO_GATHER_NS };
+    while (nanosleep(&gather, &gather) < 0 && errno == EINTR)
+        ;
+    /* The rest of the timeout, which was rounded up to a millisecond. */
+    if (timeout_ms > 0)
+        timeout_ms--;
+    if (io_poll_once(s, timeout_ms) >= IO_GATHER_MIN_EVENTS) {
+        io_gather_backoff = 0;
+        return;
+    }
+    io_gather_backoff = io_gather_backoff == 0 ? 1
+                      : io_gather_backoff >= IO_GATHER_SKIP_MAX / 2 ? IO_GATHER_SKIP_MAX
+                      : io_gather_backoff * 2;
+    io_gather_skip = io_gather_backoff;
+}
+
+void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
+{
+    if (timeout_ms != 0 && s->io_waiters >= IO_GATHER_WAITERS) {
+        if (io_gather_skip == 0) {
+            io_poll_gathering(s, timeout_ms);
+            return;
+        }
+        io_gather_skip--;
+    }
+    io_poll_once(s, timeout_ms);
 }
 
 /* ---- primitives ------------------------------------------------------------ */
