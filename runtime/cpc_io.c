@@ -495,6 +495,9 @@ static int io_dbg_poll_timeout(struct cpc_sched *s, int timeout_ms)
 #define io_dbg_close_end() ((void)0)
 #endif
 
+/* Events taken by this thread's polls (see io_poll_gathering). */
+static _Thread_local unsigned io_events;
+
 /* One epoll_wait and its wake-ups; returns the number of events. */
 static int io_poll_once(struct cpc_sched *s, int timeout_ms)
 {
@@ -507,6 +510,7 @@ static int io_poll_once(struct cpc_sched *s, int timeout_ms)
             return 0;
         cpc__fatal("epoll_wait: %s", strerror(errno));
     }
+    io_events += (unsigned)n;
     for (int i = 0; i < n; i++) {
         int fd = evs[i].data.fd;
         uint32_t e = evs[i].events;
@@ -568,20 +572,24 @@ static int io_poll_once(struct cpc_sched *s, int timeout_ms)
    small beside the time each one waits for its turn anyway, and requests
    keep arriving (0.06 sleeps per request at 5,000 connections).
 
-   The gathering pays only when events come in while it sleeps.  When
-   IO_GATHER_MISSES gathering sleeps in a row are followed by fewer than
-   IO_GATHER_MIN_EVENTS events each (one busy client among many idle
-   connections, whose every request they delay), the scheduler sleeps as
-   before for its next 1, 2, 4 ... up to IO_GATHER_SKIP_MAX idle periods,
-   and tries again then, the wait doubling at each miss.  Under load a
-   single miss is common (at 10,000 requests/s, 200 us hold two events on
-   average) and does not stop the gathering: backing off at the first miss
-   left 0.2-0.25 sleeps per request at 5,000 connections, against 0.05.  The delay applies only when the scheduler is idle: while threads
-   are runnable, the service bound of the run loop holds as before.  A
-   thread queued by another scheduler during the gathering sleep waits for
-   its end (the eventfd wakes only the epoll_wait that follows).  Per OS
-   thread, as io_arm_op_last: a scheduler's loop runs on one thread at a
-   time. */
+   The gathering pays only when more than one event follows it before the
+   scheduler runs out of work again: one event a cycle costs a sleep each,
+   as without it, and delays each (one busy client among many idle
+   connections).  Such a gathering is a miss, and one followed by more
+   events takes a miss back; at IO_GATHER_MISSES misses the scheduler
+   sleeps as before for its next 1, 2, 4 ... up to IO_GATHER_SKIP_MAX idle
+   periods, and tries again then, the wait doubling at each further miss.
+   The events are counted up to the next idle period, not only those the
+   gathering sleep found: under load the first poll after it often finds
+   one or two (at 8,000 requests/s, 200 us hold 1.6 on average), and
+   judging by those alone backed off so often that 0.2-0.25 sleeps per
+   request remained at 5,000 connections, against 0.05 without the
+   back-off.  The delay applies only when the scheduler is idle: while
+   threads are runnable, the service bound of the run loop holds as
+   before.  A thread queued by another scheduler during the gathering
+   sleep waits for its end (the eventfd wakes only the epoll_wait that
+   follows).  Per OS thread, as io_arm_op_last: a scheduler's loop runs on
+   one thread at a time. */
 #define IO_GATHER_WAITERS 256
 #define IO_GATHER_NS 200000
 #define IO_GATHER_MIN_EVENTS 2
@@ -589,6 +597,7 @@ static int io_poll_once(struct cpc_sched *s, int timeout_ms)
 #define IO_GATHER_SKIP_MAX 256
 
 static _Thread_local unsigned io_gather_skip, io_gather_backoff, io_gather_misses;
+static _Thread_local bool io_gather_pending;    /* a gathering awaits its verdict */
 
 /* Poll for s, which is idle, gathering events first; timeout_ms != 0. */
 static void io_poll_gathering(struct cpc_sched *s, int timeout_ms)
@@ -601,12 +610,24 @@ static void io_poll_gathering(struct cpc_sched *s, int timeout_ms)
     /* The rest of the timeout, which was rounded up to a millisecond. */
     if (timeout_ms > 0)
         timeout_ms--;
-    if (io_poll_once(s, timeout_ms) >= IO_GATHER_MIN_EVENTS) {
-        io_gather_misses = 0;
+    io_events = 0;
+    io_gather_pending = true;
+    io_poll_once(s, timeout_ms);
+}
+
+/* The verdict on the last gathering, when the scheduler runs out of work
+   again: the events taken since then. */
+static void io_gather_judge(void)
+{
+    io_gather_pending = false;
+    if (io_events >= IO_GATHER_MIN_EVENTS) {
+        io_gather_misses -= io_gather_misses > 0;
         io_gather_backoff = 0;
         return;
     }
-    if (++io_gather_misses < IO_GATHER_MISSES)
+    if (io_gather_misses < IO_GATHER_MISSES)
+        io_gather_misses++;
+    if (io_gather_misses < IO_GATHER_MISSES)
         return;
     io_gather_backoff = io_gather_backoff == 0 ? 1
                       : io_gather_backoff >= IO_GATHER_SKIP_MAX / 2 ? IO_GATHER_SKIP_MAX
@@ -616,6 +637,8 @@ static void io_poll_gathering(struct cpc_sched *s, int timeout_ms)
 
 void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
 {
+    if (timeout_ms != 0 && io_gather_pending)
+        io_gather_judge();
     if (timeout_ms != 0 && s->io_waiters >= IO_GATHER_WAITERS) {
         if (io_gather_skip == 0) {
             io_poll_gathering(s, timeout_ms);

@@ -1,7 +1,8 @@
-/* Gathering events before a sleep delays them; a scheduler whose gathering
-   finds fewer than 2 events (one busy client among many idle connections)
-   four times in a row stops gathering for its next 1, 2, 4 ... idle
-   periods (runtime/cpc_io.c).  360 readers wait; one byte arrives in each idle
+/* Gathering events before a sleep delays them; a scheduler whose
+   gatherings are followed by fewer than 2 events before it runs out of
+   work again (one busy client among many idle connections) stops
+   gathering, after four such misses, for its next 1, 2, 4 ... idle periods
+   (runtime/cpc_io.c).  360 readers wait; one byte arrives in each idle
    period, whether the scheduler gathers or sleeps in epoll_wait; after 60
    such periods the rest arrive at once.  The scheduler gathered in the
    first four periods, then in the 6th, 9th, 14th, 23rd and 40th: 9 times,
