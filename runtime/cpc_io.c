@@ -570,7 +570,9 @@ static int io_poll_once(struct cpc_sched *s, int timeout_ms)
    waits for the first event: the events of those microseconds are then
    taken with one wake-up.  With that many connections the added delay is
    small beside the time each one waits for its turn anyway, and requests
-   keep arriving (0.06 sleeps per request at 5,000 connections).
+   keep arriving: gathering at every idle period took the naive server at
+   5,000 connections on a quiet machine from 0.6 to 0.06 context switches
+   per request (bench/RESULTS.md).
 
    The gathering pays only when more than one event follows it before the
    scheduler runs out of work again: one event a cycle costs a sleep each,
@@ -582,9 +584,9 @@ static int io_poll_once(struct cpc_sched *s, int timeout_ms)
    The events are counted up to the next idle period, not only those the
    gathering sleep found: under load the first poll after it often finds
    one or two (at 8,000 requests/s, 200 us hold 1.6 on average), and
-   judging by those alone backed off so often that 0.2-0.25 sleeps per
-   request remained at 5,000 connections, against 0.05 without the
-   back-off.  The delay applies only when the scheduler is idle: while
+   judging by those alone backed off so often that 0.2-0.25 context
+   switches per request remained at 5,000 connections, against 0.04-0.06
+   without the back-off (at a load average of 6).  The delay applies only when the scheduler is idle: while
    threads are runnable, the service bound of the run loop holds as
    before.  A thread queued by another scheduler during the gathering
    sleep waits for its end (the eventfd wakes only the epoll_wait that
