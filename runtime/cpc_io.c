@@ -231,6 +231,11 @@ static uint32_t keep_current(int fd)
     return (g & 1) ? g : 0;
 }
 
+int cpc_io_kept(int fd)
+{
+    return fd >= 0 && keep_current(fd) != 0;
+}
+
 /* fd's entry in s's table, grown as needed; NULL with errno ENOMEM. */
 static struct cpc__io_fd *io_fd_get(struct cpc_sched *s, int fd)
 {
