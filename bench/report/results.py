@@ -385,10 +385,12 @@ def section_syscalls(md, bench):
               "per request without gathering, and the gathering mostly backs off. Alternated there "
               "(3 rounds, load 8.8 and 10.4), the naive CPC server took 27.9 and 32.5 us per "
               "request at 5,000 and 10,000 connections, against 30.4 and 34.5 us before both "
-              "changes and State Threads' 32.8 and 36.7 us (0.85x, 0.89x); single points vary by 15"
-              " %, as much as the gap a full run may show either way. With the 50 us poll before "
-              "sleeping, the naive server makes dozens of `epoll_wait` calls per request at 10 "
-              "connections, which is where its extra CPU time goes. ")
+              "changes and State Threads' 32.8 and 36.7 us (0.85x, 0.89x), and in a second series "
+              "(load 6.6-10) 29.5 and 35.5 us against 33.3 and 37.8 us before and State Threads' "
+              "29.7 and 36.5 us (1.00x, 0.97x); single points vary by 15 %, as much as the gap a "
+              "full run may show either way. With the 50 us poll before sleeping, the naive server "
+              "makes dozens of `epoll_wait` calls per request at 10 connections, which is where its"
+              " extra CPU time goes. ")
     md.append("p99 latency with `Connection: close` from 1,000 connections: wrk closes and "
               "reopens every connection, so each of the N connections waits its turn and "
               "the latency is near N over the throughput for any server (1-1.5 s at "
