@@ -591,12 +591,15 @@ static int io_poll_once(struct cpc_sched *s, int timeout_ms)
    one or two (at 8,000 requests/s, 200 us hold 1.6 on average), and
    judging by those alone backed off so often that 0.2-0.25 context
    switches per request remained at 5,000 connections, against 0.04-0.06
-   without the back-off (at a load average of 6).  The delay applies only when the scheduler is idle: while
-   threads are runnable, the service bound of the run loop holds as
-   before.  A thread queued by another scheduler during the gathering
-   sleep waits for its end (the eventfd wakes only the epoll_wait that
-   follows).  Per OS thread, as io_arm_op_last: a scheduler's loop runs on
-   one thread at a time. */
+   without the back-off (at a load average of 6).
+
+   The delay applies only when the scheduler is idle: while threads are
+   runnable, the service bound of the run loop holds as before.  A timer
+   due meanwhile is served at most IO_GATHER_NS late (a sleep's timeout
+   is rounded up to a millisecond anyway).  A thread queued by another
+   scheduler during the gathering sleep waits for its end (the eventfd
+   wakes only the epoll_wait that follows).  Per OS thread, as
+   io_arm_op_last: a scheduler's loop runs on one thread at a time. */
 #define IO_GATHER_WAITERS 256
 #define IO_GATHER_NS 200000
 #define IO_GATHER_MIN_EVENTS 2
