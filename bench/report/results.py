@@ -387,10 +387,12 @@ def section_syscalls(md, bench):
               "request at 5,000 and 10,000 connections, against 30.4 and 34.5 us before both "
               "changes and State Threads' 32.8 and 36.7 us (0.85x, 0.89x), and in a second series "
               "(load 6.6-10) 29.5 and 35.5 us against 33.3 and 37.8 us before and State Threads' "
-              "29.7 and 36.5 us (1.00x, 0.97x); single points vary by 15 %, as much as the gap a "
-              "full run may show either way. With the 50 us poll before sleeping, the naive server "
-              "makes dozens of `epoll_wait` calls per request at 10 connections, which is where its"
-              " extra CPU time goes. ")
+              "29.7 and 36.5 us (1.00x, 0.97x), while a third at 5,000 connections (load 9.4), with"
+              " the first-read change alone as a third server, put all three within 31.0-31.6 us: "
+              "under that load the CPU time saved is within the noise, the system calls saved are "
+              "not; single points vary by 15 %, as much as the gap a full run may show either way. "
+              "With the 50 us poll before sleeping, the naive server makes dozens of `epoll_wait` "
+              "calls per request at 10 connections, which is where its extra CPU time goes. ")
     md.append("p99 latency with `Connection: close` from 1,000 connections: wrk closes and "
               "reopens every connection, so each of the N connections waits its turn and "
               "the latency is near N over the throughput for any server (1-1.5 s at "
