@@ -16,6 +16,10 @@ long long cpc__lib_timeout_remaining_us(cpc_timeout *t);
    is cpc_io_wait(fd, dir, cpc_timeout_condvar(t)); detached, poll(). */
 cps int cpc__lib_wait_fd(int fd, int dir, cpc_timeout *t);
 
+/* Mark fd, just accepted, as not read yet (lib/io.cpc, "The first read of
+   an accepted connection"). */
+void cpc__lib_fresh_mark(int fd);
+
 /* Destroy t (if not NULL) keeping errno. */
 void cpc__lib_timeout_done(cpc_timeout *t);
 

@@ -258,6 +258,10 @@ int cpc_io_keep(int fd);
    time.  Threads waiting on fd meanwhile are still woken.  0, or -1 with
    errno EBADF (fd < 0). */
 int cpc_io_forget(int fd);
+/* 1 while fd is kept (cpc_io_keep, not yet cpc_io_forget or cpc_close),
+   else 0: a library that would wait before its first read must not on a
+   kept fd, whose last edge may have been taken by a wait already. */
+int cpc_io_kept(int fd);
 /* Close fd and wake the threads waiting on it in cpc_io_wait: their
    cpc_io_wait returns -1 with errno EBADF, in wait order -- at once on the
    calling scheduler, at the next turn of other schedulers' loops (each
