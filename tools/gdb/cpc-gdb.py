@@ -1665,6 +1665,143 @@ class CpcFrameFilter:
                 yield ContinuationFrame(lf, shown)
 
 
+# ---- frame, up and down in the user's terms -------------------------------------------
+#
+# gdb prints `frame`, `up` and `down` with its own frame printer, which
+# frame filters do not reach: it lists a body's C arguments cpc_k and
+# cpc_resume, and `up` selects the generated stubs (a resume function, an
+# entry) between a body and its C caller.  The extension replaces the three
+# commands (outside MI): they move over the frames `bt` numbers (the frame
+# filter's: one per invocation of a cps function, the stubs it is called
+# from or inlined into being part of it), select with gdb's own commands
+# (`select-frame` and the subcommands of gdb's `frame`, kept under aliases
+# made before the replacement: their argument syntax and errors stay
+# gdb's), and print a cps function's frame as `bt` shows it.
+
+_FRAME_SUBCOMMANDS = ('apply', 'level', 'function', 'address', 'pc', 'view')
+_FRAME_KEPT = ('apply', 'view')          # gdb's, as gdb prints them
+
+
+def _raw_frames():
+    f = gdb.newest_frame()
+    while f is not None:
+        yield FrameDecorator(f)
+        f = f.older()
+
+
+def _shown_frames():
+    """The decorators of the frames `bt` numbers, newest first."""
+    ff = gdb.frame_filters.get('cpc')
+    if ff is None or not ff.enabled:
+        return list(_raw_frames())
+    return [d for d in ff.filter(_raw_frames()) if not isinstance(d, ContinuationFrame)]
+
+
+def _shown_frame_of(frames, f):
+    """The shown frame whose invocation frame f is part of (the newest
+    shown frame not newer than f)."""
+    best = frames[0] if frames else None
+    for d in frames:
+        if d.inferior_frame().level() > f.level():
+            break
+        best = d
+    return best
+
+
+def _print_shown_frame(dec):
+    """Select the frame of decorator dec and print it as gdb's `frame`
+    does, a cps function's under its name with the user's arguments."""
+    f = dec.inferior_frame()
+    # (selected first: gdb's `frame` prints a frame it newly selects
+    # through its observers, to the terminal, past to_string)
+    f.select()
+    out = gdb.execute('cpc-builtin-frame-level %d' % f.level(), to_string=True)
+    if isinstance(dec, RenamedFrame) and '\n' in out:
+        first, rest = out.split('\n', 1)
+        head = re.match(r'#\d+\s+(0x[0-9a-f]+ in )?', first)
+        args = dec.frame_args()
+        sal = f.find_sal()
+        if head and sal.symtab is not None and all(isinstance(a, _Arg) for a in args or []):
+            out = '%s%s (%s) at %s:%d\n%s' % (
+                head.group(0), dec.function(),
+                ', '.join('%s=%s' % (a.symbol(), _fmt_value(a.value())) for a in args or []),
+                sal.symtab.filename, sal.line, rest)
+    gdb.write(out)
+
+
+def _print_selected_frame():
+    frames = _shown_frames()
+    _print_shown_frame(_shown_frame_of(frames, gdb.selected_frame()))
+
+
+class CpcFrame(gdb.Command):
+    """Select and print a stack frame, a cps function's in the user's terms.
+Usage: frame [LEVEL | ADDRESS]
+       frame level|function|address|pc|view ...  (see `help select-frame`)
+       frame apply ...  (gdb's)
+With no argument, print the selected frame.  A generated function's frame
+(a resume function, an entry) is part of the invocation of the cps function
+it runs: its cps function's frame is selected."""
+
+    def __init__(self):
+        super().__init__('frame', gdb.COMMAND_STACK, gdb.COMPLETE_NONE, True)
+
+    def invoke(self, arg, from_tty):
+        if arg.strip():
+            gdb.execute('select-frame ' + arg, to_string=True)
+        _print_selected_frame()
+
+
+class CpcFrameSub(gdb.Command):
+    """`frame SUB ARGS`: `select-frame SUB ARGS`, then the selected frame
+printed in the user's terms; `frame apply` and `frame view` are gdb's
+(kept as cpc-builtin-frame-apply, cpc-builtin-frame-view)."""
+
+    def __init__(self, sub):
+        super().__init__('frame ' + sub, gdb.COMMAND_STACK)
+        self.sub = sub
+
+    def invoke(self, arg, from_tty):
+        if self.sub in _FRAME_KEPT:
+            gdb.execute('cpc-builtin-frame-%s %s' % (self.sub, arg), from_tty)
+            return
+        gdb.execute('select-frame %s %s' % (self.sub, arg), to_string=True)
+        _print_selected_frame()
+
+
+class CpcMove(gdb.Command):
+    """up/down over the frames `bt` numbers."""
+
+    def __init__(self, name, sign, edge):
+        super().__init__(name, gdb.COMMAND_STACK)
+        self.sign, self.edge = sign, edge
+
+    def invoke(self, arg, from_tty):
+        gdb.execute('up-silently 0', to_string=True)     # gdb's error without a stack
+        n = int(gdb.parse_and_eval(arg)) if arg.strip() else 1
+        frames = _shown_frames()
+        cur = _shown_frame_of(frames, gdb.selected_frame())
+        i = next(i for i, d in enumerate(frames) if d is cur) + self.sign * n
+        if not 0 <= i < len(frames):
+            if not arg.strip():
+                raise gdb.GdbError(self.edge)
+            i = max(0, min(i, len(frames) - 1))
+        _print_shown_frame(frames[i])
+
+
+def _replace_frame_commands():
+    """Put CpcFrame, its subcommands, and up and down in place of gdb's."""
+    if gdb.convenience_variable('cpc_gdb_frame_commands') is None:
+        for sub in _FRAME_KEPT + ('level',):
+            gdb.execute('alias cpc-builtin-frame-%s = frame %s' % (sub, sub), to_string=True)
+        gdb.set_convenience_variable('cpc_gdb_frame_commands', 1)
+    CpcFrame()
+    for sub in _FRAME_SUBCOMMANDS:
+        CpcFrameSub(sub)
+    CpcMove('up', 1, 'Initial frame selected; you cannot go up.')
+    CpcMove('down', -1, 'Bottom (innermost) frame selected; you cannot go down.')
+
+
 # ---- next, step and finish over cps calls ---------------------------------------------
 #
 # A cps call site returns to the trampoline (`return g__cps(k, ...)`) and
@@ -2436,4 +2573,6 @@ CpcPrefix()
 CpcBt()
 if FrameDecorator is not object:
     CpcFrameFilter()
+    if not _MI:
+        _replace_frame_commands()
 gdb.set_convenience_variable('cpc_gdb_loaded', 1)
