@@ -1716,17 +1716,70 @@ def _print_shown_frame(dec):
     # through its observers, to the terminal, past to_string)
     f.select()
     out = gdb.execute('cpc-builtin-frame-level %d' % f.level(), to_string=True)
-    if isinstance(dec, RenamedFrame) and '\n' in out:
+    if '\n' in out:
         first, rest = out.split('\n', 1)
         head = re.match(r'#\d+\s+(0x[0-9a-f]+ in )?', first)
-        args = dec.frame_args()
-        sal = f.find_sal()
-        if head and sal.symtab is not None and all(isinstance(a, _Arg) for a in args or []):
-            out = '%s%s (%s) at %s:%d\n%s' % (
-                head.group(0), dec.function(),
-                ', '.join('%s=%s' % (a.symbol(), _fmt_value(a.value())) for a in args or []),
-                sal.symtab.filename, sal.line, rest)
+        where = _user_location(dec)
+        if head and where:
+            out = '%s%s\n%s' % (head.group(0), where, rest)
     gdb.write(out)
+
+
+def _user_location(dec):
+    """`F (ARGS) at FILE:LINE` for the frame of decorator dec of a cps
+    function, as `bt` shows it; None for any other frame."""
+    if not isinstance(dec, RenamedFrame):
+        return None
+    args = dec.frame_args() or []
+    sal = dec.inferior_frame().find_sal()
+    if sal.symtab is None or not all(isinstance(a, _Arg) for a in args):
+        return None
+    return '%s (%s) at %s:%d' % (
+        dec.function(), ', '.join('%s=%s' % (a.symbol(), _fmt_value(a.value())) for a in args),
+        sal.symtab.filename, sal.line)
+
+
+# ---- a signal's stop in the user's terms ---------------------------------------------
+#
+# gdb prints the frame of a stop for a signal itself (`handle SIG stop`
+# implies `print`), after the hook `hook-stop` runs.  In a cps function
+# the hook prints the frame line in the user's terms and has gdb print
+# the source line only (`print frame-info source-line`, without the
+# address); the stop event, which comes after gdb's print, puts the
+# settings back.
+
+SIGTRAP = 5
+_saved_print = None
+
+
+def _before_stop_print(kind=None):
+    global _saved_print
+    try:
+        sig = int(gdb.parse_and_eval('$_siginfo.si_signo'))
+        if sig == SIGTRAP:
+            return                       # a breakpoint or a step
+        f = gdb.selected_frame()
+        dec = _shown_frame_of(_shown_frames(), f)
+        where = _user_location(dec) if dec is not None and \
+            dec.inferior_frame() == f else None
+    except (gdb.error, RuntimeError, ValueError):
+        return
+    if where is None:
+        return
+    sal = f.find_sal()
+    gdb.write('%s%s\n' % ('0x%016x in ' % f.pc() if f.pc() != sal.pc else '', where))
+    _saved_print = (gdb.parameter('print frame-info'), gdb.parameter('print address'))
+    gdb.execute('set print frame-info source-line')
+    gdb.execute('set print address off')
+
+
+def _after_stop_print(event):
+    global _saved_print
+    if _saved_print is not None:
+        info, address = _saved_print
+        _saved_print = None
+        gdb.execute('set print frame-info %s' % info)
+        gdb.execute('set print address %s' % ('on' if address else 'off'))
 
 
 def _print_selected_frame():
@@ -2538,6 +2591,8 @@ def _define_hooks():
     for kind in ('next', 'step', 'finish'):
         _define_hook('hook-' + kind, 'cpc-before-' + kind)
         _define_hook('hookpost-' + kind, 'cpc-after-' + kind)
+    if not _MI and FrameDecorator is not object:
+        _define_hook('hook-stop', 'cpc-before-stop-print')
 
 
 def _define_hooks_at_stop(event):
@@ -2548,6 +2603,7 @@ def _define_hooks_at_stop(event):
 for _kind in ('next', 'step', 'finish'):
     _Hook('cpc-before-' + _kind, _before_step, _kind)
     _Hook('cpc-after-' + _kind, _after_step, _kind)
+_Hook('cpc-before-stop-print', _before_stop_print, 'stop')
 # Loaded with libcpc.so, the script runs while `run` loads the program's
 # shared libraries, and a `define` there would end `run` early (the program
 # is left running): the hooks are defined at the program's first stop.
@@ -2556,6 +2612,7 @@ if gdb.selected_inferior().pid:
 else:
     _define_hooks()
 gdb.events.stop.connect(_on_stop)
+gdb.events.stop.connect(_after_stop_print)
 for _bp in gdb.breakpoints():
     _silence(_bp)
 gdb.events.breakpoint_created.connect(_silence)
