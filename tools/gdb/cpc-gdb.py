@@ -1739,6 +1739,86 @@ def _user_location(dec):
         sal.symtab.filename, sal.line)
 
 
+
+# ---- info breakpoints in the user's terms ---------------------------------------------
+#
+# A location in a generated function (chunk K > 1 of a body cut into
+# chunks, F__body_K; a resume function or an entry a body is inlined into)
+# is listed under the cps function's name, as `bt` shows its frames.
+# Replacing `info breakpoints` leaves gdb's own unreachable (its aliases
+# follow the replacement), so the table is gdb's `maint info breakpoints`
+# less what only that one shows: the internal breakpoints (negative
+# numbers), the location row of a breakpoint with a single location, the
+# inferior of each location when there is one inferior.  The rows'
+# function names are mapped with user_name.
+
+_BP_ROW_RE = re.compile(r'^(\d+(?:\.\d+)?\s.*? in )(\S+)( at )', re.M)
+
+
+def _breakpoint_numbers(arg):
+    """The breakpoint numbers `info breakpoints ARG` asks for (numbers,
+    ranges N-M, convenience variables), as gdb reads them."""
+    wanted = set()
+    try:
+        for tok in arg.split():
+            a, dash, b = tok.partition('-') if not tok.startswith('-') else (tok, '', '')
+            lo = int(gdb.parse_and_eval(a))
+            hi = int(gdb.parse_and_eval(b)) if dash else lo
+            wanted.update(range(lo, hi + 1))
+    except (gdb.error, ValueError):
+        raise gdb.GdbError("Arguments must be numbers or '$' variables.")
+    return wanted
+
+
+def _user_breakpoint_table(text, wanted, one_inferior):
+    """gdb's `info breakpoints` table from its `maint info breakpoints`
+    table `text`, for breakpoint numbers `wanted` (None: all), in the
+    user's terms."""
+    rows = []
+    keep = multiple = True
+    for line in text.splitlines(True):
+        m = re.match(r'(-?\d+)(\.\d+)?\s', line)
+        if m and m.group(2) is None:              # a breakpoint's row
+            n = int(m.group(1))
+            keep = n > 0 and (wanted is None or n in wanted)
+            multiple = '<MULTIPLE>' in line
+        elif m and not multiple:                  # its single location
+            continue
+        if keep:
+            rows.append(re.sub(r' inf 1(?=\n|$)', '', line) if one_inferior else line)
+    if not rows or not rows[0].startswith('Num ') or len(rows) == 1:
+        return None
+    # the Type column as wide as the longest type it lists (gdb widens it
+    # for the internal breakpoints' types too)
+    head = rows[0]
+    col, disp = head.index('Type'), head.index('Disp')
+    types = [x[col:disp].strip() for x in rows[1:] if re.match(r'\d+\s', x)]
+    cut = disp - 1 - max([14] + [len(t) for t in types]) - col
+    if cut > 0:
+        rows = [x[:disp - cut] + x[disp:] if not x.startswith('\t') and
+                x[disp - cut:disp].strip() == '' else x for x in rows]
+    return _BP_ROW_RE.sub(lambda m: m.group(1) + (user_name(m.group(2)) if GENERATED_RE.match(
+        m.group(2)) else m.group(2)) + m.group(3), ''.join(rows))
+
+
+class CpcInfoBreakpoints(gdb.Command):
+    """Status of user-settable breakpoints, watchpoints and catchpoints, as
+gdb's `info breakpoints` (arguments: breakpoint numbers or ranges), a
+location in code generated for a cps function F listed as in F."""
+
+    def __init__(self):
+        super().__init__('info breakpoints', gdb.COMMAND_BREAKPOINTS)
+
+    def invoke(self, arg, from_tty):
+        wanted = _breakpoint_numbers(arg) if arg.strip() else None
+        out = _user_breakpoint_table(gdb.execute('maint info breakpoints', to_string=True),
+                                     wanted, len(gdb.inferiors()) == 1)
+        if out is None:
+            out = "No breakpoint or watchpoint matching '%s'.\n" % arg.strip() if wanted \
+                else 'No breakpoints or watchpoints.\n'
+        gdb.write(out)
+
+
 # ---- a signal's stop in the user's terms ---------------------------------------------
 #
 # gdb prints the frame of a stop for a signal itself (`handle SIG stop`
@@ -1843,7 +1923,8 @@ class CpcMove(gdb.Command):
 
 
 def _replace_frame_commands():
-    """Put CpcFrame, its subcommands, and up and down in place of gdb's."""
+    """Put CpcFrame, its subcommands, up, down and CpcInfoBreakpoints in
+    place of gdb's."""
     if gdb.convenience_variable('cpc_gdb_frame_commands') is None:
         for sub in _FRAME_KEPT + ('level',):
             gdb.execute('alias cpc-builtin-frame-%s = frame %s' % (sub, sub), to_string=True)
@@ -1853,6 +1934,7 @@ def _replace_frame_commands():
         CpcFrameSub(sub)
     CpcMove('up', 1, 'Initial frame selected; you cannot go up.')
     CpcMove('down', -1, 'Bottom (innermost) frame selected; you cannot go down.')
+    CpcInfoBreakpoints()
 
 
 # ---- next, step and finish over cps calls ---------------------------------------------
