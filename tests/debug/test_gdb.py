@@ -893,3 +893,105 @@ def test_a_breakpoint_on_a_line_of_a_chunked_body_has_one_location():
     # (the cut is on the closing brace's line, with the chunk's epilogue)
     out = gdb(build('chunked', '-O0'), *['break chunked.cpc:%d' % n for n in (78, 79, 100)])
     assert 'locations' not in out, out
+
+
+# ---- frame, up, down, a signal's stop and info breakpoints in the user's terms ---------
+
+def after(out, marker):
+    return out[out.index(marker) + len(marker):]
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_frame_in_a_cps_function_shows_the_users_arguments_and_line(opt):
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --frame--\\n', 'frame',
+              'kill')
+    got = after(out, '--frame--\n')
+    assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t    return v \* v;\n', got), out
+    assert 'cpc_k' not in got and 'cpc_resume' not in got, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_up_from_a_resumed_cps_function_skips_its_resume_function(opt):
+    # square was resumed by the scheduler: its C caller is square__resume_1
+    # (at -O2 the body is inlined into it), part of square's invocation
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --up--\\n', 'up',
+              'echo --down--\\n', 'down', 'kill')
+    up = out[out.index('--up--\n'):out.index('--down--\n')]
+    assert re.match(r'--up--\n#\d+  0x[0-9a-f]+ in sched_trampoline \(', up), out
+    assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t', after(out, '--down--\n')), out
+    assert '__resume' not in out and 'cpc_k' not in out, out
+
+
+def test_up_from_a_callee_reaches_its_cps_caller_in_one_step():
+    # count's second call runs square's body at once: square's C caller is
+    # its entry square__cps, whose caller is count's body
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step',
+              'echo --up--\\n', 'up', 'echo --down--\\n', 'down', 'kill')
+    assert re.match(r'#\d+  0x[0-9a-f]+ in count \(n=2\) at \S*lines\.cpc:13\n13\t',
+                    after(out, '--up--\n')), out
+    assert re.match(r'#0  square \(v=2\) at \S*lines\.cpc:6\n6\t', after(out, '--down--\n')), out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_frame_shows_an_argument_dead_across_a_call_optimized_out(opt):
+    # report's n is not used after count(n): not restored when report resumes
+    out = gdb(build('lines', opt), 'break lines.cpc:22', 'run', 'echo --frame--\\n', 'frame',
+              'kill')
+    assert re.match(r'#0  report \(n=<optimized out>\) at \S*lines\.cpc:22\n22\t',
+                    after(out, '--frame--\n')), out
+
+
+def test_frame_up_and_down_keep_gdbs_arguments_and_errors():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
+              'echo --down--\\n', 'down', 'echo --up-100--\\n', 'up 100',
+              'echo --up--\\n', 'up', 'echo --down-1--\\n', 'down 1',
+              'echo --frame-function--\\n', 'frame function square',
+              'echo --frame-1--\\n', 'frame 1', 'echo --frame-level-3--\\n', 'frame level 3',
+              'echo --frame-apply--\\n', 'frame apply 1 -q print 5', 'echo --end--\\n', 'kill')
+    part = dict(re.findall(r'--([\w-]+)--\n(.*?)(?=\n--|\Z)', out, re.S))
+    assert part['down'] == 'Bottom (innermost) frame selected; you cannot go down.', out
+    assert re.match(r'#\d+  0x[0-9a-f]+ in main \(\) at \S*lines\.cpc:27\n27\t', part['up-100'])
+    assert part['up'] == 'Initial frame selected; you cannot go up.', out
+    assert re.match(r'#\d+  0x[0-9a-f]+ in cpc_scheduler_run ', part['down-1']), out
+    # (frame 1, square__resume_1, is part of square's invocation)
+    for p in ('frame-function', 'frame-1'):
+        assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t', part[p]), out
+    assert re.match(r'#3  sched_loop \(', part['frame-level-3']), out
+    assert part['frame-apply'] == '$1 = 5', out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_signal_stop_in_cps_code_shows_the_users_frame_line(opt):
+    # (gdb's printing settings are put back after the stop)
+    out = gdb(build('crash', opt), 'run', 'show print frame-info', 'show print address', 'kill')
+    assert re.search(r'^Program received signal SIGSEGV, Segmentation fault\.\n'
+                     r'(0x[0-9a-f]+ in )?depth3 \(z=<optimized out>\) at \S*crash\.cpc:11\n'
+                     r'11\t    return \*nowhere \+ local3;\n'
+                     r'Printing of frame information is "auto"\.\n'
+                     r'Printing of addresses is on\.$', out, re.M), out
+    assert 'cpc_k' not in out, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_info_breakpoints_names_a_later_chunk_as_its_function(opt):
+    out = gdb(build('chunked', opt), 'break walk', 'break chunked.cpc:100', 'info breakpoints')
+    rows = [x for x in out.splitlines() if re.match(r'\d', x)]
+    assert rows and all(re.search(r' in walk at \S*chunked\.cpc:(13|14|100)$', x) for x in rows) \
+        and any(x.endswith(':100') for x in rows), out
+
+
+def test_info_breakpoints_is_gdbs_table_otherwise():
+    # the table is made from gdb's maint table: compared with gdb's own,
+    # without the extension
+    script = 'break main\ntbreak lines.cpc:22\nrun\nwatch total\ndisable 1\n' \
+             'break lines.cpc:27 if 1\necho --all--\\n\ninfo breakpoints\n' \
+             'echo --some--\\n\ninfo breakpoints 2-3\necho --none--\\n\ninfo breakpoints 9\n' \
+             'echo --end--\\n\n'
+    with_ext = gdb(build('lines', '-O0'), script=script)
+    without = subprocess.run(['gdb', '-nx', '-batch', '-iex', 'set auto-load python-scripts off',
+                              '-x', '/dev/stdin', build('lines', '-O0')], input=script,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             timeout=60).stdout
+    assert with_ext[with_ext.index('--all--'):with_ext.index('--end--')] == \
+        without[without.index('--all--'):without.index('--end--')], (with_ext, without)
+    assert 'Num ' in with_ext and 'No breakpoint or watchpoint matching' in with_ext

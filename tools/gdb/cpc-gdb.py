@@ -11,8 +11,11 @@ Commands:
   cpc bt [N]           the backtrace of the selected (or Nth) CPC thread
 and a frame filter: `bt` inside a cps function shows, below the innermost
 real frames, the cps callers waiting in the thread's continuation; the stop
-at a user's breakpoint, and the frame where next/step/finish go on, are
-printed as that filter shows them (the cps function, the user's arguments).
+at a user's breakpoint or for a signal, the frame where next/step/finish go
+on, and `frame`, `up` and `down` (replaced here: they move over the frames
+`bt` numbers) are printed as that filter shows them (the cps function, the
+user's arguments), and `info breakpoints` (replaced) names a location in a
+generated function after its cps function.
 
 What this reads (docs/debugging.md says it at more length):
   - a continuation (struct cpc_continuation: length, c[]) is a stack of
