@@ -998,3 +998,28 @@ def test_info_breakpoints_is_gdbs_table_otherwise():
     assert with_ext[with_ext.index('--all--'):with_ext.index('--end--')] == \
         without[without.index('--all--'):without.index('--end--')], (with_ext, without)
     assert 'Num ' in with_ext and 'No breakpoint or watchpoint matching' in with_ext
+
+
+def test_frame_up_and_down_without_a_process_say_what_gdb_says():
+    cmds = ('frame', 'up', 'down 2', 'frame 1', 'info breakpoints', 'info breakpoints 3')
+    with_ext = gdb(build('lines', '-O0'), *cmds)
+    without = subprocess.run(['gdb', '-nx', '-batch', '-iex', 'set auto-load python-scripts off'] +
+                             sum((['-ex', c] for c in cmds), []) + [build('lines', '-O0')],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             timeout=60).stdout
+    assert with_ext.splitlines()[-6:] == without.splitlines()[-6:], (with_ext, without)
+    assert with_ext.splitlines()[-6:] == ['No stack.'] * 3 + [
+        'No registers.', 'No breakpoints or watchpoints.',
+        "No breakpoint or watchpoint matching '3'."], with_ext
+
+
+def test_a_front_end_on_mi_gets_gdbs_own_frame_commands():
+    # (under MI the extension replaces no command: `up` selects gdb's frame 1,
+    # the resume function, which the front end reads with -stack-info-frame)
+    r = subprocess.run(['gdb', '-nx', '--interpreter=mi2', '-iex', 'add-auto-load-safe-path ' +
+                        GDB_DIR, build('lines', '-O0')],
+                       input='-break-insert lines.cpc:7\n-exec-run\n'
+                             '-interpreter-exec console "up"\n-stack-info-frame\n-gdb-exit\n',
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert re.search(r'^\^done,frame=\{level="1",.*func="square__resume_1"', r.stdout,
+                     re.M), r.stdout

@@ -1685,6 +1685,26 @@ _FRAME_SUBCOMMANDS = ('apply', 'level', 'function', 'address', 'pc', 'view')
 _FRAME_KEPT = ('apply', 'view')          # gdb's, as gdb prints them
 
 
+def _gdb_errors(invoke):
+    """A command's invoke whose gdb errors are reported as gdb reports its
+    own commands' (the message alone, no Python traceback line)."""
+    def wrapped(self, arg, from_tty):
+        try:
+            return invoke(self, arg, from_tty)
+        except gdb.GdbError:
+            raise
+        except gdb.error as e:
+            raise gdb.GdbError(str(e))
+    return wrapped
+
+
+def _selected_frame():
+    try:
+        return gdb.selected_frame()
+    except gdb.error:
+        raise gdb.GdbError('No stack.')
+
+
 def _raw_frames():
     f = gdb.newest_frame()
     while f is not None:
@@ -1769,7 +1789,7 @@ def _breakpoint_numbers(arg):
             hi = int(gdb.parse_and_eval(b)) if dash else lo
             wanted.update(range(lo, hi + 1))
     except (gdb.error, ValueError):
-        raise gdb.GdbError("Arguments must be numbers or '$' variables.")
+        return set()                    # (gdb: no breakpoint matches)
     return wanted
 
 
@@ -1812,12 +1832,14 @@ location in code generated for a cps function F listed as in F."""
     def __init__(self):
         super().__init__('info breakpoints', gdb.COMMAND_BREAKPOINTS)
 
+    @_gdb_errors
     def invoke(self, arg, from_tty):
         wanted = _breakpoint_numbers(arg) if arg.strip() else None
         out = _user_breakpoint_table(gdb.execute('maint info breakpoints', to_string=True),
                                      wanted, len(gdb.inferiors()) == 1)
         if out is None:
-            out = "No breakpoint or watchpoint matching '%s'.\n" % arg.strip() if wanted \
+            out = "No breakpoint or watchpoint matching '%s'.\n" % arg.strip() \
+                if wanted is not None \
                 else 'No breakpoints or watchpoints.\n'
         gdb.write(out)
 
@@ -1866,8 +1888,8 @@ def _after_stop_print(event):
 
 
 def _print_selected_frame():
-    frames = _shown_frames()
-    _print_shown_frame(_shown_frame_of(frames, gdb.selected_frame()))
+    f = _selected_frame()
+    _print_shown_frame(_shown_frame_of(_shown_frames(), f))
 
 
 class CpcFrame(gdb.Command):
@@ -1882,6 +1904,7 @@ it runs: its cps function's frame is selected."""
     def __init__(self):
         super().__init__('frame', gdb.COMMAND_STACK, gdb.COMPLETE_NONE, True)
 
+    @_gdb_errors
     def invoke(self, arg, from_tty):
         if arg.strip():
             gdb.execute('select-frame ' + arg, to_string=True)
@@ -1897,6 +1920,7 @@ printed in the user's terms; `frame apply` and `frame view` are gdb's
         super().__init__('frame ' + sub, gdb.COMMAND_STACK)
         self.sub = sub
 
+    @_gdb_errors
     def invoke(self, arg, from_tty):
         if self.sub in _FRAME_KEPT:
             gdb.execute('cpc-builtin-frame-%s %s' % (self.sub, arg), from_tty)
@@ -1912,11 +1936,12 @@ class CpcMove(gdb.Command):
         super().__init__(name, gdb.COMMAND_STACK)
         self.sign, self.edge = sign, edge
 
+    @_gdb_errors
     def invoke(self, arg, from_tty):
-        gdb.execute('up-silently 0', to_string=True)     # gdb's error without a stack
+        f = _selected_frame()
         n = int(gdb.parse_and_eval(arg)) if arg.strip() else 1
         frames = _shown_frames()
-        cur = _shown_frame_of(frames, gdb.selected_frame())
+        cur = _shown_frame_of(frames, f)
         i = next(i for i, d in enumerate(frames) if d is cur) + self.sign * n
         if not 0 <= i < len(frames):
             if not arg.strip():
