@@ -1762,6 +1762,83 @@ def _user_location(dec):
         sal.symtab.filename, sal.line)
 
 
+def _print_selected_frame():
+    f = _selected_frame()
+    _print_shown_frame(_shown_frame_of(_shown_frames(), f))
+
+
+class CpcFrame(gdb.Command):
+    """Select and print a stack frame, a cps function's in the user's terms.
+Usage: frame [LEVEL | ADDRESS]
+       frame level|function|address|pc|view ...  (see `help select-frame`)
+       frame apply ...  (gdb's)
+With no argument, print the selected frame.  A generated function's frame
+(a resume function, an entry) is part of the invocation of the cps function
+it runs: its cps function's frame is selected."""
+
+    def __init__(self):
+        super().__init__('frame', gdb.COMMAND_STACK, gdb.COMPLETE_NONE, True)
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        if arg.strip():
+            gdb.execute('select-frame ' + arg, to_string=True)
+        _print_selected_frame()
+
+
+class CpcFrameSub(gdb.Command):
+    """`frame SUB ARGS`: `select-frame SUB ARGS`, then the selected frame
+printed in the user's terms; `frame apply` and `frame view` are gdb's
+(kept as cpc-builtin-frame-apply, cpc-builtin-frame-view)."""
+
+    def __init__(self, sub):
+        super().__init__('frame ' + sub, gdb.COMMAND_STACK)
+        self.sub = sub
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        if self.sub in _FRAME_KEPT:
+            gdb.execute('cpc-builtin-frame-%s %s' % (self.sub, arg), from_tty)
+            return
+        gdb.execute('select-frame %s %s' % (self.sub, arg), to_string=True)
+        _print_selected_frame()
+
+
+class CpcMove(gdb.Command):
+    """up/down over the frames `bt` numbers."""
+
+    def __init__(self, name, sign, edge):
+        super().__init__(name, gdb.COMMAND_STACK)
+        self.sign, self.edge = sign, edge
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        f = _selected_frame()
+        n = int(gdb.parse_and_eval(arg)) if arg.strip() else 1
+        frames = _shown_frames()
+        cur = _shown_frame_of(frames, f)
+        i = next(i for i, d in enumerate(frames) if d is cur) + self.sign * n
+        if not 0 <= i < len(frames):
+            if not arg.strip():
+                raise gdb.GdbError(self.edge)
+            i = max(0, min(i, len(frames) - 1))
+        _print_shown_frame(frames[i])
+
+
+def _replace_commands():
+    """Put CpcFrame, its subcommands, up, down and CpcInfoBreakpoints in
+    place of gdb's."""
+    if gdb.convenience_variable('cpc_gdb_frame_commands') is None:
+        for sub in _FRAME_KEPT + ('level',):
+            gdb.execute('alias cpc-builtin-frame-%s = frame %s' % (sub, sub), to_string=True)
+        gdb.set_convenience_variable('cpc_gdb_frame_commands', 1)
+    CpcFrame()
+    for sub in _FRAME_SUBCOMMANDS:
+        CpcFrameSub(sub)
+    CpcMove('up', 1, 'Initial frame selected; you cannot go up.')
+    CpcMove('down', -1, 'Bottom (innermost) frame selected; you cannot go down.')
+    CpcInfoBreakpoints()      # (defined below)
+
 
 # ---- info breakpoints in the user's terms ---------------------------------------------
 #
@@ -1885,84 +1962,6 @@ def _after_stop_print(event):
         _saved_print = None
         gdb.execute('set print frame-info %s' % info)
         gdb.execute('set print address %s' % ('on' if address else 'off'))
-
-
-def _print_selected_frame():
-    f = _selected_frame()
-    _print_shown_frame(_shown_frame_of(_shown_frames(), f))
-
-
-class CpcFrame(gdb.Command):
-    """Select and print a stack frame, a cps function's in the user's terms.
-Usage: frame [LEVEL | ADDRESS]
-       frame level|function|address|pc|view ...  (see `help select-frame`)
-       frame apply ...  (gdb's)
-With no argument, print the selected frame.  A generated function's frame
-(a resume function, an entry) is part of the invocation of the cps function
-it runs: its cps function's frame is selected."""
-
-    def __init__(self):
-        super().__init__('frame', gdb.COMMAND_STACK, gdb.COMPLETE_NONE, True)
-
-    @_gdb_errors
-    def invoke(self, arg, from_tty):
-        if arg.strip():
-            gdb.execute('select-frame ' + arg, to_string=True)
-        _print_selected_frame()
-
-
-class CpcFrameSub(gdb.Command):
-    """`frame SUB ARGS`: `select-frame SUB ARGS`, then the selected frame
-printed in the user's terms; `frame apply` and `frame view` are gdb's
-(kept as cpc-builtin-frame-apply, cpc-builtin-frame-view)."""
-
-    def __init__(self, sub):
-        super().__init__('frame ' + sub, gdb.COMMAND_STACK)
-        self.sub = sub
-
-    @_gdb_errors
-    def invoke(self, arg, from_tty):
-        if self.sub in _FRAME_KEPT:
-            gdb.execute('cpc-builtin-frame-%s %s' % (self.sub, arg), from_tty)
-            return
-        gdb.execute('select-frame %s %s' % (self.sub, arg), to_string=True)
-        _print_selected_frame()
-
-
-class CpcMove(gdb.Command):
-    """up/down over the frames `bt` numbers."""
-
-    def __init__(self, name, sign, edge):
-        super().__init__(name, gdb.COMMAND_STACK)
-        self.sign, self.edge = sign, edge
-
-    @_gdb_errors
-    def invoke(self, arg, from_tty):
-        f = _selected_frame()
-        n = int(gdb.parse_and_eval(arg)) if arg.strip() else 1
-        frames = _shown_frames()
-        cur = _shown_frame_of(frames, f)
-        i = next(i for i, d in enumerate(frames) if d is cur) + self.sign * n
-        if not 0 <= i < len(frames):
-            if not arg.strip():
-                raise gdb.GdbError(self.edge)
-            i = max(0, min(i, len(frames) - 1))
-        _print_shown_frame(frames[i])
-
-
-def _replace_frame_commands():
-    """Put CpcFrame, its subcommands, up, down and CpcInfoBreakpoints in
-    place of gdb's."""
-    if gdb.convenience_variable('cpc_gdb_frame_commands') is None:
-        for sub in _FRAME_KEPT + ('level',):
-            gdb.execute('alias cpc-builtin-frame-%s = frame %s' % (sub, sub), to_string=True)
-        gdb.set_convenience_variable('cpc_gdb_frame_commands', 1)
-    CpcFrame()
-    for sub in _FRAME_SUBCOMMANDS:
-        CpcFrameSub(sub)
-    CpcMove('up', 1, 'Initial frame selected; you cannot go up.')
-    CpcMove('down', -1, 'Bottom (innermost) frame selected; you cannot go down.')
-    CpcInfoBreakpoints()
 
 
 # ---- next, step and finish over cps calls ---------------------------------------------
@@ -2741,5 +2740,5 @@ CpcBt()
 if FrameDecorator is not object:
     CpcFrameFilter()
     if not _MI:
-        _replace_frame_commands()
+        _replace_commands()
 gdb.set_convenience_variable('cpc_gdb_loaded', 1)
