@@ -1023,3 +1023,16 @@ def test_a_front_end_on_mi_gets_gdbs_own_frame_commands():
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
     assert re.search(r'^\^done,frame=\{level="1",.*func="square__resume_1"', r.stdout,
                      re.M), r.stdout
+
+
+def test_a_users_hook_stop_is_kept_and_the_extension_says_what_it_gives_up():
+    with tempfile.NamedTemporaryFile('w', suffix='.gdb') as f:
+        f.write('define hook-stop\necho mine\\n\nend\n')
+        f.flush()
+        r = subprocess.run(['gdb', '-nx', '-batch', '-ix', f.name, '-iex',
+                            'add-auto-load-safe-path ' + GDB_DIR, '-ex', 'run', '-ex', 'kill',
+                            build('crash', '-O0')], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert "cpc-gdb: keeping your hook-stop; a signal's stop in a cps function will be " \
+        "printed in C's terms" in r.stdout, r.stdout
+    assert re.search(r'^Program received signal SIGSEGV.*\nmine\n', r.stdout, re.M), r.stdout

@@ -2682,15 +2682,16 @@ def _skip_generated_glue():
         _glue_skipped.update(names)
 
 
-def _define_hook(name, body):
-    """Define a user hook unless one not made here exists (then say so)."""
+def _define_hook(name, body, lost='next/step/finish will not follow CPC threads across '
+                                   'cps calls'):
+    """Define a user hook unless one not made here exists (then say so:
+    what the extension will not do without it)."""
     try:
         old = gdb.execute('show user %s' % name, to_string=True)
     except gdb.error:
         old = ''
     if old.strip() and body not in old:
-        gdb.write('cpc-gdb: keeping your %s; next/step/finish will not follow CPC '
-                  'threads across cps calls\n' % name)
+        gdb.write('cpc-gdb: keeping your %s; %s\n' % (name, lost))
         return
     if not old.strip():
         gdb.execute('define %s\n%s\nend' % (name, body))
@@ -2701,7 +2702,8 @@ def _define_hooks():
         _define_hook('hook-' + kind, 'cpc-before-' + kind)
         _define_hook('hookpost-' + kind, 'cpc-after-' + kind)
     if not _MI and FrameDecorator is not object:
-        _define_hook('hook-stop', 'cpc-before-stop-print')
+        _define_hook('hook-stop', 'cpc-before-stop-print',
+                     "a signal's stop in a cps function will be printed in C's terms")
 
 
 def _define_hooks_at_stop(event):
