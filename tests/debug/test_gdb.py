@@ -1036,3 +1036,16 @@ def test_a_users_hook_stop_is_kept_and_the_extension_says_what_it_gives_up():
     assert "cpc-gdb: keeping your hook-stop; a signal's stop in a cps function will be " \
         "printed in C's terms" in r.stdout, r.stdout
     assert re.search(r'^Program received signal SIGSEGV.*\nmine\n', r.stdout, re.M), r.stdout
+
+
+def test_finish_from_a_cps_function_prints_no_generated_function_nor_its_c_result():
+    # (gdb's stop in the C caller, square__resume_1, is its source line
+    # only; the printing settings are put back after it)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'finish', 'show print finish',
+              'show print frame-info', 'show print address', 'kill')
+    assert '__resume' not in out and 'cpc_continuation' not in out and 'cpc_k' not in out, out
+    assert re.search(r'\n5\tcps int square\(int v\) \{\nValue returned is \$1 = <not displayed>\n'
+                     r'.*\n#0  count \(n=3\) at \S*lines\.cpc:13\n13\t.*\n'
+                     r'Printing of return value after `finish\' is on\.\n'
+                     r'Printing of frame information is "auto"\.\n'
+                     r'Printing of addresses is on\.\n', out), out

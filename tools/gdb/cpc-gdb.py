@@ -1921,26 +1921,81 @@ location in code generated for a cps function F listed as in F."""
         gdb.write(out)
 
 
-# ---- a signal's stop in the user's terms ---------------------------------------------
+# ---- a signal's stop, and finish's stop in a resume function ------------------------
 #
-# gdb prints the frame of a stop for a signal itself (`handle SIG stop`
-# implies `print`), after the hook `hook-stop` runs.  In a cps function
-# the hook prints the frame line in the user's terms and has gdb print
-# the source line only (`print frame-info source-line`, without the
-# address); the stop event, which comes after gdb's print, puts the
-# settings back.
+# gdb prints the frame of a stop itself, after the hook `hook-stop` runs:
+# for a signal (`handle SIG stop` implies `print`), and for `finish` from
+# a cps function's body, whose C caller is a resume function or an entry
+# (the hookpost-finish then goes on to the cps caller's line).  For a
+# signal in a cps function the hook prints the frame line in the user's
+# terms; for finish's stop in the C caller, hook-finish has asked for no
+# frame line and no C result (`print finish off`).  gdb then prints the
+# source line only (`print frame-info source-line`, `print address off`);
+# the stop event, which comes after gdb's print, puts the settings back.
 
 SIGTRAP = 5
-_saved_print = None
+_saved_print = None        # the settings to put back after a stop's print
+_finish_caller = None      # the C frame where a quiet finish is to stop
+_continuing = False        # within _continue
+
+
+def _quiet_stop_print(finish=False):
+    global _saved_print
+    if _saved_print is None:
+        _saved_print = [(n, gdb.parameter(n)) for n in
+                        ('print frame-info', 'print address', 'print finish')]
+    gdb.execute('set print frame-info source-line')
+    gdb.execute('set print address off')
+    if finish:
+        gdb.execute('set print finish off')
+
+
+def _restore_stop_print(event=None):
+    global _saved_print, _finish_caller
+    _finish_caller = None
+    if _saved_print is not None:
+        saved, _saved_print = _saved_print, None
+        for name, value in saved:
+            if isinstance(value, bool):
+                value = 'on' if value else 'off'
+            gdb.execute('set %s %s' % (name, value))
+
+
+def _quiet_finish(start):
+    """Before a finish from cps frame start: its stop in start's C caller
+    (generated code) is printed as its source line only."""
+    global _finish_caller
+    try:
+        caller = start.older()
+    except (gdb.error, RuntimeError):
+        return
+    if caller is not None and GENERATED_RE.match(cname(caller)):
+        _finish_caller = caller
+        _quiet_stop_print(finish=True)
 
 
 def _before_stop_print(kind=None):
-    global _saved_print
     try:
         sig = int(gdb.parse_and_eval('$_siginfo.si_signo'))
-        if sig == SIGTRAP:
-            return                       # a breakpoint or a step
         f = gdb.selected_frame()
+    except (gdb.error, RuntimeError, ValueError):
+        _restore_stop_print()
+        return
+    if _finish_caller is not None:
+        try:
+            there = sig == SIGTRAP and _finish_caller.is_valid() and f == _finish_caller
+        except (gdb.error, RuntimeError):
+            there = False
+        if there:
+            return                       # finish's stop in the C caller: quiet
+        _restore_stop_print()            # finish stopped elsewhere: as gdb prints it
+    if sig == SIGTRAP or _continuing:
+        # (a breakpoint or a step; or a signal met while the extension runs
+        # the program on to where a next/step/finish ends: gdb prints that
+        # stop past the capture of the `continue`, which this hook's output
+        # is in, so the stop is left as gdb prints it)
+        return
+    try:
         dec = _shown_frame_of(_shown_frames(), f)
         where = _user_location(dec) if dec is not None and \
             dec.inferior_frame() == f else None
@@ -1950,18 +2005,7 @@ def _before_stop_print(kind=None):
         return
     sal = f.find_sal()
     gdb.write('%s%s\n' % ('0x%016x in ' % f.pc() if f.pc() != sal.pc else '', where))
-    _saved_print = (gdb.parameter('print frame-info'), gdb.parameter('print address'))
-    gdb.execute('set print frame-info source-line')
-    gdb.execute('set print address off')
-
-
-def _after_stop_print(event):
-    global _saved_print
-    if _saved_print is not None:
-        info, address = _saved_print
-        _saved_print = None
-        gdb.execute('set print frame-info %s' % info)
-        gdb.execute('set print address %s' % ('on' if address else 'off'))
+    _quiet_stop_print()
 
 
 # ---- next, step and finish over cps calls ---------------------------------------------
@@ -2284,6 +2328,8 @@ def _before_step(kind):
                     target, mode = _caller_resume(f), 'return'
         if target is not None and target[1] is not None:
             _step = (kind, _ResumeBreakpoint(*target), f, mode, into)
+            if kind == 'finish' and not _MI:
+                _quiet_finish(f)
         elif into:
             _step = (kind, _NoBreakpoint(), f, mode, into)
         else:
@@ -2481,9 +2527,13 @@ def _continue():
     _print_breakpoint_stop), is captured, and shown only when the thread
     stopped for something the user must see: a breakpoint of theirs, a
     signal, the end of the program."""
-    global _last_stop
+    global _last_stop, _continuing
     _last_stop = None
-    out = gdb.execute('continue', to_string=True)
+    _continuing = True
+    try:
+        out = gdb.execute('continue', to_string=True)
+    finally:
+        _continuing = False
     stop = _last_stop
     if isinstance(stop, gdb.BreakpointEvent) and \
             all(not b.is_valid() or b.number <= 0 for b in stop.breakpoints):
@@ -2723,7 +2773,7 @@ if gdb.selected_inferior().pid:
 else:
     _define_hooks()
 gdb.events.stop.connect(_on_stop)
-gdb.events.stop.connect(_after_stop_print)
+gdb.events.stop.connect(_restore_stop_print)
 for _bp in gdb.breakpoints():
     _silence(_bp)
 gdb.events.breakpoint_created.connect(_silence)
