@@ -1049,3 +1049,10 @@ def test_finish_from_a_cps_function_prints_no_generated_function_nor_its_c_resul
                      r'Printing of return value after `finish\' is on\.\n'
                      r'Printing of frame information is "auto"\.\n'
                      r'Printing of addresses is on\.\n', out), out
+
+
+def test_the_extension_loaded_again_prints_a_stop_once():
+    # (auto-loaded from the program's section, then sourced by hand)
+    out = gdb(build('lines', '-O0'), 'source ' + os.path.join(GDB_DIR, 'cpc-gdb.py'),
+              'break lines.cpc:7', 'run', 'kill')
+    assert out.count('Breakpoint 1, square (v=3)') == 1, out

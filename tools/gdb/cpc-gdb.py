@@ -2772,16 +2772,23 @@ if gdb.selected_inferior().pid:
     gdb.events.stop.connect(_define_hooks_at_stop)
 else:
     _define_hooks()
-gdb.events.stop.connect(_on_stop)
-gdb.events.stop.connect(_restore_stop_print)
 for _bp in gdb.breakpoints():
     _silence(_bp)
-gdb.events.breakpoint_created.connect(_silence)
-for _bp in gdb.breakpoints():
     _skip_resume_copies(_bp)
-gdb.events.breakpoint_created.connect(_skip_resume_copies)
-gdb.events.breakpoint_modified.connect(_skip_resume_copies)
-gdb.events.stop.connect(_print_breakpoint_stop)
+# (the script loaded again, by `source` or another program's section,
+# replaces the handlers of the previous load: a stop is printed once)
+for _registry, _fn in getattr(gdb, '_cpc_gdb_handlers', []):
+    _registry.disconnect(_fn)
+gdb._cpc_gdb_handlers = [
+    (gdb.events.stop, _on_stop),
+    (gdb.events.stop, _restore_stop_print),
+    (gdb.events.breakpoint_created, _silence),
+    (gdb.events.breakpoint_created, _skip_resume_copies),
+    (gdb.events.breakpoint_modified, _skip_resume_copies),
+    (gdb.events.stop, _print_breakpoint_stop),
+]
+for _registry, _fn in gdb._cpc_gdb_handlers:
+    _registry.connect(_fn)
 
 InfoCpcLocals('locals')
 InfoCpcLocals('args')
