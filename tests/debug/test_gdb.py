@@ -1056,3 +1056,13 @@ def test_the_extension_loaded_again_prints_a_stop_once():
     out = gdb(build('lines', '-O0'), 'source ' + os.path.join(GDB_DIR, 'cpc-gdb.py'),
               'break lines.cpc:7', 'run', 'kill')
     assert out.count('Breakpoint 1, square (v=3)') == 1, out
+
+
+def test_finish_typed_at_a_terminal_runs_till_exit_from_the_function_without_c_arguments():
+    # (gdb prints `Run till exit from` for a command from a terminal only)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
+              'python gdb.execute("finish", from_tty=True)', 'show print frame-arguments', 'kill')
+    assert re.search(r'^Run till exit from #0  square \(\.\.\.\) at \S*lines\.cpc:7\n', out,
+                     re.M), out
+    assert 'cpc_k' not in out, out
+    assert 'Printing of non-scalar frame arguments is "scalars".' in out, out

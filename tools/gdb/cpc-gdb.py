@@ -1929,9 +1929,10 @@ location in code generated for a cps function F listed as in F."""
 # (the hookpost-finish then goes on to the cps caller's line).  For a
 # signal in a cps function the hook prints the frame line in the user's
 # terms; for finish's stop in the C caller, hook-finish has asked for no
-# frame line and no C result (`print finish off`).  gdb then prints the
-# source line only (`print frame-info source-line`, `print address off`);
-# the stop event, which comes after gdb's print, puts the settings back.
+# C result (`print finish off`, and `print frame-arguments presence` for
+# its `Run till exit from` line).  gdb then prints the source line only
+# (`print frame-info source-line`, `print address off`); the stop event,
+# which comes after gdb's print, puts the settings back.
 
 SIGTRAP = 5
 _saved_print = None        # the settings to put back after a stop's print
@@ -1939,15 +1940,21 @@ _finish_caller = None      # the C frame where a quiet finish is to stop
 _continuing = False        # within _continue
 
 
-def _quiet_stop_print(finish=False):
+def _set_until_stop(*settings):
+    """`set NAME VALUE` for each (NAME, VALUE), put back at the next stop
+    event (after gdb printed the stop)."""
     global _saved_print
     if _saved_print is None:
-        _saved_print = [(n, gdb.parameter(n)) for n in
-                        ('print frame-info', 'print address', 'print finish')]
-    gdb.execute('set print frame-info source-line')
-    gdb.execute('set print address off')
-    if finish:
-        gdb.execute('set print finish off')
+        _saved_print = []
+    for name, value in settings:
+        if name not in [n for n, _ in _saved_print]:
+            _saved_print.append((name, gdb.parameter(name)))
+        gdb.execute('set %s %s' % (name, value))
+
+
+def _quiet_stop_print():
+    """gdb prints the stop about to be printed as its source line only."""
+    _set_until_stop(('print frame-info', 'source-line'), ('print address', 'off'))
 
 
 def _restore_stop_print(event=None):
@@ -1963,15 +1970,18 @@ def _restore_stop_print(event=None):
 
 def _quiet_finish(start):
     """Before a finish from cps frame start: its stop in start's C caller
-    (generated code) is printed as its source line only."""
+    (generated code) is printed as its source line only (by
+    _before_stop_print), without the C result."""
     global _finish_caller
     try:
         caller = start.older()
     except (gdb.error, RuntimeError):
         return
     if caller is not None and GENERATED_RE.match(cname(caller)):
+        # (and its `Run till exit from` line, typed at a terminal, without
+        # the body's C arguments)
         _finish_caller = caller
-        _quiet_stop_print(finish=True)
+        _set_until_stop(('print finish', 'off'), ('print frame-arguments', 'presence'))
 
 
 def _before_stop_print(kind=None):
@@ -1987,7 +1997,8 @@ def _before_stop_print(kind=None):
         except (gdb.error, RuntimeError):
             there = False
         if there:
-            return                       # finish's stop in the C caller: quiet
+            _quiet_stop_print()          # finish's stop in the C caller
+            return
         _restore_stop_print()            # finish stopped elsewhere: as gdb prints it
     if sig == SIGTRAP or _continuing:
         # (a breakpoint or a step; or a signal met while the extension runs
