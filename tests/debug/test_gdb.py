@@ -307,6 +307,16 @@ def test_a_breakpoint_on_an_entry_stops_once_per_call_a_deferred_one_included(op
     assert re.findall(r'^Breakpoint 1, square \(v=(\d+)\)', out, re.M) == ['3', '2', '1'], out
 
 
+def test_info_breakpoints_shows_the_users_condition_not_the_entrys_first_pass():
+    # (a breakpoint on an entry gets the extension's $_cpc_first_pass(),
+    # and-ed with the user's own condition: the table lists the user's)
+    out = gdb(build('lines', '-O0'), 'break square__cps', 'break square__cps if v > 1',
+              'info breakpoints')
+    assert 'first_pass' not in out, out
+    assert re.search(r'^1\s+breakpoint .*\n2\s+breakpoint .*\n\tstop only if v > 1$', out,
+                     re.M), out
+
+
 @pytest.mark.parametrize('flags', [('-O0',), ('-O0', '--cpc-debug')])
 def test_step_from_an_entry_that_runs_the_body_at_once_stops_on_its_first_line(flags):
     # count's second call of square runs the body from the entry at once;
@@ -924,3 +934,176 @@ def test_a_breakpoint_on_a_line_of_a_chunked_body_has_one_location():
     # (the cut is on the closing brace's line, with the chunk's epilogue)
     out = gdb(build('chunked', '-O0'), *['break chunked.cpc:%d' % n for n in (78, 79, 100)])
     assert 'locations' not in out, out
+
+
+# ---- frame, up, down, a signal's stop and info breakpoints in the user's terms ---------
+
+def after(out, marker):
+    return out[out.index(marker) + len(marker):]
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_frame_in_a_cps_function_shows_the_users_arguments_and_line(opt):
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --frame--\\n', 'frame',
+              'kill')
+    got = after(out, '--frame--\n')
+    assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t    return v \* v;\n', got), out
+    assert 'cpc_k' not in got and 'cpc_resume' not in got, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_up_from_a_resumed_cps_function_skips_its_resume_function(opt):
+    # square was resumed by the scheduler: its C caller is square__resume_1
+    # (at -O2 the body is inlined into it), part of square's invocation
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --up--\\n', 'up',
+              'echo --down--\\n', 'down', 'kill')
+    up = out[out.index('--up--\n'):out.index('--down--\n')]
+    assert re.match(r'--up--\n#\d+  0x[0-9a-f]+ in sched_trampoline \(', up), out
+    assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t', after(out, '--down--\n')), out
+    assert '__resume' not in out and 'cpc_k' not in out, out
+
+
+def test_up_from_a_callee_reaches_its_cps_caller_in_one_step():
+    # count's second call runs square's body at once: square's C caller is
+    # its entry square__cps, whose caller is count's body
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step',
+              'echo --up--\\n', 'up', 'echo --down--\\n', 'down', 'kill')
+    assert re.match(r'#\d+  0x[0-9a-f]+ in count \(n=2\) at \S*lines\.cpc:13\n13\t',
+                    after(out, '--up--\n')), out
+    assert re.match(r'#0  square \(v=2\) at \S*lines\.cpc:6\n6\t', after(out, '--down--\n')), out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_frame_shows_an_argument_dead_across_a_call_optimized_out(opt):
+    # report's n is not used after count(n): not restored when report resumes
+    out = gdb(build('lines', opt), 'break lines.cpc:22', 'run', 'echo --frame--\\n', 'frame',
+              'kill')
+    assert re.match(r'#0  report \(n=<optimized out>\) at \S*lines\.cpc:22\n22\t',
+                    after(out, '--frame--\n')), out
+
+
+def test_frame_up_and_down_keep_gdbs_arguments_and_errors():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
+              'echo --down--\\n', 'down', 'echo --up-100--\\n', 'up 100',
+              'echo --up--\\n', 'up', 'echo --down-1--\\n', 'down 1',
+              'echo --frame-function--\\n', 'frame function square',
+              'echo --frame-1--\\n', 'frame 1', 'echo --frame-level-3--\\n', 'frame level 3',
+              'echo --frame-apply--\\n', 'frame apply 1 -q print 5', 'echo --end--\\n', 'kill')
+    part = dict(re.findall(r'--([\w-]+)--\n(.*?)(?=\n--|\Z)', out, re.S))
+    assert part['down'] == 'Bottom (innermost) frame selected; you cannot go down.', out
+    assert re.match(r'#\d+  0x[0-9a-f]+ in main \(\) at \S*lines\.cpc:27\n27\t', part['up-100'])
+    assert part['up'] == 'Initial frame selected; you cannot go up.', out
+    assert re.match(r'#\d+  0x[0-9a-f]+ in cpc_scheduler_run ', part['down-1']), out
+    # (frame 1, square__resume_1, is part of square's invocation)
+    for p in ('frame-function', 'frame-1'):
+        assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t', part[p]), out
+    assert re.match(r'#3  sched_loop \(', part['frame-level-3']), out
+    assert part['frame-apply'] == '$1 = 5', out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_signal_stop_in_cps_code_shows_the_users_frame_line(opt):
+    # (gdb's printing settings are put back after the stop)
+    out = gdb(build('crash', opt), 'run', 'show print frame-info', 'show print address', 'kill')
+    assert re.search(r'^Program received signal SIGSEGV, Segmentation fault\.\n'
+                     r'(0x[0-9a-f]+ in )?depth3 \(z=<optimized out>\) at \S*crash\.cpc:11\n'
+                     r'11\t    return \*nowhere \+ local3;\n'
+                     r'Printing of frame information is "auto"\.\n'
+                     r'Printing of addresses is on\.$', out, re.M), out
+    assert 'cpc_k' not in out, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_info_breakpoints_names_a_later_chunk_as_its_function(opt):
+    out = gdb(build('chunked', opt), 'break walk', 'break chunked.cpc:100', 'info breakpoints')
+    rows = [x for x in out.splitlines() if re.match(r'\d', x) and ' in ' in x]
+    assert rows and all(re.search(r' in walk at \S*chunked\.cpc:(13|14|100)$', x) for x in rows) \
+        and any(x.endswith(':100') for x in rows), out
+
+
+def test_info_breakpoints_is_gdbs_table_otherwise():
+    # the table is made from gdb's maint table: compared with gdb's own,
+    # without the extension
+    script = 'break main\ntbreak lines.cpc:22\nrun\ncontinue\nwatch total\ndisable 1\n' \
+             'break lines.cpc:27 if 1\necho --all--\\n\ninfo breakpoints\n' \
+             'echo --some--\\n\ninfo breakpoints 2-3\necho --none--\\n\ninfo breakpoints 9\n' \
+             'echo --end--\\n\n'
+    with_ext = gdb(build('lines', '-O0'), script=script)
+    with tempfile.NamedTemporaryFile('w', suffix='.gdb') as f:
+        f.write(script)
+        f.flush()
+        without = subprocess.run(['gdb', '-nx', '-batch', '-iex', 'set auto-load python-scripts '
+                                  'off', '-x', f.name, build('lines', '-O0')],
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                 timeout=60).stdout
+    assert with_ext[with_ext.index('--all--'):with_ext.index('--end--')] == \
+        without[without.index('--all--'):without.index('--end--')], (with_ext, without)
+    assert 'Num ' in with_ext and 'No breakpoint or watchpoint matching' in with_ext
+
+
+def test_frame_up_and_down_without_a_process_say_what_gdb_says():
+    cmds = ('frame', 'up', 'down 2', 'frame 1', 'info breakpoints', 'info breakpoints 3')
+    with_ext = gdb(build('lines', '-O0'), *cmds)
+    without = subprocess.run(['gdb', '-nx', '-batch', '-iex', 'set auto-load python-scripts off'] +
+                             sum((['-ex', c] for c in cmds), []) + [build('lines', '-O0')],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             timeout=60).stdout
+    assert with_ext.splitlines()[-6:] == without.splitlines()[-6:], (with_ext, without)
+    assert with_ext.splitlines()[-6:] == ['No stack.'] * 3 + [
+        'No registers.', 'No breakpoints or watchpoints.',
+        "No breakpoint or watchpoint matching '3'."], with_ext
+
+
+def test_a_front_end_on_mi_gets_gdbs_own_frame_commands():
+    # (under MI the extension replaces no command: `up` selects gdb's frame 1,
+    # the resume function, which the front end reads with -stack-info-frame)
+    r = subprocess.run(['gdb', '-nx', '--interpreter=mi2', '-iex', 'add-auto-load-safe-path ' +
+                        GDB_DIR, build('lines', '-O0')],
+                       input='-break-insert lines.cpc:7\n-exec-run\n'
+                             '-interpreter-exec console "up"\n-stack-info-frame\n-gdb-exit\n',
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert re.search(r'^\^done,frame=\{level="1",.*func="square__resume_1"', r.stdout,
+                     re.M), r.stdout
+
+
+def test_a_users_hook_stop_is_kept_and_the_extension_says_what_it_gives_up():
+    with tempfile.NamedTemporaryFile('w', suffix='.gdb') as f:
+        f.write('define hook-stop\necho mine\\n\nend\n')
+        f.flush()
+        r = subprocess.run(['gdb', '-nx', '-batch', '-ix', f.name, '-iex',
+                            'add-auto-load-safe-path ' + GDB_DIR, '-ex', 'run', '-ex', 'kill',
+                            build('crash', '-O0')], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert "cpc-gdb: keeping your hook-stop; a signal's stop in a cps function will be " \
+        "printed in C's terms" in r.stdout, r.stdout
+    assert re.search(r'^Program received signal SIGSEGV.*\nmine\n', r.stdout, re.M), r.stdout
+
+
+def test_finish_from_a_cps_function_prints_no_generated_function_nor_its_c_result():
+    # (gdb's stop in the C caller, square__resume_1, is its source line
+    # only; the printing settings are put back after it)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'finish', 'show print finish',
+              'show print frame-info', 'show print address', 'kill')
+    assert '__resume' not in out and 'cpc_continuation' not in out and 'cpc_k' not in out, out
+    assert re.search(r'\n5\tcps int square\(int v\) \{\nValue returned is \$1 = <not displayed>\n'
+                     r'.*\n#0  count \(n=3\) at \S*lines\.cpc:13\n13\t.*\n'
+                     r'Printing of return value after `finish\' is on\.\n'
+                     r'Printing of frame information is "auto"\.\n'
+                     r'Printing of addresses is on\.\n', out), out
+
+
+def test_the_extension_loaded_again_prints_a_stop_once():
+    # (auto-loaded from the program's section, then sourced by hand)
+    out = gdb(build('lines', '-O0'), 'source ' + os.path.join(GDB_DIR, 'cpc-gdb.py'),
+              'break lines.cpc:7', 'run', 'kill')
+    assert out.count('Breakpoint 1, square (v=3)') == 1, out
+
+
+def test_finish_typed_at_a_terminal_runs_till_exit_from_the_function_without_c_arguments():
+    # (gdb prints `Run till exit from` for a command from a terminal only)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
+              'python gdb.execute("finish", from_tty=True)', 'show print frame-arguments', 'kill')
+    assert re.search(r'^Run till exit from #0  square \(\.\.\.\) at \S*lines\.cpc:7\n', out,
+                     re.M), out
+    assert 'cpc_k' not in out, out
+    assert 'Printing of non-scalar frame arguments is "scalars".' in out, out

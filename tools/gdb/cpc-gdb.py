@@ -11,8 +11,11 @@ Commands:
   cpc bt [N]           the backtrace of the selected (or Nth) CPC thread
 and a frame filter: `bt` inside a cps function shows, below the innermost
 real frames, the cps callers waiting in the thread's continuation; the stop
-at a user's breakpoint, and the frame where next/step/finish go on, are
-printed as that filter shows them (the cps function, the user's arguments).
+at a user's breakpoint or for a signal, the frame where next/step/finish go
+on, and `frame`, `up` and `down` (replaced here: they move over the frames
+`bt` numbers) are printed as that filter shows them (the cps function, the
+user's arguments), and `info breakpoints` (replaced) names a location in a
+generated function after its cps function.
 
 What this reads (docs/debugging.md says it at more length):
   - a continuation (struct cpc_continuation: length, c[]) is a stack of
@@ -1720,6 +1723,375 @@ class CpcFrameFilter:
                 yield ContinuationFrame(lf, shown)
 
 
+# ---- frame, up and down in the user's terms -------------------------------------------
+#
+# gdb prints `frame`, `up` and `down` with its own frame printer, which
+# frame filters do not reach: it lists a body's C arguments cpc_k and
+# cpc_resume, and `up` selects the generated stubs (a resume function, an
+# entry) between a body and its C caller.  The extension replaces the three
+# commands (outside MI): they move over the frames `bt` numbers (the frame
+# filter's: one per invocation of a cps function, the stubs it is called
+# from or inlined into being part of it), select with gdb's own commands
+# (`select-frame` and the subcommands of gdb's `frame`, kept under aliases
+# made before the replacement: their argument syntax and errors stay
+# gdb's), and print a cps function's frame as `bt` shows it.
+
+_FRAME_SUBCOMMANDS = ('apply', 'level', 'function', 'address', 'pc', 'view')
+_FRAME_KEPT = ('apply', 'view')          # gdb's, as gdb prints them
+
+
+def _gdb_errors(invoke):
+    """A command's invoke whose gdb errors are reported as gdb reports its
+    own commands' (the message alone, no Python traceback line)."""
+    def wrapped(self, arg, from_tty):
+        try:
+            return invoke(self, arg, from_tty)
+        except gdb.GdbError:
+            raise
+        except gdb.error as e:
+            raise gdb.GdbError(str(e))
+    return wrapped
+
+
+def _selected_frame():
+    try:
+        return gdb.selected_frame()
+    except gdb.error:
+        raise gdb.GdbError('No stack.')
+
+
+def _raw_frames():
+    f = gdb.newest_frame()
+    while f is not None:
+        yield FrameDecorator(f)
+        f = f.older()
+
+
+def _shown_frames():
+    """The decorators of the frames `bt` numbers, newest first."""
+    ff = gdb.frame_filters.get('cpc')
+    if ff is None or not ff.enabled:
+        return list(_raw_frames())
+    return [d for d in ff.filter(_raw_frames()) if not isinstance(d, ContinuationFrame)]
+
+
+def _shown_frame_of(frames, f):
+    """The shown frame whose invocation frame f is part of (the newest
+    shown frame not newer than f)."""
+    best = frames[0] if frames else None
+    for d in frames:
+        if d.inferior_frame().level() > f.level():
+            break
+        best = d
+    return best
+
+
+def _print_shown_frame(dec):
+    """Select the frame of decorator dec and print it as gdb's `frame`
+    does, a cps function's under its name with the user's arguments."""
+    f = dec.inferior_frame()
+    # (selected first: gdb's `frame` prints a frame it newly selects
+    # through its observers, to the terminal, past to_string)
+    f.select()
+    out = gdb.execute('cpc-builtin-frame-level %d' % f.level(), to_string=True)
+    if '\n' in out:
+        first, rest = out.split('\n', 1)
+        head = re.match(r'#\d+\s+(0x[0-9a-f]+ in )?', first)
+        where = _user_location(dec)
+        if head and where:
+            out = '%s%s\n%s' % (head.group(0), where, rest)
+    gdb.write(out)
+
+
+def _user_location(dec):
+    """`F (ARGS) at FILE:LINE` for the frame of decorator dec of a cps
+    function, as `bt` shows it; None for any other frame."""
+    if not isinstance(dec, RenamedFrame):
+        return None
+    args = dec.frame_args() or []
+    sal = dec.inferior_frame().find_sal()
+    if sal.symtab is None or not all(isinstance(a, _Arg) for a in args):
+        return None
+    return '%s (%s) at %s:%d' % (
+        dec.function(), ', '.join('%s=%s' % (a.symbol(), _fmt_value(a.value())) for a in args),
+        sal.symtab.filename, sal.line)
+
+
+def _print_selected_frame():
+    f = _selected_frame()
+    _print_shown_frame(_shown_frame_of(_shown_frames(), f))
+
+
+class CpcFrame(gdb.Command):
+    """Select and print a stack frame, a cps function's in the user's terms.
+Usage: frame [LEVEL | ADDRESS]
+       frame level|function|address|pc|view ...  (see `help select-frame`)
+       frame apply ...  (gdb's)
+With no argument, print the selected frame.  A generated function's frame
+(a resume function, an entry) is part of the invocation of the cps function
+it runs: its cps function's frame is selected."""
+
+    def __init__(self):
+        super().__init__('frame', gdb.COMMAND_STACK, gdb.COMPLETE_NONE, True)
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        if arg.strip():
+            gdb.execute('select-frame ' + arg, to_string=True)
+        _print_selected_frame()
+
+
+class CpcFrameSub(gdb.Command):
+    """`frame SUB ARGS`: `select-frame SUB ARGS`, then the selected frame
+printed in the user's terms; `frame apply` and `frame view` are gdb's
+(kept as cpc-builtin-frame-apply, cpc-builtin-frame-view)."""
+
+    def __init__(self, sub):
+        super().__init__('frame ' + sub, gdb.COMMAND_STACK)
+        self.sub = sub
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        if self.sub in _FRAME_KEPT:
+            gdb.execute('cpc-builtin-frame-%s %s' % (self.sub, arg), from_tty)
+            return
+        gdb.execute('select-frame %s %s' % (self.sub, arg), to_string=True)
+        _print_selected_frame()
+
+
+class CpcMove(gdb.Command):
+    """up/down over the frames `bt` numbers."""
+
+    def __init__(self, name, sign, edge):
+        super().__init__(name, gdb.COMMAND_STACK)
+        self.sign, self.edge = sign, edge
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        f = _selected_frame()
+        n = int(gdb.parse_and_eval(arg)) if arg.strip() else 1
+        frames = _shown_frames()
+        cur = _shown_frame_of(frames, f)
+        i = next(i for i, d in enumerate(frames) if d is cur) + self.sign * n
+        if not 0 <= i < len(frames):
+            if not arg.strip():
+                raise gdb.GdbError(self.edge)
+            i = max(0, min(i, len(frames) - 1))
+        _print_shown_frame(frames[i])
+
+
+def _replace_commands():
+    """Put CpcFrame, its subcommands, up, down and CpcInfoBreakpoints in
+    place of gdb's."""
+    if gdb.convenience_variable('cpc_gdb_frame_commands') is None:
+        for sub in _FRAME_KEPT + ('level',):
+            gdb.execute('alias cpc-builtin-frame-%s = frame %s' % (sub, sub), to_string=True)
+        gdb.set_convenience_variable('cpc_gdb_frame_commands', 1)
+    CpcFrame()
+    for sub in _FRAME_SUBCOMMANDS:
+        CpcFrameSub(sub)
+    CpcMove('up', 1, 'Initial frame selected; you cannot go up.')
+    CpcMove('down', -1, 'Bottom (innermost) frame selected; you cannot go down.')
+    CpcInfoBreakpoints()      # (defined below)
+
+
+# ---- info breakpoints in the user's terms ---------------------------------------------
+#
+# A location in a generated function (chunk K > 1 of a body cut into
+# chunks, F__body_K; a resume function or an entry a body is inlined into)
+# is listed under the cps function's name, as `bt` shows its frames.
+# Replacing `info breakpoints` leaves gdb's own unreachable (its aliases
+# follow the replacement), so the table is gdb's `maint info breakpoints`
+# less what only that one shows: the internal breakpoints (negative
+# numbers), the location row of a breakpoint with a single location, the
+# inferior of each location when there is one inferior.  The rows'
+# function names are mapped with user_name.
+
+_BP_ROW_RE = re.compile(r'^(\d+(?:\.\d+)?\s.*? in )(\S+)( at )', re.M)
+
+
+def _breakpoint_numbers(arg):
+    """The breakpoint numbers `info breakpoints ARG` asks for (numbers,
+    ranges N-M, convenience variables), as gdb reads them."""
+    wanted = set()
+    try:
+        for tok in arg.split():
+            a, dash, b = tok.partition('-') if not tok.startswith('-') else (tok, '', '')
+            lo = int(gdb.parse_and_eval(a))
+            hi = int(gdb.parse_and_eval(b)) if dash else lo
+            wanted.update(range(lo, hi + 1))
+    except (gdb.error, ValueError):
+        return set()                    # (gdb: no breakpoint matches)
+    return wanted
+
+
+def _user_breakpoint_table(text, wanted, one_inferior):
+    """gdb's `info breakpoints` table from its `maint info breakpoints`
+    table `text`, for breakpoint numbers `wanted` (None: all), in the
+    user's terms."""
+    rows = []
+    keep = multiple = True
+    for line in text.splitlines(True):
+        m = re.match(r'(-?\d+)(\.\d+)?\s', line)
+        if m and m.group(2) is None:              # a breakpoint's row
+            n = int(m.group(1))
+            keep = n > 0 and (wanted is None or n in wanted)
+            multiple = '<MULTIPLE>' in line
+        elif m and not multiple:                  # its single location
+            continue
+        if keep:
+            line = _without_first_pass(line)
+            if line:
+                rows.append(re.sub(r' inf 1(?=\n|$)', '', line) if one_inferior else line)
+    if not rows or not rows[0].startswith('Num ') or len(rows) == 1:
+        return None
+    # the Type column as wide as the longest type it lists (gdb widens it
+    # for the internal breakpoints' types too)
+    head = rows[0]
+    col, disp = head.index('Type'), head.index('Disp')
+    types = [x[col:disp].strip() for x in rows[1:] if re.match(r'\d+\s', x)]
+    cut = disp - 1 - max([14] + [len(t) for t in types]) - col
+    if cut > 0:
+        rows = [x[:disp - cut] + x[disp:] if not x.startswith('\t') and
+                x[disp - cut:disp].strip() == '' else x for x in rows]
+    return _BP_ROW_RE.sub(lambda m: m.group(1) + (user_name(m.group(2)) if GENERATED_RE.match(
+        m.group(2)) else m.group(2)) + m.group(3), ''.join(rows))
+
+
+def _without_first_pass(line):
+    """A row of gdb's table without the condition the extension adds to a
+    breakpoint on an entry (FIRST_PASS, below): the row is dropped when
+    that was the whole condition, and the user's own is kept."""
+    m = re.match(r'(\s+stop only if )(.*?)(\n?)$', line)
+    if not m or FIRST_PASS not in m.group(2):
+        return line
+    cond = m.group(2)
+    if cond == FIRST_PASS:
+        return ''
+    user = cond[:-len(' && ' + FIRST_PASS)] if cond.endswith(' && ' + FIRST_PASS) else cond
+    if user.startswith('(') and user.endswith(')'):
+        user = user[1:-1]
+    return m.group(1) + user + m.group(3)
+
+
+class CpcInfoBreakpoints(gdb.Command):
+    """Status of user-settable breakpoints, watchpoints and catchpoints, as
+gdb's `info breakpoints` (arguments: breakpoint numbers or ranges), a
+location in code generated for a cps function F listed as in F."""
+
+    def __init__(self):
+        super().__init__('info breakpoints', gdb.COMMAND_BREAKPOINTS)
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        wanted = _breakpoint_numbers(arg) if arg.strip() else None
+        out = _user_breakpoint_table(gdb.execute('maint info breakpoints', to_string=True),
+                                     wanted, len(gdb.inferiors()) == 1)
+        if out is None:
+            out = "No breakpoint or watchpoint matching '%s'.\n" % arg.strip() \
+                if wanted is not None \
+                else 'No breakpoints or watchpoints.\n'
+        gdb.write(out)
+
+
+# ---- a signal's stop, and finish's stop in a resume function ------------------------
+#
+# gdb prints the frame of a stop itself, after the hook `hook-stop` runs:
+# for a signal (`handle SIG stop` implies `print`), and for `finish` from
+# a cps function's body, whose C caller is a resume function or an entry
+# (the hookpost-finish then goes on to the cps caller's line).  For a
+# signal in a cps function the hook prints the frame line in the user's
+# terms; for finish's stop in the C caller, hook-finish has asked for no
+# C result (`print finish off`, and `print frame-arguments presence` for
+# its `Run till exit from` line).  gdb then prints the source line only
+# (`print frame-info source-line`, `print address off`); the stop event,
+# which comes after gdb's print, puts the settings back.
+
+SIGTRAP = 5
+_saved_print = None        # the settings to put back after a stop's print
+_finish_caller = None      # the C frame where a quiet finish is to stop
+_continuing = False        # within _continue
+
+
+def _set_until_stop(*settings):
+    """`set NAME VALUE` for each (NAME, VALUE), put back at the next stop
+    event (after gdb printed the stop)."""
+    global _saved_print
+    if _saved_print is None:
+        _saved_print = []
+    for name, value in settings:
+        if name not in [n for n, _ in _saved_print]:
+            _saved_print.append((name, gdb.parameter(name)))
+        gdb.execute('set %s %s' % (name, value))
+
+
+def _quiet_stop_print():
+    """gdb prints the stop about to be printed as its source line only."""
+    _set_until_stop(('print frame-info', 'source-line'), ('print address', 'off'))
+
+
+def _restore_stop_print(event=None):
+    global _saved_print, _finish_caller
+    _finish_caller = None
+    if _saved_print is not None:
+        saved, _saved_print = _saved_print, None
+        for name, value in saved:
+            if isinstance(value, bool):
+                value = 'on' if value else 'off'
+            gdb.execute('set %s %s' % (name, value))
+
+
+def _quiet_finish(start):
+    """Before a finish from cps frame start: its stop in start's C caller
+    (generated code) is printed as its source line only (by
+    _before_stop_print), without the C result."""
+    global _finish_caller
+    try:
+        caller = start.older()
+    except (gdb.error, RuntimeError):
+        return
+    if caller is not None and GENERATED_RE.match(cname(caller)):
+        # (and its `Run till exit from` line, typed at a terminal, without
+        # the body's C arguments)
+        _finish_caller = caller
+        _set_until_stop(('print finish', 'off'), ('print frame-arguments', 'presence'))
+
+
+def _before_stop_print(kind=None):
+    try:
+        sig = int(gdb.parse_and_eval('$_siginfo.si_signo'))
+        f = gdb.selected_frame()
+    except (gdb.error, RuntimeError, ValueError):
+        _restore_stop_print()
+        return
+    if _finish_caller is not None:
+        try:
+            there = sig == SIGTRAP and _finish_caller.is_valid() and f == _finish_caller
+        except (gdb.error, RuntimeError):
+            there = False
+        if there:
+            _quiet_stop_print()          # finish's stop in the C caller
+            return
+        _restore_stop_print()            # finish stopped elsewhere: as gdb prints it
+    if sig == SIGTRAP or _continuing:
+        # (a breakpoint or a step; or a signal met while the extension runs
+        # the program on to where a next/step/finish ends: gdb prints that
+        # stop past the capture of the `continue`, which this hook's output
+        # is in, so the stop is left as gdb prints it)
+        return
+    try:
+        dec = _shown_frame_of(_shown_frames(), f)
+        where = _user_location(dec) if dec is not None and \
+            dec.inferior_frame() == f else None
+    except (gdb.error, RuntimeError, ValueError):
+        return
+    if where is None:
+        return
+    sal = f.find_sal()
+    gdb.write('%s%s\n' % ('0x%016x in ' % f.pc() if f.pc() != sal.pc else '', where))
+    _quiet_stop_print()
+
+
 # ---- next, step and finish over cps calls ---------------------------------------------
 #
 # A cps call site returns to the trampoline (`return g__cps(k, ...)`) and
@@ -2136,6 +2508,8 @@ def _before_step(kind):
                     target, mode = _caller_resume(f), 'return'
         if target is not None and target[1] is not None:
             _step = (kind, _ResumeBreakpoint(*target), f, mode, into)
+            if kind == 'finish' and not _MI:
+                _quiet_finish(f)
         elif into:
             _step = (kind, _NoBreakpoint(), f, mode, into)
         else:
@@ -2337,9 +2711,13 @@ def _continue():
     _print_breakpoint_stop), is captured, and shown only when the thread
     stopped for something the user must see: a breakpoint of theirs, a
     signal, the end of the program."""
-    global _last_stop
+    global _last_stop, _continuing
     _last_stop = None
-    out = gdb.execute('continue', to_string=True)
+    _continuing = True
+    try:
+        out = gdb.execute('continue', to_string=True)
+    finally:
+        _continuing = False
     stop = _last_stop
     if isinstance(stop, gdb.BreakpointEvent) and \
             all(not b.is_valid() or b.number <= 0 for b in stop.breakpoints):
@@ -2539,15 +2917,16 @@ def _skip_generated_glue():
         _glue_skipped.update(names)
 
 
-def _define_hook(name, body):
-    """Define a user hook unless one not made here exists (then say so)."""
+def _define_hook(name, body, lost='next/step/finish will not follow CPC threads across '
+                                   'cps calls'):
+    """Define a user hook unless one not made here exists (then say so:
+    what the extension will not do without it)."""
     try:
         old = gdb.execute('show user %s' % name, to_string=True)
     except gdb.error:
         old = ''
     if old.strip() and body not in old:
-        gdb.write('cpc-gdb: keeping your %s; next/step/finish will not follow CPC '
-                  'threads across cps calls\n' % name)
+        gdb.write('cpc-gdb: keeping your %s; %s\n' % (name, lost))
         return
     if not old.strip():
         gdb.execute('define %s\n%s\nend' % (name, body))
@@ -2557,6 +2936,9 @@ def _define_hooks():
     for kind in ('next', 'step', 'finish'):
         _define_hook('hook-' + kind, 'cpc-before-' + kind)
         _define_hook('hookpost-' + kind, 'cpc-after-' + kind)
+    if not _MI and FrameDecorator is not object:
+        _define_hook('hook-stop', 'cpc-before-stop-print',
+                     "a signal's stop in a cps function will be printed in C's terms")
 
 
 def _define_hooks_at_stop(event):
@@ -2567,6 +2949,7 @@ def _define_hooks_at_stop(event):
 for _kind in ('next', 'step', 'finish'):
     _Hook('cpc-before-' + _kind, _before_step, _kind)
     _Hook('cpc-after-' + _kind, _after_step, _kind)
+_Hook('cpc-before-stop-print', _before_stop_print, 'stop')
 # Loaded with libcpc.so, the script runs while `run` loads the program's
 # shared libraries, and a `define` there would end `run` early (the program
 # is left running): the hooks are defined at the program's first stop.
@@ -2574,21 +2957,29 @@ if gdb.selected_inferior().pid:
     gdb.events.stop.connect(_define_hooks_at_stop)
 else:
     _define_hooks()
-gdb.events.stop.connect(_on_stop)
-gdb.events.new_objfile.connect(_forget_dead_tables)
-gdb.events.clear_objfiles.connect(_forget_dead_tables)
 for _bp in gdb.breakpoints():
     _silence(_bp)
-gdb.events.breakpoint_created.connect(_silence)
-for _bp in gdb.breakpoints():
     _skip_resume_copies(_bp)
     _one_stop_per_call(_bp)
-gdb.events.breakpoint_created.connect(_skip_resume_copies)
-gdb.events.breakpoint_modified.connect(_skip_resume_copies)
-gdb.events.breakpoint_created.connect(_one_stop_per_call)
-gdb.events.breakpoint_modified.connect(_one_stop_per_call)
-gdb.events.stop.connect(_drop_bounce_notes)
-gdb.events.stop.connect(_print_breakpoint_stop)
+# (the script loaded again, by `source` or another program's section,
+# replaces the handlers of the previous load: a stop is printed once)
+for _registry, _fn in getattr(gdb, '_cpc_gdb_handlers', []):
+    _registry.disconnect(_fn)
+gdb._cpc_gdb_handlers = [
+    (gdb.events.stop, _on_stop),
+    (gdb.events.stop, _restore_stop_print),
+    (gdb.events.breakpoint_created, _silence),
+    (gdb.events.breakpoint_created, _skip_resume_copies),
+    (gdb.events.breakpoint_modified, _skip_resume_copies),
+    (gdb.events.breakpoint_created, _one_stop_per_call),
+    (gdb.events.breakpoint_modified, _one_stop_per_call),
+    (gdb.events.stop, _drop_bounce_notes),
+    (gdb.events.stop, _print_breakpoint_stop),
+    (gdb.events.new_objfile, _forget_dead_tables),
+    (gdb.events.clear_objfiles, _forget_dead_tables),
+]
+for _registry, _fn in gdb._cpc_gdb_handlers:
+    _registry.connect(_fn)
 
 InfoCpcLocals('locals')
 InfoCpcLocals('args')
@@ -2598,4 +2989,6 @@ CpcPrefix()
 CpcBt()
 if FrameDecorator is not object:
     CpcFrameFilter()
+    if not _MI:
+        _replace_commands()
 gdb.set_convenience_variable('cpc_gdb_loaded', 1)
