@@ -520,6 +520,10 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
  */
 #define CPC_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CPC_COLD __attribute__((cold, noinline))
+/* A leaf's deferred entry F__bounce, which gcc would drop where the leaf
+   reserves no room (its entry never defers): kept, since debuggers know
+   a cps function by it. */
+#define CPC_KEPT __attribute__((used))
 /* The dispatch functions F__dispatch[_K] of a body with many resume points
    (docs/abi.md, "stable frame": one per chunk, re-entering it at the resume
    point its frame holds) are compiled without optimisation: on a body too
@@ -565,6 +569,15 @@ static inline int cpc_enter(const cpc_continuation *k, size_t need)
 {
     return __builtin_expect(--cpc_budget >= 0, 1) &&
            __builtin_expect(k->size - k->length >= need, 1);
+}
+
+/* The entry of a leaf, a cps function that makes no cps call: the room
+   check alone.  The call budget bounds the C frames that direct calls and
+   returns nest; a leaf nests one, calls nothing further, and its return
+   spends a unit of the budget as every return does (docs/abi.md). */
+static inline int cpc_enter_leaf(const cpc_continuation *k, size_t need)
+{
+    return __builtin_expect(k->size - k->length >= need, 1);
 }
 
 /* k, grown if needed so that `need` bytes fit above c[length]. */

@@ -251,7 +251,7 @@ def resume_lines(name, lines):
         name, len(lines) + 1, ', '.join(str(n) for n in lines))
 
 
-def bounce(name, pnames, code=''):
+def bounce(name, pnames, code='', kept=False):
     """Runs a deferred call from the trampoline: pops its arguments and
     calls the entry again, which now finds its budget (the trampoline
     renews it) and its room (f__defer reserved it).  The bounce is cold and
@@ -260,10 +260,10 @@ def bounce(name, pnames, code=''):
     8 % of the object's code, 4 % of gcc's CPU)."""
     pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)
            if pnames else '    (void)CPC_POP(cpc_k, struct %s__args);\n' % name)
-    return ('static %sCPC_COLD CPC_CPS_FN cpc_continuation *%s__bounce('
+    return ('static %sCPC_COLD %sCPC_CPS_FN cpc_continuation *%s__bounce('
             'cpc_continuation *cpc_k)\n{\n%s'
             '    return %s(%s);\n}' % (
-                code, name, pop, entry_name(name),
+                code, 'CPC_KEPT ' if kept else '', name, pop, entry_name(name),
                 ', '.join(['cpc_k'] + ['cpc_a->' + n for n in pnames])))
 
 
@@ -282,17 +282,23 @@ def defer(name, pdecls, need, copies, code=''):
                 ''.join('    %s\n' % c for c in copies), name))
 
 
-def budget(name, need, pnames):
+def budget(name, need, pnames, leaf=False):
     """The entry's first statement: spend one unit of the call budget and
-    check the reserved room, or defer."""
-    return ('    if (!cpc_enter(cpc_k, %s))\n'
-            '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
+    check the reserved room, or defer.  A leaf (a function that makes no
+    cps call) spends no budget: the budget bounds the C frames that direct
+    calls and returns nest, and a leaf nests one, calls nothing further,
+    and its return spends a unit as every return does (docs/abi.md,
+    "Leaf functions").  It still checks the room for its return value,
+    which gcc folds away when there is none."""
+    return ('    if (!%s(cpc_k, %s))\n'
+            '        return %s__defer(%s);\n') % ('cpc_enter_leaf' if leaf else 'cpc_enter',
+                                               need, name, ', '.join(['cpc_k'] + pnames))
 
 
-def entry_calling_body(name, body, pdecls, lead, need, pnames, resumes=True):
-    """The entry: spends the budget and calls the body `body` (from its
-    start: cpc_resume 0 when it has resume points)."""
-    return (entry_prototype(name, pdecls, lead) + '\n{\n' + budget(name, need, pnames) +
+def entry_calling_body(name, body, pdecls, lead, need, pnames, resumes=True, leaf=False):
+    """The entry: spends the budget (unless `leaf`) and calls the body
+    `body` (from its start: cpc_resume 0 when it has resume points)."""
+    return (entry_prototype(name, pdecls, lead) + '\n{\n' + budget(name, need, pnames, leaf) +
             '    return %s(%s);\n}' % (body, ', '.join(['cpc_k'] + (['0'] if resumes else []) +
                                                     pnames)))
 
