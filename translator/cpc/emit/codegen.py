@@ -289,7 +289,8 @@ def budget(name, need, pnames, leaf=False):
     calls and returns nest, and a leaf nests one, calls nothing further,
     and its return spends a unit as every return does (docs/abi.md,
     "Leaf functions").  It still checks the room for its return value,
-    which gcc folds away when there is none."""
+    which gcc folds away when there is none; its bounce is then kept
+    (CPC_KEPT), since debuggers know a cps function by its F__bounce."""
     return ('    if (!%s(cpc_k, %s))\n'
             '        return %s__defer(%s);\n') % ('cpc_enter_leaf' if leaf else 'cpc_enter',
                                                need, name, ', '.join(['cpc_k'] + pnames))
