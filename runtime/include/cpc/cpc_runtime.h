@@ -39,7 +39,9 @@
  *
  *   - Entry: `if (!cpc_enter(k, need)) return f__defer(k, a1, ..., an);`
  *     reserves room for everything the invocation writes (see
- *     "Reservation" below) and spends one unit of the call budget.
+ *     "Reservation" below) and spends one unit of the call budget.  A
+ *     leaf, which makes no cps call, checks the room alone
+ *     (cpc_enter_leaf): it nests one C frame and calls nothing further.
  *   - Non-tail cps call `x = g(e1, e2); rest`: evaluate the callee and the
  *     arguments into temporaries, make the top frame hold the caller's live
  *     variables with cpc_fn set to the caller's resume function for this
@@ -74,10 +76,11 @@
  * and frees it when the continuation is empty (the thread's outermost
  * function returned).  Resume functions pop their own frame.  Before each
  * frame it sets cpc_budget to CPC_DIRECT_BUDGET; every cps function entry
- * decrements it and, once it is negative, defers: pushes its arguments as a
- * frame whose cpc_fn re-enters the function, and returns k.  This keeps
- * the C stack bounded at every optimisation level whatever the depth of cps
- * recursion.
+ * but a leaf's decrements it and, once it is negative, defers: pushes its
+ * arguments as a frame whose cpc_fn re-enters the function, and returns k.
+ * This keeps the C stack bounded at every optimisation level whatever the
+ * depth of cps recursion (a leaf adds one C frame, and its return spends
+ * a unit as every return does).
  *
  * Spawning.  cpc_spawn_continuation(k) queues a new thread: k is a fresh
  * continuation (cpc_continuation_new) holding one frame whose cpc_fn starts
