@@ -39,7 +39,9 @@
  *
  *   - Entry: `if (!cpc_enter(k, need)) return f__defer(k, a1, ..., an);`
  *     reserves room for everything the invocation writes (see
- *     "Reservation" below) and spends one unit of the call budget.
+ *     "Reservation" below) and spends one unit of the call budget.  A
+ *     leaf, which makes no cps call, checks the room alone
+ *     (cpc_enter_leaf): it nests one C frame and calls nothing further.
  *   - Non-tail cps call `x = g(e1, e2); rest`: evaluate the callee and the
  *     arguments into temporaries, make the top frame hold the caller's live
  *     variables with cpc_fn set to the caller's resume function for this
@@ -74,10 +76,11 @@
  * and frees it when the continuation is empty (the thread's outermost
  * function returned).  Resume functions pop their own frame.  Before each
  * frame it sets cpc_budget to CPC_DIRECT_BUDGET; every cps function entry
- * decrements it and, once it is negative, defers: pushes its arguments as a
- * frame whose cpc_fn re-enters the function, and returns k.  This keeps
- * the C stack bounded at every optimisation level whatever the depth of cps
- * recursion.
+ * but a leaf's decrements it and, once it is negative, defers: pushes its
+ * arguments as a frame whose cpc_fn re-enters the function, and returns k.
+ * This keeps the C stack bounded at every optimisation level whatever the
+ * depth of cps recursion (a leaf adds one C frame, and its return spends
+ * a unit as every return does).
  *
  * Spawning.  cpc_spawn_continuation(k) queues a new thread: k is a fresh
  * continuation (cpc_continuation_new) holding one frame whose cpc_fn starts
@@ -520,6 +523,10 @@ static inline cpc_continuation *cpc_return(cpc_continuation *k,
  */
 #define CPC_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define CPC_COLD __attribute__((cold, noinline))
+/* A leaf's deferred entry F__bounce, which gcc would drop where the leaf
+   reserves no room (its entry never defers): kept, since debuggers know
+   a cps function by it. */
+#define CPC_KEPT __attribute__((used))
 /* The dispatch functions F__dispatch[_K] of a body with many resume points
    (docs/abi.md, "stable frame": one per chunk, re-entering it at the resume
    point its frame holds) are compiled without optimisation: on a body too
@@ -565,6 +572,15 @@ static inline int cpc_enter(const cpc_continuation *k, size_t need)
 {
     return __builtin_expect(--cpc_budget >= 0, 1) &&
            __builtin_expect(k->size - k->length >= need, 1);
+}
+
+/* The entry of a leaf, a cps function that makes no cps call: the room
+   check alone.  The call budget bounds the C frames that direct calls and
+   returns nest; a leaf nests one, calls nothing further, and its return
+   spends a unit of the budget as every return does (docs/abi.md). */
+static inline int cpc_enter_leaf(const cpc_continuation *k, size_t need)
+{
+    return __builtin_expect(k->size - k->length >= need, 1);
 }
 
 /* k, grown if needed so that `need` bytes fit above c[length]. */

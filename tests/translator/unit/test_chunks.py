@@ -33,8 +33,8 @@ def test_a_body_with_more_resume_points_than_the_limit_is_written_in_chunks():
     parts = chunk_functions(out)
     assert sorted(parts) == [1, 2, 3], out
     # each resume label is in one chunk, whose switch goes to it; its call
-    # stores it in the frame with the chunk's dispatch function, which
-    # enters that chunk at the resume point the frame holds
+    # stores it in the frame, where the chunk's dispatch function, which
+    # enters that chunk at the resume point the frame holds, is stored once
     for k, text in parts.items():
         d = 'f__dispatch' if k == 1 else 'f__dispatch_%d' % k
         target = re.search(r'\*%s\(cpc_continuation \*cpc_k\) \{ return (\w+)\(cpc_k, '
@@ -43,9 +43,23 @@ def test_a_body_with_more_resume_points_than_the_limit_is_written_in_chunks():
         assert target == ('f' if k == 1 else 'f__body_%d' % k)
         for n in re.findall(r'f__resumed_(\d+):', text):
             assert 'case %s: goto f__resumed_%s;' % (n, n) in text
-            assert 'cpc_f->cpc_point = %s; cpc_f->cpc_fn = %s; return ' % (n, d) in text
+            assert 'cpc_f->cpc_point = %s; return ' % n in text
     sizes = [len(re.findall(r'f__resumed_\d+:', parts[k])) for k in (1, 2, 3)]
     assert sizes[0] == chunks.CHUNK_SITES and sum(sizes) == chunks.CHUNKED_ABOVE + 72, sizes
+
+
+def test_each_chunk_stores_its_dispatch_function_once_at_its_entry():
+    # (not at each of its call sites: gcc compiles one store per chunk)
+    out = emit(many(chunks.CHUNKED_ABOVE + 72))
+    parts = chunk_functions(out)
+    for k, text in parts.items():
+        d = 'f__dispatch' if k == 1 else 'f__dispatch_%d' % k
+        assert re.findall(r'cpc_f->cpc_fn = (\w+);', text) == [d], (k, text[:3000])
+        # before the chunk's first call: at the push (chunk 1), entered from
+        # the chunk before (chunk K, after the switch to its resume points)
+        assert text.index('cpc_f->cpc_fn = %s;' % d) < text.index('return square__cps(')
+        if k > 1:
+            assert text.index('switch (cpc_resume)') < text.index('cpc_f->cpc_fn = ')
 
 
 def test_a_body_at_the_limit_stays_one_function():

@@ -1,5 +1,7 @@
 """emit/functions.py: a cps function as the emitter writes it: its call
 sites, resume points, returns and tail calls, and the scopes it refuses."""
+import re
+
 import pytest
 
 from cpc import frontend as fe
@@ -65,3 +67,26 @@ def test_a_body_whose_copies_exceed_the_budget_is_compiled_once():
                                    for h in heads), heads
     # and its dispatch function calls it
     assert 'f__dispatch(cpc_continuation *cpc_k) { return f(cpc_k, (int)CPC_TOP(' in out
+
+
+def test_a_stable_frame_stores_its_dispatch_function_once_at_the_push():
+    # more than 32 resume points: the frame's cpc_fn is f__dispatch from
+    # the push on, and each call site stores its resume point alone
+    calls = ''.join('    x += g(x + %d);\n' % i for i in range(40))
+    out = emit(DECLS + 'cps int f(int a) {\n    int x = a;\n' + calls + '    return x;\n}\n')
+    assert re.findall(r'cpc_f->cpc_fn = (\w+);', out) == ['f__dispatch'], out
+    assert out.index('cpc_f = CPC_PUSH_RESERVED(cpc_k, struct f__frame);') < \
+        out.index('cpc_f->cpc_fn = f__dispatch;') < out.index('return g__cps(')
+    assert len(re.findall(r'cpc_f->cpc_point = \d+; return g__cps\(', out)) == 40, out
+
+
+def test_a_leaf_s_entry_spends_no_budget_and_keeps_its_bounce():
+    # no cps call, tail or not: the room check alone; a function with one
+    # spends the budget
+    out = emit('cps int leaf(int a) { return a + 1; }\n'
+               'cps int caller(int a) { return leaf(a) + 1; }\n')
+    assert 'if (!cpc_enter_leaf(cpc_k, sizeof(union leaf__reserve))) return leaf__defer(' in out
+    assert 'if (!cpc_enter(cpc_k, sizeof(union caller__reserve))) return caller__defer(' in out
+    assert re.search(r'static CPC_UNGUARDED CPC_COLD CPC_KEPT CPC_CPS_FN cpc_continuation '
+                     r'\*leaf__bounce\(', out), out
+    assert not re.search(r'CPC_KEPT CPC_CPS_FN cpc_continuation \*caller__bounce\(', out), out

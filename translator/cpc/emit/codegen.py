@@ -251,7 +251,7 @@ def resume_lines(name, lines):
         name, len(lines) + 1, ', '.join(str(n) for n in lines))
 
 
-def bounce(name, pnames, code=''):
+def bounce(name, pnames, code='', kept=False):
     """Runs a deferred call from the trampoline: pops its arguments and
     calls the entry again, which now finds its budget (the trampoline
     renews it) and its room (f__defer reserved it).  The bounce is cold and
@@ -260,10 +260,10 @@ def bounce(name, pnames, code=''):
     8 % of the object's code, 4 % of gcc's CPU)."""
     pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)
            if pnames else '    (void)CPC_POP(cpc_k, struct %s__args);\n' % name)
-    return ('static %sCPC_COLD CPC_CPS_FN cpc_continuation *%s__bounce('
+    return ('static %sCPC_COLD %sCPC_CPS_FN cpc_continuation *%s__bounce('
             'cpc_continuation *cpc_k)\n{\n%s'
             '    return %s(%s);\n}' % (
-                code, name, pop, entry_name(name),
+                code, 'CPC_KEPT ' if kept else '', name, pop, entry_name(name),
                 ', '.join(['cpc_k'] + ['cpc_a->' + n for n in pnames])))
 
 
@@ -282,17 +282,24 @@ def defer(name, pdecls, need, copies, code=''):
                 ''.join('    %s\n' % c for c in copies), name))
 
 
-def budget(name, need, pnames):
+def budget(name, need, pnames, leaf=False):
     """The entry's first statement: spend one unit of the call budget and
-    check the reserved room, or defer."""
-    return ('    if (!cpc_enter(cpc_k, %s))\n'
-            '        return %s__defer(%s);\n') % (need, name, ', '.join(['cpc_k'] + pnames))
+    check the reserved room, or defer.  A leaf (a function that makes no
+    cps call) spends no budget: the budget bounds the C frames that direct
+    calls and returns nest, and a leaf nests one, calls nothing further,
+    and its return spends a unit as every return does (docs/abi.md,
+    "Leaf functions").  It still checks the room for its return value,
+    which gcc folds away when there is none; its bounce is then kept
+    (CPC_KEPT), since debuggers know a cps function by its F__bounce."""
+    return ('    if (!%s(cpc_k, %s))\n'
+            '        return %s__defer(%s);\n') % ('cpc_enter_leaf' if leaf else 'cpc_enter',
+                                               need, name, ', '.join(['cpc_k'] + pnames))
 
 
-def entry_calling_body(name, body, pdecls, lead, need, pnames, resumes=True):
-    """The entry: spends the budget and calls the body `body` (from its
-    start: cpc_resume 0 when it has resume points)."""
-    return (entry_prototype(name, pdecls, lead) + '\n{\n' + budget(name, need, pnames) +
+def entry_calling_body(name, body, pdecls, lead, need, pnames, resumes=True, leaf=False):
+    """The entry: spends the budget (unless `leaf`) and calls the body
+    `body` (from its start: cpc_resume 0 when it has resume points)."""
+    return (entry_prototype(name, pdecls, lead) + '\n{\n' + budget(name, need, pnames, leaf) +
             '    return %s(%s);\n}' % (body, ', '.join(['cpc_k'] + (['0'] if resumes else []) +
                                                     pnames)))
 
@@ -332,11 +339,15 @@ def frame_push(name, copies, first_resume, stable=False):
     """The statements pushing the frame at entry, storing `copies` (the
     parameters the body never assigns) and cpc_fn when there is one
     resume point (`first_resume`, else None); a `stable` frame's address
-    stays in cpc_f."""
+    stays in cpc_f, and its cpc_fn is F__dispatch, the dispatch function
+    of chunk 1, which holds resume points (chunks.plan cuts after 64 or
+    more): its call sites store cpc_point alone (call_site)."""
     fr = frame_name(name)
     push = ['cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr] + copies
     if first_resume is not None:
         push.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, first_resume))
+    elif stable:
+        push.append('cpc_f->cpc_fn = %s;' % dispatch_name(name))
     if len(push) == 1 and not stable:
         push = ['(void)CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr]
     return push
@@ -360,14 +371,16 @@ def chunk_head(name, number, code, decls, indexes, restores):
     declarations `decls` (the parameters and the variables of the chunks
     before, as declarations without `;`), the dispatch to the chunk's
     resume points, and, entered from the chunk before (cpc_resume 0), the
-    `restores` of the variables it carries."""
+    `restores` of the variables it carries and the store of the chunk's
+    dispatch function in cpc_fn, once for all its call sites (call_site)."""
+    fn = ['cpc_f->cpc_fn = %s;' % dispatch_name(name, number)] if indexes else []
     return (chunk_prototype(name, number, code) +
             ' { struct %s *cpc_f = CPC_TOP(cpc_k, struct %s); ' % (frame_name(name),
                                                                    frame_name(name)) +
             ''.join('%s __attribute__((unused)); ' % d for d in decls) +
             'switch (cpc_resume) { %s} ' % ''.join(
                 'case %d: goto %s__resumed_%d; ' % (i, name, i) for i in indexes) +
-            ' '.join(restores))
+            ' '.join(restores + fn))
 
 
 def chunk_end(ends_line, name, number, stores, closing_line):
@@ -448,8 +461,11 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     argument temporaries' initialisation, which C forbids only for a
     variably modified type: then they and the call get an inner block.
     With a `stable` frame, cpc_f already points to the frame; with a
-    `dispatch_chunk`, cpc_fn is that chunk's dispatch function and the
-    frame's cpc_point the resume point (see dispatch).  The resume
+    `dispatch_chunk`, cpc_fn is that chunk's dispatch function, which the
+    chunk stored once at its entry (frame_push, chunk_head: gcc's time on
+    a 10,000-line function goes down by the stores it no longer
+    compiles), and the site stores the resume point in cpc_point alone
+    (see dispatch).  The resume
     point tells the C compiler that memory is what another invocation left
     (CPC_RESUMED: no code), so that its analyses of the memory read after
     it stop there instead of going back through every other resume point
@@ -458,7 +474,6 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     sets = list(stores)
     if store_fn_index is not None and dispatch_chunk is not None:
         sets.append('cpc_f->cpc_point = %d;' % store_fn_index)
-        sets.append('cpc_f->cpc_fn = %s;' % dispatch_name(name, dispatch_chunk))
     elif store_fn_index is not None:
         sets.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, store_fn_index))
     call_stmts = arg_temps + (top + sets if sets else [])

@@ -120,7 +120,7 @@ class Functions(Declarations):
         self.site_edits(f, cfg, sites, layout, lift, sig, frame, pre, small)
         self.return_edits(f, cfg, sig, frame, small)
         deferred = guard.defer_attribute(sig.deferred_code) + sig.deferred_code
-        pre.append(cg.bounce(f.name, sig.pnames, deferred))     # (it calls the entry)
+        pre.append(cg.bounce(f.name, sig.pnames, deferred, not cfg.sites))  # (calls the entry)
         union, need = cg.reserve_union(f.name, bool(sites),
                                        None if sig.void else ctype.declare_field(sig.rt, 'ret'))
         if union:
@@ -135,7 +135,7 @@ class Functions(Declarations):
             small.append((rw.start(d), rw.full_end(self.u, d), ''))
         start, bodytext, end = self.user_body(f, small, frame, sig, layout)
         pre.append(cg.entry_calling_body(f.name, body, sig.entry_pdecls, sig.lead + stub, need,
-                                         sig.pnames, bool(sites)))
+                                         sig.pnames, bool(sites), not cfg.sites))
         if sites:
             stable = cg.stable_frame(len(sites))
             push = sig.bounds + cg.frame_push(
