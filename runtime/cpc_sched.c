@@ -244,6 +244,19 @@ static __attribute__((noinline)) void sched_unpark(struct cpc_sched *s)
     pthread_mutex_unlock(&s->inbox_lock);
 }
 
+/* A pusher found s parked after its push: count s busy again if it still
+   is and the inbox still holds threads.  An empty inbox means s's loop
+   took them (sched_drain_inbox counted s again itself) and may have
+   parked anew since; counting it then would keep a sleeping scheduler
+   busy for ever. */
+static __attribute__((noinline)) void sched_unpark_for_push(struct cpc_sched *s)
+{
+    pthread_mutex_lock(&s->inbox_lock);
+    if (atomic_load_explicit(&s->inbox_head, memory_order_relaxed) != NULL)
+        sched_unpark_locked(s);
+    pthread_mutex_unlock(&s->inbox_lock);
+}
+
 /* Cold and out of line: the pushes that may call it (a spawn, a wake-up
    into an empty queue) then end in a jump here and save no register. */
 CPC_COLD void cpc__sched_wake_parked(struct cpc_sched *s)
@@ -270,12 +283,13 @@ static void sched_wake_if_asleep(struct cpc_sched *s)
    loop if the inbox was empty (one pending wake-up is enough), and only
    then add `detached` to the busy count: the caller counts until s does.
 
-   The push is one compare-and-swap on inbox_head, in the line the
-   receiving loop reads anyway; no lock.  Parking is the one race: s's
-   thread stores `parked` then reads the inbox (sched_park), we push then
-   read `parked`, all seq_cst, so one of us sees the other; if we see it
-   parked, sched_unpark takes the lock, which orders us after its park,
-   and counts it busy again unless it saw our push and stayed. */
+   The push is one compare-and-swap on inbox_head, on a line of its own
+   that the receiving loop reads between passes; no lock.  Parking is the
+   one race: s's thread stores `parked` then reads the inbox (sched_park),
+   we push then read `parked`, all seq_cst, so one of us sees the other;
+   if we see it parked, sched_unpark_for_push takes the lock, which orders
+   us after its park, and counts it busy again unless it saw our push and
+   stayed, or its loop took our thread meanwhile. */
 static void sched_inbox_append(struct cpc_sched *s, cpc_continuation *k,
                                long detached)
 {
@@ -287,7 +301,7 @@ static void sched_inbox_append(struct cpc_sched *s, cpc_continuation *k,
                                                   memory_order_seq_cst,
                                                   memory_order_relaxed));
     if (CPC_UNLIKELY(atomic_load_explicit(&s->parked, memory_order_seq_cst)))
-        sched_unpark(s);
+        sched_unpark_for_push(s);
     if (old == NULL)
         sched_wake_if_asleep(s);
     if (detached != 0)
@@ -335,8 +349,8 @@ void cpc__sched_queue_on(struct cpc_sched *s, cpc_continuation *k)
         cpc__sched_inbox_push(s, k);
 }
 
-/* Whether the inbox has threads or notices of closed descriptors: one
-   line, two loads (the test the loop makes between passes). */
+/* Whether the inbox has threads or notices of closed descriptors (the
+   test the loop makes between passes: two loads). */
 static inline bool sched_inbox_maybe_pending(struct cpc_sched *s)
 {
     return atomic_load_explicit(&s->inbox_head, memory_order_relaxed) !=
@@ -388,7 +402,8 @@ static __attribute__((noinline)) bool sched_drain_inbox(struct cpc_sched *s)
     }
     sched_queue_append(&s->runq, fifo, last);
     /* A pusher that found s parked counts it busy again, but may not have
-       yet: whoever of us comes first does it (sched_unpark, locked). */
+       yet: whoever of us comes first under the lock does it (the pusher
+       only while the inbox holds threads: sched_unpark_for_push). */
     if (CPC_UNLIKELY(atomic_load_explicit(&s->parked, memory_order_relaxed)))
         sched_unpark(s);
     return true;
