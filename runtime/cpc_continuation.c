@@ -97,15 +97,20 @@ struct cont_class {
 };
 #endif
 
-/* A scheduler's continuations: slabs and the cache of malloc'd blocks. */
+/* A scheduler's continuations: slabs and the cache of malloc'd blocks.
+   Whole cache lines (cpc__cont_heap_new): its scheduler's thread writes
+   it at every allocation, and no other thread's data shares its lines. */
 struct cpc__cont_heap {
 #ifdef CPC_SLABS
+    _Alignas(CPC__CACHE_LINE)
     struct slab *slab_cur[SLAB_CLASSES];       /* allocating from */
     struct slab *slab_partial[SLAB_CLASSES];   /* free slots, not current */
     struct slab *slab_empty;                   /* cached empty slabs */
     size_t slab_nempty;
     char *slab_region, *slab_region_end;       /* not yet carved */
     _Atomic(cpc_continuation *) slab_remote;   /* freed on other threads */
+#else
+    _Alignas(CPC__CACHE_LINE) char line_start[0];
 #endif
 #ifndef CPC_NO_CACHE
     struct cont_class cont_cache[CACHE_CLASSES];
@@ -117,7 +122,7 @@ struct cpc__cont_heap {
 #define HEAP_INIT { .slab_cur = { &slab_none, &slab_none, &slab_none } }
 _Static_assert(SLAB_CLASSES == 3, "HEAP_INIT's initialiser");
 #else
-#define HEAP_INIT { 0 }
+#define HEAP_INIT { .next_retired = NULL }
 #endif
 
 /* The default scheduler's. */
@@ -475,7 +480,7 @@ struct cpc__cont_heap *cpc__cont_heap_new(void)
     pthread_mutex_unlock(&heaps_lock);
     if (h != NULL)
         return h;
-    h = malloc(sizeof *h);
+    h = aligned_alloc(_Alignof(struct cpc__cont_heap), sizeof *h);
     if (h == NULL)
         return NULL;
     *h = (struct cpc__cont_heap)HEAP_INIT;

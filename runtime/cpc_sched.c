@@ -24,10 +24,11 @@
  *
  * Waking a loop.  Other OS threads (pool workers re-attaching a thread,
  * other schedulers migrating or waking one, foreign threads spawning) push
- * onto the scheduler's inbox, a mutex-protected FIFO, and write to an
- * eventfd its loop watches through epoll -- only when the inbox was empty,
- * since one pending wake-up is enough: the loop always drains the whole
- * inbox.
+ * onto the scheduler's inbox, a lock-free stack the loop takes whole and
+ * reverses (one compare-and-swap per push, one exchange per drain), and
+ * write to an eventfd its loop watches through epoll -- only when the
+ * inbox was empty and the loop may be blocked, since one pending wake-up
+ * is enough: the loop always drains the whole inbox.
  *
  * When the loops return.  Exactly when nothing can ever run again, on any
  * scheduler: see "termination" in cpc_internal.h.  A scheduler with no
@@ -44,6 +45,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -242,6 +244,19 @@ static __attribute__((noinline)) void sched_unpark(struct cpc_sched *s)
     pthread_mutex_unlock(&s->inbox_lock);
 }
 
+/* A pusher found s parked after its push: count s busy again if it still
+   is and the inbox still holds threads.  An empty inbox means s's loop
+   took them (sched_drain_inbox counted s again itself) and may have
+   parked anew since; counting it then would keep a sleeping scheduler
+   busy for ever. */
+static __attribute__((noinline)) void sched_unpark_for_push(struct cpc_sched *s)
+{
+    pthread_mutex_lock(&s->inbox_lock);
+    if (atomic_load_explicit(&s->inbox_head, memory_order_relaxed) != NULL)
+        sched_unpark_locked(s);
+    pthread_mutex_unlock(&s->inbox_lock);
+}
+
 /* Cold and out of line: the pushes that may call it (a spawn, a wake-up
    into an empty queue) then end in a jump here and save no register. */
 CPC_COLD void cpc__sched_wake_parked(struct cpc_sched *s)
@@ -252,37 +267,42 @@ CPC_COLD void cpc__sched_wake_parked(struct cpc_sched *s)
         s->host_wake(s->host_wake_arg);
 }
 
-/* After storing inbox_pending (its inbox_lock released): wake s's thread
-   if it may be blocked.  The eventfd costs a system call here and a
-   wake-up there: it is written only then.  Dekker with sched_sleep: we
-   store inbox_pending then read awake, it stores awake then reads
-   inbox_pending; the fences make sure one of us sees the other. */
+/* After making its inbox non-empty (a seq_cst push, or inbox_pending
+   stored and a fence): wake s's thread if it may be blocked.  The eventfd
+   costs a system call here and a wake-up there: it is written only then.
+   Dekker with sched_sleep: we publish the work then read awake, it stores
+   awake then reads the inbox; the seq_cst operations make sure one of us
+   sees the other. */
 static void sched_wake_if_asleep(struct cpc_sched *s)
 {
-    atomic_thread_fence(memory_order_seq_cst);
-    if (!atomic_load_explicit(&s->awake, memory_order_relaxed))
+    if (!atomic_load_explicit(&s->awake, memory_order_seq_cst))
         sched_wakeup(s);
 }
 
-/* Append k to s's inbox, counting s busy if it was parked; then wake its
+/* Push k onto s's inbox, counting s busy if it was parked; then wake its
    loop if the inbox was empty (one pending wake-up is enough), and only
-   then add `detached` to the busy count: the caller counts until s does. */
+   then add `detached` to the busy count: the caller counts until s does.
+
+   The push is one compare-and-swap on inbox_head, on a line of its own
+   that the receiving loop reads between passes; no lock.  Parking is the
+   one race: s's thread stores `parked` then reads the inbox (sched_park),
+   we push then read `parked`, all seq_cst, so one of us sees the other;
+   if we see it parked, sched_unpark_for_push takes the lock, which orders
+   us after its park, and counts it busy again unless it saw our push and
+   stayed, or its loop took our thread meanwhile. */
 static void sched_inbox_append(struct cpc_sched *s, cpc_continuation *k,
                                long detached)
 {
-    bool was_empty;
-    k->cpc_next = NULL;
-    pthread_mutex_lock(&s->inbox_lock);
-    was_empty = s->inbox_head == NULL;
-    if (s->inbox_tail != NULL)
-        s->inbox_tail->cpc_next = k;
-    else
-        s->inbox_head = k;
-    s->inbox_tail = k;
-    atomic_store_explicit(&s->inbox_pending, true, memory_order_relaxed);
-    sched_unpark_locked(s);
-    pthread_mutex_unlock(&s->inbox_lock);
-    if (was_empty)
+    cpc_continuation *old = atomic_load_explicit(&s->inbox_head,
+                                                 memory_order_relaxed);
+    do
+        k->cpc_next = old;
+    while (!atomic_compare_exchange_weak_explicit(&s->inbox_head, &old, k,
+                                                  memory_order_seq_cst,
+                                                  memory_order_relaxed));
+    if (CPC_UNLIKELY(atomic_load_explicit(&s->parked, memory_order_seq_cst)))
+        sched_unpark_for_push(s);
+    if (old == NULL)
         sched_wake_if_asleep(s);
     if (detached != 0)
         cpc__world_busy_add(detached);
@@ -303,8 +323,10 @@ void cpc__sched_post_close(int fd)
         wake = !atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
         atomic_store_explicit(&s->inbox_pending, true, memory_order_relaxed);
         pthread_mutex_unlock(&s->inbox_lock);
-        if (wake)
+        if (wake) {
+            atomic_thread_fence(memory_order_seq_cst);
             sched_wake_if_asleep(s);
+        }
     }
     pthread_mutex_unlock(&world_lock);
 }
@@ -327,19 +349,21 @@ void cpc__sched_queue_on(struct cpc_sched *s, cpc_continuation *k)
         cpc__sched_inbox_push(s, k);
 }
 
+/* Whether the inbox has threads or notices of closed descriptors (the
+   test the loop makes between passes: two loads). */
 static inline bool sched_inbox_maybe_pending(struct cpc_sched *s)
 {
-    return atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
+    return atomic_load_explicit(&s->inbox_head, memory_order_relaxed) !=
+               NULL ||
+           atomic_load_explicit(&s->inbox_pending, memory_order_relaxed);
 }
 
-/* Move the inbox to the run queue, and wake the waiters of descriptors
-   closed elsewhere.  Returns whether it held threads. */
-static __attribute__((noinline)) bool sched_drain_inbox(struct cpc_sched *s)
+/* Take the closed-descriptor notices and wake the waiters of those
+   descriptors.  Returns whether there were any. */
+static __attribute__((noinline)) bool sched_take_notices(struct cpc_sched *s)
 {
     int closed[CPC__CLOSED_MAX];
     pthread_mutex_lock(&s->inbox_lock);
-    cpc_continuation *h = s->inbox_head, *t = s->inbox_tail;
-    s->inbox_head = s->inbox_tail = NULL;
     unsigned nclosed = s->nclosed;
     if (nclosed > 0 && nclosed <= CPC__CLOSED_MAX)
         memcpy(closed, s->closed_fds, nclosed * sizeof *closed);
@@ -351,24 +375,56 @@ static __attribute__((noinline)) bool sched_drain_inbox(struct cpc_sched *s)
     else
         for (unsigned i = 0; i < nclosed; i++)
             cpc__io_closed_elsewhere(s, closed[i]);
+    return nclosed > 0;
+}
+
+/* Move the inbox to the run queue, oldest first, and wake the waiters of
+   descriptors closed elsewhere.  Returns whether it held threads. */
+static __attribute__((noinline)) bool sched_drain_inbox(struct cpc_sched *s)
+{
+    bool notices = false;
+    if (atomic_load_explicit(&s->inbox_pending, memory_order_relaxed))
+        notices = sched_take_notices(s);
+    cpc_continuation *h = NULL;
+    if (atomic_load_explicit(&s->inbox_head, memory_order_relaxed) != NULL)
+        h = atomic_exchange_explicit(&s->inbox_head, NULL,
+                                     memory_order_acquire);
     if (h == NULL)
-        return s->runq.head != NULL && nclosed > 0;
-    sched_queue_append(&s->runq, h, t);
+        return s->runq.head != NULL && notices;
+    /* The stack is newest first: reverse it, so that each pusher's threads
+       run in the order it pushed them. */
+    cpc_continuation *fifo = NULL, *last = h;
+    while (h != NULL) {
+        cpc_continuation *next = h->cpc_next;
+        h->cpc_next = fifo;
+        fifo = h;
+        h = next;
+    }
+    sched_queue_append(&s->runq, fifo, last);
+    /* A pusher that found s parked counts it busy again, but may not have
+       yet: whoever of us comes first under the lock does it (the pusher
+       only while the inbox holds threads: sched_unpark_for_push). */
+    if (CPC_UNLIKELY(atomic_load_explicit(&s->parked, memory_order_relaxed)))
+        sched_unpark(s);
     return true;
 }
 
 /* s has nothing of its own to do: park it (it leaves the busy count),
    unless its inbox holds threads, which then go to the run queue.
-   Returns true when it parked. */
+   Returns true when it parked.  Against sched_inbox_append: we store
+   `parked` then read the inbox (seq_cst), under the lock that a pusher
+   which sees `parked` takes before it unparks us. */
 static bool sched_park(struct cpc_sched *s)
 {
     pthread_mutex_lock(&s->inbox_lock);
-    if (s->inbox_head != NULL) {
+    atomic_store_explicit(&s->parked, true, memory_order_seq_cst);
+    if (atomic_load_explicit(&s->inbox_head, memory_order_seq_cst) != NULL ||
+        atomic_load_explicit(&s->inbox_pending, memory_order_relaxed)) {
+        atomic_store_explicit(&s->parked, false, memory_order_relaxed);
         pthread_mutex_unlock(&s->inbox_lock);
         sched_drain_inbox(s);
         return false;
     }
-    atomic_store_explicit(&s->parked, true, memory_order_relaxed);
     pthread_mutex_unlock(&s->inbox_lock);
     cpc__world_busy_add(-1);
     return true;
@@ -497,11 +553,12 @@ cpc_continuation *cpc_done__cps(cpc_continuation *k)
 
 cpc_sched *cpc_scheduler_new(void)
 {
-    struct cpc_sched *s = calloc(1, sizeof *s);
+    struct cpc_sched *s = aligned_alloc(_Alignof(struct cpc_sched), sizeof *s);
     if (s == NULL) {
         errno = ENOMEM;
         return NULL;
     }
+    memset(s, 0, sizeof *s);
     s->kind = CPC__KIND_SCHED;
     s->epfd = -1;
     atomic_init(&s->wakefd, -1);
@@ -556,7 +613,7 @@ int cpc_scheduler_free(cpc_sched *h)
         cpc__fatal("cpc_scheduler_free: scheduler %p is still running",
                    (void *)s);
     pthread_mutex_lock(&s->inbox_lock);
-    bool busy = s->inbox_head != NULL || s->runq.head != NULL ||
+    bool busy = atomic_load(&s->inbox_head) != NULL || s->runq.head != NULL ||
                 s->tmr_n > 0 || s->io_waiters > 0;
     pthread_mutex_unlock(&s->inbox_lock);
     if (busy) {
