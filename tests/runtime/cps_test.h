@@ -239,4 +239,33 @@ static inline const char *ct_result_name(int r, int e)
         return cpc_wait__cps(k, (cv), -1, 0);                                \
     }
 
+/* `cps void reader(int fd) { cpc_io_wait(fd, CPC_IO_IN); read one byte,
+   'x'; woken++; }`, the wait's result and the byte checked, and its spawn
+   reader__spawn (CT_DEFINE_SPAWN1): the reader of the fd-wait tests, each
+   with its own counter `woken`. */
+#define CT_DEFINE_BYTE_READER(woken)                                         \
+    CPC_FRAMES_BEGIN                                                         \
+    struct reader__frame_1 { int fd; cpc_function *cpc_fn; };               \
+    CPC_FRAMES_END                                                           \
+    static cpc_continuation *reader__resume_1(cpc_continuation *k)           \
+    {                                                                        \
+        struct reader__frame_1 *cpc_f = CPC_POP(k, struct reader__frame_1);  \
+        int r;                                                               \
+        char c;                                                              \
+        CPC_RESULT(r, cpc_f);                                                \
+        CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");                               \
+        CT_CHECK(r == CPC_IO_IN, "cpc_io_wait: %d", r);                      \
+        CT_CHECK(read(cpc_f->fd, &c, 1) == 1 && c == 'x', "read");           \
+        (woken)++;                                                           \
+        return k;                                                            \
+    }                                                                        \
+    static cpc_continuation *reader__cps(cpc_continuation *k, int fd)        \
+    {                                                                        \
+        struct reader__frame_1 *cpc_f = CPC_PUSH(k, struct reader__frame_1); \
+        cpc_f->fd = fd;                                                      \
+        cpc_f->cpc_fn = reader__resume_1;                                    \
+        return cpc_io_wait__cps(k, fd, CPC_IO_IN, NULL);                     \
+    }                                                                        \
+    CT_DEFINE_SPAWN1(reader, int)
+
 #endif /* CPS_TEST_H */

@@ -48,31 +48,7 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
     return (int)syscall(SYS_nanosleep, req, rem);
 }
 
-CPC_FRAMES_BEGIN
-struct reader__frame_1 { int fd; cpc_function *cpc_fn; };
-CPC_FRAMES_END
-
-/* cps void reader(int fd) { cpc_io_wait(fd, CPC_IO_IN); read one byte } */
-static cpc_continuation *reader__resume_1(cpc_continuation *k)
-{
-    struct reader__frame_1 *cpc_f = CPC_POP(k, struct reader__frame_1);
-    int r;
-    char c;
-    CPC_RESULT(r, cpc_f);
-    CT_CHECK_ERRNO(r >= 0, "cpc_io_wait");
-    CT_CHECK(r == CPC_IO_IN, "cpc_io_wait: %d", r);
-    CT_CHECK(read(cpc_f->fd, &c, 1) == 1 && c == 'x', "read");
-    woken++;
-    return k;
-}
-static cpc_continuation *reader__cps(cpc_continuation *k, int fd)
-{
-    struct reader__frame_1 *cpc_f = CPC_PUSH(k, struct reader__frame_1);
-    cpc_f->fd = fd;
-    cpc_f->cpc_fn = reader__resume_1;
-    return cpc_io_wait__cps(k, fd, CPC_IO_IN, NULL);
-}
-CT_DEFINE_SPAWN1(reader, int)
+CT_DEFINE_BYTE_READER(woken)
 
 /* The pipes (the descriptor limit raised for them) and their readers. */
 static void start_readers(void)
