@@ -175,9 +175,10 @@ INLINE_BODY_BUDGET = 8192
 def inline_body(body_bytes, resume_points):
     """Whether the body of a function whose body has `body_bytes` bytes of
     source and `resume_points` resume points is declared `inline`: only
-    while the copies gcc may make of it (one in the entry, one in each
-    resume function, and a margin of one: the budget was set when the
-    bounce held a copy too) stay within INLINE_BODY_BUDGET.
+    while the copies gcc may make of it (one in the entry and one in each
+    resume function), with one copy more as a margin, stay within
+    INLINE_BODY_BUDGET: the threshold at which gcc's time was measured
+    (below) counts that many, and moving it moves which bodies are copied.
     A larger body is `noinline`: its callers call it, and gcc compiles one
     copy (QEMU's block/qcow2.c: 1.16 -> 0.86 s of gcc's CPU on the
     generated C; a copy per resume point also made the code of each
@@ -462,9 +463,9 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     variably modified type: then they and the call get an inner block.
     With a `stable` frame, cpc_f already points to the frame; with a
     `dispatch_chunk`, cpc_fn is that chunk's dispatch function, which the
-    chunk stored once at its entry (frame_push, chunk_head: gcc's time on
-    a 10,000-line function goes down by the stores it no longer
-    compiles), and the site stores the resume point in cpc_point alone
+    chunk stored once at its entry (frame_push, chunk_head: one store per
+    chunk instead of one per call site for gcc to compile), and the site
+    stores the resume point in cpc_point alone
     (see dispatch).  The resume
     point tells the C compiler that memory is what another invocation left
     (CPC_RESUMED: no code), so that its analyses of the memory read after
