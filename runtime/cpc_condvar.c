@@ -482,10 +482,18 @@ CPC_COLD static cpc_continuation *cv_wait_grow(cpc_continuation *k,
     return NULL;
 }
 
-/* The untimed wait (cpc_runtime.h sends cpc_wait__cps(k, c, -1, 0) here). */
-cpc_continuation *cpc_wait_plain__cps(cpc_continuation *k, cpc_condvar *c)
+/* The plain wait's record is what the header tells callers to reserve. */
+_Static_assert(CPC_WAIT_COND == CPC_WAIT_RECORD, "cpc_runtime.h: CPC_WAIT_RECORD");
+
+/* An untimed wait.  `reserved`: the caller's entry reserved room for the
+   record (below), so there is no room test -- but in the debug runtime,
+   which checks the reservation instead. */
+static inline cpc_continuation *cv_wait_plain(cpc_continuation *k,
+                                              cpc_condvar *c, bool reserved)
 {
     if (CPC_UNLIKELY(c == NULL || c->magic != cpc__tls_cv_key)) {
+        /* A shared condvar's record is larger: cv_shared_wait reserves
+           its own room. */
         if (c != NULL && c->magic == CV_MAGIC_SHARED && cpc__tls_pool == NULL)
             return cv_shared_wait(k, c, NULL);
         /* A condvar of this scheduler, outside its loop
@@ -495,11 +503,33 @@ cpc_continuation *cpc_wait_plain__cps(cpc_continuation *k, cpc_condvar *c)
     }
     /* (length + 8 cannot overflow: a continuation is below 4 GiB.)  One
        instruction fewer than size - length < 8. */
-    if (CPC_UNLIKELY(k->length + (unsigned)CPC_WAIT_COND > k->size))
-        return cv_wait_grow(k, c);
+    if (CPC_UNLIKELY(k->length + (unsigned)CPC_WAIT_COND > k->size)) {
+#ifdef CPC_DEBUG
+        if (reserved)
+            cpc_reservation_violated(k, CPC_WAIT_COND);
+#endif
+        if (!reserved)
+            return cv_wait_grow(k, c);
+    }
     cpc__dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
     return NULL;
+}
+
+/* The untimed wait (cpc_runtime.h sends cpc_wait__cps(k, c, -1, 0) here). */
+cpc_continuation *cpc_wait_plain__cps(cpc_continuation *k, cpc_condvar *c)
+{
+    return cv_wait_plain(k, c, false);
+}
+
+/* The untimed wait of a caller whose entry reserved CPC_WAIT_RECORD bytes
+   above the frame it waits in (translated code: a member of its union
+   F__reserve; cpc_runtime.h sends cpc_wait_reserved__cps(k, c, -1, 0)
+   here): no room test. */
+cpc_continuation *cpc_wait_plain_reserved__cps(cpc_continuation *k,
+                                               cpc_condvar *c)
+{
+    return cv_wait_plain(k, c, true);
 }
 
 /* (The name in parentheses: the function, not the header's macro.) */

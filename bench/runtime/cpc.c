@@ -185,10 +185,10 @@ static cpc_condvar *ca, *cb;
 CPC_FRAMES_BEGIN
 struct ping__args    { long n; cpc_function *cpc_fn; };
 struct ping__frame  { long n; long i; cpc_function *cpc_fn; };
-union ping__reserve { struct ping__frame f; };
+union ping__reserve { struct ping__frame f; struct { struct ping__frame f; char w[CPC_WAIT_RECORD]; } w; };
 struct pong__args    { long n; cpc_function *cpc_fn; };
 struct pong__frame  { long n; long i; cpc_function *cpc_fn; };
-union pong__reserve { struct pong__frame f; };
+union pong__reserve { struct pong__frame f; struct { struct pong__frame f; char w[CPC_WAIT_RECORD]; } w; };
 struct main__spawn_2 { long a0; cpc_function *cpc_fn; };
 struct main__spawn_3 { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
@@ -242,7 +242,7 @@ static inline CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, i
         {   /* cpc_wait(ca); */
             struct ping__frame *cpc_f = CPC_TOP(cpc_k, struct ping__frame);
             cpc_f->i = i;
-            return cpc_wait__cps(cpc_k, ca, -1, 0);
+            return cpc_wait_reserved__cps(cpc_k, ca, -1, 0);
         }
     ping__resumed_1: {
             struct ping__frame *cpc_f = CPC_TOP(cpc_k, struct ping__frame);
@@ -298,7 +298,7 @@ static inline CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, i
         {   /* cpc_wait(cb); */
             struct pong__frame *cpc_f = CPC_TOP(cpc_k, struct pong__frame);
             cpc_f->i = i;
-            return cpc_wait__cps(cpc_k, cb, -1, 0);
+            return cpc_wait_reserved__cps(cpc_k, cb, -1, 0);
         }
     pong__resumed_1: {
             struct pong__frame *cpc_f = CPC_TOP(cpc_k, struct pong__frame);
@@ -353,7 +353,7 @@ CPC_FRAMES_BEGIN
 struct child__args      { int id; cpc_function *cpc_fn; };
 struct spawner__args    { long n; cpc_function *cpc_fn; };
 struct spawner__frame  { long n; long i; cpc_function *cpc_fn; };
-union spawner__reserve { struct spawner__frame f; };
+union spawner__reserve { struct spawner__frame f; struct { struct spawner__frame f; char w[CPC_WAIT_RECORD]; } w; };
 struct spawner__spawn_1 { int a0; cpc_function *cpc_fn; };
 struct main__spawn_4    { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
@@ -461,7 +461,7 @@ static inline CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k
                 struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
                 cpc_f->i = i;
                 cpc_f->cpc_fn = spawner__resume_1;
-                return cpc_wait__cps(cpc_k, batch_done, -1, 0);
+                return cpc_wait_reserved__cps(cpc_k, batch_done, -1, 0);
             }
         spawner__resumed_1: {
                 struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
@@ -474,7 +474,7 @@ static inline CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k
         {   /* cpc_wait(batch_done); -- nothing live after it */
             struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
             cpc_f->cpc_fn = spawner__resume_2;
-            return cpc_wait__cps(cpc_k, batch_done, -1, 0);
+            return cpc_wait_reserved__cps(cpc_k, batch_done, -1, 0);
         }
     spawner__resumed_2: ;
     }

@@ -43,7 +43,7 @@ BROKEN_DOWN = ("cpc", "cpcc")
 TESTS = {"switch": 2, "cond": 2, "spawn": 1}
 GROUPS = [
     ("loop", re.compile(r"^(sched_|cpc__sched_)")),
-    ("primitive", re.compile(r"^(cpc_yield__cps|cpc_signal|cpc_signal_all|cpc_wait__cps|cpc_wait_plain__cps|"
+    ("primitive", re.compile(r"^(cpc_yield__cps|cpc_signal|cpc_signal_all|cpc_wait__cps|cpc_wait_plain__cps|cpc_wait_plain_reserved__cps|"
                              r"cpc_spawn_continuation|cv_)")),
     ("alloc", re.compile(r"^(cpc_continuation_new|cpc__cont_|cont_|malloc|free|_int_)")),
 ]

@@ -695,6 +695,7 @@ def running_stack(newest):
 
 # the runtime's primitives: C functions that push no frame of their own
 PRIMITIVE_ENTRIES = ('cpc_yield__cps', 'cpc_done__cps', 'cpc_wait__cps', 'cpc_wait_plain__cps',
+                     'cpc_wait_plain_reserved__cps',
                      'cpc_sleep__cps',
                      'cpc_io_wait__cps', 'cpc_link__cps')
 

@@ -826,6 +826,21 @@ cpc_continuation *cpc_wait_plain__cps(cpc_continuation *k, cpc_condvar *c);
     (__builtin_constant_p((sec) < 0) && (sec) < 0                       \
          ? cpc_wait_plain__cps((k), (c))                                \
          : (cpc_wait__cps)((k), (c), (sec), (usec)))
+/* The untimed wait for a caller whose entry reserved room for its record,
+   CPC_WAIT_RECORD bytes above the frame it waits in (a tail call's wait,
+   its frame dropped, has that room too): cpc_wait_plain__cps without the
+   room test.  Translated code writes cpc_wait_reserved__cps(k, c, -1, 0)
+   for a cpc_wait in a cps function with a frame, whose union F__reserve
+   then holds the frame and the record (docs/abi.md); the macro sends the
+   call on as cpc_wait__cps's does.  The debug runtime checks the
+   reservation. */
+#define CPC_WAIT_RECORD 8
+cpc_continuation *cpc_wait_plain_reserved__cps(cpc_continuation *k,
+                                               cpc_condvar *c);
+#define cpc_wait_reserved__cps(k, c, sec, usec)                         \
+    (__builtin_constant_p((sec) < 0) && (sec) < 0                       \
+         ? cpc_wait_plain_reserved__cps((k), (c))                       \
+         : (cpc_wait__cps)((k), (c), (sec), (usec)))
 cpc_continuation *cpc_sleep__cps(cpc_continuation *k, int sec, int usec,
                                  cpc_condvar *c);
 cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,

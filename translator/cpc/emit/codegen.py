@@ -132,9 +132,18 @@ def frame_struct(name, fields, dispatched=False):
                                   ' '.join(fields + point + ['cpc_function *cpc_fn;']))
 
 
-def reserve_union(name, has_frame, ret_field):
-    """(the union's definition or None, the room the entry reserves)."""
+# The untimed cpc_wait of a function whose entry reserved the wait's record
+# (reserve_union): it skips the room test (cpc_runtime.h).
+WAIT_RESERVED = 'cpc_wait_reserved__cps'
+
+
+def reserve_union(name, has_frame, ret_field, wait=False):
+    """(the union's definition or None, the room the entry reserves).
+    `wait`: the function, which has a frame, calls cpc_wait (WAIT_RESERVED):
+    the room holds the wait's record above the frame too."""
     members = ['struct %s f;' % frame_name(name)] if has_frame else []
+    if wait:
+        members.append('struct { struct %s f; char w[CPC_WAIT_RECORD]; } w;' % frame_name(name))
     if ret_field is not None:
         members.append(ret_field + ';')
     if not members:

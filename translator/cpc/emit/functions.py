@@ -67,6 +67,21 @@ def dispatch_chunk(stable, chunking, index):
     return chunking.chunk_of[index] if chunking else 1
 
 
+def waits(cfg):
+    """Whether the function calls cpc_wait: with a frame, it reserves the
+    wait's record at its entry (cg.reserve_union), and its waits skip the
+    room test (callee_entry)."""
+    return any(d is not None and d.spelling == 'cpc_wait'
+               for d in (callee_decl(s.call) for s in cfg.sites))
+
+
+def callee_entry(d, wait_reserved):
+    """The C entry a call of cps function `d` calls."""
+    if wait_reserved and d.spelling == 'cpc_wait':
+        return cg.WAIT_RESERVED
+    return cg.entry_name(d.spelling)
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
@@ -112,7 +127,7 @@ class Functions(Declarations):
                              self.chunking.carried() if self.chunking else ())
         if sites:
             frames.append(cg.frame_struct(f.name, layout.fields, cg.stable_frame(len(sites))))
-        frame = cg.frame_name(f.name) if sites else None
+        frame, self.wait_reserved = (cg.frame_name(f.name), waits(cfg)) if sites else (None, False)
         for site in cfg.sites:
             if site.tail:
                 small.append(self.tail_call(f, site, frame, small))
@@ -121,8 +136,8 @@ class Functions(Declarations):
         self.return_edits(f, cfg, sig, frame, small)
         deferred = guard.defer_attribute(sig.deferred_code) + sig.deferred_code
         pre.append(cg.bounce(f.name, sig.pnames, deferred, not cfg.sites))  # (calls the entry)
-        union, need = cg.reserve_union(f.name, bool(sites),
-                                       None if sig.void else ctype.declare_field(sig.rt, 'ret'))
+        ret = None if sig.void else ctype.declare_field(sig.rt, 'ret')
+        union, need = cg.reserve_union(f.name, bool(sites), ret, self.wait_reserved)
         if union:
             frames.append(union)
         pre.append(cg.defer(f.name, sig.pdecls, need,
@@ -348,7 +363,7 @@ class Functions(Declarations):
                                        self.ctext(callee, small)))
             fn = ctype.as_entry(ft, 'cpc_callee')
         else:
-            fn = cg.entry_name(d.spelling)
+            fn = callee_entry(d, self.wait_reserved)
         args = args_of(call)
         for j, a in enumerate(args):
             if temps is False or (temps is None and not has_side_effects(a)):
@@ -377,7 +392,7 @@ class Functions(Declarations):
         if prim is not None:
             for j in range(len(args), len(prim)):
                 args.append(prim[j][1])
-        fn = cg.entry_name(d.spelling) if d is not None else \
+        fn = callee_entry(d, self.wait_reserved) if d is not None else \
             ctype.as_entry(function_type_of(callee.type), self.ctext(callee, small))
         code = cg.tail_call(fn, args, frame)
         if d is not None and self.use_attributes(d):
