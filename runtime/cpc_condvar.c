@@ -504,12 +504,11 @@ static inline cpc_continuation *cv_wait_plain(cpc_continuation *k,
     /* (length + 8 cannot overflow: a continuation is below 4 GiB.)  One
        instruction fewer than size - length < 8. */
     if (CPC_UNLIKELY(k->length + (unsigned)CPC_WAIT_COND > k->size)) {
-#ifdef CPC_DEBUG
-        if (reserved)
-            cpc_reservation_violated(k, CPC_WAIT_COND);
-#endif
         if (!reserved)
             return cv_wait_grow(k, c);
+#ifdef CPC_DEBUG
+        cpc_reservation_violated(k, CPC_WAIT_COND);     /* (no return) */
+#endif
     }
     cpc__dbg_suspend(k, false);
     cv_push(c, k, CPC_W_COND);
