@@ -553,6 +553,21 @@ static const char *date_now(void)
     return buf;
 }
 
+/* Last-Modified of t: the date of the file served last is kept, as most
+   requests are for a few files (per OS thread, as date_now). */
+static const char *date_of(time_t t)
+{
+    static __thread int known;
+    static __thread time_t cached;
+    static __thread char buf[HTTP_DATE_LEN + 1];
+    if (!known || t != cached) {
+        http_date(t, buf);
+        cached = t;
+        known = 1;
+    }
+    return buf;
+}
+
 /* Appending to a head of known size: every piece is copied, none is
    formatted with printf (which was a tenth of httpd's user time). */
 struct head_out {
@@ -609,10 +624,8 @@ int http_format_head(char *buf, size_t sz, int status, int minor,
         head_puts(&o, "\r\n");
     }
     if (mtime != 0) {
-        char d[HTTP_DATE_LEN + 1];
-        http_date(mtime, d);
         head_puts(&o, "Last-Modified: ");
-        head_put(&o, d, HTTP_DATE_LEN);
+        head_put(&o, date_of(mtime), HTTP_DATE_LEN);
         head_puts(&o, "\r\n");
     }
     if (!keep_alive)

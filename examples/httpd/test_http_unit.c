@@ -256,6 +256,25 @@ int main(void)
               !strstr(out, "Content-Length") && !strstr(out, "Content-Type"),
               "head without a body: %s", out);
         {
+            /* the Last-Modified of the file served last is kept: each
+               head still carries its own file's date */
+            static const struct { time_t t; const char *d; } files[] = {
+                { 784111777, "Sun, 06 Nov 1994 08:49:37 GMT" },
+                { 951782400, "Tue, 29 Feb 2000 00:00:00 GMT" },
+                { 951782400, "Tue, 29 Feb 2000 00:00:00 GMT" },
+                { 784111777, "Sun, 06 Nov 1994 08:49:37 GMT" },
+                { -1, "Wed, 31 Dec 1969 23:59:59 GMT" },
+            };
+            int ok = 1;
+            char want[64];
+            for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+                http_format_head(out, sizeof out, 200, 1, NULL, 0, files[i].t, 1, NULL);
+                snprintf(want, sizeof want, "\r\nLast-Modified: %s\r\n", files[i].d);
+                ok &= strstr(out, want) != NULL;
+            }
+            CHECK(ok, "Last-Modified of alternating files: %s", out);
+        }
+        {
             /* too small a buffer: -1, never a cut head */
             char small[200];
             int full = http_format_head(small, sizeof small, 200, 1, "text/plain", 3,
