@@ -154,6 +154,8 @@ static int watcher(void)
     return watch_fd = fd;
 }
 
+static int watch_path(int root_fd, const struct slot *s);
+
 #define WATCH_DIR (IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | \
                    IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
 #define WATCH_FILE (IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
@@ -163,16 +165,44 @@ static int watcher(void)
    Then check that the path, resolved without symbolic links (which would
    name directories outside those watched), still leads to the file s
    holds, unchanged: a change made before the watches were in place is
-   seen there.  1 when s is watched. */
+   seen there.  1 when s is watched.  The watches of an entry that is
+   replaced stay until the next flush; when the kernel refuses more
+   (ENOSPC, fs.inotify.max_user_watches), the flush is made now, and s is
+   checked by a stat. */
 static int watch_entry(int root_fd, const struct slot *s)
+{
+    int ok = watch_path(root_fd, s);
+    if (!ok && errno == ENOSPC)
+        watch_flush();
+    if (!ok)
+        return 0;
+    struct open_how how;
+    struct stat st;
+    memset(&how, 0, sizeof how);
+    how.flags = O_PATH | O_CLOEXEC;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV;
+    long f = syscall(SYS_openat2, root_fd, *s->opened ? s->opened : ".", &how, sizeof how);
+    if (f < 0)
+        return 0;
+    int same = fstat((int)f, &st) == 0 && unchanged(s, &st);
+    close((int)f);
+    return same;
+}
+
+/* The watches of watch_entry; 1, or 0 with errno. */
+static int watch_path(int root_fd, const struct slot *s)
 {
     char path[PATH_MAX];
     int fd = watcher(), n;
-    if (fd < 0)
+    if (fd < 0) {
+        errno = ENOSYS;
         return 0;
+    }
     n = snprintf(path, sizeof path, "/proc/self/fd/%d/", root_fd);
-    if (n < 0 || (size_t)n + strlen(s->opened) >= sizeof path)
+    if (n < 0 || (size_t)n + strlen(s->opened) >= sizeof path) {
+        errno = ENAMETOOLONG;
         return 0;
+    }
     if (inotify_add_watch(fd, path, WATCH_DIR) < 0)
         return 0;
     strcpy(path + n, s->opened);
@@ -185,20 +215,7 @@ static int watch_entry(int root_fd, const struct slot *s)
         if (wd < 0)
             return 0;
     }
-    if (*s->opened && inotify_add_watch(fd, path, WATCH_FILE) < 0)
-        return 0;
-
-    struct open_how how;
-    struct stat st;
-    memset(&how, 0, sizeof how);
-    how.flags = O_PATH | O_CLOEXEC;
-    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV;
-    long f = syscall(SYS_openat2, root_fd, *s->opened ? s->opened : ".", &how, sizeof how);
-    if (f < 0)
-        return 0;
-    int same = fstat((int)f, &st) == 0 && unchanged(s, &st);
-    close((int)f);
-    return same;
+    return !*s->opened || inotify_add_watch(fd, path, WATCH_FILE) >= 0;
 }
 
 const struct cached_file *file_cache_get(int root_fd, const char *rel,

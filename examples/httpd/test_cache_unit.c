@@ -172,6 +172,22 @@ int main(void)
           "and validated through the path opened");
     CHECK(file_cache_get(root, "sub", 0, &st) == NULL,
           "the directory without its slash is not the index");
+    {
+        /* found through a symbolic link: the watches would follow it to
+           directories they do not cover, so the entry is checked by a stat */
+        CHECK(file_cache_watched() > 0, "entries are watched");
+        CHECK(symlinkat("sub", root, "ln") == 0, "symlink ln -> sub");
+        f = put("ln", 1, "ln/index.html", 10);
+        CHECK(holds(f, "<p>index</p>") && file_cache_watched() == 0,
+              "an entry whose path has a symbolic link is cached, not watched "
+              "(and the link's creation in the watched root dropped the others)");
+        CHECK(file_cache_get(-1, "ln", 1, &st) == NULL && put("ln", 1, "ln/index.html", 10),
+              "and its hits make a stat");
+        CHECK(unlinkat(root, "ln", 0) == 0 && symlinkat("/etc", root, "ln") == 0,
+              "ln -> /etc");
+        CHECK(file_cache_get(root, "ln", 1, &st) == NULL, "its link replaced: a miss");
+        CHECK(unlinkat(root, "ln", 0) == 0, "unlink ln");
+    }
 
     changes_are_seen(1, "watched");
     changes_are_seen(0, "by stat");
