@@ -299,10 +299,10 @@ def test_cached_files_changed_between_two_requests_are_served_new(tmp_path):
     """A cached file is checked by the cache's watcher (no stat per hit):
     rewritten in place, replaced by a rename, or found through a directory
     replaced by a rename, the next request on the same connection, sent
-    right after the change, gets the new bytes; with one scheduler and
-    with two (each its own cache and watcher)."""
+    right after the change, gets the new bytes; with one scheduler, with
+    two (each its own cache and watcher), and with -S (a stat per hit)."""
     trees = {}
-    for j in ("1", "2"):
+    for j in ("-j1", "-j2", "-S"):
         root = tmp_path / ("www" + j)
         (root / "d").mkdir(parents=True)
         (root / "same.txt").write_bytes(b"first")
@@ -311,7 +311,7 @@ def test_cached_files_changed_between_two_requests_are_served_new(tmp_path):
         trees[j] = root
     time.sleep(CACHE_SETTLE_S + 1.1)
     for j, root in trees.items():
-        srv = Server(str(root), extra=("-j", j))
+        srv = Server(str(root), extra=(j,))
         try:
             conns = {p: connect(srv.port) for p in ("/same.txt", "/moved.txt", "/d/")}
             readers = {p: Reader(s) for p, s in conns.items()}
