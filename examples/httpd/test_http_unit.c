@@ -228,6 +228,27 @@ int main(void)
         }
     }
 
+    /* the method is a token: exactly RFC 9110's tchar bytes are accepted */
+    {
+        const char *sym = "!#$%&'*+-.^_`|~";
+        int ok = 1, bad = -1;
+        for (int ch = 1; ch < 256; ch++) {
+            char req[64];
+            size_t hl = 0;
+            if (ch == '\n')
+                continue;
+            int n = snprintf(req, sizeof req, "%c / HTTP/1.1\r\nHost: t\r\n\r\n", ch);
+            int tchar = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                        (ch >= '0' && ch <= '9') || strchr(sym, ch) != NULL;
+            int st = http_head_complete(req, (size_t)n, HTTP_HEAD_MAX, &hl);
+            if ((st == 1) != tchar) {
+                ok = 0;
+                bad = ch;
+            }
+        }
+        CHECK(ok, "method byte 0x%02x judged wrongly", bad);
+    }
+
     /* response heads */
     {
         char out[1024];
