@@ -228,6 +228,27 @@ int main(void)
         }
     }
 
+    /* the method is a token: exactly RFC 9110's tchar bytes are accepted */
+    {
+        const char *sym = "!#$%&'*+-.^_`|~";
+        int ok = 1, bad = -1;
+        for (int ch = 1; ch < 256; ch++) {
+            char req[64];
+            size_t hl = 0;
+            if (ch == '\n')
+                continue;
+            int n = snprintf(req, sizeof req, "%c / HTTP/1.1\r\nHost: t\r\n\r\n", ch);
+            int tchar = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                        (ch >= '0' && ch <= '9') || strchr(sym, ch) != NULL;
+            int st = http_head_complete(req, (size_t)n, HTTP_HEAD_MAX, &hl);
+            if ((st == 1) != tchar) {
+                ok = 0;
+                bad = ch;
+            }
+        }
+        CHECK(ok, "method byte 0x%02x judged wrongly", bad);
+    }
+
     /* response heads */
     {
         char out[1024];
@@ -255,6 +276,25 @@ int main(void)
               strstr(out, "\r\nLast-Modified: Tue, 29 Feb 2000 00:00:00 GMT\r\n\r\n") &&
               !strstr(out, "Content-Length") && !strstr(out, "Content-Type"),
               "head without a body: %s", out);
+        {
+            /* the Last-Modified of the file served last is kept: each
+               head still carries its own file's date */
+            static const struct { time_t t; const char *d; } files[] = {
+                { 784111777, "Sun, 06 Nov 1994 08:49:37 GMT" },
+                { 951782400, "Tue, 29 Feb 2000 00:00:00 GMT" },
+                { 951782400, "Tue, 29 Feb 2000 00:00:00 GMT" },
+                { 784111777, "Sun, 06 Nov 1994 08:49:37 GMT" },
+                { -1, "Wed, 31 Dec 1969 23:59:59 GMT" },
+            };
+            int ok = 1;
+            char want[64];
+            for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+                http_format_head(out, sizeof out, 200, 1, NULL, 0, files[i].t, 1, NULL);
+                snprintf(want, sizeof want, "\r\nLast-Modified: %s\r\n", files[i].d);
+                ok &= strstr(out, want) != NULL;
+            }
+            CHECK(ok, "Last-Modified of alternating files: %s", out);
+        }
         {
             /* too small a buffer: -1, never a cut head */
             char small[200];

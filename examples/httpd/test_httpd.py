@@ -295,6 +295,53 @@ def test_small_files_are_served_from_the_cache_until_they_change(tmp_path):
         srv.stop()
 
 
+def test_cached_files_changed_between_two_requests_are_served_new(tmp_path):
+    """A cached file is checked by the cache's watcher (no stat per hit):
+    rewritten in place, replaced by a rename, or found through a directory
+    replaced by a rename, the next request on the same connection, sent
+    right after the change, gets the new bytes; with one scheduler, with
+    two (each its own cache and watcher), and with -S (a stat per hit)."""
+    trees = {}
+    for j in ("-j1", "-j2", "-S"):
+        root = tmp_path / ("www" + j)
+        (root / "d").mkdir(parents=True)
+        (root / "same.txt").write_bytes(b"first")
+        (root / "moved.txt").write_bytes(b"before")
+        (root / "d" / "index.html").write_bytes(b"<p>old</p>")
+        trees[j] = root
+    time.sleep(CACHE_SETTLE_S + 1.1)
+    for j, root in trees.items():
+        srv = Server(str(root), extra=(j,))
+        try:
+            conns = {p: connect(srv.port) for p in ("/same.txt", "/moved.txt", "/d/")}
+            readers = {p: Reader(s) for p, s in conns.items()}
+
+            def fetch(path):
+                conns[path].sendall(get(path))
+                status, _, body = readers[path].response()
+                assert status == 200
+                return body
+
+            assert [fetch(p) for p in conns] == [b"first", b"before", b"<p>old</p>"]
+            assert [fetch(p) for p in conns] == [b"first", b"before", b"<p>old</p>"]
+            assert srv.stats()["cache_hits"] == 3
+            (root / "same.txt").write_bytes(b"SECND")          # same size, same inode
+            assert fetch("/same.txt") == b"SECND"
+            (root / "new.tmp").write_bytes(b"after!")
+            os.rename(root / "new.tmp", root / "moved.txt")
+            assert fetch("/moved.txt") == b"after!"
+            (root / "d2").mkdir()
+            (root / "d2" / "index.html").write_bytes(b"<p>new</p>")
+            os.rename(root / "d", root / "d-old")
+            os.rename(root / "d2", root / "d")
+            assert fetch("/d/") == b"<p>new</p>"
+            assert srv.stats()["cache_hits"] == 3
+            for s in conns.values():
+                s.close()
+        finally:
+            srv.stop()
+
+
 def test_first_request_arriving_after_the_accept_is_served(server, tree):
     """httpd reads a new connection at once, before it waits: a request
     that is not there yet is waited for, then answered."""
