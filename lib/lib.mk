@@ -13,8 +13,7 @@ LIB_OBJS_DEBUG  := $(patsubst $(TOP)/lib/%.cpc,$(BUILD)/lib/debug/%.o,$(LIB_SRCS
 LIB_CPCFLAGS    := -I$(TOP)/lib -Wall -Wextra -fPIC -fno-semantic-interposition
 # Rebuild when the interface, the internal header or the translator change.
 LIB_DEPS        := $(wildcard $(TOP)/runtime/include/cpc/*.h) $(TOP)/lib/lib_internal.h \
-                   $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py) \
-                   $(wildcard $(TOP)/translator/cpc/*/*.py) $(TOP)/lib/lib.mk
+                   $(TRANSLATOR_SOURCES) $(TOP)/lib/lib.mk
 
 # The library ships inside the runtime archives.
 RUNTIME_EXTRA_OBJS       += $(LIB_OBJS)

@@ -7,7 +7,7 @@ PB_SRC := $(TOP)/bench/papers
 PB_OUT := $(BUILD)/bench/papers
 PB_CFLAGS := $(CFLAGS_COMMON) -O2 -I$(TOP)/bench/runtime
 PB_CPCC := $(TOP)/bin/cpcc -O2 -I$(TOP)/bench/runtime
-PB_TRANSLATOR := $(wildcard $(TOP)/translator/cpc/*.py) $(wildcard $(TOP)/translator/cpc/*/*.py)
+PB_TRANSLATOR := $(TRANSLATOR_SOURCES)
 PB_DEPS := $(TOP)/bench/runtime/bench_common.h $(PB_SRC)/papers-bench.mk $(PB_TRANSLATOR) \
            $(RUNTIME_LIB)
 PB_SCHEMES := lifting environments

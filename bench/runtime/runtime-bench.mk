@@ -52,8 +52,7 @@ $(RB_OUT)/bench-cpc_nocache: $(RB_SRC)/cpc.c $(RB_DEPS) $(RB_LIBCPC_NC) | $(RB_O
 # The same benchmarks as CPC source through the real translator.  Optional:
 # if cpcc cannot build it, the run goes on without the "cpcc" column.
 $(RB_OUT)/bench-cpcc: $(RB_SRC)/cpc_src.cpc $(RB_DEPS) $(RB_LIBCPC) \
-                     $(wildcard $(TOP)/translator/cpc/*.py) \
-                     $(wildcard $(TOP)/translator/cpc/*/*.py) | $(RB_OUT)
+                     $(TRANSLATOR_SOURCES) | $(RB_OUT)
 	@$(TOP)/bin/cpcc $(RB_OPT) -g -I$(RB_SRC) $< -o $@ || { rm -f $@; \
 	    echo "bench-runtime: cpcc failed on $<; no cpcc column" >&2; }
 

@@ -15,7 +15,7 @@ HTTPD_CACHE_UNIT := $(HTTPD_BUILD)/test_cache_unit
 HTTPD_SRCS  := $(HTTPD_DIR)/httpd.cpc $(HTTPD_DIR)/http.c $(HTTPD_DIR)/cache.c
 HTTPD_DEPS  := $(HTTPD_SRCS) $(HTTPD_DIR)/http.h $(HTTPD_DIR)/cache.h \
                $(wildcard $(TOP)/runtime/include/cpc/*.h) \
-               $(wildcard $(TOP)/bin/cpcc) $(wildcard $(TOP)/translator/cpc/*.py)
+               $(TRANSLATOR_SOURCES)
 
 # The library's objects are linked explicitly, as examples-tests.mk does.
 $(HTTPD_BIN): $(HTTPD_DEPS) $(RUNTIME_LIB) $(LIB_OBJS) | $(SETUP_STAMP)
