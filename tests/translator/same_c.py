@@ -14,6 +14,7 @@ libc_1k5).  A translation that fails keeps its messages instead of the C, so a c
 what is diagnosed shows too.  One process (the start-up is paid once); run it with
 `nice`.  `--only SUBSTRING` restricts the inputs to names containing it.
 """
+import gc
 import os
 import subprocess
 import sys
@@ -105,6 +106,7 @@ def main(argv):
             continue
         n += 1
         c = translate(text, path, flags, dataflow)
+        gc.collect()        # (each translation's parses, before the next one's)
         file = os.path.join(out, name + '.c')
         if mode == 'write':
             with open(file, 'wb') as f:

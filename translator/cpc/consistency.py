@@ -154,7 +154,15 @@ def check_consistency(u):
     spelling = cps_spelling_re(u)
     # (a function without cps code names no cps function: none of its
     # declarations can conflict)
-    for c in function_declarations(u, cps_free.may_hold_cps):
+    decls = list(function_declarations(u, cps_free.may_hold_cps))
+    # how many declarations each name has: a header's declaration, whose
+    # cps-ness is its type's, is asked only when another declaration of its
+    # name may disagree with it, or when a call declared it implicitly
+    # (the thousands of a library's headers declare most names once)
+    count = {}
+    for c in decls:
+        count[c.spelling] = count.get(c.spelling, 0) + 1
+    for c in decls:
         if u.in_main_file(c):
             a = c.extent.start.offset
             nameoff = c.location.offset
@@ -165,6 +173,8 @@ def check_consistency(u):
                 spelled = is_cps_function_type(c.type) and \
                     u.text[a:nameoff].strip() != b'' and \
                     not TYPE_WORDS_RE.search(u.text[a:nameoff])
+        elif count[c.spelling] == 1 and not _implicitly_declared(c):
+            continue        # (nothing to agree with: its type is its own)
         else:
             spelled = is_cps_function_type(c.type)
         prev = seen.get(c.spelling)

@@ -344,7 +344,7 @@ class Unit:
         of the macro's name."""
         e = cursor.extent
         a, b = e.start.offset, e.end.offset
-        if self._in_plain_main_code(cursor) and not self._touches_macro(a, b):
+        if self.in_plain_main_code(cursor) and not self.touches_macro(a, b):
             sa, sb = a, b       # (spelt where it is expanded: no need to ask)
         else:
             fa, sa = spelling_offset(e.start)
@@ -370,7 +370,7 @@ class Unit:
             return None
         return sa, sb
 
-    def _in_plain_main_code(self, cursor):
+    def in_plain_main_code(self, cursor):
         """Cursor c lies in the listing of a top-level declaration of the
         main file whose text includes no file (every token of it is then
         the main file's, where no macro expands): known from the listing
@@ -390,7 +390,7 @@ class Unit:
             memo['plain main code'] = r
         return r
 
-    def _touches_macro(self, a, b):
+    def touches_macro(self, a, b):
         """Some macro invocation of the main file overlaps or touches the
         range [a, b] of the file."""
         self.macro_ranges()
@@ -416,7 +416,7 @@ class Unit:
                     every.setdefault(c.spelling, []).append(c)
             rs.sort()
             names.sort()
-            # (for _touches_macro: the starts, and the furthest end so far)
+            # (for touches_macro: the starts, and the furthest end so far)
             self._macro_starts = [r[0] for r in rs]
             reach, far = [], -1
             for r in rs:
