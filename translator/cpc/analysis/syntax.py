@@ -346,6 +346,18 @@ def _keyword_before(text, offset):
     return text[j:i]
 
 
+def _spelt(u):
+    """Whether u's text spells `typeof` and `__builtin_choose_expr` (asked
+    once per unit: the text of a parse never changes)."""
+    d = u.__dict__
+    try:
+        return d['cpc_spelt_unevaluated']
+    except KeyError:
+        r = d['cpc_spelt_unevaluated'] = (b'typeof' in u.text,
+                                          b'__builtin_choose_expr' in u.text)
+        return r
+
+
 def unevaluated_operands_in(u, root):
     """unevaluated_operands(u, root) as a list, made once per cursor and
     parse (the typecheck and unevaluated passes both ask it of each
@@ -363,8 +375,7 @@ def unevaluated_operands(u, root):
     arguments of the builtins of UNEVALUATED_ARGUMENTS."""
     # (`typeof` and `__builtin_choose_expr` are recognised by their text in
     # the file: a file that does not spell them has neither)
-    typeofs = b'typeof' in u.text
-    chooses = b'__builtin_choose_expr' in u.text
+    typeofs, chooses = _spelt(u)
     for n, _ in walk(root, skip_spawn=False, into_sizeof=True):
         if n.kind == K.CXX_UNARY_EXPR:
             # (the operand of a variable-length array type is evaluated)
