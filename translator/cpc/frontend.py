@@ -59,6 +59,10 @@ K = ci.CursorKind
 # a directive that brings another file's text in (written in a declaration:
 # its tokens there are not the main file's)
 _INCLUDE_RE = re.compile(rb'#\s*(?:include|import|embed)')
+# CXCursor_FirstAttr up to the preprocessing kinds: an attribute that a
+# declaration inherits from an earlier one is listed among its children but
+# spelt where that one is (in a header, maybe)
+_ATTRIBUTE_KIND_IDS = range(400, 500)
 LINE_MARKER_RE = re.compile(rb'^[ \t]*#[ \t]*(line[ \t]+)?\d+[ \t]+"((?:[^"\\\n]|\\.)*)"'
                             rb'((?:[ \t]+\d+)*)[ \t]*$', re.M)
 
@@ -344,7 +348,8 @@ class Unit:
         of the macro's name."""
         e = cursor.extent
         a, b = e.start.offset, e.end.offset
-        if self.in_plain_main_code(cursor) and not self.touches_macro(a, b):
+        if cursor._kind_id not in _ATTRIBUTE_KIND_IDS and self.in_plain_main_code(cursor) \
+                and not self.touches_macro(a, b):
             sa, sb = a, b       # (spelt where it is expanded: no need to ask)
         else:
             fa, sa = spelling_offset(e.start)

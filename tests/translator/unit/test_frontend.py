@@ -234,3 +234,15 @@ def test_written_is_where_each_reference_is_spelt(tmp_path):
         # not, nor are the two of the included file
         assert [text[r[0]:r[1]] for r, _ in plain] == [b'a', b'a'], (name, spelt)
         assert len(spelt) == (5 if name == 'f' else 3), spelt
+
+
+def test_an_attribute_inherited_from_a_header_is_not_written_in_the_file(tmp_path):
+    # (libclang lists it among the children of the file's declaration, with
+    # the header's offsets)
+    (tmp_path / 'h.h').write_text('void f(int *p) __attribute__((nonnull));\n')
+    text = b'#include "h.h"\nvoid f(int *p);\nint g(void) { return 0; }\n'
+    u = fe.parse(text, str(tmp_path / 't.c'))
+    f = [c for c in u.main_top() if c.spelling == 'f'][0]
+    attrs = [k for k in kids(f) if k.kind.is_attribute()]
+    assert attrs
+    assert [u.written(k) for k in attrs] == [None]
