@@ -5,7 +5,8 @@ with its exact byte range; comments and blanks produce none, a string or
 character literal (any prefix) is one token, and a preprocessor directive
 line (with its backslash continuations and comments) is one `pp` token, so
 that braces, parentheses and names inside any of them never count.  Macros
-are not expanded: a caller sees the file as it is written.
+are not expanded: a caller sees the file as it is written.  `directives(text)`
+is the `pp` tokens of `tokens(text)` alone, found without making the others.
 """
 import re
 
@@ -65,4 +66,47 @@ def tokens(text):
             line_start = False
             out.append(Tok(_KINDS[k], m.group(0), i, j))
         i = j
+    return out
+
+
+# What decides where directives are, and nothing else: a comment, a literal
+# (a `#` or a quote inside one is not one), a line break (continued or
+# not), a `#`, blanks (which keep a line at its start) and runs of
+# anything else (blanks first taken as blanks: a run starts with something
+# else, and ends the line's start).  A literal's prefix is part of a run;
+# so is a `/` that starts no comment.
+_SCAN_RE = re.compile(rb"""
+  (?P<com>//(?:[^\n\\]|\\.|\\\n)*|/\*.*?(?:\*/|\Z))
+| (?P<lit>"(?:[^"\\\n]|\\.|\\\n)*"?|'(?:[^'\\\n]|\\.|\\\n)*'?)
+| (?P<nl>\n)
+| (?P<hash>\#)
+| (?P<ws>(?:[ \t\r\f\v]|\\\n)+)
+| (?P<run>[^/"'\n\#\\]+|.)
+""", re.S | re.X)
+
+
+def directives(text):
+    """The preprocessor directive lines of bytes `text`, as `tokens` gives
+    them (the same Tok objects' values), without tokenizing the rest: the
+    scan stops at comments, literals, line breaks and `#`s only."""
+    out = []
+    n = len(text)
+    i = 0
+    line_start = True
+    match = _SCAN_RE.match
+    while i < n:
+        m = match(text, i)
+        k = m.lastgroup
+        if k == 'hash':
+            if line_start:
+                d = _DIRECTIVE_RE.match(text, i)
+                out.append(Tok(PP, d.group(0), i, d.end()))
+                i = d.end()
+                continue
+            line_start = False
+        elif k == 'nl':
+            line_start = True
+        elif k != 'ws' and k != 'com':
+            line_start = False
+        i = m.end()
     return out

@@ -16,8 +16,9 @@ when the C compiler skips it, given the front-end's `__CPC_FRONTEND__`
 (which a program may test to show the front-end something else on
 purpose).
 
-How: the C compiler preprocesses a copy of the file with a marker line
-after each such directive, which shows the groups it takes.  A chain whose
+How: the C compiler preprocesses a copy of the file, up to the `#endif`
+of its last chain, with a marker line after each such directive, which
+shows the groups it takes.  A chain whose
 groups the two take differently gets its directives replaced by constants
 (`#if 1`, `#elif 0`, ...), on as many lines as they had, so the rest of
 the file keeps its place.  Without a C compiler command (the translator
@@ -54,12 +55,15 @@ _ANY_IF = re.compile(rb'#[ \t]*if')
 def chains(text):
     """The conditional chains of `text`, each a list of Groups in order
     (its `#endif` left out), nested chains included."""
-    out, open_chains = [], []
+    return _chains(text)[0]
+
+
+def _chains(text):
+    """(chains(text), the offset after the last chain's `#endif`)."""
+    out, open_chains, end = [], [], 0
     if not _ANY_IF.search(text):
-        return out              # (most files: no need to read them token by token)
-    for t in clex.tokens(text):
-        if t.kind != clex.PP:
-            continue
+        return out, end         # (most files: no need to look for directives)
+    for t in clex.directives(text):
         m = _DIRECTIVE.match(t.text)
         name = m.group(1) if m else b''
         body = t.end + 1 if text[t.end:t.end + 1] == b'\n' else t.end
@@ -69,17 +73,21 @@ def chains(text):
             open_chains[-1].append(Group(name, t.start, t.end, body))
         elif name == b'endif' and open_chains:
             out.append(open_chains.pop())
-    return out
+            end = t.end
+    return out, end
 
 
-def taken_by_cc(text, groups, path, cc):
+def taken_by_cc(text, groups, path, cc, upto=None):
     """The indexes (into `groups`) of the groups the C compiler command `cc`
-    takes in `text`, or None when it cannot preprocess it."""
+    takes in `text`, or None when it cannot preprocess it.  `upto`: the
+    offset after the last chain's `#endif`; what follows cannot change the
+    groups taken before it, and is not preprocessed (the headers it
+    includes are most of the C compiler's work)."""
     marked, last = [], 0
     for i, g in sorted(enumerate(groups), key=lambda ig: ig[1].body):
         marked += [text[last:g.body], _MARK % i + b'\n']
         last = g.body
-    marked.append(text[last:])
+    marked += [text[last:upto], b'\n']
     # in the front-end's mode: a program may test __CPC_FRONTEND__ on purpose
     cmd = list(cc) + ['-D__CPC_FRONTEND__', '-E', '-P', '-w', '-x', 'c',
                       '-iquote', os.path.dirname(os.path.abspath(path)), '-']
@@ -106,11 +114,11 @@ def differences(u, cc):
     """[(chain, taken)]: the chains of u's main file whose groups the C
     compiler takes otherwise than the front-end, with the set of the
     groups the C compiler takes."""
-    cs = chains(u.text)
+    cs, end = _chains(u.text)
     if not cs or cc is None:
         return []
     groups = [g for c in cs for g in c]
-    by_cc = taken_by_cc(u.text, groups, u.path, cc)
+    by_cc = taken_by_cc(u.text, groups, u.path, cc, end)
     if by_cc is None:
         return []
     by_fe = taken_by_front_end(u, groups)

@@ -5,6 +5,7 @@ import re
 from . import cps_free
 from . import frontend as fe
 from .clang_types import is_cps_function_type
+from .cursors import kids, place
 
 K = fe.K
 
@@ -41,7 +42,7 @@ def cps_spelling_re(u):
     for d in u.top():
         if d.kind == K.MACRO_DEFINITION:
             defs.setdefault(d.spelling, []).append(d)
-    todo = {m.decode('utf-8', 'surrogateescape') for m in IDENTIFIER_RE.findall(u.text)}
+    todo = {m.decode('utf-8', 'surrogateescape') for m in set(IDENTIFIER_RE.findall(u.text))}
     todo = [n for n in todo if n in defs]
     seen = set(todo)
     bodies = {}
@@ -91,14 +92,37 @@ def function_declarations(u, look_into=lambda u, c: True):
             yield from _block_scope_declarations(c)
 
 
-def _block_scope_declarations(node):
-    for ch in node.get_children():
+def _block_scope_declarations(definition):
+    # in the preorder of the definition's listing (once per parse: the
+    # passes walk it), a function declaration's own subtree passed by
+    where = place(definition)
+    if where is None or where[1] != 0:
+        yield from _block_scope_declarations_below(definition)
+        return
+    sub = where[0]
+    nodes, ends = sub.nodes, sub.ends
+    i, n = 1, len(nodes)
+    while i < n:
+        k = nodes[i].kind
+        if k == K.FUNCTION_DECL:
+            ch = nodes[i]
+            if not ch.is_definition() and ch.storage_class != fe.ci.StorageClass.AUTO:
+                yield ch
+            i = ends[i]
+        elif k == K.LAMBDA_EXPR:
+            i = ends[i]
+        else:
+            i += 1
+
+
+def _block_scope_declarations_below(node):
+    for ch in kids(node):
         if ch.kind == K.FUNCTION_DECL:
             if not ch.is_definition() and \
                     ch.storage_class != fe.ci.StorageClass.AUTO:
                 yield ch
         elif ch.kind != K.LAMBDA_EXPR:
-            yield from _block_scope_declarations(ch)
+            yield from _block_scope_declarations_below(ch)
 
 
 # The keywords the cps tag is made of (the front-end reads `cps` as a GNU
@@ -130,7 +154,15 @@ def check_consistency(u):
     spelling = cps_spelling_re(u)
     # (a function without cps code names no cps function: none of its
     # declarations can conflict)
-    for c in function_declarations(u, cps_free.may_hold_cps):
+    decls = list(function_declarations(u, cps_free.may_hold_cps))
+    # how many declarations each name has: a header's declaration, whose
+    # cps-ness is its type's, is asked only when another declaration of its
+    # name may disagree with it, or when a call declared it implicitly
+    # (the thousands of a library's headers declare most names once)
+    count = {}
+    for c in decls:
+        count[c.spelling] = count.get(c.spelling, 0) + 1
+    for c in decls:
         if u.in_main_file(c):
             a = c.extent.start.offset
             nameoff = c.location.offset
@@ -141,6 +173,8 @@ def check_consistency(u):
                 spelled = is_cps_function_type(c.type) and \
                     u.text[a:nameoff].strip() != b'' and \
                     not TYPE_WORDS_RE.search(u.text[a:nameoff])
+        elif count[c.spelling] == 1 and not _implicitly_declared(c):
+            continue        # (nothing to agree with: its type is its own)
         else:
             spelled = is_cps_function_type(c.type)
         prev = seen.get(c.spelling)

@@ -8,6 +8,7 @@ does the same for the headers the file includes).  What the Python
 bindings lack is in libclang.py; the cursors and types the passes read, in
 cursors.py and clang_types.py.
 """
+import bisect
 import contextlib
 import ctypes
 import os
@@ -17,7 +18,7 @@ import clang.cindex as ci
 
 from . import cps_spelling
 from . import paths
-from .cursors import adopt, once_per_cursor, subtrees
+from .cursors import adopt, once_per_cursor, place, subtrees
 from .libclang import lib, presumed, spelling_offset
 
 TOP = paths.CHECKOUT
@@ -55,6 +56,13 @@ K = ci.CursorKind
 # whole), so that lines and file names, `__LINE__` in a rendering included, are
 # gcc's.  Offsets are kept; the program's text keeps the markers for the C
 # compiler.
+# a directive that brings another file's text in (written in a declaration:
+# its tokens there are not the main file's)
+_INCLUDE_RE = re.compile(rb'#\s*(?:include|import|embed)')
+# CXCursor_FirstAttr up to the preprocessing kinds: an attribute that a
+# declaration inherits from an earlier one is listed among its children but
+# spelt where that one is (in a header, maybe)
+_ATTRIBUTE_KIND_IDS = range(400, 500)
 LINE_MARKER_RE = re.compile(rb'^[ \t]*#[ \t]*(line[ \t]+)?\d+[ \t]+"((?:[^"\\\n]|\\.)*)"'
                             rb'((?:[ \t]+\d+)*)[ \t]*$', re.M)
 
@@ -340,11 +348,15 @@ class Unit:
         of the macro's name."""
         e = cursor.extent
         a, b = e.start.offset, e.end.offset
-        fa, sa = spelling_offset(e.start)
-        fb, sb = spelling_offset(e.end)
-        main = self.main_file()
-        if fa != main or fb != main:
-            return None
+        if cursor._kind_id not in _ATTRIBUTE_KIND_IDS and self.in_plain_main_code(cursor) \
+                and not self.touches_macro(a, b):
+            sa, sb = a, b       # (spelt where it is expanded: no need to ask)
+        else:
+            fa, sa = spelling_offset(e.start)
+            fb, sb = spelling_offset(e.end)
+            main = self.main_file()
+            if fa != main or fb != main:
+                return None
         if sb <= sa:
             return None
         if (sa, sb) != (a, b):
@@ -362,6 +374,33 @@ class Unit:
                 self.text[sa:sb] != cursor.spelling.encode('utf-8', 'surrogateescape'):
             return None
         return sa, sb
+
+    def in_plain_main_code(self, cursor):
+        """Cursor c lies in the listing of a top-level declaration of the
+        main file whose text includes no file (every token of it is then
+        the main file's, where no macro expands): known from the listing
+        (`place`) and the declaration's text, once per declaration."""
+        where = cursor.__dict__.get('place')
+        if where is None:
+            return False
+        sub = where[0]
+        memo = sub.memo
+        r = memo.get('plain main code')
+        if r is None:
+            root = sub.nodes[0]
+            r = False
+            if root.__dict__.get('in_main_file'):
+                e = root.extent
+                r = _INCLUDE_RE.search(self.text, e.start.offset, e.end.offset) is None
+            memo['plain main code'] = r
+        return r
+
+    def touches_macro(self, a, b):
+        """Some macro invocation of the main file overlaps or touches the
+        range [a, b] of the file."""
+        self.macro_ranges()
+        i = bisect.bisect_right(self._macro_starts, b)
+        return i > 0 and self._macro_reach[i - 1] >= a
 
     def macro_ranges(self):
         if self._macros is None:
@@ -382,6 +421,13 @@ class Unit:
                     every.setdefault(c.spelling, []).append(c)
             rs.sort()
             names.sort()
+            # (for touches_macro: the starts, and the furthest end so far)
+            self._macro_starts = [r[0] for r in rs]
+            reach, far = [], -1
+            for r in rs:
+                far = max(far, r[1])
+                reach.append(far)
+            self._macro_reach = reach
             self._macros = rs
             self._macro_names = names
             self._macro_defs = defs

@@ -16,7 +16,7 @@ from .clang_types import is_cps_function_type
 from .analysis.gnu_attributes import is_need_cont_call
 from .analysis.func import func, is_local_var, var_init
 from .analysis.syntax import ancestors, args_of, is_cps_call, parents_of, walk
-from .cursors import kids
+from .cursors import kids, place
 from . import rewrite as rw
 from . import reprint
 
@@ -46,7 +46,7 @@ def needs_expansion(u, f):
     if f.is_cps and copied_text_is_cut(u, f):
         return True
     rewrites_locals = f.is_cps or bool(f.spawns)
-    for n, p in walk(f.body, skip_spawn=False, into_sizeof=True):
+    for n, p in near_macros(u, f.body):
         k = n.kind
         if f.is_cps and k in (K.RETURN_STMT, K.CONTINUE_STMT, K.VAR_DECL,
                               K.LABEL_STMT, K.GOTO_STMT, K.BREAK_STMT) \
@@ -73,6 +73,31 @@ def needs_expansion(u, f):
             if m is not None and u.stringifying_macro_in(m[0], m[1]):
                 return True
     return False
+
+
+def near_macros(u, root):
+    """(node, parent) in preorder for the nodes of root's subtree, sizeof's
+    operands and spawned statements included, that may come out of a macro
+    or lie in another file: in code of the main file that includes no other
+    file (Unit.in_plain_main_code), a subtree whose range touches no macro
+    invocation is spelt where it stands, and is passed by."""
+    where = place(root)
+    if where is None or not u.in_plain_main_code(root):
+        yield from walk(root, skip_spawn=False, into_sizeof=True)
+        return
+    sub, i = where
+    nodes, parents, ends = sub.nodes, sub.parents, sub.ends
+    j, e = i, ends[i]
+    touches = u.touches_macro
+    while j < e:
+        n = nodes[j]
+        x = n.extent
+        a, b = x.start.offset, x.end.offset
+        if a < b and not touches(a, b):
+            j = ends[j]
+            continue
+        yield n, (parents[j] if j != i else None)
+        j += 1
 
 
 def cps_call_under_a_node_from_a_macro(u, f):

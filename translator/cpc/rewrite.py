@@ -105,8 +105,7 @@ def directives_in(u, a, b):
     if b'#' not in text:
         return ''
     return ''.join(t.text.decode('utf-8', 'surrogateescape') + '\n'
-                   for t in clex.tokens(text)
-                   if t.kind == clex.PP and _KEPT_DIRECTIVE_RE.match(t.text))
+                   for t in clex.directives(text) if _KEPT_DIRECTIVE_RE.match(t.text))
 
 
 def declarator_end(u, b):

@@ -80,9 +80,20 @@ class Checker:
     def __init__(self, u):
         self.u = u
         self.errs = []
+        self.shapes = {}
+
+    def value_shape(self, t):
+        """value_shape(t), once per type of the parse (a type's bytes are
+        its kind and Clang's handle of it: the same type, the same bytes)."""
+        key = bytes(t)
+        try:
+            return self.shapes[key]
+        except KeyError:
+            r = self.shapes[key] = value_shape(t)
+            return r
 
     def check(self, node, dst, src, what):
-        if mismatch(value_shape(dst), value_shape(src)):
+        if mismatch(self.value_shape(dst), self.value_shape(src)):
             self.errs.append(self.u.diag(node, 'mixing cps and native function types: %s' % (
                 what.format(src='`%s`' % type_name(src), dst='`%s`' % type_name(dst)))))
 
@@ -134,7 +145,7 @@ class Checker:
                 self.check(n, l.type, r.type, 'assigning {src} to {dst}')
             elif k == K.VAR_DECL:
                 ex = [x for x in kids(n) if x.kind.is_expression()]
-                if ex and n != root:
+                if ex and n is not root:
                     self.init(n.type, ex[-1], walk=False)
             elif k == K.CALL_EXPR:
                 ch = kids(n)
@@ -343,21 +354,22 @@ ALLOCA = ('alloca', '__builtin_alloca')
 
 
 def cps_code(u):
-    """(what, body) of each piece of code that runs as a cps function: the
-    body of each cps function, and each spawned statement (the spawn pass
-    makes it a cps function of its own), without the statements spawned in
-    it; `what` names it in messages."""
+    """(what, body, definition) of each piece of code that runs as a cps
+    function: the body of each cps function, and each spawned statement
+    (the spawn pass makes it a cps function of its own), without the
+    statements spawned in it; `what` names it in messages, `definition`
+    is the function definition it is in."""
     for c in cps_free.code_defs(u):
         body = [x for x in kids(c) if x.kind == K.COMPOUND_STMT]
         if not body:
             continue
         if is_cps_function_type(c.type):
-            yield 'cps function `%s`' % c.spelling, body[-1]
+            yield 'cps function `%s`' % c.spelling, body[-1], c
         for n, _ in syntax.walk(body[-1], skip_spawn=False):
             if n.kind == K.IF_STMT:
                 s = syntax.spawn_body(n)
                 if s is not None:
-                    yield 'a statement spawned in `%s`' % c.spelling, s
+                    yield 'a statement spawned in `%s`' % c.spelling, s, c
 
 
 def cps_code_errors(u):
@@ -370,9 +382,11 @@ def cps_code_errors(u):
     (unevaluated.py replaces them) do not count."""
     errs = []
     unprototyped = {}
-    for what, body in cps_code(u):
+    for what, body, definition in cps_code(u):
+        # (those of the whole definition: the others' ranges hold none of
+        # the body's calls)
         unevaluated = [(x.extent.start.offset, x.extent.end.offset)
-                       for x in syntax.unevaluated_operands(u, body)]
+                       for x in syntax.unevaluated_operands_in(u, definition)]
 
         def evaluated(n):
             a, b = n.extent.start.offset, n.extent.end.offset

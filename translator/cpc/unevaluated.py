@@ -22,7 +22,7 @@ unevaluated operand (in any function, and at file scope).
 from . import cps_free
 from . import frontend as fe
 from .clang_types import is_cps_function_type
-from .analysis.syntax import is_cps_call, unevaluated_operands
+from .analysis.syntax import is_cps_call, unevaluated_operands_in
 from .cursors import kids
 from . import ctype
 
@@ -65,7 +65,7 @@ def _unevaluated_roots(u):
     """The unevaluated operands of the main file."""
     for top in u.main_top():
         if not cps_free.skipped(u, top):
-            yield from unevaluated_operands(u, top)
+            yield from unevaluated_operands_in(u, top)
 
 
 def replace_calls(u):

@@ -67,16 +67,21 @@ class HeapVla:
                               self.name)
 
 
-def in_scope_at_calls(u, f, parents):
+def in_scope_at_calls(u, f, parents=None):
     """[(VAR_DECL, its block)] for the locals of VLA type of cps function f
-    that a cps call of f is in the scope of."""
+    that a cps call of f is in the scope of.  `parents`: parents_of(f.body),
+    made here when f has a local of VLA type and not given."""
     if not f.is_cps or f.body is None or not f.cps_calls:
         return []
+    arrays = [n for n, _ in walk(f.body, skip_spawn=False)
+              if n.kind == K.VAR_DECL and ctype.is_vla(n.type)]
+    if not arrays:
+        return []
+    if parents is None:
+        parents = parents_of(f.body)
     calls = sorted(c.extent.start.offset for c in f.cps_calls)
     out = []
-    for n, p in walk(f.body, skip_spawn=False):
-        if n.kind != K.VAR_DECL or not ctype.is_vla(n.type):
-            continue
+    for n in arrays:
         stmt = parents.get(id(n))
         block = parents.get(id(stmt)) if stmt is not None else None
         e = block.extent.end.offset if block is not None else f.body.extent.end.offset
@@ -158,9 +163,12 @@ def move_to_heap(u):
     errors = []         # (every array refused, in one run)
     for c in cps_function_defs(u):
         f = func(u, c)
-        parents = parents_of(f.body) if f.body is not None else {}
+        found = in_scope_at_calls(u, f)
+        if not found:
+            continue
+        parents = parents_of(f.body)
         vlas = []
-        for i, (v, b) in enumerate(in_scope_at_calls(u, f, parents)):
+        for i, (v, b) in enumerate(found):
             try:
                 vlas.append(describe(u, f, v, b, i + 1))
             except fe.Diags as e:
@@ -275,7 +283,7 @@ def check(u):
         f = func(u, c)
         if f.body is None:
             continue
-        for v, _ in in_scope_at_calls(u, f, parents_of(f.body)):
+        for v, _ in in_scope_at_calls(u, f):
             out.append(u.diag(v, 'the variable-length array `%s` of cps function `%s` is in '
                               'scope at a cps call' % (v.spelling, f.name)))
     return out

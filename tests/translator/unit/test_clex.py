@@ -49,3 +49,49 @@ def test_tokens_with_their_kinds_and_byte_ranges():
         ('pp', b'#define M(a) \\\n  { a }', 39),
         ('id', b'f', 62), ('punct', b'(', 63), ('id', b'x', 64), ('punct', b')', 65),
         ('punct', b';', 66)]
+
+
+def directive_ranges(found):
+    return [(t.kind, t.text, t.start, t.end) for t in found]
+
+
+def pp_tokens(text):
+    return directive_ranges(t for t in clex.tokens(text) if t.kind == clex.PP)
+
+
+# where a `#` starts a directive and where it does not: after blanks and
+# comments, after a continued line, inside literals and comments, after a
+# comment that spans lines from code, a literal's prefix, a lone slash or
+# backslash, an unterminated literal or comment
+DIRECTIVE_CASES = [
+    b'#if A\nx\n#endif\n',
+    b'  /* c */ # if A\n',
+    b'a /*\n*/ #if A\n#else\n',
+    b'a \\\n#if A\n#if B\n',
+    b'"#if A" \'#\' u8"#x"\n  #define Q "a\\"#b"\n',
+    b'// #if A\n/* \n#if B\n */\n#ifdef C\n',
+    b'x / y #z\n\t#\tinclude <a.h>\n',
+    b'a \\ b\n#undef A\n',
+    b'"unterminated\n#if A\n\'x\n#elif B\n',
+    b'a /* open\n#if A',
+    b'#define F(x) #x ## y /* \n */ z\n#endif',
+    b'',
+]
+
+
+def test_directives_are_the_directive_tokens():
+    for text in DIRECTIVE_CASES:
+        assert directive_ranges(clex.directives(text)) == pp_tokens(text), text
+
+
+def test_directives_are_the_directive_tokens_of_the_corpus():
+    import glob
+    import os
+    top = os.path.join(os.path.dirname(__file__), '..')
+    files = glob.glob(os.path.join(top, 'corpus', '*.c')) + \
+        glob.glob(os.path.join(top, 'programs', '*.cpc'))
+    assert files
+    for f in files:
+        with open(f, 'rb') as fh:
+            text = fh.read()
+        assert directive_ranges(clex.directives(text)) == pp_tokens(text), f

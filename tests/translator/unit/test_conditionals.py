@@ -70,3 +70,21 @@ def test_a_group_that_opens_with_a_false_nested_if_is_taken():
     text = (b'#if 1\n#if 0\nint a;\n#else\nint b;\n#endif\n#else\n#if 1\nint c;\n#endif\n#endif\n'
             b'#if 0\n#else\nint d;\n#endif\n')
     assert conditionals.pin(fe.parse(text, 'nest.c'), CC) == []
+
+
+def test_the_c_compiler_preprocesses_the_file_up_to_its_last_endif_only(monkeypatch):
+    # what follows the last chain cannot change the groups taken (the
+    # headers included after it are most of the C compiler's work)
+    given = []
+    run = conditionals.subprocess.run
+
+    def spy(cmd, input=None, **kw):
+        given.append(input)
+        return run(cmd, input=input, **kw)
+    monkeypatch.setattr(conditionals.subprocess, 'run', spy)
+    text = DISAGREE + b'#include <stdio.h>\nint after_the_last_endif;\n'
+    u = fe.parse(text, 'gnuc.c')
+    out = rewrite.apply(u.text, conditionals.pin(u, CC))
+    assert b'#if 1 /* taken by the C compiler */\n' in out
+    assert len(given) == 1
+    assert b'#endif' in given[0] and b'stdio' not in given[0] and b'after_the' not in given[0]

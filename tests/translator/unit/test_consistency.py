@@ -98,3 +98,15 @@ def test_the_spellings_of_cps_are_read_from_the_macros_the_file_names(tmp_path):
     spelling = consistency.cps_spelling_re(u)
     assert [w for w in (b'cps', b'co_fn', b'co_inner', b'unused_fn')
             if spelling.fullmatch(w)] == [b'cps', b'co_fn', b'co_inner']
+
+
+def test_a_headers_cps_declaration_after_an_implicit_one_is_an_error(tmp_path):
+    # (the header declares `late` once: it is still asked, for the call
+    # that declared it implicitly before)
+    (tmp_path / 'late.h').write_text('cps int late(int x);\n')
+    path = str(tmp_path / 't.cpc')
+    with pytest.raises(fe.Diags) as e:
+        stage('consistency', 'cps void g(void) { late(1); }\n#include "late.h"\n', path=path)
+    assert [d.msg.split(', but')[0] for d in e.value.diags] == [
+        '`late` is declared cps here']
+

@@ -383,3 +383,22 @@ def test_cpc_emit_c_prints_the_translated_c(tmp_path):
     assert r.returncode == 0, r.stderr
     assert 'f__cps(' in r.stdout and 'cpc_spawn_continuation(' in r.stdout
     assert not (tmp_path / 'a.out').exists()
+
+
+def test_the_c_printed_to_standard_output_is_whole_at_the_exit(tmp_path):
+    # (cpcc ends without the interpreter's teardown: driver.exit_now
+    # flushes the standard streams first)
+    (tmp_path / 'p.cpc').write_text(CPS_PROG.replace('VALUE', '7') * 1 +
+                                    ''.join('cps int g%d(int x) { cpc_yield(); return x + %d; }\n'
+                                            % (i, i) for i in range(300)))
+    printed = cpcc(['--cpc-emit-c', 'p.cpc'], tmp_path)
+    written = cpcc(['--cpc-emit-c', 'p.cpc', '-o', 'p.c'], tmp_path)
+    assert printed.returncode == 0 and written.returncode == 0, printed.stderr
+    assert len(printed.stdout) > 65536
+    assert printed.stdout == (tmp_path / 'p.c').read_text()
+
+
+def test_an_error_exits_with_status_1_and_its_message(tmp_path):
+    r = cpcc(['-c', 'missing.cpc'], tmp_path)
+    assert r.returncode == 1
+    assert r.stderr == 'cpcc: error: missing.cpc: No such file or directory\n'

@@ -209,3 +209,40 @@ def test_an_error_two_parts_find_is_collected_once():
 
 def test_nothing_collected_raises_nothing():
     fe.Collected().raise_any()
+
+
+def _decl_refs(u, name):
+    f = [c for c in u.function_defs() if c.spelling == name][0]
+    return [n for n, _ in walk(f)
+            if n.kind == K.DECL_REF_EXPR]
+
+
+def test_written_is_where_each_reference_is_spelt(tmp_path):
+    # the references of a function body: in the file, in a macro argument,
+    # out of a macro's body, and out of a file included in the body (whose
+    # offsets are the included file's, outside every macro of the main file)
+    (tmp_path / 'body.inc').write_text('a = a + 1;\n')
+    text = (b'#define ID(x) (x)\n#define A a\n'
+            b'int f(int a) {\n#include "body.inc"\n  return ID(a) + A + a;\n}\n'
+            b'int g(int a) { return ID(a) + A + a; }\n')
+    path = str(tmp_path / 'w.c')
+    u = fe.parse(text, path)
+    for name in ('f', 'g'):
+        spelt = [(u.written(n), n.extent.start.offset) for n in _decl_refs(u, name)]
+        plain = [(r, a) for (r, a) in spelt if r is not None]
+        # the `a` in ID's argument and the last one are written; A's `a` is
+        # not, nor are the two of the included file
+        assert [text[r[0]:r[1]] for r, _ in plain] == [b'a', b'a'], (name, spelt)
+        assert len(spelt) == (5 if name == 'f' else 3), spelt
+
+
+def test_an_attribute_inherited_from_a_header_is_not_written_in_the_file(tmp_path):
+    # (libclang lists it among the children of the file's declaration, with
+    # the header's offsets)
+    (tmp_path / 'h.h').write_text('void f(int *p) __attribute__((nonnull));\n')
+    text = b'#include "h.h"\nvoid f(int *p);\nint g(void) { return 0; }\n'
+    u = fe.parse(text, str(tmp_path / 't.c'))
+    f = [c for c in u.main_top() if c.spelling == 'f'][0]
+    attrs = [k for k in kids(f) if k.kind.is_attribute()]
+    assert attrs
+    assert [u.written(k) for k in attrs] == [None]

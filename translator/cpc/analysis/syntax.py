@@ -346,6 +346,26 @@ def _keyword_before(text, offset):
     return text[j:i]
 
 
+def _spelt(u):
+    """Whether u's text spells `typeof` and `__builtin_choose_expr` (asked
+    once per unit: the text of a parse never changes)."""
+    d = u.__dict__
+    try:
+        return d['cpc_spelt_unevaluated']
+    except KeyError:
+        r = d['cpc_spelt_unevaluated'] = (b'typeof' in u.text,
+                                          b'__builtin_choose_expr' in u.text)
+        return r
+
+
+def unevaluated_operands_in(u, root):
+    """unevaluated_operands(u, root) as a list, made once per cursor and
+    parse (the typecheck and unevaluated passes both ask it of each
+    function definition of the main file)."""
+    return once_per_cursor(root, 'unevaluated operands',
+                           lambda r: list(unevaluated_operands(u, r)))
+
+
 def unevaluated_operands(u, root):
     """The operands under root that C or GNU C never evaluates: those of
     `sizeof`, `_Alignof` and `typeof` (`__typeof__`) unless their type is a
@@ -353,20 +373,24 @@ def unevaluated_operands(u, root):
     controlling expression of `_Generic` and the associations it cannot
     select, the branch `__builtin_choose_expr` does not choose, and the
     arguments of the builtins of UNEVALUATED_ARGUMENTS."""
+    # (`typeof` and `__builtin_choose_expr` are recognised by their text in
+    # the file: a file that does not spell them has neither)
+    typeofs, chooses = _spelt(u)
     for n, _ in walk(root, skip_spawn=False, into_sizeof=True):
         if n.kind == K.CXX_UNARY_EXPR:
             # (the operand of a variable-length array type is evaluated)
             if not sizeof_evaluated(n):
                 yield from (x for x in kids(n) if x.kind.is_expression())
-        elif n.kind == K.PAREN_EXPR and \
-                _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS and \
-                not ctype.is_vla(n.type):
-            yield n
+        elif n.kind == K.PAREN_EXPR:
+            if typeofs and \
+                    _keyword_before(u.text, n.extent.start.offset) in TYPEOF_KEYWORDS and \
+                    not ctype.is_vla(n.type):
+                yield n
         elif n.kind == K.GENERIC_SELECTION_EXPR:
             ch = kids(n)
             yield ch[0]
             yield from (x for x in ch[1:] if not selectable(n, x))
-        elif n.kind == K.UNEXPOSED_EXPR and is_choose_expr(u, n):
+        elif n.kind == K.UNEXPOSED_EXPR and chooses and is_choose_expr(u, n):
             ch = kids(n)
             value = integer_value(ch[0])
             if value is not None:
