@@ -2070,7 +2070,7 @@ def _before_stop_print(kind=None):
         except (gdb.error, RuntimeError):
             there = False
         if there:
-            _quiet_stop_print()          # finish's stop in the C caller
+            _set_until_stop(('suppress-cli-notifications', 'on'))   # finish's stop in the C caller
             return
         _restore_stop_print()            # finish stopped elsewhere: as gdb prints it
     if sig == SIGTRAP or _continuing:
@@ -2117,6 +2117,7 @@ class _ResumeBreakpoint(gdb.Breakpoint):
         self.k = k
         self.at_entry = at_entry
         self.hit = False
+        self.returning = None       # (finish) the type the function returns
         self.moves = _MoveTracker(self)
 
     def stop(self):
@@ -2510,6 +2511,7 @@ def _before_step(kind):
             _step = (kind, _ResumeBreakpoint(*target), f, mode, into)
             if kind == 'finish' and not _MI:
                 _quiet_finish(f)
+                _step[1].returning = _return_type(f)
         elif into:
             _step = (kind, _NoBreakpoint(), f, mode, into)
         else:
@@ -2794,10 +2796,54 @@ def _after_step(kind):
             _rest_of_line()                  # the rest of the call's line
         elif bp.hit:
             _print_frame()
+            if kind == 'finish':
+                _print_returned(bp.returning, bp.k)
     finally:
         bp.remove()
         for b in into:
             b.remove()
+
+
+def _return_type(f):
+    """The type cps function frame f returns, or None (void): the type of
+    the translation's `cpc_ret`, which each `return v;` of its body declares
+    in a block of its own (f's function: the body or a chunk)."""
+    fb = _function_block(f.pc())
+    if fb is None or f.find_sal().symtab is None:
+        return None
+    for e in f.find_sal().symtab.linetable():
+        if not _owns(fb, e.pc):
+            continue
+        b = gdb.block_for_pc(e.pc)
+        while b is not None and b.function is None:
+            for sym in b:
+                if sym.name == 'cpc_ret':
+                    return sym.type
+            b = b.superblock
+    return None
+
+
+def _returned_value(rtype, k):
+    """The value a cps function of return type rtype returned to the
+    thread of continuation k, now back in its caller: `return v;` left v
+    just above the caller's frame, the top one (cpc_return_reserved)."""
+    ctype = gdb.lookup_type('cpc_continuation')
+    off_c = next(fl.bitpos // 8 for fl in ctype.fields() if fl.name == 'c')
+    top = k + off_c + _u32(k + 8)
+    return gdb.Value(top).cast(rtype.pointer()).dereference()
+
+
+def _print_returned(rtype, k):
+    """finish's `Value returned is $N = V` (nothing for a void function)."""
+    if rtype is None:
+        return
+    try:
+        v = _returned_value(rtype, k)
+        v.fetch_lazy()
+        n = gdb.add_history(v)
+        gdb.write('Value returned is $%d = %s\n' % (n, v.format_string()))
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        pass
 
 
 def _rest_of_line():
