@@ -2118,6 +2118,7 @@ class _ResumeBreakpoint(gdb.Breakpoint):
         self.at_entry = at_entry
         self.hit = False
         self.returning = None       # (finish) the type the function returns
+        self.value = None           # (finish) what it returned
         self.moves = _MoveTracker(self)
 
     def stop(self):
@@ -2126,6 +2127,14 @@ class _ResumeBreakpoint(gdb.Breakpoint):
         if k != self.k:
             return False
         self.hit = True
+        if self.returning is not None:
+            # (the callee's result, above the caller's frame, before the
+            # caller takes it and maybe drops its frame)
+            try:
+                self.value = _returned_value(self.returning, k)
+                self.value.fetch_lazy()
+            except (gdb.error, RuntimeError, ValueError):
+                self.value = None
         return True
 
     def remove(self):
@@ -2424,9 +2433,13 @@ def _labels_of(func, near_pc):
     return {line: addr for (_, line, addr) in _labels(func, near_pc).values()}
 
 
-def _caller_resume(f):
+def _caller_resume(f, at_stub=False):
     """(address of the resume label, k) of the cps caller of the function
-    running in frame f: where it goes on once f's function returns."""
+    running in frame f: where it goes on once f's function returns.  With
+    at_stub, when the label has no address (optimised: the caller's body
+    is inlined into its resume function), (the resume function's address,
+    k, True): the thread is stopped where that function starts, then taken
+    on to the call's line by _to_call_line."""
     name = cname(f)
     r = running_stack(f)
     if r is None or r[0] is None:
@@ -2444,7 +2457,7 @@ def _caller_resume(f):
     line = (_resume_loc(caller, n, fn) or (None, None))[1]
     addr = _labels_of(caller, fn).get(line)
     if addr is None:
-        return None
+        return (fn, k, True) if at_stub and line is not None else None
     # past the restores of the caller's variables, before it takes the
     # result: the last statement on the call's line after the label
     body = body_symbol(caller, gdb.block_for_pc(fn))
@@ -2471,7 +2484,7 @@ def _before_step(kind):
             return
         target, into = None, []
         if kind == 'finish':
-            target, mode = _caller_resume(f), 'finish'
+            target, mode = _caller_resume(f, True), 'finish'
         elif name.endswith('__cps'):
             # at a cps function's entry: its body may run later, from the
             # trampoline (a deferred entry), or at once (then `step` enters it)
@@ -2795,9 +2808,11 @@ def _after_step(kind):
         elif bp.hit and mode in ('call', 'return'):
             _rest_of_line()                  # the rest of the call's line
         elif bp.hit:
+            if kind == 'finish' and bp.at_entry:
+                _to_call_line()
             _print_frame()
             if kind == 'finish':
-                _print_returned(bp.returning, bp.k)
+                _print_returned(bp.value)
     finally:
         bp.remove()
         for b in into:
@@ -2833,13 +2848,41 @@ def _returned_value(rtype, k):
     return gdb.Value(top).cast(rtype.pointer()).dereference()
 
 
-def _print_returned(rtype, k):
+def _to_call_line():
+    """From the start of the resume function where an optimised caller's
+    body goes on after a call, on to the call's line in it (its first code
+    of that line: the result taken, the variables restored), as `finish`
+    stops in C."""
+    f = gdb.selected_frame()
+    m = RESUME_RE.match(cname(f))
+    if m is None:
+        return
+    loc = _resume_loc(m.group(1), int(m.group(2)), f.pc())
+    fb = _function_block(f.pc())
+    if loc is None or fb is None:
+        return
+    rows = sorted((e.pc, e.line) for e in f.find_sal().symtab.linetable()
+                  if e.pc > f.pc() and _owns(fb, e.pc))
+    # (the last row of the line's first run: past the restores)
+    pc = None
+    for addr, line in rows:
+        if line == loc[1]:
+            pc = addr
+        elif pc is not None:
+            break
+    if pc is not None:
+        _set_until_stop(('suppress-cli-notifications', 'on'))
+        try:
+            gdb.execute('advance *0x%x' % pc, to_string=True)
+        finally:
+            _restore_stop_print()
+
+
+def _print_returned(v):
     """finish's `Value returned is $N = V` (nothing for a void function)."""
-    if rtype is None:
+    if v is None:
         return
     try:
-        v = _returned_value(rtype, k)
-        v.fetch_lazy()
         n = gdb.add_history(v)
         gdb.write('Value returned is $%d = %s\n' % (n, v.format_string()))
     except (gdb.error, RuntimeError, ValueError, AttributeError):
