@@ -927,6 +927,7 @@ def test_finish_from_a_callee_of_a_later_chunk_returns_to_the_line_of_the_call()
     out = gdb(build('chunked', '-O0'), 'break chunked.cpc:9 if v == 90', 'run', 'finish',
               'info locals', 'next', 'info locals', 'kill')
     assert re.search(r'\n#0  walk \(n=5\) at \S*chunked\.cpc:100\n100\t.*\n'
+                     r'Value returned is \$\d+ = 91\n'
                      r'total = <optimized out>\n101\t.*\ntotal = 91\n', out), out
 
 
@@ -952,15 +953,19 @@ def test_frame_in_a_cps_function_shows_the_users_arguments_and_line(opt):
 
 
 @pytest.mark.parametrize('opt', ['-O0', '-O2'])
-def test_up_from_a_resumed_cps_function_skips_its_resume_function(opt):
+def test_up_from_a_resumed_cps_function_stops_below_its_callers_in_the_continuation(opt):
     # square was resumed by the scheduler: its C caller is square__resume_1
-    # (at -O2 the body is inlined into it), part of square's invocation
+    # (at -O2 the body is inlined into it), part of square's invocation, and
+    # count and report, which bt shows above it, have no C frame
     out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --up--\\n', 'up',
-              'echo --down--\\n', 'down', 'kill')
-    up = out[out.index('--up--\n'):out.index('--down--\n')]
-    assert re.match(r'--up--\n#\d+  0x[0-9a-f]+ in sched_trampoline \(', up), out
-    assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t', after(out, '--down--\n')), out
-    assert '__resume' not in out and 'cpc_k' not in out, out
+              'echo --up-3--\\n', 'up 3', 'echo --down--\\n', 'down', 'kill')
+    part = dict(re.findall(r'--([\w-]+)--\n(.*?)(?=\n--|\Z)', out, re.S))
+    assert part['up'] == ("Initial frame selected; you cannot go up: square's callers (count, "
+                          "report) wait in the thread's continuation, not on the stack (bt and "
+                          "cpc bt show them)"), out
+    assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t', part['up-3']), out
+    assert part['down'].startswith('Bottom (innermost) frame selected; you cannot go down.'), out
+    assert '__resume' not in out and 'cpc_k' not in out and 'sched_' not in out, out
 
 
 def test_up_from_a_callee_reaches_its_cps_caller_in_one_step():
@@ -971,6 +976,15 @@ def test_up_from_a_callee_reaches_its_cps_caller_in_one_step():
     assert re.match(r'#\d+  0x[0-9a-f]+ in count \(n=2\) at \S*lines\.cpc:13\n13\t',
                     after(out, '--up--\n')), out
     assert re.match(r'#0  square \(v=2\) at \S*lines\.cpc:6\n6\t', after(out, '--down--\n')), out
+
+
+def test_up_from_a_cps_caller_on_the_stack_stops_below_the_callers_waiting():
+    # square runs at once from count's body, count was resumed: report waits
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step',
+              'up', 'echo --up--\\n', 'up', 'kill')
+    assert after(out, '--up--\n').startswith(
+        "Initial frame selected; you cannot go up: count's callers (report) wait in the "
+        "thread's continuation"), out
 
 
 @pytest.mark.parametrize('opt', ['-O0', '-O2'])
@@ -984,13 +998,13 @@ def test_frame_shows_an_argument_dead_across_a_call_optimized_out(opt):
 
 def test_frame_up_and_down_keep_gdbs_arguments_and_errors():
     out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
-              'echo --down--\\n', 'down', 'echo --up-100--\\n', 'up 100',
+              'echo --down--\\n', 'down', 'frame level 3', 'echo --up-100--\\n', 'up 100',
               'echo --up--\\n', 'up', 'echo --down-1--\\n', 'down 1',
               'echo --frame-function--\\n', 'frame function square',
               'echo --frame-1--\\n', 'frame 1', 'echo --frame-level-3--\\n', 'frame level 3',
               'echo --frame-apply--\\n', 'frame apply 1 -q print 5', 'echo --end--\\n', 'kill')
     part = dict(re.findall(r'--([\w-]+)--\n(.*?)(?=\n--|\Z)', out, re.S))
-    assert part['down'] == 'Bottom (innermost) frame selected; you cannot go down.', out
+    assert part['down'].startswith('Bottom (innermost) frame selected; you cannot go down.\n'), out
     assert re.match(r'#\d+  0x[0-9a-f]+ in main \(\) at \S*lines\.cpc:27\n27\t', part['up-100'])
     assert part['up'] == 'Initial frame selected; you cannot go up.', out
     assert re.match(r'#\d+  0x[0-9a-f]+ in cpc_scheduler_run ', part['down-1']), out
@@ -1079,17 +1093,46 @@ def test_a_users_hook_stop_is_kept_and_the_extension_says_what_it_gives_up():
     assert re.search(r'^Program received signal SIGSEGV.*\nmine\n', r.stdout, re.M), r.stdout
 
 
-def test_finish_from_a_cps_function_prints_no_generated_function_nor_its_c_result():
-    # (gdb's stop in the C caller, square__resume_1, is its source line
-    # only; the printing settings are put back after it)
+def test_finish_from_a_cps_function_prints_no_stop_in_its_c_caller():
+    # (gdb's stop in the C caller, square__resume_1, is not printed: not its
+    # line, the declaration's, nor its C result; the printing settings are
+    # put back after it)
     out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'finish', 'show print finish',
-              'show print frame-info', 'show print address', 'kill')
+              'show print frame-info', 'show print address', 'show suppress-cli-notifications',
+              'kill')
     assert '__resume' not in out and 'cpc_continuation' not in out and 'cpc_k' not in out, out
-    assert re.search(r'\n5\tcps int square\(int v\) \{\nValue returned is \$1 = <not displayed>\n'
-                     r'.*\n#0  count \(n=3\) at \S*lines\.cpc:13\n13\t.*\n'
+    assert 'cps int square' not in out and '<not displayed>' not in out, out
+    assert re.search(r'\n7\t    return v \* v;\n\[cpc: [^\n]*\]\n'
+                     r'#0  count \(n=3\) at \S*lines\.cpc:13\n13\t.*\n'
+                     r'Value returned is \$\d+ = 9\n'
                      r'Printing of return value after `finish\' is on\.\n'
                      r'Printing of frame information is "auto"\.\n'
-                     r'Printing of addresses is on\.\n', out), out
+                     r'Printing of addresses is on\.\n'
+                     r'Suppression of printing CLI notifications is off\.\n', out), out
+
+
+def test_finish_from_a_cps_function_prints_the_value_it_returned():
+    # square(3) returns 9 to count, count returns 1 + 4 + 9 to report; the
+    # value is the last of gdb's value history, as finish puts it there
+    # (at -O2: test_finish_at_o2_ends_in_the_callers_code_in_the_users_terms)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'delete', 'finish',
+              'echo --last--\\n', 'print $', 'break lines.cpc:17', 'continue', 'finish',
+              'echo --last--\\n', 'print $', 'kill')
+    got = re.findall(r'^Value returned is \$\d+ = (.*)\n--last--\n\$\d+ = (.*)$', out, re.M)
+    assert got == [('9', '9'), ('14', '14')], out
+    assert 'cpc_continuation' not in out, out
+
+
+def test_finish_at_o2_ends_in_the_callers_code_in_the_users_terms():
+    # (square's body is inlined into square__resume_1, count's into
+    # count__resume_1, where count goes on after the call: gcc merged the
+    # end of line 13, the result's store, into line 14's first instruction)
+    out = gdb(build('lines', '-O2'), 'break lines.cpc:7', 'run', 'delete', 'finish',
+              'info locals', 'kill')
+    got = out[out.index('return v * v;'):]
+    assert re.search(r'^#0  (0x[0-9a-f]+ in )?count \(n=3\) at \S*lines\.cpc:1[34]\n1[34]\t.*\n'
+                     r'Value returned is \$\d+ = 9\nsq = 9\ntotal = 0\n', got, re.M), out
+    assert '__resume' not in out and 'cpc_k' not in out and 'cpc_resume' not in out, out
 
 
 def test_the_extension_loaded_again_prints_a_stop_once():

@@ -1767,12 +1767,32 @@ def _raw_frames():
         f = f.older()
 
 
-def _shown_frames():
-    """The decorators of the frames `bt` numbers, newest first."""
+def _shown_frames(waiting=False):
+    """The decorators of the frames `bt` numbers, newest first (waiting:
+    and those it shows unnumbered, the cps callers waiting in the
+    continuation, ContinuationFrame)."""
     ff = gdb.frame_filters.get('cpc')
     if ff is None or not ff.enabled:
         return list(_raw_frames())
-    return [d for d in ff.filter(_raw_frames()) if not isinstance(d, ContinuationFrame)]
+    return [d for d in ff.filter(_raw_frames())
+            if waiting or not isinstance(d, ContinuationFrame)]
+
+
+def _waiting_above(frames, i):
+    """(j, names): the last frame j >= i of frames (all `bt` shows) before
+    the cps callers waiting in the continuation, and their names; (None, [])
+    when none wait above frame i."""
+    last = i
+    for j in range(i + 1, len(frames)):
+        if isinstance(frames[j], ContinuationFrame):
+            names = []
+            for d in frames[j:]:
+                if not isinstance(d, ContinuationFrame):
+                    break
+                names.append(d.lf.func)
+            return last, names
+        last = j
+    return None, []
 
 
 def _shown_frame_of(frames, f):
@@ -1870,9 +1890,24 @@ class CpcMove(gdb.Command):
     def invoke(self, arg, from_tty):
         f = _selected_frame()
         n = int(gdb.parse_and_eval(arg)) if arg.strip() else 1
-        frames = _shown_frames()
+        every = _shown_frames(waiting=True)
+        frames = [d for d in every if not isinstance(d, ContinuationFrame)]
         cur = _shown_frame_of(frames, f)
-        i = next(i for i, d in enumerate(frames) if d is cur) + self.sign * n
+        at = next(i for i, d in enumerate(frames) if d is cur)
+        i = at + self.sign * n
+        top, waiting = _waiting_above(every, every.index(cur))
+        if top is not None and self.sign > 0:
+            # the cps callers have no C frame to select: the outermost cps
+            # frame on the stack is the top of the thread's stack, not the
+            # scheduler that runs it
+            top = frames.index(every[top])
+            if i > top:
+                if not arg.strip() and at == top:
+                    raise gdb.GdbError(
+                        '%s: %s\'s callers (%s) wait in the thread\'s continuation, '
+                        'not on the stack (bt and cpc bt show them)' % (
+                            self.edge[:-1], cur.function(), ', '.join(waiting)))
+                i = top
         if not 0 <= i < len(frames):
             if not arg.strip():
                 raise gdb.GdbError(self.edge)
