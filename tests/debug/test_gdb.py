@@ -1150,3 +1150,37 @@ def test_finish_typed_at_a_terminal_runs_till_exit_from_the_function_without_c_a
                      re.M), out
     assert 'cpc_k' not in out, out
     assert 'Printing of non-scalar frame arguments is "scalars".' in out, out
+
+
+# ---- gdb's own stops on the way of next, step and finish ------------------------------
+
+def test_next_over_a_cps_call_prints_no_stop_in_the_body_epilogue():
+    # (gdb's next ends on count's closing line, where the body returned to
+    # the scheduler; the extension goes on from there: that stop is not the
+    # user's)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'echo --next--\\n', 'next',
+              'echo --end--\\n', 'kill')
+    assert after(out, '--next--\n').startswith(
+        '[cpc: the thread waits for the call to return; running other threads until it '
+        'resumes]\n14\t        total += sq;\n--end--\n'), out
+
+
+def test_step_into_a_deferred_call_prints_no_stop_in_the_callers_epilogue():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'echo --step--\\n', 'step',
+              'echo --end--\\n', 'kill')
+    assert re.match(r'\[cpc: the call was deferred; running other threads until the callee '
+                    r'starts\]\n#0  square \(v=3\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                    r'--end--\n', after(out, '--step--\n')), out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_signal_met_while_the_extension_runs_other_threads_is_printed_in_the_users_terms(opt):
+    # finish from depth3 before its yield: the thread resumes after the
+    # yield, on the way to depth2, and dereferences NULL
+    out = gdb(build('crash', opt), 'break crash.cpc:10', 'run', 'delete', 'echo --finish--\\n',
+              'finish', 'echo --end--\\n', 'show suppress-cli-notifications', 'kill')
+    assert re.match(r'\[cpc: [^\n]*\]\n\nProgram received signal SIGSEGV, Segmentation fault\.\n'
+                    r'(0x[0-9a-f]+ in )?depth3 \(z=<optimized out>\) at \S*crash\.cpc:11\n'
+                    r'11\t    return \*nowhere \+ local3;\n--end--\n'
+                    r'Suppression of printing CLI notifications is off\.\n',
+                    after(out, '--finish--\n')), out

@@ -2046,6 +2046,9 @@ SIGTRAP = 5
 _saved_print = None        # the settings to put back after a stop's print
 _finish_caller = None      # the C frame where a quiet finish is to stop
 _continuing = False        # within _continue
+_quiet_step = False        # gdb's stop ending a next/step not printed: the hook goes on
+_continued = False         # _continue ran in this _after_step
+_signal_where = None       # a signal's stop within _continue: its frame line, printed there
 
 
 def _set_until_stop(*settings):
@@ -2108,11 +2111,13 @@ def _before_stop_print(kind=None):
             _set_until_stop(('suppress-cli-notifications', 'on'))   # finish's stop in the C caller
             return
         _restore_stop_print()            # finish stopped elsewhere: as gdb prints it
-    if sig == SIGTRAP or _continuing:
-        # (a breakpoint or a step; or a signal met while the extension runs
-        # the program on to where a next/step/finish ends: gdb prints that
-        # stop past the capture of the `continue`, which this hook's output
-        # is in, so the stop is left as gdb prints it)
+    global _quiet_step, _signal_where
+    if sig == SIGTRAP:
+        if not _continuing and _step_goes_on(f):
+            # (the end of gdb's own next/step in the body's epilogue or the
+            # scheduler, where the hook goes on from: not the user's line)
+            _quiet_step = True
+            _set_until_stop(('suppress-cli-notifications', 'on'))
         return
     try:
         dec = _shown_frame_of(_shown_frames(), f)
@@ -2123,8 +2128,48 @@ def _before_stop_print(kind=None):
     if where is None:
         return
     sal = f.find_sal()
-    gdb.write('%s%s\n' % ('0x%016x in ' % f.pc() if f.pc() != sal.pc else '', where))
+    where = '%s%s\n' % ('0x%016x in ' % f.pc() if f.pc() != sal.pc else '', where)
+    if _continuing:
+        # (a signal met while the extension runs the program on to where a
+        # next/step/finish ends: gdb would print the stop past the capture of
+        # the `continue`, which this hook's output is in; _continue prints
+        # it, whole)
+        _signal_where = where
+        _set_until_stop(('suppress-cli-notifications', 'on'))
+        return
+    gdb.write(where)
     _quiet_stop_print()
+
+
+def _step_goes_on(f):
+    """Whether the stop now ending a next or step (not at a breakpoint, no
+    signal) is one _after_step goes on from, to where the thread resumes
+    (its conditions, as far as they can be told before the stop's print)."""
+    if _step is None or _step[0] not in ('next', 'step'):
+        return False
+    kind, bp, start, mode, into = _step
+    try:
+        if bp.hit or any(b.hit for b in into) or _at_user_breakpoint(f):
+            return False
+        if mode == 'enter':
+            return True
+        if mode == 'chunk':
+            return _still_in(start)
+        if _entered_callee(start) or (mode == 'call' and _left_normally(start)) or \
+                (mode == 'return' and _still_in(start)):
+            return False
+        return True
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        return False
+
+
+def _at_user_breakpoint(f):
+    pc = f.pc()
+    for b in gdb.breakpoints():
+        if b.is_valid() and b.number > 0 and b.enabled and \
+                any(loc.address == pc for loc in getattr(b, 'locations', None) or []):
+            return True
+    return False
 
 
 # ---- next, step and finish over cps calls ---------------------------------------------
@@ -2761,97 +2806,112 @@ def _continue():
     _print_breakpoint_stop), is captured, and shown only when the thread
     stopped for something the user must see: a breakpoint of theirs, a
     signal, the end of the program."""
-    global _last_stop, _continuing
+    global _last_stop, _continuing, _continued
     _last_stop = None
-    _continuing = True
+    _continuing = _continued = True
     try:
         out = gdb.execute('continue', to_string=True)
     finally:
         _continuing = False
+    global _signal_where
     stop = _last_stop
+    where, _signal_where = _signal_where, None
     if isinstance(stop, gdb.BreakpointEvent) and \
             all(not b.is_valid() or b.number <= 0 for b in stop.breakpoints):
         return                          # one of the extension's own breakpoints
     if isinstance(stop, gdb.StopEvent) and not isinstance(
             stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
         return                          # the end of a step of gdb's own
-    gdb.write(out)
+    gdb.write(out)                      # (gdb's `Program received signal` line)
+    if isinstance(stop, gdb.SignalEvent) and where is not None:
+        # (the stop gdb would print, in the user's terms)
+        source = gdb.execute('cpc-builtin-frame-level 0', to_string=True)
+        gdb.write(where + (source.split('\n', 1)[1] if '\n' in source else ''))
 
 
 def _after_step(kind):
-    global _step
+    global _step, _quiet_step, _continued
+    quiet, _quiet_step = _quiet_step, False
     if _step is None or _step[0] != kind:
         return
     _, bp, start, mode, into = _step
     _step = None
+    _continued = False
     try:
-        if mode == 'enter':
-            # go on to the body's first line unless the step stopped for
-            # another reason (the stop where the body starts has done its job)
-            if not bp.hit and not isinstance(_last_stop, gdb.SignalEvent) and \
-                    (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)):
-                for b in into:
-                    b.remove()
-                _continue()
-            if bp.hit:
-                _print_frame()
-            return
-        if any(b.hit and b.stopper for b in into) and not any(
-                b.hit and not b.stopper for b in into):
-            # stopped where an optimised callee starts: on to its first line,
-            # or (next) to where the thread resumes after the call
-            for b in into:
-                if b.stopper:
-                    b.remove()
-            if not any(not b.stopper for b in into):
-                gdb.write('[cpc: the thread waits for the call to return; running other '
-                          'threads until it resumes]\n')
-            _continue()
-        if any(b.hit and not b.stopper for b in into):
-            _print_frame()                   # stopped in the callee's body (silently)
-            return
-        if mode == 'chunk':
-            # the cut of a body in chunks: the next chunk's first line
-            # (gdb's step may have stopped on the cut's line first)
-            if not bp.hit and _still_in(start) and \
-                    not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
-                _continue()
-            if bp.hit:
-                _print_frame()
-            return
-        if kind in ('next', 'step') and _entered_callee(start):
-            return                           # step went into the callee
-        if mode == 'call' and _left_normally(start):
-            return                           # the call was not reached
-        if mode == 'return' and _still_in(start):
-            return                           # the function has not returned
-        if isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)) and \
-                not bp.hit:
-            return                           # stopped for another reason
-        if not bp.hit:
-            if into:
-                gdb.write('[cpc: the call was deferred; running other threads until '
-                          'the callee starts]\n')
-            else:
-                gdb.write('[cpc: the thread waits for the call to return; running other '
-                          'threads until it resumes]\n')
-            _continue()
-            if not gdb.selected_inferior().pid:
-                return                       # the program ended meanwhile
-        if any(b.hit and not b.stopper for b in into):
-            _print_frame()                   # the deferred callee's first line
-        elif bp.hit and mode in ('call', 'return'):
-            _rest_of_line()                  # the rest of the call's line
-        elif bp.hit:
-            if kind == 'finish' and bp.at_entry:
-                _to_call_line()
-            _print_frame()
-            if kind == 'finish':
-                _print_returned(bp.value)
+        _go_on(kind, bp, start, mode, into)
     finally:
         bp.remove()
         for b in into:
             b.remove()
+    if quiet and not _continued and gdb.selected_inferior().pid:
+        _print_frame()            # (gdb's stop was not printed, and it stays there)
+
+
+def _go_on(kind, bp, start, mode, into):
+    """The rest of a next/step/finish after gdb's own (_after_step)."""
+    if mode == 'enter':
+        # go on to the body's first line unless the step stopped for
+        # another reason (the stop where the body starts has done its job)
+        if not bp.hit and not isinstance(_last_stop, gdb.SignalEvent) and \
+                (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)):
+            for b in into:
+                b.remove()
+            _continue()
+        if bp.hit:
+            _print_frame()
+        return
+    if any(b.hit and b.stopper for b in into) and not any(
+            b.hit and not b.stopper for b in into):
+        # stopped where an optimised callee starts: on to its first line,
+        # or (next) to where the thread resumes after the call
+        for b in into:
+            if b.stopper:
+                b.remove()
+        if not any(not b.stopper for b in into):
+            gdb.write('[cpc: the thread waits for the call to return; running other '
+                      'threads until it resumes]\n')
+        _continue()
+    if any(b.hit and not b.stopper for b in into):
+        _print_frame()                   # stopped in the callee's body (silently)
+        return
+    if mode == 'chunk':
+        # the cut of a body in chunks: the next chunk's first line
+        # (gdb's step may have stopped on the cut's line first)
+        if not bp.hit and _still_in(start) and \
+                not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+            _continue()
+        if bp.hit:
+            _print_frame()
+        return
+    if kind in ('next', 'step') and _entered_callee(start):
+        return                           # step went into the callee
+    if mode == 'call' and _left_normally(start):
+        return                           # the call was not reached
+    if mode == 'return' and _still_in(start):
+        return                           # the function has not returned
+    if isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)) and \
+            not bp.hit:
+        return                           # stopped for another reason
+    if not bp.hit:
+        if into:
+            gdb.write('[cpc: the call was deferred; running other threads until '
+                      'the callee starts]\n')
+        else:
+            gdb.write('[cpc: the thread waits for the call to return; running other '
+                      'threads until it resumes]\n')
+        _continue()
+        if not gdb.selected_inferior().pid:
+            return                       # the program ended meanwhile
+    if any(b.hit and not b.stopper for b in into):
+        _print_frame()                   # the deferred callee's first line
+    elif bp.hit and mode in ('call', 'return'):
+        _rest_of_line()                  # the rest of the call's line
+    elif bp.hit:
+        if kind == 'finish' and bp.at_entry:
+            _to_call_line()
+        _print_frame()
+        if kind == 'finish':
+            _print_returned(bp.value)
 
 
 def _return_type(f):
