@@ -1184,3 +1184,63 @@ def test_a_signal_met_while_the_extension_runs_other_threads_is_printed_in_the_u
                     r'11\t    return \*nowhere \+ local3;\n--end--\n'
                     r'Suppression of printing CLI notifications is off\.\n',
                     after(out, '--finish--\n')), out
+
+
+# ---- info frame, frame apply, faas ---------------------------------------------------
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_info_frame_of_a_resumed_cps_function_is_in_the_users_terms(opt):
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --info--\\n', 'info frame',
+              'kill')
+    got = after(out, '--info--\n')
+    assert re.match(r'Stack level 0, frame at 0x[0-9a-f]+:\n'
+                    r' rip = 0x[0-9a-f]+ in square \(\S*lines\.cpc:7\); saved rip = 0x[0-9a-f]+\n'
+                    r" called by count, report \(waiting in the thread's continuation, no frame "
+                    r"on the stack\)\n", got), out
+    # (optimised, gdb lists no arguments for a function inlined, square's
+    # body in square__resume_1, and no frame it is inlined into)
+    assert re.search(r'^ Arglist at .*, args: v=3$', got, re.M) if opt == '-O0' else \
+        ' inlined into' not in got, out
+    assert 'cpc_k' not in got and 'cpc_resume' not in got and '__resume' not in got, out
+
+
+def test_info_frame_links_a_cps_invocation_to_the_frames_bt_shows_around_it():
+    # square(2) runs at once from count's body, through square__cps: square
+    # is called by count's frame and returns into count's code
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step',
+              'echo --square--\\n', 'info frame', 'up', 'echo --count--\\n', 'info frame',
+              'info frame level 0', 'kill')
+    square = out[out.index('--square--'):out.index('--count--')]
+    count = after(out, '--count--\n')
+    cfa_count = re.match(r'Stack level 2, frame at (0x[0-9a-f]+):\n rip = (0x[0-9a-f]+) in '
+                         r'count \(', count)
+    assert cfa_count, out
+    assert ' called by frame at %s\n' % cfa_count.group(1) in square, out
+    assert '; saved rip = %s\n' % cfa_count.group(2) in square, out
+    cfa_square = re.search(r'Stack level 0, frame at (0x[0-9a-f]+):', square).group(1)
+    assert " called by report (waiting in the thread's continuation, no frame on the stack), " \
+           "caller of frame at %s\n" % cfa_square in count, out
+    # (info frame level 0 describes square as `info frame` did there)
+    assert count.count('in square (') == 1 and 'args: v=2' in count, out
+    assert '__cps' not in out and 'cpc_k' not in out, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_frame_apply_names_each_frame_as_bt_numbers_it(opt):
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --bt--\\n', 'bt',
+              'echo --apply--\\n', 'frame apply all p 1', 'echo --frame--\\n', 'frame', 'kill')
+    bt = out[out.index('--bt--'):out.index('--apply--')]
+    apply = out[out.index('--apply--'):out.index('--frame--')]
+    numbered = re.findall(r'^#\d+ .*$', bt, re.M)
+    assert re.findall(r'^#\d+ .*$', apply, re.M) == numbered, out
+    assert len(re.findall(r'^\$\d+ = 1$', apply, re.M)) == len(numbered), out
+    assert 'cpc_k' not in apply and '__resume' not in apply, out
+    # (the selected frame is put back)
+    assert after(out, '--frame--\n').startswith('#0  square (v=3)'), out
+
+
+def test_faas_applies_a_command_to_the_users_frames_where_it_works():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step',
+              'echo --faas--\\n', 'faas p total', 'echo --end--\\n', 'kill')
+    assert re.match(r'#2  0x[0-9a-f]+ in count \(n=2\) at \S*lines\.cpc:13\n\$1 = 9\n--end--',
+                    after(out, '--faas--\n')), out

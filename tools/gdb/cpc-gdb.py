@@ -1737,7 +1737,7 @@ class CpcFrameFilter:
 # gdb's), and print a cps function's frame as `bt` shows it.
 
 _FRAME_SUBCOMMANDS = ('apply', 'level', 'function', 'address', 'pc', 'view')
-_FRAME_KEPT = ('apply', 'view')          # gdb's, as gdb prints them
+_FRAME_KEPT = ('view',)                  # gdb's, as gdb prints it
 
 
 def _gdb_errors(invoke):
@@ -1879,6 +1879,254 @@ printed in the user's terms; `frame apply` and `frame view` are gdb's
         _print_selected_frame()
 
 
+_APPLY_FLAGS = ('q', 'c', 's', 'past-main', 'past-entry')
+
+
+def _apply_options(words):
+    """(flags, settings, the rest) of `frame apply`'s options at the start
+    of words: -q, -c, -s, -past-main [on|off], -past-entry [on|off]
+    (abbreviated as gdb allows), ended by `--` or the first other word."""
+    flags, settings = set(), []
+    while words and words[0].startswith('-'):
+        w = words.pop(0)
+        if w == '--':
+            break
+        names = [f for f in _APPLY_FLAGS if f.startswith(w[1:])] if len(w) > 1 else []
+        if len(names) != 1 and w[1:] not in _APPLY_FLAGS:
+            raise gdb.GdbError('Unrecognized option at: %s' % ' '.join([w] + words)
+                               if not names else 'Ambiguous option at: %s' % w)
+        name = w[1:] if w[1:] in _APPLY_FLAGS else names[0]
+        if name.startswith('past-'):
+            value = 'on'
+            if words and words[0] in ('on', 'off', '1', '0', 'yes', 'no', 'enable', 'disable'):
+                value = words.pop(0)
+            settings.append(('backtrace ' + name, value))
+        else:
+            flags.add(name)
+    return flags, settings, words
+
+
+def _frame_header(dec):
+    """`frame apply`'s line for the frame of decorator dec (selected): gdb's
+    location line, a cps function's in the user's terms, as bt shows it."""
+    f = dec.inferior_frame()
+    out = gdb.execute('cpc-builtin-frame-level %d' % f.level(), to_string=True)
+    first = out.split('\n', 1)[0]
+    head = re.match(r'#\d+\s+(0x[0-9a-f]+ in )?', first)
+    where = _user_location(dec)
+    return '%s%s\n' % (head.group(0), where) if head and where else first + '\n'
+
+
+class CpcFrameApply(gdb.Command):
+    """Apply a command to a number of frames, a cps function's named in the
+user's terms.
+Usage: frame apply all [OPTION]... COMMAND
+       frame apply COUNT [OPTION]... COMMAND
+       frame apply level LEVEL... [OPTION]... COMMAND
+The frames are those `bt` numbers (a cps function's invocation is one frame,
+the generated functions around its body being part of it); COUNT < 0: the
+outermost ones.  Options (gdb's): -q (no frame lines), -c (go on after an
+error, printing it), -s (silently skip frames where COMMAND fails or prints
+nothing), -past-main [on|off], -past-entry [on|off].  `faas COMMAND` is
+`frame apply all -s COMMAND`."""
+
+    def __init__(self):
+        super().__init__('frame apply', gdb.COMMAND_STACK, gdb.COMPLETE_COMMAND, True)
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        words = arg.split()
+        if not words:
+            raise gdb.GdbError('Missing COUNT argument.')
+        what = words.pop(0)
+        levels = None
+        if what == 'level':
+            levels = []
+            while words and re.fullmatch(r'\d+(-\d+)?', words[0]):
+                a, _, b = words.pop(0).partition('-')
+                levels += list(range(int(a), int(b or a) + 1))
+            if not levels:
+                raise gdb.GdbError('Missing or invalid LEVEL... argument')
+        elif what != 'all':
+            try:
+                count = int(gdb.parse_and_eval(what))
+            except gdb.error:
+                raise gdb.GdbError('Invalid COUNT argument.')
+        flags, settings, words = _apply_options(words)
+        cmd = ' '.join(words)
+        if not cmd:
+            raise gdb.GdbError('Please specify a command to apply on %s' % (
+                'all frames' if what == 'all' else 'the selected frames'))
+        selected = _selected_frame()
+        saved = [(n, gdb.parameter(n)) for n, _ in settings]
+        try:
+            for n, v in settings:
+                gdb.execute('set %s %s' % (n, v))
+            frames = _shown_frames()
+            if levels is not None:
+                raw = {d.inferior_frame().level(): d for d in frames}
+                chosen = []
+                for lv in levels:
+                    f = gdb.newest_frame()
+                    for _ in range(lv):
+                        f = f.older() if f is not None else None
+                    d = _shown_frame_of(frames, f) if f is not None else None
+                    if d is not None and d not in chosen:
+                        chosen.append(d)
+                frames = chosen
+            elif what != 'all':
+                frames = frames[:count] if count >= 0 else frames[count:]
+            for dec in frames:
+                self._apply(dec, cmd, flags)
+        finally:
+            for n, v in saved:
+                gdb.execute('set %s %s' % (n, ('on' if v else 'off') if isinstance(v, bool)
+                                            else v))
+            if selected.is_valid():
+                selected.select()
+
+    @staticmethod
+    def _apply(dec, cmd, flags):
+        dec.inferior_frame().select()
+        try:
+            out = gdb.execute(cmd, to_string=True)
+        except gdb.error as e:
+            if 's' in flags:
+                return
+            if 'q' not in flags:
+                dec.inferior_frame().select()
+                gdb.write(_frame_header(dec))
+            if 'c' not in flags:
+                raise
+            gdb.write('%s\n' % e)
+            return
+        if 's' in flags and not out:
+            return
+        if 'q' not in flags:
+            dec.inferior_frame().select()
+            gdb.write(_frame_header(dec))
+        gdb.write(out)
+
+
+_INFO_FRAME_KEPT = ('address', 'function', 'view')   # gdb's, as gdb prints them
+
+
+def _cfa(f):
+    """The address gdb's `info frame` gives frame f (`frame at ADDR`)."""
+    out = gdb.execute('cpc-builtin-info-frame-level %d' % f.level(), to_string=True)
+    m = re.search(r'frame at (0x[0-9a-f]+)', out)
+    return m.group(1) if m else None
+
+
+def _describe_frame(f):
+    """gdb's `info frame` of frame f, a cps function's invocation in the
+    user's terms: the frame `bt` numbers that f is part of, under the
+    function's name, with the user's arguments, called by the frame `bt`
+    shows above it (or by the cps callers waiting in the continuation), and
+    the caller of the one `bt` shows below it."""
+    every = _shown_frames(waiting=True)
+    frames = [d for d in every if not isinstance(d, ContinuationFrame)]
+    dec = _shown_frame_of(frames, f)
+    if dec is None:
+        return gdb.execute('cpc-builtin-info-frame-level %d' % f.level(), to_string=True)
+    f = dec.inferior_frame()
+    out = gdb.execute('cpc-builtin-info-frame-level %d' % f.level(), to_string=True)
+    if f == gdb.selected_frame():
+        out = re.sub(r'^Stack frame at', 'Stack level %d, frame at' % f.level(), out)
+    at = frames.index(dec)
+    newer = frames[at - 1] if at > 0 else None
+    raw_newer = f.newer()
+    if newer is not None and raw_newer is not None and raw_newer != newer.inferior_frame():
+        # (the frame below is a cps invocation of several C frames: its body's)
+        out = re.sub(r'caller of frame at 0x[0-9a-f]+',
+                     'caller of frame at %s' % _cfa(newer.inferior_frame()), out, count=1)
+    if not isinstance(dec, RenamedFrame):
+        return out
+    nxt = every.index(dec) + 1
+    waiting = []
+    while nxt < len(every) and isinstance(every[nxt], ContinuationFrame):
+        waiting.append(every[nxt].lf.func)
+        nxt += 1
+    older = frames[at + 1] if at + 1 < len(frames) else None
+    if waiting:
+        called = 'called by %s (waiting in the thread\'s continuation, no frame on the ' \
+                 'stack)' % ', '.join(waiting)
+    elif older is not None:
+        called = 'called by frame at %s' % _cfa(older.inferior_frame())
+    else:
+        called = None
+    if older is not None:
+        # (the return into the frame bt shows next, past the generated ones)
+        out = re.sub(r'; saved rip = 0x[0-9a-f]+',
+                     '; saved rip = 0x%x' % older.inferior_frame().pc(), out, count=1)
+    m = re.search(r'^ (called by frame at 0x[0-9a-f]+)?(, )?(caller of frame at 0x[0-9a-f]+)?\n',
+                  out, re.M)
+    links = ', '.join(x for x in (called, m.group(3) if m else None) if x)
+    if m and m.group(0).strip():
+        out = out[:m.start()] + (' %s\n' % links if links else '') + out[m.end():]
+    elif links:
+        out = re.sub(r'^( rip = .*\n)', lambda r: r.group(1) + ' %s\n' % links, out, count=1,
+                     flags=re.M)
+    out = re.sub(r'^( rip = 0x[0-9a-f]+ in )\S+', lambda r: r.group(1) + dec.function(), out,
+                 count=1, flags=re.M)
+    if f.older() is not None and _shown_frame_of(frames, f.older()) is dec:
+        # (optimised, the body inlined into the generated function it runs
+        # in, which is part of the invocation)
+        out = re.sub(r'^ inlined into frame \d+(, |\n)', lambda r: ' ' if r.group(1) == ', '
+                     else '', out, count=1, flags=re.M)
+    args = dec.frame_args() or []
+    if all(isinstance(a, _Arg) for a in args):
+        out = re.sub(r'(, args:).*$', lambda r: r.group(1) + (' ' if args else '') + ', '.join(
+            '%s=%s' % (a.symbol(), _fmt_value(a.value())) for a in args), out, count=1,
+            flags=re.M)
+    return out
+
+
+class CpcInfoFrame(gdb.Command):
+    """All about the selected stack frame, a cps function's in the user's
+terms (its name, its arguments, the frames `bt` shows around it).
+Usage: info frame
+       info frame level LEVEL
+       info frame address|function|view ...  (gdb's)"""
+
+    def __init__(self):
+        super().__init__('info frame', gdb.COMMAND_STATUS, gdb.COMPLETE_NONE, True)
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        if arg.strip():
+            gdb.execute('info frame level ' + arg, from_tty)
+            return
+        gdb.write(_describe_frame(_selected_frame()))
+
+
+class CpcInfoFrameSub(gdb.Command):
+    """`info frame SUB ARGS`: level in the user's terms; address, function,
+view are gdb's (kept as cpc-builtin-info-frame-SUB)."""
+
+    def __init__(self, sub):
+        super().__init__('info frame ' + sub, gdb.COMMAND_STATUS)
+        self.sub = sub
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        if self.sub != 'level':
+            gdb.execute('cpc-builtin-info-frame-%s %s' % (self.sub, arg), from_tty)
+            return
+        if not arg.strip():
+            gdb.execute('cpc-builtin-info-frame-level', from_tty)     # (gdb's error)
+            return
+        n = int(gdb.parse_and_eval(arg))
+        f = gdb.newest_frame()
+        for _ in range(n):
+            f = f.older() if f is not None else None
+        if f is None:
+            # (gdb's error)
+            gdb.execute('cpc-builtin-info-frame-level %s' % arg, from_tty)
+            return
+        gdb.write(_describe_frame(f))
+
+
 class CpcMove(gdb.Command):
     """up/down over the frames `bt` numbers."""
 
@@ -1921,10 +2169,18 @@ def _replace_commands():
     if gdb.convenience_variable('cpc_gdb_frame_commands') is None:
         for sub in _FRAME_KEPT + ('level',):
             gdb.execute('alias cpc-builtin-frame-%s = frame %s' % (sub, sub), to_string=True)
+        for sub in _INFO_FRAME_KEPT + ('level',):
+            gdb.execute('alias cpc-builtin-info-frame-%s = info frame %s' % (sub, sub),
+                        to_string=True)
         gdb.set_convenience_variable('cpc_gdb_frame_commands', 1)
     CpcFrame()
     for sub in _FRAME_SUBCOMMANDS:
-        CpcFrameSub(sub)
+        if sub != 'apply':
+            CpcFrameSub(sub)
+    CpcFrameApply()
+    CpcInfoFrame()
+    for sub in _INFO_FRAME_KEPT + ('level',):
+        CpcInfoFrameSub(sub)
     CpcMove('up', 1, 'Initial frame selected; you cannot go up.')
     CpcMove('down', -1, 'Bottom (innermost) frame selected; you cannot go down.')
     CpcInfoBreakpoints()      # (defined below)
