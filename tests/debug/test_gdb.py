@@ -1244,3 +1244,16 @@ def test_faas_applies_a_command_to_the_users_frames_where_it_works():
               'echo --faas--\\n', 'faas p total', 'echo --end--\\n', 'kill')
     assert re.match(r'#2  0x[0-9a-f]+ in count \(n=2\) at \S*lines\.cpc:13\n\$1 = 9\n--end--',
                     after(out, '--faas--\n')), out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_finish_from_a_threads_first_function_ends_in_the_scheduler(opt):
+    # report, spawned by main, has no cps caller: its C caller is its resume
+    # function, called by the scheduler's trampoline, where finish ends (as
+    # C's finish out of a thread's function ends in the thread library)
+    out = gdb(build('lines', opt), 'break lines.cpc:22', 'run', 'echo --finish--\\n', 'finish',
+              'echo --end--\\n', 'kill')
+    got = out[out.index('--finish--'):out.index('--end--')]
+    assert "[cpc: report was the thread's first function: its return ends the thread]\n" in got, out
+    assert re.search(r'^(#0  )?(0x[0-9a-f]+ in )?sched_trampoline \(', got, re.M), out
+    assert '__resume' not in got and 'Value returned' not in got, out

@@ -2821,6 +2821,10 @@ def _before_step(kind):
         target, into = None, []
         if kind == 'finish':
             target, mode = _caller_resume(f, True), 'finish'
+            if target is None and not _MI and _thread_outermost(f):
+                _step = (kind, _NoBreakpoint(), user_name(name), 'outermost', [])
+                _quiet_finish(f)
+                return
         elif name.endswith('__cps'):
             # at a cps function's entry: its body may run later, from the
             # trampoline (a deferred entry), or at once (then `step` enters it)
@@ -3103,8 +3107,47 @@ def _after_step(kind):
         _print_frame()            # (gdb's stop was not printed, and it stays there)
 
 
+def _thread_outermost(f):
+    """Whether frame f runs the outermost cps function of its thread: no
+    cps caller waits in the continuation (it ends the thread)."""
+    r = running_stack(f)
+    if r is None or r[0] is None:
+        return False
+    k, frames, _ = r
+    mine = [g for g in frames if user_name(cname(g)) == user_name(cname(f))]
+    return not continuation_frames(k, skip=_count_bodies(_groups(mine, k))) and \
+        f.older() is not None and GENERATED_RE.match(cname(f.older())) is not None
+
+
+def _end_of_thread(name):
+    """finish from a thread's outermost cps function, name: gdb stopped
+    in the generated function that called its body (a stop not printed);
+    on out of that one (and any other of the invocation's) to the
+    scheduler, which ran the thread, as C's finish out of a thread's
+    function ends in the library's thread start.  (Optimised, gdb's finish
+    out of the body inlined there ends in the scheduler, and prints it.)"""
+    quiet = False
+    for _ in range(4):
+        f = gdb.selected_frame()
+        if not GENERATED_RE.match(cname(f)) or user_name(cname(f)) != name:
+            break
+        quiet = True
+        _set_until_stop(('suppress-cli-notifications', 'on'), ('print finish', 'off'))
+        gdb.execute('finish', to_string=True)
+        if not isinstance(_last_stop, gdb.StopEvent) or isinstance(
+                _last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+            return
+    gdb.write('[cpc: %s was the thread\'s first function: its return ends the thread]\n' % name)
+    if quiet:
+        _print_frame()
+
+
 def _go_on(kind, bp, start, mode, into):
     """The rest of a next/step/finish after gdb's own (_after_step)."""
+    if mode == 'outermost':
+        if not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+            _end_of_thread(start)
+        return
     if mode == 'enter':
         # go on to the body's first line unless the step stopped for
         # another reason (the stop where the body starts has done its job)
