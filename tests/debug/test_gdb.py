@@ -1257,3 +1257,14 @@ def test_finish_from_a_threads_first_function_ends_in_the_scheduler(opt):
     assert "[cpc: report was the thread's first function: its return ends the thread]\n" in got, out
     assert re.search(r'^(#0  )?(0x[0-9a-f]+ in )?sched_trampoline \(', got, re.M), out
     assert '__resume' not in got and 'Value returned' not in got, out
+
+
+def test_next_at_o2_over_a_cps_call_goes_on_to_the_next_line():
+    # (count's body is inlined into count__resume_1, where the thread goes
+    # on after square(n); gdb's next from there took the jump into the next
+    # iteration's square__cps for a return into it)
+    out = gdb(build('lines', '-O2'), 'break lines.cpc:13', 'run', 'delete', 'echo --next--\\n',
+              *(['next'] * 5), 'kill')
+    got = after(out, '--next--\n')
+    assert [int(x) for x in re.findall(r'^(\d+)\t', got, re.M)] == [14, 15, 12, 13, 14], out
+    assert '__cps' not in got and 'cpc_k' not in got, out

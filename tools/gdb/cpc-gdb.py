@@ -3203,6 +3203,14 @@ def _go_on(kind, bp, start, mode, into):
             return                       # the program ended meanwhile
     if any(b.hit and not b.stopper for b in into):
         _print_frame()                   # the deferred callee's first line
+    elif bp.hit and mode == 'call' and bp.at_entry:
+        # (optimised: the thread starts the resume function its caller's
+        # body is inlined into; gdb's next from there would take a jump to
+        # a cps entry, the next call's, for a return into it)
+        if _to_call_line():
+            gdb.write(gdb.execute('frame', to_string=True).split('\n', 1)[1])
+        else:
+            _rest_of_line()
     elif bp.hit and mode in ('call', 'return'):
         _rest_of_line()                  # the rest of the call's line
     elif bp.hit:
@@ -3250,11 +3258,11 @@ def _to_call_line():
     f = gdb.selected_frame()
     m = RESUME_RE.match(cname(f))
     if m is None:
-        return
+        return False
     loc = _resume_loc(m.group(1), int(m.group(2)), f.pc())
     fb = _function_block(f.pc())
     if loc is None or fb is None:
-        return
+        return False
     rows = sorted((e.pc, e.line) for e in f.find_sal().symtab.linetable()
                   if e.pc > f.pc() and _owns(fb, e.pc))
     # (the last row of the line's first run: past the restores)
@@ -3264,12 +3272,14 @@ def _to_call_line():
             pc = addr
         elif pc is not None:
             break
-    if pc is not None:
-        _set_until_stop(('suppress-cli-notifications', 'on'))
-        try:
-            gdb.execute('advance *0x%x' % pc, to_string=True)
-        finally:
-            _restore_stop_print()
+    if pc is None:
+        return False
+    _set_until_stop(('suppress-cli-notifications', 'on'))
+    try:
+        gdb.execute('advance *0x%x' % pc, to_string=True)
+    finally:
+        _restore_stop_print()
+    return gdb.selected_frame().pc() == pc
 
 
 def _print_returned(v):
