@@ -1734,7 +1734,11 @@ class CpcFrameFilter:
 # from or inlined into being part of it), select with gdb's own commands
 # (`select-frame` and the subcommands of gdb's `frame`, kept under aliases
 # made before the replacement: their argument syntax and errors stay
-# gdb's), and print a cps function's frame as `bt` shows it.
+# gdb's), and print a cps function's frame as `bt` shows it.  `up` stops at
+# the outermost cps frame on the stack when cps callers wait above it in the
+# continuation (they have no frame to select).  `frame apply` (which gdb's
+# faas and tfaas run by name) goes over the same frames with bt's lines, and
+# `info frame` describes the C frame of a body in the same terms.
 
 _FRAME_SUBCOMMANDS = ('apply', 'level', 'function', 'address', 'pc', 'view')
 _FRAME_KEPT = ('view',)                  # gdb's, as gdb prints it
@@ -1863,8 +1867,8 @@ it runs: its cps function's frame is selected."""
 
 class CpcFrameSub(gdb.Command):
     """`frame SUB ARGS`: `select-frame SUB ARGS`, then the selected frame
-printed in the user's terms; `frame apply` and `frame view` are gdb's
-(kept as cpc-builtin-frame-apply, cpc-builtin-frame-view)."""
+printed in the user's terms; `frame view` is gdb's (kept as
+cpc-builtin-frame-view), `frame apply` is CpcFrameApply."""
 
     def __init__(self, sub):
         super().__init__('frame ' + sub, gdb.COMMAND_STACK)
@@ -2337,8 +2341,8 @@ def _restore_stop_print(event=None):
 
 def _quiet_finish(start):
     """Before a finish from cps frame start: its stop in start's C caller
-    (generated code) is printed as its source line only (by
-    _before_stop_print), without the C result."""
+    (generated code) is not printed (by _before_stop_print), nor its C
+    result."""
     global _finish_caller
     try:
         caller = start.older()
