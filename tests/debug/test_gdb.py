@@ -1268,3 +1268,16 @@ def test_next_at_o2_over_a_cps_call_goes_on_to_the_next_line():
     got = after(out, '--next--\n')
     assert [int(x) for x in re.findall(r'^(\d+)\t', got, re.M)] == [14, 15, 12, 13, 14], out
     assert '__cps' not in got and 'cpc_k' not in got, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_break_on_a_cps_function_has_its_locations_in_its_own_code(opt):
+    # (optimised, the entry square__cps runs square's body inlined, which
+    # starts with the push of its frame: code of square's, not of a runtime
+    # header's inline function, at square's own line)
+    out = gdb(build('lines', opt), 'break square', 'info breakpoints', 'run', 'kill')
+    rows = re.findall(r'^1(?:\.\d+)?\s.* in (\S+) at (\S+):(\d+)$', out, re.M)
+    assert rows and all(f == 'square' and os.path.basename(p) == 'lines.cpc' and 5 <= int(n) <= 8
+                        for f, p, n in rows), out
+    assert re.search(r'^Breakpoint 1, square \(v=3\) at \S*lines\.cpc:[56]\n', out, re.M), out
+    assert 'cpc_runtime.h' not in out, out
