@@ -1886,28 +1886,39 @@ cpc-builtin-frame-view), `frame apply` is CpcFrameApply."""
 _APPLY_FLAGS = ('q', 'c', 's', 'past-main', 'past-entry')
 
 
-def _apply_options(words):
-    """(flags, settings, the rest) of `frame apply`'s options at the start
-    of words: -q, -c, -s, -past-main [on|off], -past-entry [on|off]
+def _words(text):
+    """The first word of text and the rest, as written."""
+    m = re.match(r'\s*(\S+)\s*', text)
+    return (m.group(1), text[m.end():]) if m else (None, '')
+
+
+def _apply_options(rest):
+    """(flags, settings, the command) of `frame apply`'s options at the
+    start of rest: -q, -c, -s, -past-main [on|off], -past-entry [on|off]
     (abbreviated as gdb allows), ended by `--` or the first other word."""
     flags, settings = set(), []
-    while words and words[0].startswith('-'):
-        w = words.pop(0)
+    while True:
+        w, after = _words(rest)
+        if w is None or not w.startswith('-'):
+            break
+        rest = after
         if w == '--':
             break
         names = [f for f in _APPLY_FLAGS if f.startswith(w[1:])] if len(w) > 1 else []
         if len(names) != 1 and w[1:] not in _APPLY_FLAGS:
-            raise gdb.GdbError('Unrecognized option at: %s' % ' '.join([w] + words)
+            raise gdb.GdbError('Unrecognized option at: %s %s' % (w, rest)
                                if not names else 'Ambiguous option at: %s' % w)
         name = w[1:] if w[1:] in _APPLY_FLAGS else names[0]
         if name.startswith('past-'):
-            value = 'on'
-            if words and words[0] in ('on', 'off', '1', '0', 'yes', 'no', 'enable', 'disable'):
-                value = words.pop(0)
+            value, after = _words(rest)
+            if value in ('on', 'off', '1', '0', 'yes', 'no', 'enable', 'disable'):
+                rest = after
+            else:
+                value = 'on'
             settings.append(('backtrace ' + name, value))
         else:
             flags.add(name)
-    return flags, settings, words
+    return flags, settings, rest.strip()
 
 
 def _frame_header(dec):
@@ -1939,16 +1950,19 @@ nothing), -past-main [on|off], -past-entry [on|off].  `faas COMMAND` is
 
     @_gdb_errors
     def invoke(self, arg, from_tty):
-        words = arg.split()
-        if not words:
+        what, rest = _words(arg)
+        if what is None:
             raise gdb.GdbError('Missing COUNT argument.')
-        what = words.pop(0)
         levels = None
         if what == 'level':
             levels = []
-            while words and re.fullmatch(r'\d+(-\d+)?', words[0]):
-                a, _, b = words.pop(0).partition('-')
+            while True:
+                w, after = _words(rest)
+                if w is None or not re.fullmatch(r'\d+(-\d+)?', w):
+                    break
+                a, _, b = w.partition('-')
                 levels += list(range(int(a), int(b or a) + 1))
+                rest = after
             if not levels:
                 raise gdb.GdbError('Missing or invalid LEVEL... argument')
         elif what != 'all':
@@ -1956,8 +1970,7 @@ nothing), -past-main [on|off], -past-entry [on|off].  `faas COMMAND` is
                 count = int(gdb.parse_and_eval(what))
             except gdb.error:
                 raise gdb.GdbError('Invalid COUNT argument.')
-        flags, settings, words = _apply_options(words)
-        cmd = ' '.join(words)
+        flags, settings, cmd = _apply_options(rest)
         if not cmd:
             raise gdb.GdbError('Please specify a command to apply on %s' % (
                 'all frames' if what == 'all' else 'the selected frames'))
@@ -1968,7 +1981,6 @@ nothing), -past-main [on|off], -past-entry [on|off].  `faas COMMAND` is
                 gdb.execute('set %s %s' % (n, v))
             frames = _shown_frames()
             if levels is not None:
-                raw = {d.inferior_frame().level(): d for d in frames}
                 chosen = []
                 for lv in levels:
                     f = gdb.newest_frame()
