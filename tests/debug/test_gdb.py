@@ -321,7 +321,7 @@ def test_info_breakpoints_shows_the_users_condition_not_the_entrys_first_pass():
 def test_step_from_an_entry_that_runs_the_body_at_once_stops_on_its_first_line(flags):
     # count's second call of square runs the body from the entry at once;
     # the body opens on the entry's line, and gdb's own step took it for
-    # the rest of that line and stopped in the runtime's cpc_push_reserved
+    # the rest of that line and stopped in a runtime helper it calls
     out = gdb(build('lines', *flags), 'break square__cps', 'run', 'continue', 'step',
               'print v', 'kill')
     assert_on_squares_first_line(out, 2)
