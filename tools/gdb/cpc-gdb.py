@@ -2990,9 +2990,13 @@ def _into_callees(f, label, into=True):
         if callee.startswith('cpc_'):
             continue                    # a primitive, or the runtime's (not stepped into)
         try:
-            if body_symbol(callee, f.block()) is not None:
+            body = body_symbol(callee, f.block())
+            if body is not None:
                 if into:
-                    out.append(_ResumeBreakpoint(callee + '__body', k))
+                    # (its first line; a body opening on its first line: its start)
+                    first = _first_statement(body)
+                    out.append(_ResumeBreakpoint(first, k) if first is not None else
+                               _ResumeBreakpoint(int(body.value().address), k, True))
             else:
                 firsts = _inlined_first_statement(callee) if into else []
                 entry = gdb.lookup_static_symbol(callee + '__cps') or \
