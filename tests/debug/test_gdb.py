@@ -321,7 +321,7 @@ def test_info_breakpoints_shows_the_users_condition_not_the_entrys_first_pass():
 def test_step_from_an_entry_that_runs_the_body_at_once_stops_on_its_first_line(flags):
     # count's second call of square runs the body from the entry at once;
     # the body opens on the entry's line, and gdb's own step took it for
-    # the rest of that line and stopped in the runtime's cpc_push_reserved
+    # the rest of that line and stopped in a runtime helper it calls
     out = gdb(build('lines', *flags), 'break square__cps', 'run', 'continue', 'step',
               'print v', 'kill')
     assert_on_squares_first_line(out, 2)
@@ -418,10 +418,11 @@ def test_valgrind_reports_an_invalid_read_after_a_resume_at_its_cpc_lines():
     r = subprocess.run(['valgrind', '-q', exe], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=120)
     # the read (after the resume), then where the block was allocated
-    # (valgrind names functions by their symbols: the body's is past_end__body)
-    assert re.search(r'Invalid read of size 4\n.*at 0x[0-9A-F]+: past_end__body '
+    # (valgrind names functions by their symbols: the body's is past_end.body,
+    # the user's name with a suffix no C name can have)
+    assert re.search(r'Invalid read of size 4\n.*at 0x[0-9A-F]+: past_end\.body '
                      r'\(invalid\.cpc:10\)\n', r.stderr), r.stderr
-    assert re.search(r'by 0x[0-9A-F]+: past_end__body \(invalid\.cpc:8\)\n', r.stderr), \
+    assert re.search(r'by 0x[0-9A-F]+: past_end\.body \(invalid\.cpc:8\)\n', r.stderr), \
         r.stderr
 
 
@@ -927,6 +928,7 @@ def test_finish_from_a_callee_of_a_later_chunk_returns_to_the_line_of_the_call()
     out = gdb(build('chunked', '-O0'), 'break chunked.cpc:9 if v == 90', 'run', 'finish',
               'info locals', 'next', 'info locals', 'kill')
     assert re.search(r'\n#0  walk \(n=5\) at \S*chunked\.cpc:100\n100\t.*\n'
+                     r'Value returned is \$\d+ = 91\n'
                      r'total = <optimized out>\n101\t.*\ntotal = 91\n', out), out
 
 
@@ -952,15 +954,19 @@ def test_frame_in_a_cps_function_shows_the_users_arguments_and_line(opt):
 
 
 @pytest.mark.parametrize('opt', ['-O0', '-O2'])
-def test_up_from_a_resumed_cps_function_skips_its_resume_function(opt):
+def test_up_from_a_resumed_cps_function_stops_below_its_callers_in_the_continuation(opt):
     # square was resumed by the scheduler: its C caller is square__resume_1
-    # (at -O2 the body is inlined into it), part of square's invocation
+    # (at -O2 the body is inlined into it), part of square's invocation, and
+    # count and report, which bt shows above it, have no C frame
     out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --up--\\n', 'up',
-              'echo --down--\\n', 'down', 'kill')
-    up = out[out.index('--up--\n'):out.index('--down--\n')]
-    assert re.match(r'--up--\n#\d+  0x[0-9a-f]+ in sched_trampoline \(', up), out
-    assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t', after(out, '--down--\n')), out
-    assert '__resume' not in out and 'cpc_k' not in out, out
+              'echo --up-3--\\n', 'up 3', 'echo --down--\\n', 'down', 'kill')
+    part = dict(re.findall(r'--([\w-]+)--\n(.*?)(?=\n--|\Z)', out, re.S))
+    assert part['up'] == ("Initial frame selected; you cannot go up: square's callers (count, "
+                          "report) wait in the thread's continuation, not on the stack (bt and "
+                          "cpc bt show them)"), out
+    assert re.match(r'#0  square \(v=3\) at \S*lines\.cpc:7\n7\t', part['up-3']), out
+    assert part['down'].startswith('Bottom (innermost) frame selected; you cannot go down.'), out
+    assert '__resume' not in out and 'cpc_k' not in out and 'sched_' not in out, out
 
 
 def test_up_from_a_callee_reaches_its_cps_caller_in_one_step():
@@ -971,6 +977,15 @@ def test_up_from_a_callee_reaches_its_cps_caller_in_one_step():
     assert re.match(r'#\d+  0x[0-9a-f]+ in count \(n=2\) at \S*lines\.cpc:13\n13\t',
                     after(out, '--up--\n')), out
     assert re.match(r'#0  square \(v=2\) at \S*lines\.cpc:6\n6\t', after(out, '--down--\n')), out
+
+
+def test_up_from_a_cps_caller_on_the_stack_stops_below_the_callers_waiting():
+    # square runs at once from count's body, count was resumed: report waits
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step',
+              'up', 'echo --up--\\n', 'up', 'kill')
+    assert after(out, '--up--\n').startswith(
+        "Initial frame selected; you cannot go up: count's callers (report) wait in the "
+        "thread's continuation"), out
 
 
 @pytest.mark.parametrize('opt', ['-O0', '-O2'])
@@ -984,13 +999,13 @@ def test_frame_shows_an_argument_dead_across_a_call_optimized_out(opt):
 
 def test_frame_up_and_down_keep_gdbs_arguments_and_errors():
     out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
-              'echo --down--\\n', 'down', 'echo --up-100--\\n', 'up 100',
+              'echo --down--\\n', 'down', 'frame level 3', 'echo --up-100--\\n', 'up 100',
               'echo --up--\\n', 'up', 'echo --down-1--\\n', 'down 1',
               'echo --frame-function--\\n', 'frame function square',
               'echo --frame-1--\\n', 'frame 1', 'echo --frame-level-3--\\n', 'frame level 3',
               'echo --frame-apply--\\n', 'frame apply 1 -q print 5', 'echo --end--\\n', 'kill')
     part = dict(re.findall(r'--([\w-]+)--\n(.*?)(?=\n--|\Z)', out, re.S))
-    assert part['down'] == 'Bottom (innermost) frame selected; you cannot go down.', out
+    assert part['down'].startswith('Bottom (innermost) frame selected; you cannot go down.\n'), out
     assert re.match(r'#\d+  0x[0-9a-f]+ in main \(\) at \S*lines\.cpc:27\n27\t', part['up-100'])
     assert part['up'] == 'Initial frame selected; you cannot go up.', out
     assert re.match(r'#\d+  0x[0-9a-f]+ in cpc_scheduler_run ', part['down-1']), out
@@ -1079,17 +1094,46 @@ def test_a_users_hook_stop_is_kept_and_the_extension_says_what_it_gives_up():
     assert re.search(r'^Program received signal SIGSEGV.*\nmine\n', r.stdout, re.M), r.stdout
 
 
-def test_finish_from_a_cps_function_prints_no_generated_function_nor_its_c_result():
-    # (gdb's stop in the C caller, square__resume_1, is its source line
-    # only; the printing settings are put back after it)
+def test_finish_from_a_cps_function_prints_no_stop_in_its_c_caller():
+    # (gdb's stop in the C caller, square__resume_1, is not printed: not its
+    # line, the declaration's, nor its C result; the printing settings are
+    # put back after it)
     out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'finish', 'show print finish',
-              'show print frame-info', 'show print address', 'kill')
+              'show print frame-info', 'show print address', 'show suppress-cli-notifications',
+              'kill')
     assert '__resume' not in out and 'cpc_continuation' not in out and 'cpc_k' not in out, out
-    assert re.search(r'\n5\tcps int square\(int v\) \{\nValue returned is \$1 = <not displayed>\n'
-                     r'.*\n#0  count \(n=3\) at \S*lines\.cpc:13\n13\t.*\n'
+    assert 'cps int square' not in out and '<not displayed>' not in out, out
+    assert re.search(r'\n7\t    return v \* v;\n\[cpc: [^\n]*\]\n'
+                     r'#0  count \(n=3\) at \S*lines\.cpc:13\n13\t.*\n'
+                     r'Value returned is \$\d+ = 9\n'
                      r'Printing of return value after `finish\' is on\.\n'
                      r'Printing of frame information is "auto"\.\n'
-                     r'Printing of addresses is on\.\n', out), out
+                     r'Printing of addresses is on\.\n'
+                     r'Suppression of printing CLI notifications is off\.\n', out), out
+
+
+def test_finish_from_a_cps_function_prints_the_value_it_returned():
+    # square(3) returns 9 to count, count returns 1 + 4 + 9 to report; the
+    # value is the last of gdb's value history, as finish puts it there
+    # (at -O2: test_finish_at_o2_ends_in_the_callers_code_in_the_users_terms)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run', 'delete', 'finish',
+              'echo --last--\\n', 'print $', 'break lines.cpc:17', 'continue', 'finish',
+              'echo --last--\\n', 'print $', 'kill')
+    got = re.findall(r'^Value returned is \$\d+ = (.*)\n--last--\n\$\d+ = (.*)$', out, re.M)
+    assert got == [('9', '9'), ('14', '14')], out
+    assert 'cpc_continuation' not in out, out
+
+
+def test_finish_at_o2_ends_in_the_callers_code_in_the_users_terms():
+    # (square's body is inlined into square__resume_1, count's into
+    # count__resume_1, where count goes on after the call: gcc merged the
+    # end of line 13, the result's store, into line 14's first instruction)
+    out = gdb(build('lines', '-O2'), 'break lines.cpc:7', 'run', 'delete', 'finish',
+              'info locals', 'kill')
+    got = out[out.index('return v * v;'):]
+    assert re.search(r'^#0  (0x[0-9a-f]+ in )?count \(n=3\) at \S*lines\.cpc:1[34]\n1[34]\t.*\n'
+                     r'Value returned is \$\d+ = 9\nsq = 9\ntotal = 0\n', got, re.M), out
+    assert '__resume' not in out and 'cpc_k' not in out and 'cpc_resume' not in out, out
 
 
 def test_the_extension_loaded_again_prints_a_stop_once():
@@ -1107,3 +1151,134 @@ def test_finish_typed_at_a_terminal_runs_till_exit_from_the_function_without_c_a
                      re.M), out
     assert 'cpc_k' not in out, out
     assert 'Printing of non-scalar frame arguments is "scalars".' in out, out
+
+
+# ---- gdb's own stops on the way of next, step and finish ------------------------------
+
+def test_next_over_a_cps_call_prints_no_stop_in_the_body_epilogue():
+    # (gdb's next ends on count's closing line, where the body returned to
+    # the scheduler; the extension goes on from there: that stop is not the
+    # user's)
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'echo --next--\\n', 'next',
+              'echo --end--\\n', 'kill')
+    assert after(out, '--next--\n').startswith(
+        '[cpc: the thread waits for the call to return; running other threads until it '
+        'resumes]\n14\t        total += sq;\n--end--\n'), out
+
+
+def test_step_into_a_deferred_call_prints_no_stop_in_the_callers_epilogue():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'echo --step--\\n', 'step',
+              'echo --end--\\n', 'kill')
+    assert re.match(r'\[cpc: the call was deferred; running other threads until the callee '
+                    r'starts\]\n#0  square \(v=3\) at \S*lines\.cpc:6\n6\t    cpc_yield\(\);\n'
+                    r'--end--\n', after(out, '--step--\n')), out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_signal_met_while_the_extension_runs_other_threads_is_printed_in_the_users_terms(opt):
+    # finish from depth3 before its yield: the thread resumes after the
+    # yield, on the way to depth2, and dereferences NULL
+    out = gdb(build('crash', opt), 'break crash.cpc:10', 'run', 'delete', 'echo --finish--\\n',
+              'finish', 'echo --end--\\n', 'show suppress-cli-notifications', 'kill')
+    assert re.match(r'\[cpc: [^\n]*\]\n\nProgram received signal SIGSEGV, Segmentation fault\.\n'
+                    r'(0x[0-9a-f]+ in )?depth3 \(z=<optimized out>\) at \S*crash\.cpc:11\n'
+                    r'11\t    return \*nowhere \+ local3;\n--end--\n'
+                    r'Suppression of printing CLI notifications is off\.\n',
+                    after(out, '--finish--\n')), out
+
+
+# ---- info frame, frame apply, faas ---------------------------------------------------
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_info_frame_of_a_resumed_cps_function_is_in_the_users_terms(opt):
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --info--\\n', 'info frame',
+              'kill')
+    got = after(out, '--info--\n')
+    assert re.match(r'Stack level 0, frame at 0x[0-9a-f]+:\n'
+                    r' rip = 0x[0-9a-f]+ in square \(\S*lines\.cpc:7\); saved rip = 0x[0-9a-f]+\n'
+                    r" called by count, report \(waiting in the thread's continuation, no frame "
+                    r"on the stack\)\n", got), out
+    # (optimised, gdb lists no arguments for a function inlined, square's
+    # body in square__resume_1, and no frame it is inlined into)
+    assert re.search(r'^ Arglist at .*, args: v=3$', got, re.M) if opt == '-O0' else \
+        ' inlined into' not in got, out
+    assert 'cpc_k' not in got and 'cpc_resume' not in got and '__resume' not in got, out
+
+
+def test_info_frame_links_a_cps_invocation_to_the_frames_bt_shows_around_it():
+    # square(2) runs at once from count's body, through square__cps: square
+    # is called by count's frame and returns into count's code
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step',
+              'echo --square--\\n', 'info frame', 'up', 'echo --count--\\n', 'info frame',
+              'info frame level 0', 'kill')
+    square = out[out.index('--square--'):out.index('--count--')]
+    count = after(out, '--count--\n')
+    cfa_count = re.match(r'Stack level 2, frame at (0x[0-9a-f]+):\n rip = (0x[0-9a-f]+) in '
+                         r'count \(', count)
+    assert cfa_count, out
+    assert ' called by frame at %s\n' % cfa_count.group(1) in square, out
+    assert '; saved rip = %s\n' % cfa_count.group(2) in square, out
+    cfa_square = re.search(r'Stack level 0, frame at (0x[0-9a-f]+):', square).group(1)
+    assert " called by report (waiting in the thread's continuation, no frame on the stack), " \
+           "caller of frame at %s\n" % cfa_square in count, out
+    # (info frame level 0 describes square as `info frame` did there)
+    assert count.count('in square (') == 1 and 'args: v=2' in count, out
+    assert '__cps' not in out and 'cpc_k' not in out, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_frame_apply_names_each_frame_as_bt_numbers_it(opt):
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'echo --bt--\\n', 'bt',
+              'echo --apply--\\n', 'frame apply all p 1', 'echo --frame--\\n', 'frame', 'kill')
+    bt = out[out.index('--bt--'):out.index('--apply--')]
+    apply = out[out.index('--apply--'):out.index('--frame--')]
+    numbered = re.findall(r'^#\d+ .*$', bt, re.M)
+    assert re.findall(r'^#\d+ .*$', apply, re.M) == numbered, out
+    assert len(re.findall(r'^\$\d+ = 1$', apply, re.M)) == len(numbered), out
+    assert 'cpc_k' not in apply and '__resume' not in apply, out
+    # (the selected frame is put back)
+    assert after(out, '--frame--\n').startswith('#0  square (v=3)'), out
+
+
+def test_faas_applies_a_command_to_the_users_frames_where_it_works():
+    out = gdb(build('lines', '-O0'), 'break lines.cpc:13', 'run', 'continue', 'step',
+              'echo --faas--\\n', 'faas p total', 'echo --end--\\n', 'kill')
+    assert re.match(r'#2  0x[0-9a-f]+ in count \(n=2\) at \S*lines\.cpc:13\n\$1 = 9\n--end--',
+                    after(out, '--faas--\n')), out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_finish_from_a_threads_first_function_ends_in_the_scheduler(opt):
+    # report, spawned by main, has no cps caller: its C caller is its resume
+    # function, called by the scheduler's trampoline, where finish ends (as
+    # C's finish out of a thread's function ends in the thread library)
+    out = gdb(build('lines', opt), 'break lines.cpc:22', 'run', 'echo --finish--\\n', 'finish',
+              'echo --end--\\n', 'kill')
+    got = out[out.index('--finish--'):out.index('--end--')]
+    assert "[cpc: report was the thread's first function: its return ends the thread]\n" in got, out
+    assert re.search(r'^(#0  )?(0x[0-9a-f]+ in )?sched_trampoline \(', got, re.M), out
+    assert '__resume' not in got and 'Value returned' not in got, out
+
+
+def test_next_at_o2_over_a_cps_call_goes_on_to_the_next_line():
+    # (count's body is inlined into count__resume_1, where the thread goes
+    # on after square(n); gdb's next from there took the jump into the next
+    # iteration's square__cps for a return into it)
+    out = gdb(build('lines', '-O2'), 'break lines.cpc:13', 'run', 'delete', 'echo --next--\\n',
+              *(['next'] * 5), 'kill')
+    got = after(out, '--next--\n')
+    assert [int(x) for x in re.findall(r'^(\d+)\t', got, re.M)] == [14, 15, 12, 13, 14], out
+    assert '__cps' not in got and 'cpc_k' not in got, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_break_on_a_cps_function_has_its_locations_in_its_own_code(opt):
+    # (optimised, the entry square__cps runs square's body inlined, which
+    # starts with the push of its frame: code of square's, not of a runtime
+    # header's inline function, at square's own line)
+    out = gdb(build('lines', opt), 'break square', 'info breakpoints', 'run', 'kill')
+    rows = re.findall(r'^1(?:\.\d+)?\s.* in (\S+) at (\S+):(\d+)$', out, re.M)
+    assert rows and all(f == 'square' and os.path.basename(p) == 'lines.cpc' and 5 <= int(n) <= 8
+                        for f, p, n in rows), out
+    assert re.search(r'^Breakpoint 1, square \(v=3\) at \S*lines\.cpc:[56]\n', out, re.M), out
+    assert 'cpc_runtime.h' not in out, out

@@ -26,7 +26,10 @@ SESSION_RE = re.compile(r'<!-- session: (\S+)((?: \S+)*) -->\n\n```\n(.*?)```\n'
 NOISE_RE = re.compile(r'^(\[Thread debugging using libthread_db enabled\]|Using host libthread_db'
                       r'|Starting program: |\[New Thread |\[Thread 0x.* exited\]|\[Inferior 1 '
                       r'|Kill the program being debugged\?|warning: Error disabling address '
-                      r'space randomization)')
+                      r'space randomization'
+                      # (a session's command file: a command's error ends it, so an
+                      # error is its last command's, as typed at a terminal)
+                      r'|\S+\.gdb:\d+: Error in sourced command file:$)')
 
 
 def sessions():

@@ -1735,10 +1735,14 @@ class CpcFrameFilter:
 # from or inlined into being part of it), select with gdb's own commands
 # (`select-frame` and the subcommands of gdb's `frame`, kept under aliases
 # made before the replacement: their argument syntax and errors stay
-# gdb's), and print a cps function's frame as `bt` shows it.
+# gdb's), and print a cps function's frame as `bt` shows it.  `up` stops at
+# the outermost cps frame on the stack when cps callers wait above it in the
+# continuation (they have no frame to select).  `frame apply` (which gdb's
+# faas and tfaas run by name) goes over the same frames with bt's lines, and
+# `info frame` describes the C frame of a body in the same terms.
 
 _FRAME_SUBCOMMANDS = ('apply', 'level', 'function', 'address', 'pc', 'view')
-_FRAME_KEPT = ('apply', 'view')          # gdb's, as gdb prints them
+_FRAME_KEPT = ('view',)                  # gdb's, as gdb prints it
 
 
 def _gdb_errors(invoke):
@@ -1768,12 +1772,32 @@ def _raw_frames():
         f = f.older()
 
 
-def _shown_frames():
-    """The decorators of the frames `bt` numbers, newest first."""
+def _shown_frames(waiting=False):
+    """The decorators of the frames `bt` numbers, newest first (waiting:
+    and those it shows unnumbered, the cps callers waiting in the
+    continuation, ContinuationFrame)."""
     ff = gdb.frame_filters.get('cpc')
     if ff is None or not ff.enabled:
         return list(_raw_frames())
-    return [d for d in ff.filter(_raw_frames()) if not isinstance(d, ContinuationFrame)]
+    return [d for d in ff.filter(_raw_frames())
+            if waiting or not isinstance(d, ContinuationFrame)]
+
+
+def _waiting_above(frames, i):
+    """(j, names): the last frame j >= i of frames (all `bt` shows) before
+    the cps callers waiting in the continuation, and their names; (None, [])
+    when none wait above frame i."""
+    last = i
+    for j in range(i + 1, len(frames)):
+        if isinstance(frames[j], ContinuationFrame):
+            names = []
+            for d in frames[j:]:
+                if not isinstance(d, ContinuationFrame):
+                    break
+                names.append(d.lf.func)
+            return last, names
+        last = j
+    return None, []
 
 
 def _shown_frame_of(frames, f):
@@ -1844,8 +1868,8 @@ it runs: its cps function's frame is selected."""
 
 class CpcFrameSub(gdb.Command):
     """`frame SUB ARGS`: `select-frame SUB ARGS`, then the selected frame
-printed in the user's terms; `frame apply` and `frame view` are gdb's
-(kept as cpc-builtin-frame-apply, cpc-builtin-frame-view)."""
+printed in the user's terms; `frame view` is gdb's (kept as
+cpc-builtin-frame-view), `frame apply` is CpcFrameApply."""
 
     def __init__(self, sub):
         super().__init__('frame ' + sub, gdb.COMMAND_STACK)
@@ -1860,6 +1884,266 @@ printed in the user's terms; `frame apply` and `frame view` are gdb's
         _print_selected_frame()
 
 
+_APPLY_FLAGS = ('q', 'c', 's', 'past-main', 'past-entry')
+
+
+def _words(text):
+    """The first word of text and the rest, as written."""
+    m = re.match(r'\s*(\S+)\s*', text)
+    return (m.group(1), text[m.end():]) if m else (None, '')
+
+
+def _apply_options(rest):
+    """(flags, settings, the command) of `frame apply`'s options at the
+    start of rest: -q, -c, -s, -past-main [on|off], -past-entry [on|off]
+    (abbreviated as gdb allows), ended by `--` or the first other word."""
+    flags, settings = set(), []
+    while True:
+        w, after = _words(rest)
+        if w is None or not w.startswith('-'):
+            break
+        rest = after
+        if w == '--':
+            break
+        names = [f for f in _APPLY_FLAGS if f.startswith(w[1:])] if len(w) > 1 else []
+        if len(names) != 1 and w[1:] not in _APPLY_FLAGS:
+            raise gdb.GdbError('Unrecognized option at: %s %s' % (w, rest)
+                               if not names else 'Ambiguous option at: %s' % w)
+        name = w[1:] if w[1:] in _APPLY_FLAGS else names[0]
+        if name.startswith('past-'):
+            value, after = _words(rest)
+            if value in ('on', 'off', '1', '0', 'yes', 'no', 'enable', 'disable'):
+                rest = after
+            else:
+                value = 'on'
+            settings.append(('backtrace ' + name, value))
+        else:
+            flags.add(name)
+    return flags, settings, rest.strip()
+
+
+def _frame_header(dec):
+    """`frame apply`'s line for the frame of decorator dec (selected): gdb's
+    location line, a cps function's in the user's terms, as bt shows it."""
+    f = dec.inferior_frame()
+    out = gdb.execute('cpc-builtin-frame-level %d' % f.level(), to_string=True)
+    first = out.split('\n', 1)[0]
+    head = re.match(r'#\d+\s+(0x[0-9a-f]+ in )?', first)
+    where = _user_location(dec)
+    return '%s%s\n' % (head.group(0), where) if head and where else first + '\n'
+
+
+class CpcFrameApply(gdb.Command):
+    """Apply a command to a number of frames, a cps function's named in the
+user's terms.
+Usage: frame apply all [OPTION]... COMMAND
+       frame apply COUNT [OPTION]... COMMAND
+       frame apply level LEVEL... [OPTION]... COMMAND
+The frames are those `bt` numbers (a cps function's invocation is one frame,
+the generated functions around its body being part of it); COUNT < 0: the
+outermost ones.  Options (gdb's): -q (no frame lines), -c (go on after an
+error, printing it), -s (silently skip frames where COMMAND fails or prints
+nothing), -past-main [on|off], -past-entry [on|off].  `faas COMMAND` is
+`frame apply all -s COMMAND`."""
+
+    def __init__(self):
+        super().__init__('frame apply', gdb.COMMAND_STACK, gdb.COMPLETE_COMMAND, True)
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        what, rest = _words(arg)
+        if what is None:
+            raise gdb.GdbError('Missing COUNT argument.')
+        levels = None
+        if what == 'level':
+            levels = []
+            while True:
+                w, after = _words(rest)
+                if w is None or not re.fullmatch(r'\d+(-\d+)?', w):
+                    break
+                a, _, b = w.partition('-')
+                levels += list(range(int(a), int(b or a) + 1))
+                rest = after
+            if not levels:
+                raise gdb.GdbError('Missing or invalid LEVEL... argument')
+        elif what != 'all':
+            try:
+                count = int(gdb.parse_and_eval(what))
+            except gdb.error:
+                raise gdb.GdbError('Invalid COUNT argument.')
+        flags, settings, cmd = _apply_options(rest)
+        if not cmd:
+            raise gdb.GdbError('Please specify a command to apply on %s' % (
+                'all frames' if what == 'all' else 'the selected frames'))
+        selected = _selected_frame()
+        saved = [(n, gdb.parameter(n)) for n, _ in settings]
+        try:
+            for n, v in settings:
+                gdb.execute('set %s %s' % (n, v))
+            frames = _shown_frames()
+            if levels is not None:
+                chosen = []
+                for lv in levels:
+                    f = gdb.newest_frame()
+                    for _ in range(lv):
+                        f = f.older() if f is not None else None
+                    d = _shown_frame_of(frames, f) if f is not None else None
+                    if d is not None and d not in chosen:
+                        chosen.append(d)
+                frames = chosen
+            elif what != 'all':
+                frames = frames[:count] if count >= 0 else frames[count:]
+            for dec in frames:
+                self._apply(dec, cmd, flags)
+        finally:
+            for n, v in saved:
+                gdb.execute('set %s %s' % (n, ('on' if v else 'off') if isinstance(v, bool)
+                                            else v))
+            if selected.is_valid():
+                selected.select()
+
+    @staticmethod
+    def _apply(dec, cmd, flags):
+        dec.inferior_frame().select()
+        try:
+            out = gdb.execute(cmd, to_string=True)
+        except gdb.error as e:
+            if 's' in flags:
+                return
+            if 'q' not in flags:
+                dec.inferior_frame().select()
+                gdb.write(_frame_header(dec))
+            if 'c' not in flags:
+                raise
+            gdb.write('%s\n' % e)
+            return
+        if 's' in flags and not out:
+            return
+        if 'q' not in flags:
+            dec.inferior_frame().select()
+            gdb.write(_frame_header(dec))
+        gdb.write(out)
+
+
+_INFO_FRAME_KEPT = ('address', 'function', 'view')   # gdb's, as gdb prints them
+
+
+def _cfa(f):
+    """The address gdb's `info frame` gives frame f (`frame at ADDR`)."""
+    out = gdb.execute('cpc-builtin-info-frame-level %d' % f.level(), to_string=True)
+    m = re.search(r'frame at (0x[0-9a-f]+)', out)
+    return m.group(1) if m else None
+
+
+def _describe_frame(f):
+    """gdb's `info frame` of frame f, a cps function's invocation in the
+    user's terms: the frame `bt` numbers that f is part of, under the
+    function's name, with the user's arguments, called by the frame `bt`
+    shows above it (or by the cps callers waiting in the continuation), and
+    the caller of the one `bt` shows below it."""
+    every = _shown_frames(waiting=True)
+    frames = [d for d in every if not isinstance(d, ContinuationFrame)]
+    dec = _shown_frame_of(frames, f)
+    if dec is None:
+        return gdb.execute('cpc-builtin-info-frame-level %d' % f.level(), to_string=True)
+    f = dec.inferior_frame()
+    out = gdb.execute('cpc-builtin-info-frame-level %d' % f.level(), to_string=True)
+    if f == gdb.selected_frame():
+        out = re.sub(r'^Stack frame at', 'Stack level %d, frame at' % f.level(), out)
+    at = frames.index(dec)
+    newer = frames[at - 1] if at > 0 else None
+    raw_newer = f.newer()
+    if newer is not None and raw_newer is not None and raw_newer != newer.inferior_frame():
+        # (the frame below is a cps invocation of several C frames: its body's)
+        out = re.sub(r'caller of frame at 0x[0-9a-f]+',
+                     'caller of frame at %s' % _cfa(newer.inferior_frame()), out, count=1)
+    if not isinstance(dec, RenamedFrame):
+        return out
+    nxt = every.index(dec) + 1
+    waiting = []
+    while nxt < len(every) and isinstance(every[nxt], ContinuationFrame):
+        waiting.append(every[nxt].lf.func)
+        nxt += 1
+    older = frames[at + 1] if at + 1 < len(frames) else None
+    if waiting:
+        called = 'called by %s (waiting in the thread\'s continuation, no frame on the ' \
+                 'stack)' % ', '.join(waiting)
+    elif older is not None:
+        called = 'called by frame at %s' % _cfa(older.inferior_frame())
+    else:
+        called = None
+    if older is not None:
+        # (the return into the frame bt shows next, past the generated ones)
+        out = re.sub(r'; saved rip = 0x[0-9a-f]+',
+                     '; saved rip = 0x%x' % older.inferior_frame().pc(), out, count=1)
+    m = re.search(r'^ (called by frame at 0x[0-9a-f]+)?(, )?(caller of frame at 0x[0-9a-f]+)?\n',
+                  out, re.M)
+    links = ', '.join(x for x in (called, m.group(3) if m else None) if x)
+    if m and m.group(0).strip():
+        out = out[:m.start()] + (' %s\n' % links if links else '') + out[m.end():]
+    elif links:
+        out = re.sub(r'^( rip = .*\n)', lambda r: r.group(1) + ' %s\n' % links, out, count=1,
+                     flags=re.M)
+    out = re.sub(r'^( rip = 0x[0-9a-f]+ in )\S+', lambda r: r.group(1) + dec.function(), out,
+                 count=1, flags=re.M)
+    if f.older() is not None and _shown_frame_of(frames, f.older()) is dec:
+        # (optimised, the body inlined into the generated function it runs
+        # in, which is part of the invocation)
+        out = re.sub(r'^ inlined into frame \d+(, |\n)', lambda r: ' ' if r.group(1) == ', '
+                     else '', out, count=1, flags=re.M)
+    args = dec.frame_args() or []
+    if all(isinstance(a, _Arg) for a in args):
+        out = re.sub(r'(, args:).*$', lambda r: r.group(1) + (' ' if args else '') + ', '.join(
+            '%s=%s' % (a.symbol(), _fmt_value(a.value())) for a in args), out, count=1,
+            flags=re.M)
+    return out
+
+
+class CpcInfoFrame(gdb.Command):
+    """All about the selected stack frame, a cps function's in the user's
+terms (its name, its arguments, the frames `bt` shows around it).
+Usage: info frame
+       info frame level LEVEL
+       info frame address|function|view ...  (gdb's)"""
+
+    def __init__(self):
+        super().__init__('info frame', gdb.COMMAND_STATUS, gdb.COMPLETE_NONE, True)
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        if arg.strip():
+            gdb.execute('info frame level ' + arg, from_tty)
+            return
+        gdb.write(_describe_frame(_selected_frame()))
+
+
+class CpcInfoFrameSub(gdb.Command):
+    """`info frame SUB ARGS`: level in the user's terms; address, function,
+view are gdb's (kept as cpc-builtin-info-frame-SUB)."""
+
+    def __init__(self, sub):
+        super().__init__('info frame ' + sub, gdb.COMMAND_STATUS)
+        self.sub = sub
+
+    @_gdb_errors
+    def invoke(self, arg, from_tty):
+        if self.sub != 'level':
+            gdb.execute('cpc-builtin-info-frame-%s %s' % (self.sub, arg), from_tty)
+            return
+        if not arg.strip():
+            gdb.execute('cpc-builtin-info-frame-level', from_tty)     # (gdb's error)
+            return
+        n = int(gdb.parse_and_eval(arg))
+        f = gdb.newest_frame()
+        for _ in range(n):
+            f = f.older() if f is not None else None
+        if f is None:
+            # (gdb's error)
+            gdb.execute('cpc-builtin-info-frame-level %s' % arg, from_tty)
+            return
+        gdb.write(_describe_frame(f))
+
+
 class CpcMove(gdb.Command):
     """up/down over the frames `bt` numbers."""
 
@@ -1871,9 +2155,24 @@ class CpcMove(gdb.Command):
     def invoke(self, arg, from_tty):
         f = _selected_frame()
         n = int(gdb.parse_and_eval(arg)) if arg.strip() else 1
-        frames = _shown_frames()
+        every = _shown_frames(waiting=True)
+        frames = [d for d in every if not isinstance(d, ContinuationFrame)]
         cur = _shown_frame_of(frames, f)
-        i = next(i for i, d in enumerate(frames) if d is cur) + self.sign * n
+        at = next(i for i, d in enumerate(frames) if d is cur)
+        i = at + self.sign * n
+        top, waiting = _waiting_above(every, every.index(cur))
+        if top is not None and self.sign > 0:
+            # the cps callers have no C frame to select: the outermost cps
+            # frame on the stack is the top of the thread's stack, not the
+            # scheduler that runs it
+            top = frames.index(every[top])
+            if i > top:
+                if not arg.strip() and at == top:
+                    raise gdb.GdbError(
+                        '%s: %s\'s callers (%s) wait in the thread\'s continuation, '
+                        'not on the stack (bt and cpc bt show them)' % (
+                            self.edge[:-1], cur.function(), ', '.join(waiting)))
+                i = top
         if not 0 <= i < len(frames):
             if not arg.strip():
                 raise gdb.GdbError(self.edge)
@@ -1887,10 +2186,18 @@ def _replace_commands():
     if gdb.convenience_variable('cpc_gdb_frame_commands') is None:
         for sub in _FRAME_KEPT + ('level',):
             gdb.execute('alias cpc-builtin-frame-%s = frame %s' % (sub, sub), to_string=True)
+        for sub in _INFO_FRAME_KEPT + ('level',):
+            gdb.execute('alias cpc-builtin-info-frame-%s = info frame %s' % (sub, sub),
+                        to_string=True)
         gdb.set_convenience_variable('cpc_gdb_frame_commands', 1)
     CpcFrame()
     for sub in _FRAME_SUBCOMMANDS:
-        CpcFrameSub(sub)
+        if sub != 'apply':
+            CpcFrameSub(sub)
+    CpcFrameApply()
+    CpcInfoFrame()
+    for sub in _INFO_FRAME_KEPT + ('level',):
+        CpcInfoFrameSub(sub)
     CpcMove('up', 1, 'Initial frame selected; you cannot go up.')
     CpcMove('down', -1, 'Bottom (innermost) frame selected; you cannot go down.')
     CpcInfoBreakpoints()      # (defined below)
@@ -2012,6 +2319,9 @@ SIGTRAP = 5
 _saved_print = None        # the settings to put back after a stop's print
 _finish_caller = None      # the C frame where a quiet finish is to stop
 _continuing = False        # within _continue
+_quiet_step = False        # gdb's stop ending a next/step not printed: the hook goes on
+_continued = False         # _continue ran in this _after_step
+_signal_where = None       # a signal's stop within _continue: its frame line, printed there
 
 
 def _set_until_stop(*settings):
@@ -2044,8 +2354,8 @@ def _restore_stop_print(event=None):
 
 def _quiet_finish(start):
     """Before a finish from cps frame start: its stop in start's C caller
-    (generated code) is printed as its source line only (by
-    _before_stop_print), without the C result."""
+    (generated code) is not printed (by _before_stop_print), nor its C
+    result."""
     global _finish_caller
     try:
         caller = start.older()
@@ -2071,14 +2381,16 @@ def _before_stop_print(kind=None):
         except (gdb.error, RuntimeError):
             there = False
         if there:
-            _quiet_stop_print()          # finish's stop in the C caller
+            _set_until_stop(('suppress-cli-notifications', 'on'))   # finish's stop in the C caller
             return
         _restore_stop_print()            # finish stopped elsewhere: as gdb prints it
-    if sig == SIGTRAP or _continuing:
-        # (a breakpoint or a step; or a signal met while the extension runs
-        # the program on to where a next/step/finish ends: gdb prints that
-        # stop past the capture of the `continue`, which this hook's output
-        # is in, so the stop is left as gdb prints it)
+    global _quiet_step, _signal_where
+    if sig == SIGTRAP:
+        if not _continuing and _step_goes_on(f):
+            # (the end of gdb's own next/step in the body's epilogue or the
+            # scheduler, where the hook goes on from: not the user's line)
+            _quiet_step = True
+            _set_until_stop(('suppress-cli-notifications', 'on'))
         return
     try:
         dec = _shown_frame_of(_shown_frames(), f)
@@ -2089,8 +2401,48 @@ def _before_stop_print(kind=None):
     if where is None:
         return
     sal = f.find_sal()
-    gdb.write('%s%s\n' % ('0x%016x in ' % f.pc() if f.pc() != sal.pc else '', where))
+    where = '%s%s\n' % ('0x%016x in ' % f.pc() if f.pc() != sal.pc else '', where)
+    if _continuing:
+        # (a signal met while the extension runs the program on to where a
+        # next/step/finish ends: gdb would print the stop past the capture of
+        # the `continue`, which this hook's output is in; _continue prints
+        # it, whole)
+        _signal_where = where
+        _set_until_stop(('suppress-cli-notifications', 'on'))
+        return
+    gdb.write(where)
     _quiet_stop_print()
+
+
+def _step_goes_on(f):
+    """Whether the stop now ending a next or step (not at a breakpoint, no
+    signal) is one _after_step goes on from, to where the thread resumes
+    (its conditions, as far as they can be told before the stop's print)."""
+    if _step is None or _step[0] not in ('next', 'step'):
+        return False
+    kind, bp, start, mode, into = _step
+    try:
+        if bp.hit or any(b.hit for b in into) or _at_user_breakpoint(f):
+            return False
+        if mode == 'enter':
+            return True
+        if mode == 'chunk':
+            return _still_in(start)
+        if _entered_callee(start) or (mode == 'call' and _left_normally(start)) or \
+                (mode == 'return' and _still_in(start)):
+            return False
+        return True
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        return False
+
+
+def _at_user_breakpoint(f):
+    pc = f.pc()
+    for b in gdb.breakpoints():
+        if b.is_valid() and b.number > 0 and b.enabled and \
+                any(loc.address == pc for loc in getattr(b, 'locations', None) or []):
+            return True
+    return False
 
 
 # ---- next, step and finish over cps calls ---------------------------------------------
@@ -2118,6 +2470,8 @@ class _ResumeBreakpoint(gdb.Breakpoint):
         self.k = k
         self.at_entry = at_entry
         self.hit = False
+        self.returning = None       # (finish) the type the function returns
+        self.value = None           # (finish) what it returned
         self.moves = _MoveTracker(self)
 
     def stop(self):
@@ -2126,6 +2480,14 @@ class _ResumeBreakpoint(gdb.Breakpoint):
         if k != self.k:
             return False
         self.hit = True
+        if self.returning is not None:
+            # (the callee's result, above the caller's frame, before the
+            # caller takes it and maybe drops its frame)
+            try:
+                self.value = _returned_value(self.returning, k)
+                self.value.fetch_lazy()
+            except (gdb.error, RuntimeError, ValueError):
+                self.value = None
         return True
 
     def remove(self):
@@ -2424,9 +2786,13 @@ def _labels_of(func, near_pc):
     return {line: addr for (_, line, addr) in _labels(func, near_pc).values()}
 
 
-def _caller_resume(f):
+def _caller_resume(f, at_stub=False):
     """(address of the resume label, k) of the cps caller of the function
-    running in frame f: where it goes on once f's function returns."""
+    running in frame f: where it goes on once f's function returns.  With
+    at_stub, when the label has no address (optimised: the caller's body
+    is inlined into its resume function), (the resume function's address,
+    k, True): the thread is stopped where that function starts, then taken
+    on to the call's line by _to_call_line."""
     name = cname(f)
     r = running_stack(f)
     if r is None or r[0] is None:
@@ -2444,7 +2810,7 @@ def _caller_resume(f):
     line = (_resume_loc(caller, n, fn) or (None, None))[1]
     addr = _labels_of(caller, fn).get(line)
     if addr is None:
-        return None
+        return (fn, k, True) if at_stub and line is not None else None
     # past the restores of the caller's variables, before it takes the
     # result: the last statement on the call's line after the label
     body = body_symbol(caller, gdb.block_for_pc(fn))
@@ -2471,7 +2837,11 @@ def _before_step(kind):
             return
         target, into = None, []
         if kind == 'finish':
-            target, mode = _caller_resume(f), 'finish'
+            target, mode = _caller_resume(f, True), 'finish'
+            if target is None and not _MI and _thread_outermost(f):
+                _step = (kind, _NoBreakpoint(), user_name(name), 'outermost', [])
+                _quiet_finish(f)
+                return
         elif name.endswith('__cps'):
             # at a cps function's entry: its body may run later, from the
             # trampoline (a deferred entry), or at once (then `step` enters it)
@@ -2511,6 +2881,7 @@ def _before_step(kind):
             _step = (kind, _ResumeBreakpoint(*target), f, mode, into)
             if kind == 'finish' and not _MI:
                 _quiet_finish(f)
+                _step[1].returning = _return_type(f)
         elif into:
             _step = (kind, _NoBreakpoint(), f, mode, into)
         else:
@@ -2620,9 +2991,13 @@ def _into_callees(f, label, into=True):
         if callee.startswith('cpc_'):
             continue                    # a primitive, or the runtime's (not stepped into)
         try:
-            if body_symbol(callee, f.block()) is not None:
+            body = body_symbol(callee, f.block())
+            if body is not None:
                 if into:
-                    out.append(_ResumeBreakpoint(callee + '__body', k))
+                    # (its first line; a body opening on its first line: its start)
+                    first = _first_statement(body)
+                    out.append(_ResumeBreakpoint(first, k) if first is not None else
+                               _ResumeBreakpoint(int(body.value().address), k, True))
             else:
                 firsts = _inlined_first_statement(callee) if into else []
                 entry = gdb.lookup_static_symbol(callee + '__cps') or \
@@ -2712,93 +3087,231 @@ def _continue():
     _print_breakpoint_stop), is captured, and shown only when the thread
     stopped for something the user must see: a breakpoint of theirs, a
     signal, the end of the program."""
-    global _last_stop, _continuing
+    global _last_stop, _continuing, _continued
     _last_stop = None
-    _continuing = True
+    _continuing = _continued = True
     try:
         out = gdb.execute('continue', to_string=True)
     finally:
         _continuing = False
+    global _signal_where
     stop = _last_stop
+    where, _signal_where = _signal_where, None
     if isinstance(stop, gdb.BreakpointEvent) and \
             all(not b.is_valid() or b.number <= 0 for b in stop.breakpoints):
         return                          # one of the extension's own breakpoints
     if isinstance(stop, gdb.StopEvent) and not isinstance(
             stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
         return                          # the end of a step of gdb's own
-    gdb.write(out)
+    gdb.write(out)                      # (gdb's `Program received signal` line)
+    if isinstance(stop, gdb.SignalEvent) and where is not None:
+        # (the stop gdb would print, in the user's terms)
+        source = gdb.execute('cpc-builtin-frame-level 0', to_string=True)
+        gdb.write(where + (source.split('\n', 1)[1] if '\n' in source else ''))
 
 
 def _after_step(kind):
-    global _step
+    global _step, _quiet_step, _continued
+    quiet, _quiet_step = _quiet_step, False
     if _step is None or _step[0] != kind:
         return
     _, bp, start, mode, into = _step
     _step = None
+    _continued = False
     try:
-        if mode == 'enter':
-            # go on to the body's first line unless the step stopped for
-            # another reason (the stop where the body starts has done its job)
-            if not bp.hit and not isinstance(_last_stop, gdb.SignalEvent) and \
-                    (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)):
-                for b in into:
-                    b.remove()
-                _continue()
-            if bp.hit:
-                _print_frame()
-            return
-        if any(b.hit and b.stopper for b in into) and not any(
-                b.hit and not b.stopper for b in into):
-            # stopped where an optimised callee starts: on to its first line,
-            # or (next) to where the thread resumes after the call
-            for b in into:
-                if b.stopper:
-                    b.remove()
-            if not any(not b.stopper for b in into):
-                gdb.write('[cpc: the thread waits for the call to return; running other '
-                          'threads until it resumes]\n')
-            _continue()
-        if any(b.hit and not b.stopper for b in into):
-            _print_frame()                   # stopped in the callee's body (silently)
-            return
-        if mode == 'chunk':
-            # the cut of a body in chunks: the next chunk's first line
-            # (gdb's step may have stopped on the cut's line first)
-            if not bp.hit and _still_in(start) and \
-                    not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
-                _continue()
-            if bp.hit:
-                _print_frame()
-            return
-        if kind in ('next', 'step') and _entered_callee(start):
-            return                           # step went into the callee
-        if mode == 'call' and _left_normally(start):
-            return                           # the call was not reached
-        if mode == 'return' and _still_in(start):
-            return                           # the function has not returned
-        if isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)) and \
-                not bp.hit:
-            return                           # stopped for another reason
-        if not bp.hit:
-            if into:
-                gdb.write('[cpc: the call was deferred; running other threads until '
-                          'the callee starts]\n')
-            else:
-                gdb.write('[cpc: the thread waits for the call to return; running other '
-                          'threads until it resumes]\n')
-            _continue()
-            if not gdb.selected_inferior().pid:
-                return                       # the program ended meanwhile
-        if any(b.hit and not b.stopper for b in into):
-            _print_frame()                   # the deferred callee's first line
-        elif bp.hit and mode in ('call', 'return'):
-            _rest_of_line()                  # the rest of the call's line
-        elif bp.hit:
-            _print_frame()
+        _go_on(kind, bp, start, mode, into)
     finally:
         bp.remove()
         for b in into:
             b.remove()
+    if quiet and not _continued and gdb.selected_inferior().pid:
+        _print_frame()            # (gdb's stop was not printed, and it stays there)
+
+
+def _thread_outermost(f):
+    """Whether frame f runs the outermost cps function of its thread: no
+    cps caller waits in the continuation (it ends the thread)."""
+    r = running_stack(f)
+    if r is None or r[0] is None:
+        return False
+    k, frames, _ = r
+    mine = [g for g in frames if user_name(cname(g)) == user_name(cname(f))]
+    return not continuation_frames(k, skip=_count_bodies(_groups(mine, k))) and \
+        f.older() is not None and GENERATED_RE.match(cname(f.older())) is not None
+
+
+def _end_of_thread(name):
+    """finish from a thread's outermost cps function, name: gdb stopped
+    in the generated function that called its body (a stop not printed);
+    on out of that one (and any other of the invocation's) to the
+    scheduler, which ran the thread, as C's finish out of a thread's
+    function ends in the library's thread start.  (Optimised, gdb's finish
+    out of the body inlined there ends in the scheduler, and prints it.)"""
+    quiet = False
+    for _ in range(4):
+        f = gdb.selected_frame()
+        if not GENERATED_RE.match(cname(f)) or user_name(cname(f)) != name:
+            break
+        quiet = True
+        _set_until_stop(('suppress-cli-notifications', 'on'), ('print finish', 'off'))
+        gdb.execute('finish', to_string=True)
+        if not isinstance(_last_stop, gdb.StopEvent) or isinstance(
+                _last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+            return
+    gdb.write('[cpc: %s was the thread\'s first function: its return ends the thread]\n' % name)
+    if quiet:
+        _print_frame()
+
+
+def _go_on(kind, bp, start, mode, into):
+    """The rest of a next/step/finish after gdb's own (_after_step)."""
+    if mode == 'outermost':
+        if not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+            _end_of_thread(start)
+        return
+    if mode == 'enter':
+        # go on to the body's first line unless the step stopped for
+        # another reason (the stop where the body starts has done its job)
+        if not bp.hit and not isinstance(_last_stop, gdb.SignalEvent) and \
+                (any(b.hit for b in into) or not isinstance(_last_stop, gdb.BreakpointEvent)):
+            for b in into:
+                b.remove()
+            _continue()
+        if bp.hit:
+            _print_frame()
+        return
+    if any(b.hit and b.stopper for b in into) and not any(
+            b.hit and not b.stopper for b in into):
+        # stopped where an optimised callee starts: on to its first line,
+        # or (next) to where the thread resumes after the call
+        for b in into:
+            if b.stopper:
+                b.remove()
+        if not any(not b.stopper for b in into):
+            gdb.write('[cpc: the thread waits for the call to return; running other '
+                      'threads until it resumes]\n')
+        _continue()
+    if any(b.hit and not b.stopper for b in into):
+        _print_frame()                   # stopped in the callee's body (silently)
+        return
+    if mode == 'chunk':
+        # the cut of a body in chunks: the next chunk's first line
+        # (gdb's step may have stopped on the cut's line first)
+        if not bp.hit and _still_in(start) and \
+                not isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
+            _continue()
+        if bp.hit:
+            _print_frame()
+        return
+    if kind in ('next', 'step') and _entered_callee(start):
+        return                           # step went into the callee
+    if mode == 'call' and _left_normally(start):
+        return                           # the call was not reached
+    if mode == 'return' and _still_in(start):
+        return                           # the function has not returned
+    if isinstance(_last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)) and \
+            not bp.hit:
+        return                           # stopped for another reason
+    if not bp.hit:
+        if into:
+            gdb.write('[cpc: the call was deferred; running other threads until '
+                      'the callee starts]\n')
+        else:
+            gdb.write('[cpc: the thread waits for the call to return; running other '
+                      'threads until it resumes]\n')
+        _continue()
+        if not gdb.selected_inferior().pid:
+            return                       # the program ended meanwhile
+    if any(b.hit and not b.stopper for b in into):
+        _print_frame()                   # the deferred callee's first line
+    elif bp.hit and mode == 'call' and bp.at_entry:
+        # (optimised: the thread starts the resume function its caller's
+        # body is inlined into; gdb's next from there would take a jump to
+        # a cps entry, the next call's, for a return into it)
+        if _to_call_line():
+            gdb.write(gdb.execute('frame', to_string=True).split('\n', 1)[1])
+        else:
+            _rest_of_line()
+    elif bp.hit and mode in ('call', 'return'):
+        _rest_of_line()                  # the rest of the call's line
+    elif bp.hit:
+        if kind == 'finish' and bp.at_entry:
+            _to_call_line()
+        _print_frame()
+        if kind == 'finish':
+            _print_returned(bp.value)
+
+
+def _return_type(f):
+    """The type cps function frame f returns, or None (void): the type of
+    the translation's `cpc_ret`, which each `return v;` of its body declares
+    in a block of its own (f's function: the body or a chunk)."""
+    fb = _function_block(f.pc())
+    if fb is None or f.find_sal().symtab is None:
+        return None
+    for e in f.find_sal().symtab.linetable():
+        if not _owns(fb, e.pc):
+            continue
+        b = gdb.block_for_pc(e.pc)
+        while b is not None and b.function is None:
+            for sym in b:
+                if sym.name == 'cpc_ret':
+                    return sym.type
+            b = b.superblock
+    return None
+
+
+def _returned_value(rtype, k):
+    """The value a cps function of return type rtype returned to the
+    thread of continuation k, now back in its caller: `return v;` left v
+    just above the caller's frame, the top one (cpc_return_reserved)."""
+    ctype = gdb.lookup_type('cpc_continuation')
+    off_c = next(fl.bitpos // 8 for fl in ctype.fields() if fl.name == 'c')
+    top = k + off_c + _u32(k + 8)
+    return gdb.Value(top).cast(rtype.pointer()).dereference()
+
+
+def _to_call_line():
+    """From the start of the resume function where an optimised caller's
+    body goes on after a call, on to the call's line in it (its first code
+    of that line: the result taken, the variables restored), as `finish`
+    stops in C."""
+    f = gdb.selected_frame()
+    m = RESUME_RE.match(cname(f))
+    if m is None:
+        return False
+    loc = _resume_loc(m.group(1), int(m.group(2)), f.pc())
+    fb = _function_block(f.pc())
+    if loc is None or fb is None:
+        return False
+    rows = sorted((e.pc, e.line) for e in f.find_sal().symtab.linetable()
+                  if e.pc > f.pc() and _owns(fb, e.pc))
+    # (the last row of the line's first run: past the restores)
+    pc = None
+    for addr, line in rows:
+        if line == loc[1]:
+            pc = addr
+        elif pc is not None:
+            break
+    if pc is None:
+        return False
+    _set_until_stop(('suppress-cli-notifications', 'on'))
+    try:
+        gdb.execute('advance *0x%x' % pc, to_string=True)
+    finally:
+        _restore_stop_print()
+    return gdb.selected_frame().pc() == pc
+
+
+def _print_returned(v):
+    """finish's `Value returned is $N = V` (nothing for a void function)."""
+    if v is None:
+        return
+    try:
+        n = gdb.add_history(v)
+        gdb.write('Value returned is $%d = %s\n' % (n, v.format_string()))
+    except (gdb.error, RuntimeError, ValueError, AttributeError):
+        pass
 
 
 def _rest_of_line():

@@ -592,8 +592,18 @@ static inline cpc_continuation *cpc_reserve(cpc_continuation *k, size_t need)
 }
 
 /* Push a frame of struct type T into room reserved by cpc_enter or
-   cpc_reserve: no check, no move. */
-#define CPC_PUSH_RESERVED(k, T) ((T *)cpc_push_reserved((k), sizeof(T)))
+   cpc_reserve: no check, no move.  (A macro, as cpc_push_reserved below,
+   so that its code has the line of the statement that pushes: optimised, a
+   body inlined into its entry starts with its frame's push, where a
+   debugger puts `break F`, which then lies in F's code, not in this
+   header.) */
+#define CPC_PUSH_RESERVED(k, T) (__extension__ ({                          \
+    cpc_continuation *cpc__pk = (k);                                        \
+    unsigned char *cpc__frame;                                              \
+    CPC_CHECK_RESERVED(cpc__pk, sizeof(T));                                 \
+    cpc__frame = cpc__pk->c + cpc__pk->length;                              \
+    cpc__pk->length += (unsigned int)sizeof(T);                             \
+    (T *)(void *)cpc__frame; }))
 
 static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
 {

@@ -88,7 +88,7 @@ def test_every_function_holding_the_code_of_a_body_with_an_array_keeps_its_canar
                and f not in ('fill',)}
     assert holding >= {'f__cps', 'f__bounce'}, fns
     # (a function calling the out-of-line body holds no code of it)
-    holding = {f for f in holding if 'f__body' not in f or f == 'f__body'} - {'f__bounce'}
+    holding = {f for f in holding if 'f.body' not in f or f == 'f.body'} - {'f__bounce'}
     assert holding <= guarded, (holding - guarded)
     assert 'f__defer' not in guarded and 'f__bounce' not in guarded
 

@@ -10,8 +10,8 @@ For a cps function `f` with parameters `T1 p1, ...`:
   f__cps             the entry: spends call budget, or defers
   f__defer, f__bounce   the cold way through the trampoline
   f__body            the user's body, with `switch (cpc_resume)` when it has
-                     resume points; named `f` in the C (the symbol is f__body:
-                     `body_name`)
+                     resume points; named `f` in the C (the symbol is f.body,
+                     which no C name can take, and valgrind and perf show: `body_name`)
   f__resume_N        the resume functions (continuation entries)
   F__spawn_N__start  the thunk a spawned call starts with
 """
@@ -167,8 +167,9 @@ def body_name(name, own=True):
     """The C name of the function holding cps function `name`'s code: `name`
     itself when `own`, so that the debug information gives it the user's
     name and gdb's own views (breakpoints, signal stops, `frame`, `finish`,
-    `break f`) and gcc's messages name the user's function; its symbol stays
-    `name__body` (an asm label: the ABI and the symbols do not change).
+    `break f`) and gcc's messages name the user's function; its symbol is
+    `name.body` (an asm label, of a static function: no C name, so no other
+    symbol of the file, can be spelt so; valgrind and perf show it).
     Not `own` where the C declares `name` otherwise (a header declaring the
     function, included as written; a deprecated function's native
     declaration, `use_declaration`): then it is `name__body`."""
@@ -209,7 +210,7 @@ def body_prototype(name, body, bdecls, code='', resumes=True, definition=False, 
     gcc's limit for functions not so declared.  (A body with many resume
     points has unoptimised resume stubs, which inline nothing.)"""
     params = body_params(bdecls) if resumes else k_params(bdecls)
-    label = ' __asm__("%s__body")' % name if body == name and not definition else ''
+    label = ' __asm__("%s.body")' % name if body == name and not definition else ''
     how = 'inline ' if inline else '__attribute__((noinline)) '
     return 'static %s%sCPC_CPS_FN cpc_continuation *%s(%s)%s' % (how, code, body, params, label)
 
