@@ -336,20 +336,21 @@ def body_opening(name, indexes, push, frame_ptr, stable=False):
     return dispatch
 
 
-def frame_push(name, copies, first_resume, stable=False):
+def frame_push(name, copies, first_resume, stable=False, keep=False):
     """The statements pushing the frame at entry, storing `copies` (the
     parameters the body never assigns) and cpc_fn when there is one
     resume point (`first_resume`, else None); a `stable` frame's address
     stays in cpc_f, and its cpc_fn is F__dispatch, the dispatch function
     of chunk 1, which holds resume points (chunks.plan cuts after 64 or
-    more): its call sites store cpc_point alone (call_site)."""
+    more): its call sites store cpc_point alone (call_site).  With `keep`
+    (frame-resident variables), cpc_f is set whatever else is stored."""
     fr = frame_name(name)
     push = ['cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr] + copies
     if first_resume is not None:
         push.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, first_resume))
     elif stable:
         push.append('cpc_f->cpc_fn = %s;' % dispatch_name(name))
-    if len(push) == 1 and not stable:
+    if len(push) == 1 and not stable and not keep:
         push = ['(void)CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr]
     return push
 
@@ -450,7 +451,7 @@ def frame_top(name):
 
 
 def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_index, fn,
-              args, restores, result, stable=False, dispatch_chunk=None):
+              args, restores, result, stable=False, dispatch_chunk=None, refind=False):
     """The lines replacing a cps call: one block, declaring at its top the
     temporaries of the arguments (`arg_temps`, initialised) and of the
     result (`result_temps`), then the frame stores `stores` (and cpc_fn
@@ -470,7 +471,9 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     point tells the C compiler that memory is what another invocation left
     (CPC_RESUMED: no code), so that its analyses of the memory read after
     it stop there instead of going back through every other resume point
-    of the body."""
+    of the body.  With `refind` (frame-resident variables, which the code
+    after the resume point reads through cpc_f), the resume point sets
+    cpc_f again even when it restores nothing."""
     top = [] if stable else [frame_top(name)]
     sets = list(stores)
     if store_fn_index is not None and dispatch_chunk is not None:
@@ -482,7 +485,7 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     if any('[' in t.split('=')[0] for t in arg_temps):
         call_stmts = ['{'] + ['    ' + c for c in call_stmts] + ['}']
     after = restores + result
-    if after:
+    if after or refind:
         after = top + after
     lines = ['{ /* %s */' % comment]
     lines += ['    ' + t for t in result_temps + call_stmts]

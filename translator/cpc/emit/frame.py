@@ -87,26 +87,47 @@ class Signature:
 class FrameLayout:
     """The frame: one per invocation, pushed at entry and popped on the way
     out, holding every variable live across some call (`fields`, in
-    declaration order, parameters first).  Parameters the body never
-    assigns (`fixed`) are stored once, at entry; resume point `index`
-    restores `site_vars[index]`, and its call site stores those of them
-    that may have changed since the frame last held them
-    (`site_stores[index]`, lift.py).  The
-    variables a chunked body carries from one chunk to the next (`carried`,
-    chunks.py) have a field too."""
+    declaration order, parameters first).
 
-    def __init__(self, em, f, cfg, sites, lift, carried=()):
-        self.site_vars = {site.index: lift.frame_vars(site) for site in sites}
+    Lifting (--dataflow=lifting): the body keeps its variables in C locals.
+    Parameters the body never assigns (`fixed`) are stored once, at entry;
+    resume point `index` restores `site_vars[index]`, and its call site
+    stores those of them that may have changed since the frame last held
+    them (`site_stores[index]`, lift.py).
+
+    Frame-resident variables (--dataflow=frame, `resident_mode`): a
+    variable live across some call lives in its field, read and written
+    there in place (`cpc_f->x`, resident.py), as C++20 coroutines keep
+    theirs: its call sites store nothing and its resume points restore
+    nothing; a resident parameter is copied in once, at entry (it is in
+    `fixed`).  Not resident, and lifted as above: a variable whose address
+    is taken (`taken`: in a packed frame the pointer to its field could be
+    misaligned), a volatile one (a field drops the qualifier) and one that
+    asks for an alignment (its field has the type's).  `resident`: {key:
+    Var}.
+
+    The variables a chunked body carries from one chunk to the next
+    (`carried`, chunks.py) have a field too."""
+
+    def __init__(self, em, f, cfg, sites, lift, carried=(), resident_mode=False, taken=()):
+        all_vars = {site.index: lift.frame_vars(site) for site in sites}
         first = {}
         for site in sites:
-            for v in self.site_vars[site.index]:
+            for v in all_vars[site.index]:
                 first.setdefault(v.key, (site, v))
         for v in carried:
             first.setdefault(v.key, (sites[0], v))
         ordered = sorted(first.values(),
                          key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
+        self.resident = {}
+        if resident_mode:
+            self.resident = {v.key: v for (_, v) in ordered
+                             if v.key not in taken and may_reside(em, v)}
+        self.site_vars = {i: [v for v in vs if v.key not in self.resident]
+                          for i, vs in all_vars.items()}
         assigned = assigned_anywhere(cfg) if sites else set()
-        self.fixed = [v for (_, v) in ordered if v.is_param and v.key not in assigned]
+        self.fixed = [v for (_, v) in ordered
+                      if v.is_param and (v.key not in assigned or v.key in self.resident)]
         self.fixed_keys = set(v.key for v in self.fixed)
         # what each call site stores: what its resume point restores, less
         # what the frame already holds (lift.py)
@@ -122,3 +143,11 @@ class FrameLayout:
                 raise fe.Diags([em.diag(site.call, 'a variable live across this cps call '
                                         'has a type that cannot be named at file scope '
                                         '(%s); declare the type at file scope' % e)])
+
+
+def may_reside(em, v):
+    """Whether variable v may be read and written in its frame field in
+    place (FrameLayout): not volatile, no alignment of its own."""
+    if v.type.get_canonical().is_volatile_qualified():
+        return False
+    return not any(a.kind == K.ALIGNED_ATTR for a in kids(v.cursor))

@@ -15,6 +15,8 @@ from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
 from .split import split, callee_result
 from .lift import Lifting
+from . import resident
+from ..analysis.retain import addresses_taken
 from . import chunks
 from . import guard
 from . import codegen as cg
@@ -78,11 +80,17 @@ class Functions(Declarations):
         self.check_variably_modified_scopes(f, sites)
         lift = Lifting(f, cfg)
         self.chunking = chunks.plan(self, f, cfg, sites, lift)
+        layout = self.layout = FrameLayout(
+            self, f, cfg, sites, lift, self.chunking.carried() if self.chunking else (),
+            self.resident, (addresses_taken(f) | resident.for_headers_shared(f))
+            if self.resident and sites else ())
         pre = []
         small = EditList(self.need_cont_edits(f, 'cpc_k', pre))
         frames = []
         sig = Signature(self, f)
         small += self.value_edits(f.body, pre)
+        if layout.resident:
+            small = resident.uses(self, f, cfg, layout.resident, small)
         # prototypes first: the spawn thunks call the functions they declare
         # (the function's own entry too, when it spawns itself)
         self.external_protos(f, pre)
@@ -108,8 +116,6 @@ class Functions(Declarations):
         self.stub_code = stub + sig.code
         for cut in self.chunking.cuts if self.chunking else ():
             pre.append(cg.chunk_prototype(f.name, cut.number, sig.code + sig.holder) + ';')
-        layout = FrameLayout(self, f, cfg, sites, lift,
-                             self.chunking.carried() if self.chunking else ())
         if sites:
             frames.append(cg.frame_struct(f.name, layout.fields, cg.stable_frame(len(sites))))
         frame = cg.frame_name(f.name) if sites else None
@@ -140,7 +146,7 @@ class Functions(Declarations):
             stable = cg.stable_frame(len(sites))
             push = sig.bounds + cg.frame_push(
                 f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in layout.fixed],
-                sites[0].index if len(sites) == 1 else None, stable)
+                sites[0].index if len(sites) == 1 else None, stable, bool(layout.resident))
             opening = cg.body_opening(f.name, [s.index for s in sites
                                                if not self.chunking or
                                                self.chunking.chunk_of[s.index] == 1], push,
@@ -179,7 +185,8 @@ class Functions(Declarations):
         """The resume functions and the rewritten call sites."""
         lifted = set()
         checked = 0             # (the variables whose type was looked at, as bits)
-        self.frame_ptr_used = False
+        # (the body's code reads resident variables through cpc_f)
+        self.frame_ptr_used = bool(layout.resident)
         self._restore_text = {}
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
@@ -209,6 +216,7 @@ class Functions(Declarations):
                                                 for i in range(1, max(lines) + 1)]))
             pre.append(dead_table.of_function(self.u, f, cfg, [dead.get(i, 0)
                                                                for i in range(1, max(lines) + 1)]))
+        lifted -= layout.resident.keys()
         if lifted:
             self.unconst_decls(f, cfg, lifted, small)
 
@@ -251,7 +259,8 @@ class Functions(Declarations):
                 cut = cuts[k - 1]
                 decls = sig.bdecls + [ctype.declare(v.type, v.name, strip_const=True)
                                       for v in cut.declared]
-                restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried]
+                restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried
+                            if v.key not in layout.resident]
                 indexes = sorted(i for i, n in self.chunking.chunk_of.items()
                                  if n == cut.number)
                 # (its opening on the function's line, as the body's dispatch)
@@ -267,7 +276,8 @@ class Functions(Declarations):
                 nxt = cuts[k]
                 text += cg.chunk_end(text.endswith('\n'), f.name, nxt.number,
                                      [self.copy_var('cpc_f->' + v.name, v.name, v)
-                                      for v in nxt.carried if v.key not in layout.fixed_keys],
+                                      for v in nxt.carried if v.key not in layout.fixed_keys
+                                      and v.key not in layout.resident],
                                      rw.line_directive(u, b1 - 1))
             pieces.append(text)
         bodytext = ''.join(pieces)
@@ -427,7 +437,16 @@ class Functions(Declarations):
         result_temps = []
         rt = callee_result(site.call)
         prefix = ''
-        if site.form == 'decl':
+        if site.form == 'decl' and vkey(kids(site.stmt)[0]) in self.layout.resident:
+            # (the variable is its frame field: nothing is declared)
+            v = kids(site.stmt)[0]
+            dest = resident.place(self.layout.resident[vkey(v)])
+            if ctype.same_type(v.type, rt):
+                result.append(cg.result_into(dest))
+            else:
+                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result.append(cg.result_converted(dest))
+        elif site.form == 'decl':
             v = kids(site.stmt)[0]
             try:
                 prefix = ctype.declare(v.type, v.spelling, strip_const=True) + ';'
@@ -455,7 +474,8 @@ class Functions(Declarations):
                                         decls, result_temps, stores,
                                         site.index if store_fn else None, fn, names,
                                         restores, result, self.stable,
-                                        dispatch_chunk(self.stable, self.chunking, site.index))
+                                        dispatch_chunk(self.stable, self.chunking, site.index),
+                                        refind=bool(self.layout.resident))
         self.frame_ptr_used = self.frame_ptr_used or uses_frame
         d = callee_decl(site.call)
         if d is not None and self.use_attributes(d):
