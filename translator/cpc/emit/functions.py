@@ -69,6 +69,44 @@ def dispatch_chunk(stable, chunking, index):
     return chunking.chunk_of[index] if chunking else 1
 
 
+def unconst_decls(em, f, cfg, keys, small):
+    """A const local restored at a resume point is declared without its
+    own `const` (a read-only object cannot be assigned from the frame):
+    the declaration is written again from its type."""
+    u = em.u
+    site_stmts = {node_id(s.stmt) for s in cfg.sites}
+    for n, p in walk(f.body):
+        if n.kind != K.DECL_STMT or node_id(n) in site_stmts:
+            continue
+        vs = kids(n)
+        if not any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vs):
+            continue
+        if p is not None and p.kind == K.FOR_STMT and len(vs) > 1:
+            raise fe.Diags([em.diag(n, 'a const variable declared with others in a '
+                                      '`for` header is live across a cps call; '
+                                      'declare it before the loop')])
+        out = []
+        for v in vs:
+            if v.kind != K.VAR_DECL:
+                raise fe.Diags([em.diag(n, 'a const variable live across a cps call '
+                                          'is declared together with a type; declare '
+                                          'the type separately')])
+            try:
+                d = ctype.declare(v.type, v.spelling, strip_const=vkey(v) in keys)
+            except ctype.Unnameable as e:
+                raise fe.Diags([em.diag(v, 'the const variable `%s` is live across a '
+                                          'cps call and its type cannot be named (%s); '
+                                          'name the type' % (v.spelling, e))])
+            if v.storage_class == fe.ci.StorageClass.REGISTER:
+                d = 'register ' + d
+            init = var_init(u, v)
+            if init is not None:
+                d += ' = ' + em.ctext(init, small)
+            out.append(d + ';')
+        a, b = rw.start(n), rw.full_end(u, n)
+        small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
@@ -218,7 +256,7 @@ class Functions(Declarations):
                                                                for i in range(1, max(lines) + 1)]))
         lifted -= layout.resident.keys()
         if lifted:
-            self.unconst_decls(f, cfg, lifted, small)
+            unconst_decls(self, f, cfg, lifted, small)
 
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
@@ -282,43 +320,6 @@ class Functions(Declarations):
             pieces.append(text)
         bodytext = ''.join(pieces)
         return start, bodytext, cg.body_end(bodytext.endswith('\n'), cg.drop(frame))
-
-    def unconst_decls(self, f, cfg, keys, small):
-        """A const local restored at a resume point is declared without its
-        own `const` (a read-only object cannot be assigned from the frame):
-        the declaration is written again from its type."""
-        u = self.u
-        site_stmts = {node_id(s.stmt) for s in cfg.sites}
-        for n, p in walk(f.body):
-            if n.kind != K.DECL_STMT or node_id(n) in site_stmts:
-                continue
-            vs = kids(n)
-            if not any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vs):
-                continue
-            if p is not None and p.kind == K.FOR_STMT and len(vs) > 1:
-                raise fe.Diags([self.diag(n, 'a const variable declared with others in a '
-                                          '`for` header is live across a cps call; '
-                                          'declare it before the loop')])
-            out = []
-            for v in vs:
-                if v.kind != K.VAR_DECL:
-                    raise fe.Diags([self.diag(n, 'a const variable live across a cps call '
-                                              'is declared together with a type; declare '
-                                              'the type separately')])
-                try:
-                    d = ctype.declare(v.type, v.spelling, strip_const=vkey(v) in keys)
-                except ctype.Unnameable as e:
-                    raise fe.Diags([self.diag(v, 'the const variable `%s` is live across a '
-                                              'cps call and its type cannot be named (%s); '
-                                              'name the type' % (v.spelling, e))])
-                if v.storage_class == fe.ci.StorageClass.REGISTER:
-                    d = 'register ' + d
-                init = var_init(u, v)
-                if init is not None:
-                    d += ' = ' + self.ctext(init, small)
-                out.append(d + ';')
-            a, b = rw.start(n), rw.full_end(u, n)
-            small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
 
     def check_variably_modified_scopes(self, f, sites):
         """A resume point is a label that the body's dispatch jumps to, and
