@@ -252,6 +252,15 @@ def resume_lines(name, lines):
         name, len(lines) + 1, ', '.join(str(n) for n in lines))
 
 
+def resident_names(name, names):
+    """The variables of function `name` that live in its frame, read and
+    written there in place (--dataflow=frame), for gdb's views: its
+    parameters' C values and its locals' C declarations are not theirs.
+    Data only, as resume_lines."""
+    return 'static const char %s__resident[] __attribute__((used)) = "%s";' % (
+        name, ' '.join(names))
+
+
 def bounce(name, pnames, code='', kept=False):
     """Runs a deferred call from the trampoline: pops its arguments and
     calls the entry again, which now finds its budget (the trampoline

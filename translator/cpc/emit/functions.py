@@ -254,6 +254,8 @@ class Functions(Declarations):
                                                 for i in range(1, max(lines) + 1)]))
             pre.append(dead_table.of_function(self.u, f, cfg, [dead.get(i, 0)
                                                                for i in range(1, max(lines) + 1)]))
+        if layout.resident:
+            pre.append(cg.resident_names(f.name, [v.name for v in layout.resident.values()]))
         lifted -= layout.resident.keys()
         if lifted:
             unconst_decls(self, f, cfg, lifted, small)
