@@ -380,7 +380,7 @@ def chunk_prototype(name, number, code=''):
 def chunk_head(name, number, code, decls, indexes, restores):
     """The opening of chunk `number`, on one line: the frame, the
     declarations `decls` (the parameters and the variables of the chunks
-    before, as declarations without `;`), the dispatch to the chunk's
+    before: (declaration without `;`, initialiser or None)), the dispatch to the chunk's
     resume points, and, entered from the chunk before (cpc_resume 0), the
     `restores` of the variables it carries and the store of the chunk's
     dispatch function in cpc_fn, once for all its call sites (call_site)."""
@@ -388,7 +388,8 @@ def chunk_head(name, number, code, decls, indexes, restores):
     return (chunk_prototype(name, number, code) +
             ' { struct %s *cpc_f = CPC_TOP(cpc_k, struct %s); ' % (frame_name(name),
                                                                    frame_name(name)) +
-            ''.join('%s __attribute__((unused)); ' % d for d in decls) +
+            ''.join('%s __attribute__((unused))%s; ' % (d, ' = ' + i if i else '')
+                    for d, i in decls) +
             'switch (cpc_resume) { %s} ' % ''.join(
                 'case %d: goto %s__resumed_%d; ' % (i, name, i) for i in indexes) +
             ' '.join(restores + fn))
@@ -453,6 +454,11 @@ def use_of(name):
     line, and no code refers to it.  (First on its line: after a macro's
     expansion on the same line, gcc would attribute it to the macro.)"""
     return '(void)sizeof(&%s);' % name
+
+
+def top_of(name):
+    """The frame of function `name` at the top of the continuation."""
+    return 'CPC_TOP(cpc_k, struct %s)' % frame_name(name)
 
 
 def frame_top(name):

@@ -129,6 +129,11 @@ class FrameLayout:
         self.fixed = [v for (_, v) in ordered
                       if v.is_param and (v.key not in assigned or v.key in self.resident)]
         self.fixed_keys = set(v.key for v in self.fixed)
+        # resident parameters never assigned: their C value is always the
+        # frame's, which the resume functions pass (gdb's own expressions,
+        # `print n`, `break ... if n == 5`, read the C parameter)
+        self.constant_params = {v.key for v in self.fixed
+                                if v.key in self.resident and v.key not in assigned}
         # what each call site stores: what its resume point restores, less
         # what the frame already holds (lift.py)
         changed = lift.stored(sites, self.site_vars, self.fixed_keys)

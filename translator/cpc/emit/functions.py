@@ -229,7 +229,7 @@ class Functions(Declarations):
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
-                                [zero(t) for (n, t) in sig.params], self.stub_code, self.body)
+                                self.resumed_params(f, sig, layout), self.stub_code, self.body)
         # (the user's variables, as bits: gdb shows no translation
         # temporary cpc_*)
         bits = sites[0].bits if sites else None
@@ -259,6 +259,15 @@ class Functions(Declarations):
         lifted -= layout.resident.keys()
         if lifted:
             unconst_decls(self, f, cfg, lifted, small)
+
+    def resumed_params(self, f, sig, layout):
+        """What a resume function passes the body for each parameter: a
+        zero (lifting restores the live ones from the frame), or the
+        frame's value of a resident parameter the body never assigns
+        (FrameLayout.constant_params)."""
+        keys = {f.vars[k].name: k for k in layout.constant_params}
+        return ['%s->%s' % (cg.top_of(f.name), n) if n in keys else zero(t)
+                for (n, t) in sig.params]
 
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
@@ -297,8 +306,11 @@ class Functions(Declarations):
         for k, (a, b) in enumerate(zip(bounds, bounds[1:])):
             if k:
                 cut = cuts[k - 1]
-                decls = sig.bdecls + [ctype.declare(v.type, v.name, strip_const=True)
-                                      for v in cut.declared]
+                consts = {f.vars[k].name for k in layout.constant_params}
+                decls = [(d, 'cpc_f->' + n if n in consts else None)
+                         for d, n in zip(sig.bdecls, sig.pnames)] + \
+                    [(ctype.declare(v.type, v.name, strip_const=True), None)
+                     for v in cut.declared]
                 restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried
                             if v.key not in layout.resident]
                 indexes = sorted(i for i, n in self.chunking.chunk_of.items()
