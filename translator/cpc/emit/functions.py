@@ -118,6 +118,9 @@ class Functions(Declarations):
         self.check_variably_modified_scopes(f, sites)
         lift = Lifting(f, cfg)
         self.chunking = chunks.plan(self, f, cfg, sites, lift)
+        # (the signature's errors first: a parameter it refuses has a type
+        # no frame field can have either)
+        sig = Signature(self, f)
         layout = self.layout = FrameLayout(
             self, f, cfg, sites, lift, self.chunking.carried() if self.chunking else (),
             self.resident, (addresses_taken(f) | resident.for_headers_shared(f))
@@ -125,7 +128,6 @@ class Functions(Declarations):
         pre = []
         small = EditList(self.need_cont_edits(f, 'cpc_k', pre))
         frames = []
-        sig = Signature(self, f)
         small += self.value_edits(f.body, pre)
         if layout.resident:
             small = resident.uses(self, f, cfg, layout.resident, small)
