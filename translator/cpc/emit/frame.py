@@ -110,23 +110,24 @@ class FrameLayout:
     (`carried`, chunks.py) have a field too."""
 
     def __init__(self, em, f, cfg, sites, lift, carried=(), resident_mode=False, taken=()):
-        all_vars = {site.index: lift.frame_vars(site) for site in sites}
-        first = {}
-        for site in sites:
-            for v in all_vars[site.index]:
-                first.setdefault(v.key, (site, v))
-        for v in carried:
-            first.setdefault(v.key, (sites[0], v))
-        ordered = sorted(first.values(),
-                         key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
+        # (as bits: a large function has thousands of sites, each with
+        # thousands of variables)
+        masks = {site.index: lift.frame_mask(site) for site in sites}
+        union = 0
+        for m in masks.values():
+            union |= m
+        bits = cfg.bits
+        carried_keys = [v.key for v in carried]
+        ordered = lift.vars_of(union | bits.mask(carried_keys)) if sites else []
         self.resident = {}
         if resident_mode:
-            self.resident = {v.key: v for (_, v) in ordered
+            self.resident = {v.key: v for v in ordered
                              if v.key not in taken and may_reside(em, v)}
-        self.site_vars = {i: [v for v in vs if v.key not in self.resident]
-                          for i, vs in all_vars.items()}
+        lifted = ~bits.mask(self.resident)
+        self.site_vars = {i: lift.vars_of(m & lifted) if m & lifted else []
+                          for i, m in masks.items()}
         assigned = assigned_anywhere(cfg) if sites else set()
-        self.fixed = [v for (_, v) in ordered
+        self.fixed = [v for v in ordered
                       if v.is_param and (v.key not in assigned or v.key in self.resident)]
         self.fixed_keys = set(v.key for v in self.fixed)
         # resident parameters never assigned: their C value is always the
@@ -141,10 +142,13 @@ class FrameLayout:
                                          if v.key in changed[site.index]]
                             for site in sites}
         self.fields = []
-        for (site, v) in ordered:
+        for v in ordered:
             try:
                 self.fields.append(ctype.declare_field(v.type, v.name) + ';')
             except ctype.Unnameable as e:
+                # (at the first site that saves it)
+                one = bits.mask([v.key])
+                site = next((s for s in sites if masks[s.index] & one), sites[0])
                 raise fe.Diags([em.diag(site.call, 'a variable live across this cps call '
                                         'has a type that cannot be named at file scope '
                                         '(%s); declare the type at file scope' % e)])

@@ -53,12 +53,21 @@ def uses(em, f, cfg, resident, small):
     keys = resident.keys()
     sites = {node_id(s.stmt) for s in cfg.sites}
     refs, decls = [], []
+    a0, b0 = f.body.extent.start.offset, f.body.extent.end.offset
+    # (a body no macro expands in spells each reference where its extent
+    # says: u.written, which asks libclang, is for the others)
+    plain = not any(s < b0 and a0 < t for (s, t) in u.macro_ranges())
     for n, p in walk(f.body, skip_spawn=False, into_sizeof=True):
         k = n.kind
         if k == K.DECL_REF_EXPR:
             v = f.var_of(n)
             if v is not None and v.key in keys:
-                refs.append(ref_sub(u, n, place(v)))
+                e = n.extent
+                a, b = e.start.offset, e.end.offset
+                if plain and u.text[a:b] == v.name.encode('utf-8', 'surrogateescape'):
+                    refs.append((a, b, place(v)))
+                else:
+                    refs.append(ref_sub(u, n, place(v)))
         elif k == K.DECL_STMT and node_id(n) not in sites and \
                 any(x.kind == K.VAR_DECL and vkey(x) in keys for x in kids(n)):
             decls.append((n, p))
