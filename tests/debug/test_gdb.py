@@ -1122,3 +1122,17 @@ def test_finish_typed_at_a_terminal_runs_till_exit_from_the_function_without_c_a
                      re.M), out
     assert 'cpc_k' not in out, out
     assert 'Printing of non-scalar frame arguments is "scalars".' in out, out
+
+
+@pytest.mark.parametrize('flags', [('-O2',), ('-O2', '--dataflow=lifting')])
+def test_locals_read_and_written_in_the_frame_are_shown_by_info_locals_and_bt_full(flags):
+    # (at -O2 count's `total` and `n` live in its frame, read and written
+    # there in place, unless --dataflow=lifting: the views show the same)
+    out = gdb(build('lines', *flags), 'break lines.cpc:15', 'run', 'bt full 1', 'continue',
+              'echo --locals--\\n', 'info locals', 'echo --args--\\n', 'info args', 'kill')
+    assert re.search(r'^#0  count \(n=3\) at \S*lines\.cpc:15\n(        .*\n)*'
+                     r'        total = 9\n', out, re.M), out
+    locals_ = out[out.index('--locals--\n') + 11:out.index('--args--')].splitlines()
+    args = out[out.index('--args--\n') + 9:].splitlines()
+    assert 'total = 13' in locals_ and 'sq = 4' in locals_, out
+    assert args[0] == 'n = 2', out

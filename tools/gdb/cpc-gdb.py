@@ -1685,6 +1685,20 @@ class RenamedFrame(FrameDecorator):
             return [_Arg(n, v) for n, v in _real_args(f)]
         return super().frame_args()
 
+    def frame_locals(self):
+        """gdb's locals, and the variables that live in the frame (_resident)."""
+        base = super().frame_locals()
+        f = self.inferior_frame()
+        if not GENERATED_RE.match(cname(f)):
+            return base
+        extra = _resident(f, False, [], chunk_params(f))
+        if not extra:
+            return base
+        names = {n for n, _ in extra}
+        kept = [x for x in base or []
+                if getattr(x.symbol(), 'name', x.symbol()) not in names]
+        return kept + [_Arg(n, v) for n, v in extra]
+
 
 class ContinuationFrame(FrameDecorator):
     """A cps caller waiting in the continuation (no C frame of its own)."""
