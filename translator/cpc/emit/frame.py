@@ -137,7 +137,8 @@ class FrameLayout:
                                 if v.key in self.resident and v.key not in assigned}
         # what each call site stores: what its resume point restores, less
         # what the frame already holds (lift.py)
-        changed = lift.stored(sites, self.site_vars, self.fixed_keys)
+        changed = lift.stored(sites, self.site_vars, self.fixed_keys) \
+            if any(self.site_vars.values()) else {s.index: () for s in sites}
         self.site_stores = {site.index: [v for v in self.site_vars[site.index]
                                          if v.key in changed[site.index]]
                             for site in sites}
