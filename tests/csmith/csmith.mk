@@ -4,7 +4,8 @@
 #   make test-csmith      the 200 fixed seeds of tests/csmith/seeds.txt (every seed at -O1,
 #                         one in ten also at -O0, one in ten at -O2, one in five each with
 #                         ASan, a yield at every cps entry and the environments data-flow
-#                         scheme) and every regression program in tests/csmith/regressions/;
+#                         scheme, one in ten with the lifting scheme at -O1) and every
+#                         regression program in tests/csmith/regressions/;
 #                         fails on any mismatch.
 #   make fuzz             a long campaign: FUZZ_SEEDS seeds (default 2000) from FUZZ_FIRST
 #                         (default 100000); failures are reduced (creduce, installed by setup-fuzz) into

@@ -7,8 +7,10 @@ program in which every function that can be is cps (cpcsmith.py), build that wit
 runs at -O1; one seed in ten also at -O0, one in ten at -O2, one in five at
 -O1 with AddressSanitizer (-O1+asan), one in five at -O1 with `cpc_yield();` at the start
 of every cps function (-O1+yield, tests/translator/corpus/yieldify.py), so that every cps call
-suspends and resumes through the scheduler, and one in five at -O1 with the other data-flow
-scheme, `--dataflow=environments` (-O1+env).
+suspends and resumes through the scheduler, one in five at -O1 with the environments
+data-flow scheme, `--dataflow=environments` (-O1+env), and one in ten at -O1 with the lifting
+scheme, `--dataflow=lifting` (-O1+lift: cpcc's default at -O1 and above is frame-resident
+variables, at -O0 lifting).
 
 Failures are classified:
   translator-crash       cpcc died with a Python traceback or a signal
@@ -81,8 +83,8 @@ def opt_levels(seed):
     """A level is `-O<n>`, `-O<n>+asan` (built with -fsanitize=address and run with
     detect_stack_use_after_return, which catches a variable left on the C stack of a body
     that returned to the trampoline, even when the output happens to be right),
-    `-O<n>+yield` (a yield at the entry of every cps function) or `-O<n>+env` (the
-    environments data-flow scheme)."""
+    `-O<n>+yield` (a yield at the entry of every cps function), `-O<n>+env` (the
+    environments data-flow scheme) or `-O<n>+lift` (the lifting scheme)."""
     levels = ["-O1"]
     if seed % 10 == 0:
         levels.append("-O0")
@@ -94,6 +96,8 @@ def opt_levels(seed):
         levels.append("-O1+yield")
     if seed % 10 == 4 or seed % 10 == 9:
         levels.append("-O1+env")
+    if seed % 10 == 1:
+        levels.append("-O1+lift")
     return levels
 
 
@@ -108,10 +112,14 @@ def level_flags(level):
 
 def cpcc_flags(level):
     """cpcc's flags of a level: the C compiler's, and the data-flow scheme (`+env`:
-    environments; lifting, the default, otherwise)."""
+    environments; `+lift`: lifting; otherwise cpcc's default: frame-resident variables
+    from -O1 on, lifting at -O0)."""
     flags = level_flags(level)
-    if level.partition("+")[2] == "env":
+    variant = level.partition("+")[2]
+    if variant == "env":
         flags.append("--dataflow=environments")
+    elif variant == "lift":
+        flags.append("--dataflow=lifting")
     return flags
 
 

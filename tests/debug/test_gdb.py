@@ -897,17 +897,32 @@ def test_a_stop_in_a_later_chunk_is_shown_under_the_functions_name_with_its_argu
     assert '__body' not in out.replace('walk__body_2 at', ''), out
 
 
-@pytest.mark.parametrize('opt', ['-O0', '-O2'])
-def test_info_cpc_threads_names_a_later_chunk_as_its_function_with_the_line_it_waits_on(opt):
-    out = gdb(build('chunked', opt), IN_CHUNK_2, 'run', 'info cpc-threads', 'kill')
+# Where thread 2 waits when thread 1 stops on line 100: lifted (-O0, and -O2
+# --dataflow=lifting), the breakpoint is before line 100's call, thread 2
+# waits in line 99's, and its frame still holds the `total` stored before an
+# earlier call (the call's result is not stored back: it is not live across
+# it).  With frame-resident variables (-O2's default) gcc merges the code
+# before line 100's call with line 99's resume point, so the one location of
+# line 100 is its own resume point, after thread 2 has made line 100's
+# call; `total` is read in place, its current value.
+LIFTED_CHUNK_WAIT = ['    #0  step (v=1084) at chunked.cpc:9',
+                     '    #1  walk (n=1000, total=1064) at chunked.cpc:99']
+RESIDENT_CHUNK_WAIT = ['    #0  step (v=1085) at chunked.cpc:9',
+                       '    #1  walk (n=1000, total=1085) at chunked.cpc:100']
+
+
+@pytest.mark.parametrize('flags,wait', [(('-O0',), LIFTED_CHUNK_WAIT),
+                                        (('-O2', '--dataflow=lifting'), LIFTED_CHUNK_WAIT),
+                                        (('-O2',), RESIDENT_CHUNK_WAIT)])
+def test_info_cpc_threads_names_a_later_chunk_as_its_function_with_the_line_it_waits_on(
+        flags, wait):
+    out = gdb(build('chunked', *flags), IN_CHUNK_2, 'run', 'info cpc-threads', 'kill')
     got = normalise('\n'.join(cpc_threads_listing(out)))
     assert got.splitlines()[1:9] == [
         '  CPC thread 1 (0xADDR): running (thread T, LWP N)',
         '    #0  walk (n=5) at chunked.cpc:100',
         '    #1  report (from=5) at chunked.cpc:159',
-        '  CPC thread 2 (0xADDR): runnable',
-        '    #0  step (v=1084) at chunked.cpc:9',
-        '    #1  walk (n=1000, total=1064) at chunked.cpc:99',
+        '  CPC thread 2 (0xADDR): runnable'] + wait + [
         '    #2  report (from=1000) at chunked.cpc:159',
         '2 CPC threads: 1 running, 1 runnable',
     ], got
@@ -1282,3 +1297,17 @@ def test_break_on_a_cps_function_has_its_locations_in_its_own_code(opt):
                         for f, p, n in rows), out
     assert re.search(r'^Breakpoint 1, square \(v=3\) at \S*lines\.cpc:[56]\n', out, re.M), out
     assert 'cpc_runtime.h' not in out, out
+
+
+@pytest.mark.parametrize('flags', [('-O2',), ('-O2', '--dataflow=lifting')])
+def test_locals_read_and_written_in_the_frame_are_shown_by_info_locals_and_bt_full(flags):
+    # (at -O2 count's `total` and `n` live in its frame, read and written
+    # there in place, unless --dataflow=lifting: the views show the same)
+    out = gdb(build('lines', *flags), 'break lines.cpc:15', 'run', 'bt full 1', 'continue',
+              'echo --locals--\\n', 'info locals', 'echo --args--\\n', 'info args', 'kill')
+    assert re.search(r'^#0  count \(n=3\) at \S*lines\.cpc:15\n(        .*\n)*'
+                     r'        total = 9\n', out, re.M), out
+    locals_ = out[out.index('--locals--\n') + 11:out.index('--args--')].splitlines()
+    args = out[out.index('--args--\n') + 9:].splitlines()
+    assert 'total = 13' in locals_ and 'sq = 4' in locals_, out
+    assert args[0] == 'n = 2', out

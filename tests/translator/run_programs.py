@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Run the translator's CPC programs: each programs/*.cpc is compiled by cpcc at -O0
 and -O2 with -Wall -Wextra -Werror (so the generated C must not warn), and
-at -O2 with --dataflow=environments (eCPC's variant), run,
+at -O2 with --dataflow=lifting (-O2's default is frame-resident variables)
+and --dataflow=environments (eCPC's variant), run,
 and its stdout and exit status compared with programs/NAME.expected (a last
 line `exit: N` gives a non-zero status).  Directives in the source:
 Every translation runs with --cpc-check-invariants.  `cpcc-flags: ...` extra flags
@@ -29,7 +30,7 @@ def directive(src, name):
     return m.group(1).strip() if m else None
 
 
-CONFIGS = (['-O0'], ['-O2'], ['-O2', '--dataflow=environments'])
+CONFIGS = (['-O0'], ['-O2'], ['-O2', '--dataflow=lifting'], ['-O2', '--dataflow=environments'])
 
 
 def run_program(path, cfg, tmp):

@@ -10,7 +10,7 @@ test-translator: setup-test runtime
 
 # The corpus of C programs (tests/translator/corpus): each built natively and by cpcc and
 # compared.  `make test` runs a fast subset, each program in one variant in turn; the whole
-# matrix (plain/yield x -O0/-O2 x lifting/environments x packed/aligned) runs in `make fuzz`.
+# matrix (plain/yield x -O0/-O2 x lifting/frame/environments x packed/aligned) runs in `make fuzz`.
 CORPUS_RUN := $(PYTHON) $(TOP)/tests/translator/corpus/run_corpus.py
 CORPUS_JOBS ?= 2
 TEST_SUITES += test-corpus

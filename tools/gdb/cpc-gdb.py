@@ -649,7 +649,7 @@ def _real_args(frame):
                 out.append((n, sym.type.optimized_out() if n in dead else frame.read_var(sym)))
             except (gdb.error, ValueError, RuntimeError, AttributeError):
                 pass
-        return out
+        return _resident(frame, True, out, params)
     out = []
     try:
         block = frame.block()
@@ -669,7 +669,7 @@ def _real_args(frame):
                             else frame.read_var(s)))
             except (gdb.error, ValueError):
                 pass
-    return out
+    return _resident(frame, True, out) if GENERATED_RE.match(cname(frame)) else out
 
 
 def running_stack(newest):
@@ -1427,7 +1427,58 @@ def _frame_variables(frame, args):
                         if f.name and not _is_generated_name(f.name)]
         except (gdb.error, gdb.MemoryError, RuntimeError, ValueError):
             pass
-    return out
+    return _resident(frame, args, out, params or None) if cps else out
+
+
+def _resident(frame, args, out, params=None):
+    """`out` ([(name, value)] of _frame_variables or _real_args for frame,
+    a cps function's) with the variables that live in its frame, read and
+    written there in place (cpcc -O1 and above: the table F__resident),
+    read from the frame: a parameter's C value is the one it was entered
+    with, and a local has no C variable.  Those the resume point did not
+    restore are <optimized out>, as lifted ones are (_dead_here).  `params`:
+    the parameters of a chunk K > 1 (chunk_params: declared as its locals)."""
+    m = GENERATED_RE.match(cname(frame))
+    if m is None:
+        return out
+    try:
+        table = gdb.lookup_symbol(m.group(1) + '__resident', frame.block())[0]
+        if table is None:
+            return out
+        names = table.value().string().split()
+        fr = frame.read_var('cpc_f')
+        if fr.is_optimized_out or int(fr) == 0 or _at_edge(frame):
+            return out
+        fr = fr.dereference()
+        if params is None:
+            block = frame.block()
+            while block is not None and block.function is None:
+                block = block.superblock
+            params = {x.name for x in block if x.is_argument} if block is not None else ()
+        params = set(params)
+    except (gdb.error, gdb.MemoryError, RuntimeError, ValueError, AttributeError):
+        return out
+    dead = _dead_here(frame)
+    vals = {}
+    for n in names:
+        if (n in params) != args:
+            continue
+        try:
+            vals[n] = fr[n].type.optimized_out() if n in dead else fr[n]
+        except (gdb.error, gdb.MemoryError, RuntimeError):
+            continue
+    user = {}
+    for n in vals:
+        um = RENAMED_RE.match(n)
+        user[um.group(1) if um else n] = vals[n]
+    seen = set()
+    res = []
+    for n, v in out:
+        if n in user:
+            v = user[n]
+            seen.add(n)
+        res.append((n, v))
+    return res + [(n, v) for n, v in user.items() if n not in seen]
 
 
 _DEAD_TABLES = {}      # address of a table F__dead: (its items, its entries read so far)
@@ -1634,6 +1685,20 @@ class RenamedFrame(FrameDecorator):
         if chunk_params(f) is not None or GENERATED_RE.match(cname(f)):
             return [_Arg(n, v) for n, v in _real_args(f)]
         return super().frame_args()
+
+    def frame_locals(self):
+        """gdb's locals, and the variables that live in the frame (_resident)."""
+        base = super().frame_locals()
+        f = self.inferior_frame()
+        if not GENERATED_RE.match(cname(f)):
+            return base
+        extra = _resident(f, False, [], chunk_params(f))
+        if not extra:
+            return base
+        names = {n for n, _ in extra}
+        kept = [x for x in base or []
+                if getattr(x.symbol(), 'name', x.symbol()) not in names]
+        return kept + [_Arg(n, v) for n, v in extra]
 
 
 class ContinuationFrame(FrameDecorator):

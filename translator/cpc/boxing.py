@@ -249,7 +249,15 @@ def sub_text(u, c, keys, f, a=None, b=None, lits=None, outer=None):
     return rw.rebuild(u, a, b, rw.outermost(subs))
 
 
-def decl_text(u, f, n, keys, lits=None):
+def decl_text(u, f, n, keys, lits=None, prefix='cpc_env->', text=None):
+    """Declaration statement n written again: the variables of `keys` are
+    not declared, their initialisers assigned to where they live
+    (`prefix` + name: the environment, or the frame for the emitter's
+    frame-resident variables); `text(c, a, b)` is the rewritten text of
+    node c (of its range a-b when given)."""
+    if text is None:
+        def text(c, a=None, b=None):
+            return sub_text(u, c, keys, f, a, b, lits=lits)
     out = []
     vars_ = kids(n)
     single = len(vars_) == 1
@@ -267,28 +275,29 @@ def decl_text(u, f, n, keys, lits=None):
             if init is None:
                 out.append(';')
                 continue
-            it = sub_text(u, init, keys, f, lits=lits)
+            it = text(init)
+            place = prefix + v.spelling
             if init.kind == K.INIT_LIST_EXPR or ctype.is_array(v.type):
                 try:
                     tn = ctype.declare(v.type, '', strip_const=True, keep_cps=True)
                 except ctype.Unnameable:
                     raise fe.Diags([u.diag(v, 'cannot box `%s`' % v.spelling)])
-                out.append('__builtin_memcpy(&cpc_env->%s, &(%s)%s, sizeof cpc_env->%s);' % (
-                    v.spelling, tn, it if init.kind == K.INIT_LIST_EXPR else '{' + it + '}',
-                    v.spelling))
+                out.append('__builtin_memcpy(&%s, &(%s)%s, sizeof %s);' % (
+                    place, tn, it if init.kind == K.INIT_LIST_EXPR else '{' + it + '}',
+                    place))
             elif ctype.has_const_member(v.type):
                 # not assignable: initialise a copy, then move it in
-                out.append('{ %s = %s; __builtin_memcpy(&cpc_env->%s, &cpc_b, sizeof cpc_b); }' % (
-                    ctype.declare(v.type, 'cpc_b', strip_const=True, keep_cps=True), it, v.spelling))
+                out.append('{ %s = %s; __builtin_memcpy(&%s, &cpc_b, sizeof cpc_b); }' % (
+                    ctype.declare(v.type, 'cpc_b', strip_const=True, keep_cps=True), it, place))
             else:
-                out.append('cpc_env->%s = %s;' % (v.spelling, it))
+                out.append('%s = %s;' % (place, it))
         else:
             if single:
-                out.append(sub_text(u, n, keys, f, rw.start(n), rw.full_end(u, n), lits=lits))
+                out.append(text(n, rw.start(n), rw.full_end(u, n)))
             else:
                 d = ctype.declare(v.type, v.spelling, keep_cps=True)
                 if init is not None:
-                    d += ' = ' + sub_text(u, init, keys, f, lits=lits)
+                    d += ' = ' + text(init)
                 out.append(d + ';')
     return ' '.join(out)
 

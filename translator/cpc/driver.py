@@ -120,7 +120,7 @@ class Options:
         self.save_temps = False
         self.frames = 'aligned'
         self.debug = False
-        self.dataflow = 'lifting'
+        self.dataflow = None        # None: default_dataflow(flags)
         self.dep_flags = []
         self.mf = None
         self.md = False
@@ -247,7 +247,7 @@ def parse_args(argv):
         elif a == '--cpc-check-invariants':
             o.check_invariants = True
         elif a.startswith('--dataflow='):
-            o.dataflow = choice(a, ('lifting', 'environments'))
+            o.dataflow = choice(a, ('lifting', 'frame', 'environments'))
         elif a == '-v':
             o.verbose = True
             o.flags.append(a)
@@ -273,7 +273,22 @@ def parse_args(argv):
         else:
             add_source(o, a, o.lang)
         i += 1
+    if o.dataflow is None:
+        o.dataflow = default_dataflow(o.flags)
     return o
+
+
+def default_dataflow(flags):
+    """How variables live across cooperation points when no --dataflow
+    is given: in the frame, read in place, when the C is optimised (the
+    last -O flag other than -O0 and -Og: frame-resident variables,
+    docs/abi.md); lifted into C locals otherwise, where gdb shows them as
+    the program's own (the user debugs at -O0)."""
+    level = None
+    for a in flags:
+        if a.startswith('-O'):
+            level = a
+    return 'frame' if level is not None and level not in ('-O0', '-Og') else 'lifting'
 
 
 def ensure_built(o):
@@ -499,7 +514,8 @@ CPC runtime.  Every option of cc is accepted and passed on.
   --cpc-debug             compile for the checking runtime, link libcpc_debug
   --save-temps            keep the generated C as NAME.cpc.c
   --frames=aligned|packed         layout of the frames (default aligned)
-  --dataflow=lifting|environments how variables live across cooperation points
+  --dataflow=lifting|frame|environments  how variables live across cooperation
+                          points (default: frame with -O1 and above, else lifting)
   --cpc-stop-after=PASS   print the CPC text after a translator pass
   -MD, -MMD, -MF, -MT ... dependency files naming the .cpc sources
   -MJ FILE                append a compilation database entry per file

@@ -57,7 +57,7 @@ class Context:
     """What a translation carries from pass to pass besides the unit."""
     path: str
     args: list
-    dataflow: str = 'lifting'          # 'lifting' or 'environments'
+    dataflow: str = 'lifting'          # 'lifting', 'frame' or 'environments'
     info: Optional[dict] = None        # receives 'headers': the inlined headers
     state: dict = field(default_factory=dict)   # a pass's own state across rounds
     # (text, unit): a text stage that parsed the text it returns leaves the
@@ -245,7 +245,8 @@ def emit_requires(u, ctx):
     return out
 
 
-EMIT = Pass('emit', 'emit/', lambda u, ctx: emit.emit(u), check=emit_requires,
+EMIT = Pass('emit', 'emit/', lambda u, ctx: emit.emit(u, resident=(ctx.dataflow == 'frame')),
+            check=emit_requires,
             doc='split, lift and write the C of docs/abi.md')
 
 

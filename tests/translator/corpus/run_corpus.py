@@ -6,7 +6,7 @@ reference; for CPC, `main` becomes the cps function `corpus_main`, which a new `
 before `cpc_main_loop()`, and `cpcc -DCORPUS_CPC` builds that.  Both run; stdout and the exit
 status must be equal.  A variant of a program is
 
-    {plain|yield}-O{0|2}-{lifting|environments}-{packed|aligned}
+    {plain|yield}-O{0|2}-{lifting|frame|environments}-{packed|aligned}
 
 where `yield` first inserts `cpc_yield();` at the start of every cps function (yieldify.py), so
 every cps call suspends and resumes through the scheduler.  Every translation checks each
@@ -24,7 +24,7 @@ shrink); any other failure fails the run.
 Modes:
     run_corpus.py fast    every hand-written program and about one generated program in seven,
                           each in one variant picked by its name (make test)
-    run_corpus.py full    every program in all 16 variants (make fuzz)
+    run_corpus.py full    every program in all 24 variants (make fuzz)
     run_corpus.py full --programs a,b --variants 'yield-*'    a selection
     --write-known FILE   write the failures of this run in the known-failures format
 The last line is `corpus: N passed, N expected failures, N failed`.
@@ -56,7 +56,7 @@ COMPILE_TIMEOUT = 300.0
 
 VARIANTS = ['%s-%s-%s-%s' % (y, o, d, f)
             for y in ('plain', 'yield') for o in ('O0', 'O2')
-            for d in ('lifting', 'environments') for f in ('packed', 'aligned')]
+            for d in ('lifting', 'frame', 'environments') for f in ('packed', 'aligned')]
 
 EPILOGUE = b'''
 #ifdef CORPUS_CPC

@@ -402,3 +402,21 @@ def test_an_error_exits_with_status_1_and_its_message(tmp_path):
     r = cpcc(['-c', 'missing.cpc'], tmp_path)
     assert r.returncode == 1
     assert r.stderr == 'cpcc: error: missing.cpc: No such file or directory\n'
+
+
+LOOP_PROG = ('#include <cpc/cpc_runtime.h>\n'
+             'cps int loop(int n) { int s = 0; for (int i = 0; i < n; i++) { cpc_yield(); s += i; }'
+             ' return s; }\n')
+
+
+@pytest.mark.parametrize('flags,resident', [
+    ([], False), (['-O0'], False), (['-Og'], False), (['-O1'], True), (['-O2'], True),
+    (['-Os'], True), (['-O2', '-O0'], False), (['-O0', '-O3'], True),
+    (['-O2', '--dataflow=lifting'], False), (['-O0', '--dataflow=frame'], True)])
+def test_optimised_code_keeps_variables_in_the_frame_by_default(tmp_path, flags, resident):
+    (tmp_path / 'l.cpc').write_text(LOOP_PROG)
+    r = cpcc(flags + ['--cpc-emit-c', 'l.cpc'], tmp_path)
+    assert r.returncode == 0, r.stderr
+    # frame-resident: s is assigned in its field; lifted: restored from it
+    assert ('cpc_f->s = 0;' in r.stdout) == resident
+    assert ('s = cpc_f->s;' in r.stdout) == (not resident)

@@ -53,3 +53,39 @@ def test_the_frame_holds_what_lives_across_calls_parameters_first():
         ([1, 2], ['int a;', 'int b;'], ['a'])
     assert {i: [v.name for v in vs] for i, vs in layout.site_vars.items()} == \
         {1: ['a', 'b'], 2: ['a', 'b']}
+
+
+def resident_layout(src):
+    from cpc.analysis.retain import addresses_taken
+    from cpc.emit.resident import for_headers_shared
+    em, f = emitter_input(src)
+    cfg = Cfg(f)
+    sites = split(f, cfg)
+    return FrameLayout(em, f, cfg, sites, Lifting(f, cfg), (), True,
+                       addresses_taken(f) | for_headers_shared(f))
+
+
+def test_resident_variables_are_neither_stored_nor_restored_and_parameters_come_in_once():
+    layout = resident_layout('cps int f(int a, int b) {\n'
+                             '    int x = g(a);\n'
+                             '    b++;\n'
+                             '    int y = g(x);\n'
+                             '    return y + b + a + x;\n'
+                             '}\n')
+    assert sorted(v.name for v in layout.resident.values()) == ['a', 'b', 'x']
+    assert [v.name for v in layout.fixed] == ['a', 'b']      # (b is assigned: lifting stores it)
+    assert layout.site_vars == {1: [], 2: []} and layout.site_stores == {1: [], 2: []}
+    assert layout.fields == ['int a;', 'int b;', 'int x;']
+
+
+def test_an_address_taken_volatile_or_aligned_variable_stays_lifted():
+    layout = resident_layout('cps int f(int a) {\n'
+                             '    int p = a, q = a;\n'
+                             '    volatile int v = a;\n'
+                             '    _Alignas(16) int w = a;\n'
+                             '    __builtin_memset(&p, 0, sizeof p);\n'
+                             '    int y = g(a);\n'
+                             '    return y + p + q + v + w + a;\n'
+                             '}\n')
+    assert sorted(v.name for v in layout.resident.values()) == ['a', 'q']
+    assert [v.name for v in layout.site_vars[1]] == ['p', 'v', 'w']

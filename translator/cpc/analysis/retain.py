@@ -56,8 +56,10 @@ def no_retain(decl, names):
     return has_annotation(decl, 'cpc_no_retain')
 
 
-def escaping_addresses(f, names):
-    """Var keys whose address may be retained."""
+def escaping_addresses(f, names, every=False):
+    """Var keys whose address may be retained; with `every`, those whose
+    address is taken at all (what may not live in a packed frame, read in
+    place: a pointer to a packed member may be misaligned)."""
     out = set()
     refs = []
     parents = {}       # id(cursor) -> parent: the cursors are cached, one object per node
@@ -123,6 +125,9 @@ def escaping_addresses(f, names):
             taken = True
         if not taken:
             continue
+        if every:
+            out.add(v.key)
+            continue
         # where does the address go?
         par = parent(cur)
         while transparent(par, cur):
@@ -140,6 +145,12 @@ def escaping_addresses(f, names):
                 continue
         out.add(v.key)
     return out
+
+
+def addresses_taken(f):
+    """Var keys of f whose address is taken anywhere (the frame keeps them
+    as copies: --dataflow=frame, emit/frame.py)."""
+    return escaping_addresses(f, set(), every=True)
 
 
 def boxed_vars(u, f, names, environments=False):

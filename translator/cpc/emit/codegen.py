@@ -262,6 +262,15 @@ def resume_lines(name, lines):
         name, len(lines) + 1, ', '.join(str(n) for n in lines))
 
 
+def resident_names(name, names):
+    """The variables of function `name` that live in its frame, read and
+    written there in place (--dataflow=frame), for gdb's views: its
+    parameters' C values and its locals' C declarations are not theirs.
+    Data only, as resume_lines."""
+    return 'static const char %s__resident[] __attribute__((used)) = "%s";' % (
+        name, ' '.join(names))
+
+
 def bounce(name, pnames, code='', kept=False):
     """Runs a deferred call from the trampoline: pops its arguments and
     calls the entry again, which now finds its budget (the trampoline
@@ -346,20 +355,21 @@ def body_opening(name, indexes, push, frame_ptr, stable=False):
     return dispatch
 
 
-def frame_push(name, copies, first_resume, stable=False):
+def frame_push(name, copies, first_resume, stable=False, keep=False):
     """The statements pushing the frame at entry, storing `copies` (the
     parameters the body never assigns) and cpc_fn when there is one
     resume point (`first_resume`, else None); a `stable` frame's address
     stays in cpc_f, and its cpc_fn is F__dispatch, the dispatch function
     of chunk 1, which holds resume points (chunks.plan cuts after 64 or
-    more): its call sites store cpc_point alone (call_site)."""
+    more): its call sites store cpc_point alone (call_site).  With `keep`
+    (frame-resident variables), cpc_f is set whatever else is stored."""
     fr = frame_name(name)
     push = ['cpc_f = CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr] + copies
     if first_resume is not None:
         push.append('cpc_f->cpc_fn = %s__resume_%d;' % (name, first_resume))
     elif stable:
         push.append('cpc_f->cpc_fn = %s;' % dispatch_name(name))
-    if len(push) == 1 and not stable:
+    if len(push) == 1 and not stable and not keep:
         push = ['(void)CPC_PUSH_RESERVED(cpc_k, struct %s);' % fr]
     return push
 
@@ -380,7 +390,7 @@ def chunk_prototype(name, number, code=''):
 def chunk_head(name, number, code, decls, indexes, restores):
     """The opening of chunk `number`, on one line: the frame, the
     declarations `decls` (the parameters and the variables of the chunks
-    before, as declarations without `;`), the dispatch to the chunk's
+    before: (declaration without `;`, initialiser or None)), the dispatch to the chunk's
     resume points, and, entered from the chunk before (cpc_resume 0), the
     `restores` of the variables it carries and the store of the chunk's
     dispatch function in cpc_fn, once for all its call sites (call_site)."""
@@ -388,7 +398,8 @@ def chunk_head(name, number, code, decls, indexes, restores):
     return (chunk_prototype(name, number, code) +
             ' { struct %s *cpc_f = CPC_TOP(cpc_k, struct %s); ' % (frame_name(name),
                                                                    frame_name(name)) +
-            ''.join('%s __attribute__((unused)); ' % d for d in decls) +
+            ''.join('%s __attribute__((unused))%s; ' % (d, ' = ' + i if i else '')
+                    for d, i in decls) +
             'switch (cpc_resume) { %s} ' % ''.join(
                 'case %d: goto %s__resumed_%d; ' % (i, name, i) for i in indexes) +
             ' '.join(restores + fn))
@@ -455,12 +466,17 @@ def use_of(name):
     return '(void)sizeof(&%s);' % name
 
 
+def top_of(name):
+    """The frame of function `name` at the top of the continuation."""
+    return 'CPC_TOP(cpc_k, struct %s)' % frame_name(name)
+
+
 def frame_top(name):
     return 'cpc_f = CPC_TOP(cpc_k, struct %s);' % frame_name(name)
 
 
 def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_index, fn,
-              args, restores, result, stable=False, dispatch_chunk=None):
+              args, restores, result, stable=False, dispatch_chunk=None, refind=False):
     """The lines replacing a cps call: one block, declaring at its top the
     temporaries of the arguments (`arg_temps`, initialised) and of the
     result (`result_temps`), then the frame stores `stores` (and cpc_fn
@@ -480,7 +496,9 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     point tells the C compiler that memory is what another invocation left
     (CPC_RESUMED: no code), so that its analyses of the memory read after
     it stop there instead of going back through every other resume point
-    of the body."""
+    of the body.  With `refind` (frame-resident variables, which the code
+    after the resume point reads through cpc_f), the resume point sets
+    cpc_f again even when it restores nothing."""
     top = [] if stable else [frame_top(name)]
     sets = list(stores)
     if store_fn_index is not None and dispatch_chunk is not None:
@@ -492,7 +510,7 @@ def call_site(name, index, comment, arg_temps, result_temps, stores, store_fn_in
     if any('[' in t.split('=')[0] for t in arg_temps):
         call_stmts = ['{'] + ['    ' + c for c in call_stmts] + ['}']
     after = restores + result
-    if after:
+    if after or refind:
         after = top + after
     lines = ['{ /* %s */' % comment]
     lines += ['    ' + t for t in result_temps + call_stmts]

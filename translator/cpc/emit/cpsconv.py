@@ -156,5 +156,8 @@ class Emitter(Functions):
 SHADOWED_LINE_RE = re.compile(r'^#line [^\n]*\n(?=#line )', re.M)
 
 
-def emit(u):
-    return SHADOWED_LINE_RE.sub('', Emitter(u).run())
+def emit(u, resident=False):
+    """The C of unit u; `resident`: --dataflow=frame (emit/frame.py)."""
+    em = Emitter(u)
+    em.resident = resident
+    return SHADOWED_LINE_RE.sub('', em.run())

@@ -154,6 +154,7 @@ class Declarations:
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
         self._use_attributes = {}   # function (canonical hash) -> use_attributes
         self.path = u.path
+        self.resident = False    # --dataflow=frame: variables read in the frame (frame.py)
 
     def diag(self, c, msg):
         return self.u.diag(c, msg)

@@ -87,38 +87,77 @@ class Signature:
 class FrameLayout:
     """The frame: one per invocation, pushed at entry and popped on the way
     out, holding every variable live across some call (`fields`, in
-    declaration order, parameters first).  Parameters the body never
-    assigns (`fixed`) are stored once, at entry; resume point `index`
-    restores `site_vars[index]`, and its call site stores those of them
-    that may have changed since the frame last held them
-    (`site_stores[index]`, lift.py).  The
-    variables a chunked body carries from one chunk to the next (`carried`,
-    chunks.py) have a field too."""
+    declaration order, parameters first).
 
-    def __init__(self, em, f, cfg, sites, lift, carried=()):
-        self.site_vars = {site.index: lift.frame_vars(site) for site in sites}
-        first = {}
-        for site in sites:
-            for v in self.site_vars[site.index]:
-                first.setdefault(v.key, (site, v))
-        for v in carried:
-            first.setdefault(v.key, (sites[0], v))
-        ordered = sorted(first.values(),
-                         key=lambda sv: (not sv[1].is_param, sv[1].cursor.location.offset))
+    Lifting (--dataflow=lifting): the body keeps its variables in C locals.
+    Parameters the body never assigns (`fixed`) are stored once, at entry;
+    resume point `index` restores `site_vars[index]`, and its call site
+    stores those of them that may have changed since the frame last held
+    them (`site_stores[index]`, lift.py).
+
+    Frame-resident variables (--dataflow=frame, `resident_mode`): a
+    variable live across some call lives in its field, read and written
+    there in place (`cpc_f->x`, resident.py), as C++20 coroutines keep
+    theirs: its call sites store nothing and its resume points restore
+    nothing; a resident parameter is copied in once, at entry (it is in
+    `fixed`).  Not resident, and lifted as above: a variable whose address
+    is taken (`taken`: in a packed frame the pointer to its field could be
+    misaligned), a volatile one (a field drops the qualifier) and one that
+    asks for an alignment (its field has the type's).  `resident`: {key:
+    Var}.
+
+    The variables a chunked body carries from one chunk to the next
+    (`carried`, chunks.py) have a field too."""
+
+    def __init__(self, em, f, cfg, sites, lift, carried=(), resident_mode=False, taken=()):
+        # (as bits: a large function has thousands of sites, each with
+        # thousands of variables)
+        masks = {site.index: lift.frame_mask(site) for site in sites}
+        union = 0
+        for m in masks.values():
+            union |= m
+        bits = cfg.bits
+        carried_keys = [v.key for v in carried]
+        ordered = lift.vars_of(union | bits.mask(carried_keys)) if sites else []
+        self.resident = {}
+        if resident_mode:
+            self.resident = {v.key: v for v in ordered
+                             if v.key not in taken and may_reside(em, v)}
+        lifted = ~bits.mask(self.resident)
+        self.site_vars = {i: lift.vars_of(m & lifted) if m & lifted else []
+                          for i, m in masks.items()}
         assigned = assigned_anywhere(cfg) if sites else set()
-        self.fixed = [v for (_, v) in ordered if v.is_param and v.key not in assigned]
+        self.fixed = [v for v in ordered
+                      if v.is_param and (v.key not in assigned or v.key in self.resident)]
         self.fixed_keys = set(v.key for v in self.fixed)
+        # resident parameters never assigned: their C value is always the
+        # frame's, which the resume functions pass (gdb's own expressions,
+        # `print n`, `break ... if n == 5`, read the C parameter)
+        self.constant_params = {v.key for v in self.fixed
+                                if v.key in self.resident and v.key not in assigned}
         # what each call site stores: what its resume point restores, less
         # what the frame already holds (lift.py)
-        changed = lift.stored(sites, self.site_vars, self.fixed_keys)
+        changed = lift.stored(sites, self.site_vars, self.fixed_keys) \
+            if any(self.site_vars.values()) else {s.index: () for s in sites}
         self.site_stores = {site.index: [v for v in self.site_vars[site.index]
                                          if v.key in changed[site.index]]
                             for site in sites}
         self.fields = []
-        for (site, v) in ordered:
+        for v in ordered:
             try:
                 self.fields.append(ctype.declare_field(v.type, v.name) + ';')
             except ctype.Unnameable as e:
+                # (at the first site that saves it)
+                one = bits.mask([v.key])
+                site = next((s for s in sites if masks[s.index] & one), sites[0])
                 raise fe.Diags([em.diag(site.call, 'a variable live across this cps call '
                                         'has a type that cannot be named at file scope '
                                         '(%s); declare the type at file scope' % e)])
+
+
+def may_reside(em, v):
+    """Whether variable v may be read and written in its frame field in
+    place (FrameLayout): not volatile, no alignment of its own."""
+    if v.type.get_canonical().is_volatile_qualified():
+        return False
+    return not any(a.kind == K.ALIGNED_ATTR for a in kids(v.cursor))

@@ -15,6 +15,8 @@ from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
 from .split import split, callee_result
 from .lift import Lifting
+from . import resident
+from ..analysis.retain import addresses_taken
 from . import chunks
 from . import guard
 from . import codegen as cg
@@ -82,6 +84,44 @@ def callee_entry(d, wait_reserved):
     return cg.entry_name(d.spelling)
 
 
+def unconst_decls(em, f, cfg, keys, small):
+    """A const local restored at a resume point is declared without its
+    own `const` (a read-only object cannot be assigned from the frame):
+    the declaration is written again from its type."""
+    u = em.u
+    site_stmts = {node_id(s.stmt) for s in cfg.sites}
+    for n, p in walk(f.body):
+        if n.kind != K.DECL_STMT or node_id(n) in site_stmts:
+            continue
+        vs = kids(n)
+        if not any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vs):
+            continue
+        if p is not None and p.kind == K.FOR_STMT and len(vs) > 1:
+            raise fe.Diags([em.diag(n, 'a const variable declared with others in a '
+                                      '`for` header is live across a cps call; '
+                                      'declare it before the loop')])
+        out = []
+        for v in vs:
+            if v.kind != K.VAR_DECL:
+                raise fe.Diags([em.diag(n, 'a const variable live across a cps call '
+                                          'is declared together with a type; declare '
+                                          'the type separately')])
+            try:
+                d = ctype.declare(v.type, v.spelling, strip_const=vkey(v) in keys)
+            except ctype.Unnameable as e:
+                raise fe.Diags([em.diag(v, 'the const variable `%s` is live across a '
+                                          'cps call and its type cannot be named (%s); '
+                                          'name the type' % (v.spelling, e))])
+            if v.storage_class == fe.ci.StorageClass.REGISTER:
+                d = 'register ' + d
+            init = var_init(u, v)
+            if init is not None:
+                d += ' = ' + em.ctext(init, small)
+            out.append(d + ';')
+        a, b = rw.start(n), rw.full_end(u, n)
+        small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
@@ -93,11 +133,19 @@ class Functions(Declarations):
         self.check_variably_modified_scopes(f, sites)
         lift = Lifting(f, cfg)
         self.chunking = chunks.plan(self, f, cfg, sites, lift)
+        # (the signature's errors first: a parameter it refuses has a type
+        # no frame field can have either)
+        sig = Signature(self, f)
+        layout = self.layout = FrameLayout(
+            self, f, cfg, sites, lift, self.chunking.carried() if self.chunking else (),
+            self.resident, (addresses_taken(f) | resident.for_headers_shared(f))
+            if self.resident and sites else ())
         pre = []
         small = EditList(self.need_cont_edits(f, 'cpc_k', pre))
         frames = []
-        sig = Signature(self, f)
         small += self.value_edits(f.body, pre)
+        if layout.resident:
+            small = resident.uses(self, f, cfg, layout.resident, small)
         # prototypes first: the spawn thunks call the functions they declare
         # (the function's own entry too, when it spawns itself)
         self.external_protos(f, pre)
@@ -123,8 +171,6 @@ class Functions(Declarations):
         self.stub_code = stub + sig.code
         for cut in self.chunking.cuts if self.chunking else ():
             pre.append(cg.chunk_prototype(f.name, cut.number, sig.code + sig.holder) + ';')
-        layout = FrameLayout(self, f, cfg, sites, lift,
-                             self.chunking.carried() if self.chunking else ())
         if sites:
             frames.append(cg.frame_struct(f.name, layout.fields, cg.stable_frame(len(sites))))
         frame, self.wait_reserved = (cg.frame_name(f.name), waits(cfg)) if sites else (None, False)
@@ -155,7 +201,7 @@ class Functions(Declarations):
             stable = cg.stable_frame(len(sites))
             push = sig.bounds + cg.frame_push(
                 f.name, [ctype.copy('cpc_f->' + v.name, v.name, v.type) for v in layout.fixed],
-                sites[0].index if len(sites) == 1 else None, stable)
+                sites[0].index if len(sites) == 1 else None, stable, bool(layout.resident))
             opening = cg.body_opening(f.name, [s.index for s in sites
                                                if not self.chunking or
                                                self.chunking.chunk_of[s.index] == 1], push,
@@ -194,12 +240,13 @@ class Functions(Declarations):
         """The resume functions and the rewritten call sites."""
         lifted = set()
         checked = 0             # (the variables whose type was looked at, as bits)
-        self.frame_ptr_used = False
+        # (the body's code reads resident variables through cpc_f)
+        self.frame_ptr_used = bool(layout.resident)
         self._restore_text = {}
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
-                                [zero(t) for (n, t) in sig.params], self.stub_code, self.body)
+                                self.resumed_params(f, sig, layout), self.stub_code, self.body)
         # (the user's variables, as bits: gdb shows no translation
         # temporary cpc_*)
         bits = sites[0].bits if sites else None
@@ -224,8 +271,20 @@ class Functions(Declarations):
                                                 for i in range(1, max(lines) + 1)]))
             pre.append(dead_table.of_function(self.u, f, cfg, [dead.get(i, 0)
                                                                for i in range(1, max(lines) + 1)]))
+        if layout.resident:
+            pre.append(cg.resident_names(f.name, [v.name for v in layout.resident.values()]))
+        lifted -= layout.resident.keys()
         if lifted:
-            self.unconst_decls(f, cfg, lifted, small)
+            unconst_decls(self, f, cfg, lifted, small)
+
+    def resumed_params(self, f, sig, layout):
+        """What a resume function passes the body for each parameter: a
+        zero (lifting restores the live ones from the frame), or the
+        frame's value of a resident parameter the body never assigns
+        (FrameLayout.constant_params)."""
+        keys = {f.vars[k].name: k for k in layout.constant_params}
+        return ['%s->%s' % (cg.top_of(f.name), n) if n in keys else zero(t)
+                for (n, t) in sig.params]
 
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
@@ -264,9 +323,13 @@ class Functions(Declarations):
         for k, (a, b) in enumerate(zip(bounds, bounds[1:])):
             if k:
                 cut = cuts[k - 1]
-                decls = sig.bdecls + [ctype.declare(v.type, v.name, strip_const=True)
-                                      for v in cut.declared]
-                restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried]
+                consts = {f.vars[k].name for k in layout.constant_params}
+                decls = [(d, 'cpc_f->' + n if n in consts else None)
+                         for d, n in zip(sig.bdecls, sig.pnames)] + \
+                    [(ctype.declare(v.type, v.name, strip_const=True), None)
+                     for v in cut.declared]
+                restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried
+                            if v.key not in layout.resident]
                 indexes = sorted(i for i, n in self.chunking.chunk_of.items()
                                  if n == cut.number)
                 # (its opening on the function's line, as the body's dispatch)
@@ -282,48 +345,12 @@ class Functions(Declarations):
                 nxt = cuts[k]
                 text += cg.chunk_end(text.endswith('\n'), f.name, nxt.number,
                                      [self.copy_var('cpc_f->' + v.name, v.name, v)
-                                      for v in nxt.carried if v.key not in layout.fixed_keys],
+                                      for v in nxt.carried if v.key not in layout.fixed_keys
+                                      and v.key not in layout.resident],
                                      rw.line_directive(u, b1 - 1))
             pieces.append(text)
         bodytext = ''.join(pieces)
         return start, bodytext, cg.body_end(bodytext.endswith('\n'), cg.drop(frame))
-
-    def unconst_decls(self, f, cfg, keys, small):
-        """A const local restored at a resume point is declared without its
-        own `const` (a read-only object cannot be assigned from the frame):
-        the declaration is written again from its type."""
-        u = self.u
-        site_stmts = {node_id(s.stmt) for s in cfg.sites}
-        for n, p in walk(f.body):
-            if n.kind != K.DECL_STMT or node_id(n) in site_stmts:
-                continue
-            vs = kids(n)
-            if not any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vs):
-                continue
-            if p is not None and p.kind == K.FOR_STMT and len(vs) > 1:
-                raise fe.Diags([self.diag(n, 'a const variable declared with others in a '
-                                          '`for` header is live across a cps call; '
-                                          'declare it before the loop')])
-            out = []
-            for v in vs:
-                if v.kind != K.VAR_DECL:
-                    raise fe.Diags([self.diag(n, 'a const variable live across a cps call '
-                                              'is declared together with a type; declare '
-                                              'the type separately')])
-                try:
-                    d = ctype.declare(v.type, v.spelling, strip_const=vkey(v) in keys)
-                except ctype.Unnameable as e:
-                    raise fe.Diags([self.diag(v, 'the const variable `%s` is live across a '
-                                              'cps call and its type cannot be named (%s); '
-                                              'name the type' % (v.spelling, e))])
-                if v.storage_class == fe.ci.StorageClass.REGISTER:
-                    d = 'register ' + d
-                init = var_init(u, v)
-                if init is not None:
-                    d += ' = ' + self.ctext(init, small)
-                out.append(d + ';')
-            a, b = rw.start(n), rw.full_end(u, n)
-            small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
 
     def check_variably_modified_scopes(self, f, sites):
         """A resume point is a label that the body's dispatch jumps to, and
@@ -442,7 +469,16 @@ class Functions(Declarations):
         result_temps = []
         rt = callee_result(site.call)
         prefix = ''
-        if site.form == 'decl':
+        if site.form == 'decl' and vkey(kids(site.stmt)[0]) in self.layout.resident:
+            # (the variable is its frame field: nothing is declared)
+            v = kids(site.stmt)[0]
+            dest = resident.place(self.layout.resident[vkey(v)])
+            if ctype.same_type(v.type, rt):
+                result.append(cg.result_into(dest))
+            else:
+                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result.append(cg.result_converted(dest))
+        elif site.form == 'decl':
             v = kids(site.stmt)[0]
             try:
                 prefix = ctype.declare(v.type, v.spelling, strip_const=True) + ';'
@@ -470,7 +506,8 @@ class Functions(Declarations):
                                         decls, result_temps, stores,
                                         site.index if store_fn else None, fn, names,
                                         restores, result, self.stable,
-                                        dispatch_chunk(self.stable, self.chunking, site.index))
+                                        dispatch_chunk(self.stable, self.chunking, site.index),
+                                        refind=bool(self.layout.resident))
         self.frame_ptr_used = self.frame_ptr_used or uses_frame
         d = callee_decl(site.call)
         if d is not None and self.use_attributes(d):

@@ -44,6 +44,15 @@ class Lifting:
             vs, key=lambda k: (not vs[k].is_param, vs[k].cursor.location.offset)))}
 
     def frame_vars(self, site):
+        return self.vars_of(self.frame_mask(site))
+
+    def vars_of(self, m):
+        """The variables of mask m, in their order in a frame."""
+        vars_, rank = self.func.vars, self._rank.__getitem__
+        return [vars_[k] for k in sorted(self.cfg.bits.ordered(m), key=rank)]
+
+    def frame_mask(self, site):
+        """frame_vars(site) as bits."""
         r = site.resume_node
         c = site.call_node
         bits = self.cfg.bits
@@ -69,7 +78,7 @@ class Lifting:
                     raise fe.Diags([self.func.u.diag(
                         site.call, 'variable-length array `%s` is live across the cps '
                         'call to `%s`' % (v.name, callee_of(site.call).spelling or '?'))])
-        return [vars_[k] for k in sorted(bits.ordered(m), key=rank)]
+        return m
 
     def stored(self, sites, site_vars, fixed):
         """{resume point index: keys of the variables its call site stores}
