@@ -180,10 +180,10 @@ def add_option(o, name, val):
 
 
 def choice(arg, allowed):
-    """The value of option `--name=value` when it is one of `allowed` (two)."""
+    """The value of option `--name=value` when it is one of `allowed`."""
     name, _, value = arg.partition('=')
     if value not in allowed:
-        die('%s must be %s or %s' % (name, allowed[0], allowed[1]))
+        die('%s must be %s or %s' % (name, ', '.join(allowed[:-1]), allowed[-1]))
     return value
 
 
