@@ -145,7 +145,11 @@ def rows(bench):
     x = v("translator.translate.max_lines_10s")
     if x is not None:
         add("translator.max_lines_10s", x, "lines", ">=", 20000,
-            "largest function translated in 10 s")
+            "largest function translated in 10 s (-O1 and above: frame-resident variables)")
+    x = v("translator.translate.max_lines_10s_lifting")
+    if x is not None:
+        add("translator.max_lines_10s_lifting", x, "lines", ">=", 20000,
+            "largest function translated in 10 s (-O0: lifted variables)")
     x = v("translator.translate.max_func_lines_10s")
     if x is not None:
         add("translator.max_func_lines_10s", x, "lines", ">=", 20000,

@@ -59,6 +59,7 @@ wrong result (figures over target are reported, not failed).
 import os
 import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -88,11 +89,15 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
-def child_cpu(cmd, cwd=None):
-    """Run cmd; return (returncode, cpu seconds of it and its children, wall, stderr)."""
+def child_cpu(cmd, cwd=None, cpu_limit=None):
+    """Run cmd; return (returncode, cpu seconds of it and its children, wall, stderr).
+    With `cpu_limit` (s) the child is stopped by the kernel (SIGXCPU) past it."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 1))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                       preexec_fn=limit if cpu_limit else None)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -256,14 +261,23 @@ def bench_compile():
 
 
 TRANSLATE = ("import sys; sys.path.insert(0, %r); from cpc import pipeline; "
-             "f = sys.argv[1]; pipeline.translate(open(f, 'rb').read(), f)"
+             "f = sys.argv[1]; pipeline.translate(open(f, 'rb').read(), f, dataflow=sys.argv[2])"
              % os.path.join(TOP, "translator"))
 
+# How variables live across cps calls in the translations measured: as cpcc
+# -O1 and above translates (in the frame, read in place), and as cpcc -O0
+# does (lifted into C locals, restored at each resume point).
+DATAFLOWS = (("frame", ""), ("lifting", "_lifting"))
 
-def translate_cpu(src):
+
+def translate_cpu(src, dataflow="frame", budget=None):
     """CPU seconds of translating file `src` (the translator alone, in a child
-    process), or None when it failed."""
-    rc, cpu, _wall, err = child_cpu([sys.executable, "-c", TRANSLATE, src])
+    process), or None when it failed.  With `budget` a translation is
+    stopped a little past it and counts as over it (float('inf'))."""
+    rc, cpu, _wall, err = child_cpu([sys.executable, "-c", TRANSLATE, src, dataflow],
+                                    cpu_limit=int(budget) + 2 if budget else None)
+    if budget and rc in (-signal.SIGXCPU, -signal.SIGKILL):
+        return float("inf")
     if rc != 0:
         say("# translation of %s failed: %s" % (src, err.strip()[-500:].replace("\n", "\n# ")))
         return None
@@ -287,9 +301,12 @@ def bench_scaling():
       BENCH translator.translate.kloc.<shape> <s> s    CPU per 1,000 lines
 
     and the largest function of the `gotos` shape (a label, a cps call and a
-    backward goto per line) translated in 10 s of CPU (sizes doubling):
+    backward goto per line) translated in 10 s of CPU (sizes doubling, the
+    size at the budget interpolated between the two around it), as -O1 and
+    above translate it and as -O0 does (DATAFLOWS):
 
-      BENCH translator.translate.max_lines_10s <lines> lines"""
+      BENCH translator.translate.max_lines_10s <lines> lines
+      BENCH translator.translate.max_lines_10s_lifting <lines> lines"""
     sys.path.insert(0, HERE)
     gen = os.path.join(OUT, "gen5k.cpc")
     p = run([sys.executable, os.path.join(HERE, "gen5k.py"), "--lines", "5000"])
@@ -317,18 +334,47 @@ def bench_scaling():
         say("BENCH translator.translate.kloc.%s %.3f s" % (name, cpu * 1000.0 / lines))
         say("# %s: %d lines in %.2f s CPU" % (name, lines, cpu))
     budget = 10.0
-    n, best = 250, 0
-    while n <= 64000:
+    for dataflow, suffix in DATAFLOWS:
+        say("BENCH translator.translate.max_lines_10s%s %d lines"
+            % (suffix, max_gotos_lines(dataflow, budget)))
+    bench_bigfunc_max(budget)
+
+
+def max_gotos_lines(dataflow, budget):
+    """The largest `gotos` function translated in `budget` s of CPU: sizes
+    doubling from 250 labels, then growing by a quarter from the last one
+    under the budget (at most three more), the size at the budget
+    interpolated between the two measured around it (a translation stopped
+    at the budget counts as the last size under it)."""
+    points = []
+
+    def measure(n):
         path = shape_file("gotos", n)
-        cpu = translate_cpu(path)
+        cpu = translate_cpu(path, dataflow, budget)
+        if cpu is None:
+            return None
+        with open(path) as f:
+            lines = sum(1 for _ in f)
+        points.append((lines, cpu))
+        say("# gotos (%s), %d labels: %d lines in %.2f s CPU" % (dataflow, n, lines, cpu))
+        return cpu
+
+    n = 250
+    while n <= 64000:
+        cpu = measure(n)
+        if cpu is None:
+            return 0
+        if cpu > budget:
+            break
+        n *= 2
+    n //= 2
+    for _ in range(3):
+        n += n // 4
+        cpu = measure(n)
         if cpu is None or cpu > budget:
             break
-        with open(path) as f:
-            best = sum(1 for _ in f)
-        say("# gotos, %d labels: %d lines in %.2f s CPU" % (n, best, cpu))
-        n *= 2
-    say("BENCH translator.translate.max_lines_10s %d lines" % best)
-    bench_bigfunc_max(budget)
+    points.sort()
+    return at_budget(points, budget)
 
 
 def at_budget(points, budget):
@@ -336,10 +382,10 @@ def at_budget(points, budget):
     growing sizes: linear between the last size under the budget and the
     first over it (the largest measured when none went over)."""
     under = [(n, t) for n, t in points if t <= budget]
-    over = [(n, t) for n, t in points if t > budget]
     if not under:
         return 0
     n0, t0 = under[-1]
+    over = [(n, t) for n, t in points if t > budget and n > n0]
     if not over:
         return n0
     n1, t1 = over[0]
@@ -348,8 +394,9 @@ def at_budget(points, budget):
 
 def bench_bigfunc_max(budget):
     """The largest function of bigfunc.py (one cps function, a suspension on
-    every line: func10k's shape) that cpcc translates in `budget` s of CPU,
-    and that cpcc -O2 -c translates and compiles in it (sizes doubling from
+    every line: func10k's shape) that the translator translates in `budget`
+    s of CPU as cpcc -O2 does (frame-resident variables), and that cpcc -O2 -c
+    translates and compiles in it (sizes doubling from
     1,250 lines; the size at the budget interpolated between the two
     around it):
 
@@ -362,7 +409,7 @@ def bench_bigfunc_max(budget):
     while n <= (5000 if quick else 40000):
         src = generated("bigfunc.py", os.path.join(d, "bigfunc_%d.cpc" % n), "--lines", n)
         if not trans or trans[-1][1] <= budget:
-            cpu = translate_cpu(src)
+            cpu = translate_cpu(src, "frame", budget)
             if cpu is None:
                 failures.append("translation of %s" % src)
                 return
