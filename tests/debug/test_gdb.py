@@ -1014,13 +1014,14 @@ def test_frame_shows_an_argument_dead_across_a_call_optimized_out(opt):
 
 def test_frame_up_and_down_keep_gdbs_arguments_and_errors():
     out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
-              'echo --down--\\n', 'down', 'frame level 3', 'echo --up-100--\\n', 'up 100',
+              'echo --down--\\n', 'down', 'echo --to-level-3--\\n', 'frame level 3',
+              'echo --up-100--\\n', 'up 100',
               'echo --up--\\n', 'up', 'echo --down-1--\\n', 'down 1',
               'echo --frame-function--\\n', 'frame function square',
               'echo --frame-1--\\n', 'frame 1', 'echo --frame-level-3--\\n', 'frame level 3',
               'echo --frame-apply--\\n', 'frame apply 1 -q print 5', 'echo --end--\\n', 'kill')
     part = dict(re.findall(r'--([\w-]+)--\n(.*?)(?=\n--|\Z)', out, re.S))
-    assert part['down'].startswith('Bottom (innermost) frame selected; you cannot go down.\n'), out
+    assert part['down'] == 'Bottom (innermost) frame selected; you cannot go down.', out
     assert re.match(r'#\d+  0x[0-9a-f]+ in main \(\) at \S*lines\.cpc:27\n27\t', part['up-100'])
     assert part['up'] == 'Initial frame selected; you cannot go up.', out
     assert re.match(r'#\d+  0x[0-9a-f]+ in cpc_scheduler_run ', part['down-1']), out
