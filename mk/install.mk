@@ -23,7 +23,8 @@
 #   datarootdir/doc/cpc/                README.md, docs/*.md (docs/README.md, the docs'
 #                                       index, as index.md: it would take README.md's name)
 #   datarootdir/cpc/gdb/                the gdb extension, when the tree has
-#                                       one (tools/gdb/); in
+#                                       one (tools/gdb/: cpc-gdb.py, the script
+#                                       gdb loads, and its package cpcgdb/); in
 #                                       datarootdir/gdb/auto-load/cpc/ instead
 #                                       when that is gdb's (GDB_DATADIR, below)
 # The paths are recorded at install time (GNU style): install into the
@@ -50,7 +51,8 @@ LDCONFIG    ?= ldconfig
 INSTALL_SRC    := $(TOP)/mk/install
 INSTALL_HDRS   := $(wildcard $(RUNTIME_DIR)/include/cpc/*.h)
 INSTALL_MAN    := $(TOP)/docs/man
-INSTALL_GDB    := $(wildcard $(TOP)/tools/gdb/*)
+INSTALL_GDB    := $(wildcard $(TOP)/tools/gdb/cpc-gdb.py)
+INSTALL_GDB_PKG := $(wildcard $(TOP)/tools/gdb/cpcgdb/*.py)
 INSTALL_DOCS   := $(TOP)/README.md $(filter-out $(TOP)/docs/README.md,$(wildcard $(TOP)/docs/*.md))
 INSTALL_STAGE  := $(BUILD)/install
 # The private environment's interpreter: one that every user who can read
@@ -141,8 +143,9 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	$(INSTALL) -d "$(DESTDIR)$(docdir)"
 	$(INSTALL) -m 644 $(INSTALL_DOCS) "$(DESTDIR)$(docdir)/"
 	$(INSTALL) -m 644 $(TOP)/docs/README.md "$(DESTDIR)$(docdir)/index.md"
-	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(INSTALL_GDB_DIR)" && \
-	    cp -R $(INSTALL_GDB) "$(DESTDIR)$(INSTALL_GDB_DIR)/")
+	$(if $(INSTALL_GDB),$(INSTALL) -d "$(DESTDIR)$(INSTALL_GDB_DIR)/cpcgdb" && \
+	    $(INSTALL) -m 644 $(INSTALL_GDB) "$(DESTDIR)$(INSTALL_GDB_DIR)/" && \
+	    $(INSTALL) -m 644 $(INSTALL_GDB_PKG) "$(DESTDIR)$(INSTALL_GDB_DIR)/cpcgdb/")
 	$(if $(INSTALL_GDB),@$(MAKE) --no-print-directory install-gdb-autoload)
 	$(if $(INSTALL_GDB),$(if $(INSTALL_GDB_TRUSTED),@echo "cpc: gdb loads the CPC extension \
 	($(INSTALL_GDB_SCRIPT), in its auto-load directory) by itself for programs built with this CPC",\

@@ -141,6 +141,14 @@ ok "make install PREFIX=$P"
 grep -qF "add-auto-load-safe-path $P/share/cpc/gdb" "$WORK/make.log" &&
     ok "make install says how gdb trusts the extension" ||
     fail "make install says how gdb trusts the extension" "$(tail -3 "$WORK/make.log")"
+# the extension is the script gdb loads and its package, every module of it
+# (and nothing else: no compiled leftovers of the checkout)
+want=$(cd "$TOP/tools/gdb" && ls cpc-gdb.py cpcgdb/*.py)
+got=$(cd "$P/share/cpc/gdb" 2>/dev/null && find . -type f | sed 's|^\./||' | sort)
+[ -n "$want" ] && [ "$got" = "$(printf '%s\n' $want | sort)" ] &&
+    ok "the installed gdb extension is cpc-gdb.py and its package ($(echo "$want" | wc -l) files)" ||
+    fail "the installed gdb extension is cpc-gdb.py and its package" \
+         "$(printf '%s\n' $want | sort | diff - <(echo "$got") | head -5 | tr '\n' ' ')"
 
 # A user's environment: the prefix is on the default search paths, the
 # checkout is not (an empty PYTHONPATH, another working directory).

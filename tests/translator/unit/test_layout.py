@@ -1,5 +1,6 @@
-"""The layout of the translator and of cpc-check: small modules, classes of
-one job, each pass in the module of its name with its own test file."""
+"""The layout of the translator, of cpc-check and of the gdb extension:
+small modules, classes of one job, each pass in the module of its name with
+its own test file."""
 import ast
 import glob
 import os
@@ -14,9 +15,11 @@ MAX_CLASS_LINES = 400
 
 
 def sources():
-    """The translator's modules and cpc-check's, relative to the checkout."""
+    """The translator's modules, cpc-check's and the gdb extension's (the
+    script gdb loads and its package), relative to the checkout."""
     paths = glob.glob(os.path.join(PACKAGE, '**', '*.py'), recursive=True) + \
-        glob.glob(os.path.join(TOP, 'tools', 'cpc_check*.py'))
+        glob.glob(os.path.join(TOP, 'tools', 'cpc_check*.py')) + \
+        glob.glob(os.path.join(TOP, 'tools', 'gdb', '**', '*.py'), recursive=True)
     return sorted(os.path.relpath(p, TOP) for p in paths)
 
 
@@ -33,10 +36,11 @@ def class_lengths(path):
             if isinstance(c, ast.ClassDef)]
 
 
-def test_the_layout_checks_see_the_translator_and_the_checker():
+def test_the_layout_checks_see_the_translator_the_checker_and_the_gdb_extension():
     found = sources()
     for path in ('translator/cpc/pipeline.py', 'translator/cpc/analysis/cfg.py',
-                 'translator/cpc/emit/cpsconv.py', 'tools/cpc_check.py'):
+                 'translator/cpc/emit/cpsconv.py', 'tools/cpc_check.py',
+                 'tools/gdb/cpc-gdb.py', 'tools/gdb/cpcgdb/threads.py'):
         assert path in found
 
 
