@@ -10,11 +10,12 @@ F__lines, F__dead, F__resident; decode.py reads their texts), spawns.py,
 cpsframe.py, variables.py, stacks.py (running threads), tailcalls.py,
 threads.py and heap.py (finding every thread), thread_commands.py, filter.py
 (the frame filter), shown.py, frame_commands.py, frame_apply.py,
-info_frame.py, info_breakpoints.py, breakpoint_stop.py, entry_breakpoints.py,
-stop_print.py, and next/step/finish: resume_breakpoints.py,
-step_targets.py, step_end.py, step_finish.py, state.py; glue.py (skip
-rules).  The modules that read the program import gdb; decode.py does not
-(tests/debug/test_decode.py tests it without gdb).
+info_frame.py, info_breakpoints.py (bp_table.py rewrites gdb's table),
+breakpoint_stop.py, entry_breakpoints.py, stop_print.py, and
+next/step/finish: resume_breakpoints.py, step_targets.py, step_end.py,
+step_finish.py, state.py; glue.py (skip rules).  The modules that read the
+program import gdb; decode.py and bp_table.py do not (tests/debug/
+test_decode.py and test_bp_table.py test them without gdb).
 
 Commands:
   info cpc-threads     every CPC thread: its state and its logical backtrace
