@@ -26,8 +26,9 @@ from .analysis.syntax import walk
 K = fe.K
 
 # The suffixes of generated names (the single list: messages.py and
-# nested.py derive theirs from it; tools/gdb/cpc-gdb.py, standalone, keeps a
-# copy).  A cps function F's code and types: F__cps, F__body, ...
+# nested.py derive theirs from it; the gdb extension, standalone, keeps a
+# copy in tools/gdb/cpcgdb/names.py).  A cps function F's code and types:
+# F__cps, F__body, ...
 CODE_SUFFIXES = ['cps', 'body', 'bounce', 'defer', r'resume_\d+', r'resumed_\d+', 'dispatch',
                  r'dispatch_\d+', 'frame', 'args', 'env', 'reserve']
 # its tables for gdb (the lines of its resume points, the variables dead
