@@ -554,6 +554,22 @@ class Cfg:
         return [n]
 
 
+def function_graph(func):
+    """The graph of func's whole body (`Cfg(func)`), made once per Func, that
+    is once per function and parse: boxing asks it (the arrays live across a
+    call), and so do the emitter and the checks of both passes' invariants,
+    of the same parse when boxing changed nothing in the function.  Its
+    users read it; `split` (emit/split.py) numbers its sites, the same way
+    each time."""
+    g = func.__dict__.get(_GRAPH)
+    if g is None:
+        g = func.__dict__[_GRAPH] = Cfg(func)
+    return g
+
+
+_GRAPH = 'graph'
+
+
 def for_parts(u, s):
     """(init, cond, inc, body) cursors of a FOR_STMT (None when absent),
     told apart by the positions of the `;` in the header."""

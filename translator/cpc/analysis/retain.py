@@ -12,7 +12,7 @@ from ..clang_types import TK_POINTER, strip_sugar, tkind
 from ..cursors import UO, kids, unop
 from .. import ctype
 from .gnu_attributes import has_annotation
-from .cfg import Cfg
+from .cfg import function_graph
 from .dataflow import liveness
 from .syntax import callee_decl, is_cps_call, is_part_of, walk
 
@@ -160,7 +160,7 @@ def boxed_vars(u, f, names, environments=False):
     if not environments and not esc and \
             not any(v.is_array for v in f.vars.values()):
         return []       # (lifting boxes only what escapes, and arrays live across a call)
-    cfg = Cfg(f)
+    cfg = function_graph(f)
     live_in, _ = liveness(cfg)
     bits = cfg.bits
     esc = bits.mask(esc)

@@ -6,7 +6,7 @@ import re
 
 from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
-from ..analysis.cfg import Cfg
+from ..analysis.cfg import function_graph
 from ..analysis.func import leading_label_declarations, var_init, variably_modified_scopes, vkey
 from ..analysis.syntax import args_of, callee_decl, callee_of, has_side_effects, node_id, walk
 from ..cursors import kids
@@ -128,7 +128,7 @@ class Functions(Declarations):
     def cps_function(self, f):
         """Replace cps function f by its generated items (codegen.py) and
         its body, with call sites, resume points and returns rewritten."""
-        cfg = Cfg(f)
+        cfg = function_graph(f)
         sites = split(f, cfg)
         self.check_variably_modified_scopes(f, sites)
         lift = Lifting(f, cfg)
