@@ -389,11 +389,14 @@ def cps_code_errors(u):
                        for x in syntax.unevaluated_operands_in(u, definition)]
 
         def evaluated(n):
+            if not unevaluated:         # (no extent asked: most bodies have none)
+                return True
             a, b = n.extent.start.offset, n.extent.end.offset
             return not any(s <= a and b <= e for s, e in unevaluated)
 
         calls = [n for n, _ in syntax.walk(body) if n.kind == K.CALL_EXPR]
-        cps_calls = {syntax.node_id(n) for n in calls if syntax.is_cps_call(n) and evaluated(n)}
+        # (by identity: the walk gives one object per node of the parse)
+        cps_calls = {id(n) for n in calls if syntax.is_cps_call(n) and evaluated(n)}
         for n in calls:
             d = syntax.callee_decl(n)
             if d is None:
@@ -408,7 +411,7 @@ def cps_code_errors(u):
             elif s in ALLOCA and cps_calls:
                 errs.append(u.diag(n, '`alloca` in %s: the memory would not survive a cps '
                                    'call' % what))
-            elif syntax.node_id(n) in cps_calls:
+            elif id(n) in cps_calls:
                 errs.extend(unprototyped_arity_errors(u, n, d, unprototyped))
     return errs
 
