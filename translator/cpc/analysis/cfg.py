@@ -11,7 +11,7 @@ from itertools import accumulate, compress
 
 from ..cursors import BO, binop, kids
 from .func import always_assigned, expr_refs, is_local_var, lvalue_base, var_init, vkey
-from .syntax import K, is_cps_call, node_id, spawn_body, strip, strip_casts, walk
+from .syntax import K, is_cps_call, spawn_body, strip, strip_casts, walk
 
 
 class Bits:
@@ -183,8 +183,7 @@ def normal_form(func, s):
                 e = strip(init)
                 # (and no cps call in the bounds of a variably modified type,
                 # evaluated before the initialiser: `int (*p)[f()] = g();`)
-                bounds = [x for x in kids(v) if x.kind.is_expression() and
-                          node_id(x) != node_id(init)]
+                bounds = [x for x in kids(v) if x.kind.is_expression() and x is not init]
                 if e.kind == K.CALL_EXPR and is_cps_call(e) and \
                         not any(is_cps_call(n) for x in bounds for n, _ in walk(x)):
                     return CallSite(s, e, 'decl', var=func.vars.get(vkey(v)))
@@ -338,13 +337,9 @@ class Cfg:
         f = self.func
         c = self.new('call', site.stmt)
         r = self.new('resume', site.stmt)
-        u = set()
-        w = set()
-        for part in kids(site.call):
-            uu, ww, _, _ = expr_refs(f, part)
-            u |= uu
-            w |= ww
-        c.uses, c.writes = u, w
+        # (the callee and the arguments: the call node itself reads and
+        # writes nothing, so the call's references are theirs)
+        c.uses, c.writes, _, _ = expr_refs(f, site.call)
         self.link(preds, c)
         self.edge(c, r)
         if site.form == 'assign':

@@ -8,7 +8,7 @@ from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
 from ..analysis.cfg import function_graph
 from ..analysis.func import leading_label_declarations, var_init, variably_modified_scopes, vkey
-from ..analysis.syntax import args_of, callee_decl, callee_of, has_side_effects, node_id, walk
+from ..analysis.syntax import args_of, callee_decl, callee_of, has_side_effects, walk
 from ..cursors import kids
 from .. import ctype
 from .. import rewrite as rw
@@ -89,9 +89,9 @@ def unconst_decls(em, f, cfg, keys, small):
     own `const` (a read-only object cannot be assigned from the frame):
     the declaration is written again from its type."""
     u = em.u
-    site_stmts = {node_id(s.stmt) for s in cfg.sites}
+    site_stmts = {id(s.stmt) for s in cfg.sites}    # (the walk's objects: no extent asked)
     for n, p in walk(f.body):
-        if n.kind != K.DECL_STMT or node_id(n) in site_stmts:
+        if n.kind != K.DECL_STMT or id(n) in site_stmts:
             continue
         vs = kids(n)
         if not any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vs):
@@ -289,9 +289,9 @@ class Functions(Declarations):
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
         returns through the continuation."""
-        at_sites = {node_id(s.stmt) for s in cfg.sites}    # (not one scan per return)
+        at_sites = {id(s.stmt) for s in cfg.sites}    # (the walk's objects; not one scan per return)
         for n, p in walk(f.body):
-            if n.kind != K.RETURN_STMT or node_id(n) in at_sites:
+            if n.kind != K.RETURN_STMT or id(n) in at_sites:
                 continue
             ch = kids(n)
             if not ch:
