@@ -61,15 +61,14 @@ def escaping_addresses(f, names, every=False):
     address is taken at all (what may not live in a packed frame, read in
     place: a pointer to a packed member may be misaligned)."""
     out = set()
-    refs = []
-    parents = {}       # id(cursor) -> parent: the cursors are cached, one object per node
-    for n, p in walk(f.body, skip_spawn=False):
-        parents[id(n)] = p
-        if n.kind == K.DECL_REF_EXPR:
-            refs.append((n, p))
+    refs = [(n, p) for n, p in walk(f.body, skip_spawn=False) if n.kind == K.DECL_REF_EXPR]
+    parent = _parent_in_listing
+    if any('place' not in n.__dict__ for n, _ in refs):
+        # (a subtree listed apart: the walk's own parents)
+        parents = {id(n): p for n, p in walk(f.body, skip_spawn=False)}
 
-    def parent(n):
-        return parents.get(id(n))
+        def parent(n):
+            return parents.get(id(n))
 
     def transparent(p, n):
         if p is None:
@@ -145,6 +144,14 @@ def escaping_addresses(f, names, every=False):
                 continue
         out.add(v.key)
     return out
+
+
+def _parent_in_listing(n):
+    """n's parent in the subtree listed with it (cursors.Subtree), without
+    a map of the whole body: a reference's lvalue is climbed a few levels,
+    never above its statement."""
+    sub, j = n.__dict__['place']
+    return sub.parents[j]
 
 
 def addresses_taken(f):

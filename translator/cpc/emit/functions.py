@@ -243,6 +243,7 @@ class Functions(Declarations):
         # (the body's code reads resident variables through cpc_f)
         self.frame_ptr_used = bool(layout.resident)
         self._restore_text = {}
+        self._param_types = {}      # (call_args)
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
@@ -379,16 +380,23 @@ class Functions(Declarations):
         call = site.call
         callee = callee_of(call)
         d = callee_decl(call)
-        ft = function_type_of(callee.type)
-        ptypes = [adjusted_param_type(t) for t in param_types(ft)] if ft is not None and \
-            tkind(ft) == TK_FUNCTIONPROTO else []
+        # the parameters' types and the temporaries' declarations, once per
+        # callee type (the same type, the same bytes: a large function
+        # calls the same functions at thousands of sites)
+        key = bytes(callee.type)
+        ptypes = self._param_types.get(key)
+        if ptypes is None:
+            ft = function_type_of(callee.type)
+            ptypes = self._param_types[key] = [
+                adjusted_param_type(t) for t in param_types(ft)] if ft is not None and \
+                tkind(ft) == TK_FUNCTIONPROTO else []
         prim = PRIMITIVES.get(d.spelling) if d is not None else None
         decls = []
         names = []
         if d is None:
             decls.append('%s = %s;' % (ctype.declare_rvalue(callee.type, 'cpc_callee'),
                                        self.ctext(callee, small)))
-            fn = ctype.as_entry(ft, 'cpc_callee')
+            fn = ctype.as_entry(function_type_of(callee.type), 'cpc_callee')
         else:
             fn = callee_entry(d, self.wait_reserved)
         args = args_of(call)
@@ -400,7 +408,9 @@ class Functions(Declarations):
             if prim is not None and j < len(prim):
                 dl = '%s %s' % (prim[j][0], nm)
             elif j < len(ptypes):
-                dl = ctype.declare_rvalue(ptypes[j], nm)
+                dl = self._param_types.get((key, j))
+                if dl is None:
+                    dl = self._param_types[key, j] = ctype.declare_rvalue(ptypes[j], nm)
             else:
                 dl = ctype.declare_rvalue(a.type, nm)
             decls.append('%s = %s;' % (dl, self.ctext(a, small)))
