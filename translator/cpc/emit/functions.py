@@ -122,6 +122,30 @@ def unconst_decls(em, f, cfg, keys, small):
         small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
 
 
+def callee_params(memo, callee):
+    """The parameter types of callee expression `callee` as C adjusts them
+    ([] without a prototype), once per callee type in `memo` (the same
+    type, the same bytes: a large function calls the same functions at
+    thousands of sites)."""
+    key = bytes(callee.type)
+    r = memo.get(key)
+    if r is None:
+        ft = function_type_of(callee.type)
+        r = memo[key] = [adjusted_param_type(t) for t in param_types(ft)] \
+            if ft is not None and tkind(ft) == TK_FUNCTIONPROTO else []
+    return r
+
+
+def param_temp(memo, callee, ptypes, j, name):
+    """The declaration of `name`, the temporary of argument j of a call of
+    `callee` (ptypes: callee_params), once per callee type in `memo`."""
+    key = (bytes(callee.type), j)
+    r = memo.get(key)
+    if r is None:
+        r = memo[key] = ctype.declare_rvalue(ptypes[j], name)
+    return r
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
@@ -242,8 +266,7 @@ class Functions(Declarations):
         checked = 0             # (the variables whose type was looked at, as bits)
         # (the body's code reads resident variables through cpc_f)
         self.frame_ptr_used = bool(layout.resident)
-        self._restore_text = {}
-        self._param_types = {}      # (call_args)
+        self._restore_text, self._param_types = {}, {}     # (restores, call_args)
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
@@ -380,16 +403,7 @@ class Functions(Declarations):
         call = site.call
         callee = callee_of(call)
         d = callee_decl(call)
-        # the parameters' types and the temporaries' declarations, once per
-        # callee type (the same type, the same bytes: a large function
-        # calls the same functions at thousands of sites)
-        key = bytes(callee.type)
-        ptypes = self._param_types.get(key)
-        if ptypes is None:
-            ft = function_type_of(callee.type)
-            ptypes = self._param_types[key] = [
-                adjusted_param_type(t) for t in param_types(ft)] if ft is not None and \
-                tkind(ft) == TK_FUNCTIONPROTO else []
+        ptypes = callee_params(self._param_types, callee)
         prim = PRIMITIVES.get(d.spelling) if d is not None else None
         decls = []
         names = []
@@ -408,9 +422,7 @@ class Functions(Declarations):
             if prim is not None and j < len(prim):
                 dl = '%s %s' % (prim[j][0], nm)
             elif j < len(ptypes):
-                dl = self._param_types.get((key, j))
-                if dl is None:
-                    dl = self._param_types[key, j] = ctype.declare_rvalue(ptypes[j], nm)
+                dl = param_temp(self._param_types, callee, ptypes, j, nm)
             else:
                 dl = ctype.declare_rvalue(a.type, nm)
             decls.append('%s = %s;' % (dl, self.ctext(a, small)))
