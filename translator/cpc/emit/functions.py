@@ -313,7 +313,7 @@ class Functions(Declarations):
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
         returns through the continuation."""
-        at_sites = {id(s.stmt) for s in cfg.sites}    # (the walk's objects; not one scan per return)
+        at_sites = {id(s.stmt) for s in cfg.sites}    # (the walk's objects; one set)
         for n, p in walk(f.body):
             if n.kind != K.RETURN_STMT or id(n) in at_sites:
                 continue
