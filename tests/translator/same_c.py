@@ -9,10 +9,12 @@ be compared: a change to the translator that should not change its output is che
 The inputs: each corpus program (tests/translator/corpus) in its plain and yield forms
 (run_corpus.py's CPC text, as `cpcc -DCORPUS_CPC` sees it), with the lifting data flow
 and the plain form with environments; tests/translator/programs/*.cpc; lib/*.cpc;
-examples/httpd; and bench/translator's generated real-code files (gen5k, glib_300,
-libc_1k5).  A translation that fails keeps its messages instead of the C, so a change in
-what is diagnosed shows too.  One process (the start-up is paid once); run it with
-`nice`.  `--only SUBSTRING` restricts the inputs to names containing it.
+examples/httpd; bench/translator's generated real-code files (gen5k, glib_300,
+libc_1k5); and a 2,000-line function of bigfunc.py and 500 labels of shapes.py's `gotos`
+with --dataflow=frame (what cpcc -O1 and above translate).  A translation that fails
+keeps its messages instead of the C, so a change in what is diagnosed shows too.  One
+process (the start-up is paid once); run it with `nice`.  `--only SUBSTRING` restricts
+the inputs to names containing it.
 """
 import gc
 import os
@@ -81,6 +83,12 @@ def inputs():
                                            '--native', 0.7), 'glib_300.cpc', glib, 'lifting')
     yield ('bench-libc_1k5', generated('gen5k.py', '--lines', 1500, '--headers', 'libc',
                                        '--native', 0.7), 'libc_1k5.cpc', [], 'lifting')
+    # one large function (func10k's shape, smaller) and the goto-heavy shape, with the
+    # frame-resident variables cpcc writes from -O1 on
+    yield ('bench-func2k-frame', generated('bigfunc.py', '--lines', 2000), 'func2k.cpc',
+           [], 'frame')
+    yield ('bench-gotos500-frame', generated('shapes.py', 'gotos', 500), 'gotos500.cpc',
+           [], 'frame')
 
 
 def translate(text, path, flags, dataflow):

@@ -44,7 +44,7 @@ def cleanup_vars(u, f, parents):
     with_calls=True)) in scope at one of its cps calls (the others keep
     their attribute: no suspension happens in their scope), with the
     function named by the attribute."""
-    calls = sorted(c.extent.start.offset for c in f.cps_calls)
+    calls = None        # the cps calls' offsets, when a cleanup attribute is met
     out = []
     for n, p in walk(f.body, skip_spawn=False):
         if n.kind != K.VAR_DECL:
@@ -59,6 +59,8 @@ def cleanup_vars(u, f, parents):
             # whose header declares it; (a cps call in its own initialiser
             # counts: normalisation makes it a call after the declaration)
             e = block.extent.end.offset if block is not None else f.body.extent.end.offset
+            if calls is None:
+                calls = sorted(c.extent.start.offset for c in f.cps_calls)
             i = bisect.bisect_left(calls, n.extent.start.offset)
             if i == len(calls) or calls[i] >= e:
                 continue

@@ -19,7 +19,7 @@ from . import frontend as fe
 from .clang_types import function_type_of
 from .cursors import ASSIGN_OPS, BO, binop, kids
 from .libclang import integer_value
-from .analysis.cfg import Cfg, for_parts, normal_form
+from .analysis.cfg import for_parts, function_graph, normal_form
 from .analysis.func import cps_bodies, var_init
 from .analysis.syntax import (
     LOOP_KINDS, callee_of, has_side_effects, is_choose_expr, is_cps_call, linked_sched,
@@ -588,7 +588,7 @@ def check(u):
     out = []
     for f in cps_bodies(u, with_calls=True):
         sites = {(s.call.extent.start.offset, s.call.extent.end.offset)
-                 for s in Cfg(f).sites}
+                 for s in function_graph(f).sites}
         for call in f.cps_calls:
             if (call.extent.start.offset, call.extent.end.offset) not in sites:
                 out.append(u.diag(call, 'cps call to `%s` is not in normal form'

@@ -389,11 +389,14 @@ def cps_code_errors(u):
                        for x in syntax.unevaluated_operands_in(u, definition)]
 
         def evaluated(n):
+            if not unevaluated:         # (no extent asked: most bodies have none)
+                return True
             a, b = n.extent.start.offset, n.extent.end.offset
             return not any(s <= a and b <= e for s, e in unevaluated)
 
         calls = [n for n, _ in syntax.walk(body) if n.kind == K.CALL_EXPR]
-        cps_calls = {syntax.node_id(n) for n in calls if syntax.is_cps_call(n) and evaluated(n)}
+        # (by identity: the walk gives one object per node of the parse)
+        cps_calls = {id(n) for n in calls if syntax.is_cps_call(n) and evaluated(n)}
         for n in calls:
             d = syntax.callee_decl(n)
             if d is None:
@@ -408,7 +411,7 @@ def cps_code_errors(u):
             elif s in ALLOCA and cps_calls:
                 errs.append(u.diag(n, '`alloca` in %s: the memory would not survive a cps '
                                    'call' % what))
-            elif syntax.node_id(n) in cps_calls:
+            elif id(n) in cps_calls:
                 errs.extend(unprototyped_arity_errors(u, n, d, unprototyped))
     return errs
 
@@ -421,13 +424,11 @@ def unprototyped_arity_errors(u, call, d, unprototyped):
     unprototyped memoises the answer per definition: libclang gives each
     call a new cursor of the callee, whose parameters old_style would list
     again (thousands of times in a large function)."""
-    defn = d.get_definition()
+    # (once per declaration, whichever reference names it: a call's
+    # callee is a new cursor object, and each asks libclang again)
+    defn = syntax.decl_fact(d, 'unprototyped definition',
+                            lambda d: _unprototyped_definition(u, d, unprototyped))
     if defn is None:
-        return []
-    key = (defn.hash, defn.extent.start.offset, tkind(d.type))
-    if key not in unprototyped:
-        unprototyped[key] = tkind(d.type) == TK_FUNCTIONNOPROTO or old_style(u, defn)
-    if not unprototyped[key]:
         return []
     want, got = len(list(defn.get_arguments())), len(list(call.get_arguments()))
     if want == got:
@@ -436,6 +437,18 @@ def unprototyped_arity_errors(u, call, d, unprototyped):
     return [u.diag(call, 'cps function `%s` called with %d argument%s, but its definition '
                    'at %s:%d has %d parameter%s' % (d.spelling, got, '' if got == 1 else 's',
                                                     df, dl, want, '' if want == 1 else 's'))]
+
+
+def _unprototyped_definition(u, d, unprototyped):
+    """The definition of function d when it has no prototype (defined, or
+    declared as d is, without one), else None."""
+    defn = d.get_definition()
+    if defn is None:
+        return None
+    key = (defn.hash, defn.extent.start.offset, tkind(d.type))
+    if key not in unprototyped:
+        unprototyped[key] = tkind(d.type) == TK_FUNCTIONNOPROTO or old_style(u, defn)
+    return defn if unprototyped[key] else None
 
 
 def ctype_void(c):

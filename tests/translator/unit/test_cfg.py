@@ -1,6 +1,8 @@
 """analysis/cfg.py: the control flow graph, its call sites in normal form,
 the scopes at them, and the parts of a `for` header."""
-from cpc.analysis.cfg import Bits, Cfg, extract, for_parts, normal_form, renumbering
+from cpc.analysis.cfg import (Bits, Cfg, extract, for_parts, function_graph, normal_form,
+                              renumbering)
+from cpc.analysis.dataflow import liveness, possibly_initialised
 from cpc.analysis.syntax import K, walk
 from helpers import funcs
 
@@ -145,3 +147,20 @@ def test_call_scopes_are_renumbered_over_the_variables_in_scope_at_some_call():
     names = [{f.vars[k].name for k in site.scope} for site in cfg.sites]
     assert names == [{'a', 'y'}, {'a', 'y', 'w'}]
     assert {f.vars[k].name for k in cfg.bits.keys} == {'a', 'y', 'w'}
+
+
+def test_a_function_graph_and_its_data_flow_are_made_once_per_parse():
+    u, f = cps_function('int x = g(a);\nreturn g(x);')
+    cfg = function_graph(f)
+    assert function_graph(f) is cfg
+    assert liveness(cfg) is liveness(cfg)
+    assert possibly_initialised(cfg) is possibly_initialised(cfg)
+    # (another parse of the same text: another Func, another graph, the same answers)
+    u2, f2 = cps_function('int x = g(a);\nreturn g(x);')
+    other = function_graph(f2)
+    assert other is not cfg
+    assert [(s.form, u2.src(s.call)) for s in other.sites] == \
+        [(s.form, u.src(s.call)) for s in cfg.sites]
+    live, live2 = liveness(cfg)[0], liveness(other)[0]
+    assert [live[s.resume_node.id] for s in cfg.sites] == \
+        [live2[s.resume_node.id] for s in other.sites]

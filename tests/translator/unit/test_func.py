@@ -112,3 +112,30 @@ def test_old_style_of_a_definition_not_listed_yet_does_not_list_its_body(monkeyp
     monkeypatch.setattr(cursors, '_children', spy)
     assert [old_style(u, fresh[n]) for n in 'acd'] == [True, False, False]
     assert listed == []
+
+
+NESTED = ('cps int g(int);\n'
+          'int h(int);\n'
+          'cps int f(int a) {\n'
+          '    int x = h(g(a) + 1) ? g(2) : h(3);\n'
+          '    for (int i = 0; i < g(x); i++) { if (a) x += g(i) * 2; else x = h(x); }\n'
+          '    x = a ?: g(x);\n'
+          '    cpc_spawn g(x);\n'
+          '    return sizeof(g(1)) + ({ int t = g(x); t; });\n'
+          '}\n')
+
+
+def test_contains_cps_by_the_tree_agrees_with_the_extents():
+    """contains_cps climbs the cps calls' parents in the listing: a node
+    holds a cps call exactly when its extent contains one's (spawned
+    statements and unevaluated operands hold none)."""
+    u, fs = funcs(NESTED)
+    f = fs['f']
+    calls = [(c.extent.start.offset, c.extent.end.offset) for c in f.cps_calls]
+    assert len(calls) == 6
+    nodes = [n for n, _ in walk(f.body, skip_spawn=False, into_sizeof=True)]
+    holding = [n for n in nodes if f.contains_cps(n)]
+    assert holding and len(holding) < len(nodes)
+    for n in nodes:
+        a, b = n.extent.start.offset, n.extent.end.offset
+        assert f.contains_cps(n) == any(a <= s and e <= b for s, e in calls), u.src(n)

@@ -11,7 +11,7 @@ from itertools import accumulate, compress
 
 from ..cursors import BO, binop, kids
 from .func import always_assigned, expr_refs, is_local_var, lvalue_base, var_init, vkey
-from .syntax import K, is_cps_call, node_id, spawn_body, strip, strip_casts, walk
+from .syntax import K, is_cps_call, spawn_body, strip, strip_casts, walk
 
 
 class Bits:
@@ -183,8 +183,7 @@ def normal_form(func, s):
                 e = strip(init)
                 # (and no cps call in the bounds of a variably modified type,
                 # evaluated before the initialiser: `int (*p)[f()] = g();`)
-                bounds = [x for x in kids(v) if x.kind.is_expression() and
-                          node_id(x) != node_id(init)]
+                bounds = [x for x in kids(v) if x.kind.is_expression() and x is not init]
                 if e.kind == K.CALL_EXPR and is_cps_call(e) and \
                         not any(is_cps_call(n) for x in bounds for n, _ in walk(x)):
                     return CallSite(s, e, 'decl', var=func.vars.get(vkey(v)))
@@ -338,13 +337,9 @@ class Cfg:
         f = self.func
         c = self.new('call', site.stmt)
         r = self.new('resume', site.stmt)
-        u = set()
-        w = set()
-        for part in kids(site.call):
-            uu, ww, _, _ = expr_refs(f, part)
-            u |= uu
-            w |= ww
-        c.uses, c.writes = u, w
+        # (the callee and the arguments: the call node itself reads and
+        # writes nothing, so the call's references are theirs)
+        c.uses, c.writes, _, _ = expr_refs(f, site.call)
         self.link(preds, c)
         self.edge(c, r)
         if site.form == 'assign':
@@ -552,6 +547,22 @@ class Cfg:
         n.uses, n.writes = u, w
         self.link(preds, n)
         return [n]
+
+
+def function_graph(func):
+    """The graph of func's whole body (`Cfg(func)`), made once per Func, that
+    is once per function and parse: boxing asks it (the arrays live across a
+    call), and so do the emitter and the checks of both passes' invariants,
+    of the same parse when boxing changed nothing in the function.  Its
+    users read it; `split` (emit/split.py) numbers its sites, the same way
+    each time."""
+    g = func.__dict__.get(_GRAPH)
+    if g is None:
+        g = func.__dict__[_GRAPH] = Cfg(func)
+    return g
+
+
+_GRAPH = 'graph'
 
 
 def for_parts(u, s):

@@ -108,7 +108,15 @@ def _solve(order, flow_from, flow_to, gen, keep):
 
 def liveness(cfg):
     """(live_in, live_out) per node id (sets of var keys; `.masks` holds
-    them as bits of cfg.bits)."""
+    them as bits of cfg.bits); solved once per graph (a function's graph
+    is shared: cfg.function_graph)."""
+    r = cfg.__dict__.get('liveness')
+    if r is None:
+        r = cfg.__dict__['liveness'] = _liveness(cfg)
+    return r
+
+
+def _liveness(cfg):
     bits = cfg.bits
     nodes = cfg.nodes
     uses = [bits.mask(n.uses) for n in nodes]
@@ -128,7 +136,14 @@ def read_before_written(func, stmt):
 
 def possibly_initialised(cfg):
     """(init_in, init_out) per node id: variables assigned on some path to
-    the node."""
+    the node (solved once per graph, as liveness)."""
+    r = cfg.__dict__.get('possibly_initialised')
+    if r is None:
+        r = cfg.__dict__['possibly_initialised'] = _possibly_initialised(cfg)
+    return r
+
+
+def _possibly_initialised(cfg):
     bits = cfg.bits
     nodes = cfg.nodes
     gen = [bits.mask(n.writes) | bits.mask(n.defs) for n in nodes]

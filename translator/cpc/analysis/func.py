@@ -197,6 +197,7 @@ class Func:
             v = Var(p, True, adjusted_param_type(p.type))
             self.vars[v.key] = v
         self.cps_calls = []
+        self._with_cps = None       # contains_cps: made when first asked
         self.spawns = []
         self.need_cont_calls = []
         self.calls_in_spawns = []
@@ -214,8 +215,6 @@ class Func:
                     self.need_cont_calls.append(n)
             elif k == K.IF_STMT and spawn_body(n) is not None:
                 self.spawns.append(n)
-        self._cps_ranges = sorted((c.extent.start.offset, c.extent.end.offset)
-                                  for c in self.cps_calls)
 
     def var_of(self, ref):
         """The local Var a DECL_REF_EXPR designates, or None (once per
@@ -233,6 +232,17 @@ class Func:
         return v
 
     def contains_cps(self, c):
+        """Whether node c of the body is one of its cps calls or holds one:
+        the calls and their ancestors, found once by climbing the parents
+        of the listing they come from (cursors.Subtree), which asks libclang
+        nothing (the extents of every expression cost more than the rest
+        of the normalisation); by the extents when a call was listed
+        apart."""
+        within = self._with_cps
+        if within is None:
+            within = self._with_cps = self._enclosing_cps()
+        if within is not False:
+            return id(c) in within
         a, b = c.extent.start.offset, c.extent.end.offset
         ranges = self._cps_ranges
         # calls nest like the text: the first one starting inside c is
@@ -243,6 +253,23 @@ class Func:
                 return True
             i += 1
         return False
+
+    def _enclosing_cps(self):
+        """{id(node)} of the cps calls and the nodes above them, or False
+        (then _cps_ranges is made) when a call is not in a listed subtree."""
+        out = set()
+        for call in self.cps_calls:
+            n = call
+            while n is not None and id(n) not in out:
+                where = n.__dict__.get('place')
+                if where is None:
+                    self._cps_ranges = sorted((c.extent.start.offset, c.extent.end.offset)
+                                              for c in self.cps_calls)
+                    return False
+                out.add(id(n))
+                sub, j = where
+                n = sub.parents[j]
+        return out
 
 
 # --------------------------------------------------------------------------

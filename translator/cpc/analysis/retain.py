@@ -12,7 +12,7 @@ from ..clang_types import TK_POINTER, strip_sugar, tkind
 from ..cursors import UO, kids, unop
 from .. import ctype
 from .gnu_attributes import has_annotation
-from .cfg import Cfg
+from .cfg import function_graph
 from .dataflow import liveness
 from .syntax import callee_decl, is_cps_call, is_part_of, walk
 
@@ -61,15 +61,14 @@ def escaping_addresses(f, names, every=False):
     address is taken at all (what may not live in a packed frame, read in
     place: a pointer to a packed member may be misaligned)."""
     out = set()
-    refs = []
-    parents = {}       # id(cursor) -> parent: the cursors are cached, one object per node
-    for n, p in walk(f.body, skip_spawn=False):
-        parents[id(n)] = p
-        if n.kind == K.DECL_REF_EXPR:
-            refs.append((n, p))
+    refs = [(n, p) for n, p in walk(f.body, skip_spawn=False) if n.kind == K.DECL_REF_EXPR]
+    parent = _parent_in_listing
+    if any('place' not in n.__dict__ for n, _ in refs):
+        # (a subtree listed apart: the walk's own parents)
+        parents = {id(n): p for n, p in walk(f.body, skip_spawn=False)}
 
-    def parent(n):
-        return parents.get(id(n))
+        def parent(n):
+            return parents.get(id(n))
 
     def transparent(p, n):
         if p is None:
@@ -147,6 +146,14 @@ def escaping_addresses(f, names, every=False):
     return out
 
 
+def _parent_in_listing(n):
+    """n's parent in the subtree listed with it (cursors.Subtree), without
+    a map of the whole body: a reference's lvalue is climbed a few levels,
+    never above its statement."""
+    sub, j = n.__dict__['place']
+    return sub.parents[j]
+
+
 def addresses_taken(f):
     """Var keys of f whose address is taken anywhere (the frame keeps them
     as copies: --dataflow=frame, emit/frame.py)."""
@@ -160,7 +167,7 @@ def boxed_vars(u, f, names, environments=False):
     if not environments and not esc and \
             not any(v.is_array for v in f.vars.values()):
         return []       # (lifting boxes only what escapes, and arrays live across a call)
-    cfg = Cfg(f)
+    cfg = function_graph(f)
     live_in, _ = liveness(cfg)
     bits = cfg.bits
     esc = bits.mask(esc)

@@ -17,7 +17,7 @@ from ..analysis.gnu_attributes import (
     attributes, attributes_text, declaration_attributes, declarations_in_main_file,
     function_attributes)
 from ..analysis.syntax import (
-    args_of, callee_decl, callee_of, decl_fact, is_cps_call, is_cps_function, node_id,
+    args_of, callee_decl, callee_of, decl_fact, is_cps_call, is_cps_function,
     spawn_body, strip, strip_casts, walk)
 from ..analysis.func import old_style
 from .. import ctype
@@ -354,11 +354,11 @@ class Declarations:
             if n.kind == K.CALL_EXPR:
                 ch = kids(n)
                 if ch:
-                    direct.add(node_id(strip(ch[0])))
+                    direct.add(id(strip(ch[0])))      # (the walk's objects)
             elif n.kind == K.UNARY_OPERATOR and unop(n) == UO['AddrOf']:
                 ch = kids(n)
                 if ch:
-                    addr[node_id(strip(ch[0]))] = n
+                    addr[id(strip(ch[0]))] = n
             elif n.kind == K.DECL_REF_EXPR:
                 d = n.referenced
                 if d is not None and d.kind == K.FUNCTION_DECL and \
@@ -366,11 +366,11 @@ class Declarations:
                     refs.append((n, d))
         out = []
         for n, d in refs:
-            i = node_id(n)
+            i = id(n)
             if i in direct:
                 continue
             whole = addr.get(i, n)
-            if whole is not n and node_id(whole) in direct:
+            if whole is not n and id(whole) in direct:
                 continue  # (&f)(x): a direct call
             try:
                 text = ctype.as_value(d.type, self.entry_ref(d))

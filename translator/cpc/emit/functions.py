@@ -6,9 +6,9 @@ import re
 
 from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
-from ..analysis.cfg import Cfg
+from ..analysis.cfg import function_graph
 from ..analysis.func import leading_label_declarations, var_init, variably_modified_scopes, vkey
-from ..analysis.syntax import args_of, callee_decl, callee_of, has_side_effects, node_id, walk
+from ..analysis.syntax import args_of, callee_decl, callee_of, has_side_effects, walk
 from ..cursors import kids
 from .. import ctype
 from .. import rewrite as rw
@@ -89,9 +89,9 @@ def unconst_decls(em, f, cfg, keys, small):
     own `const` (a read-only object cannot be assigned from the frame):
     the declaration is written again from its type."""
     u = em.u
-    site_stmts = {node_id(s.stmt) for s in cfg.sites}
+    site_stmts = {id(s.stmt) for s in cfg.sites}    # (the walk's objects: no extent asked)
     for n, p in walk(f.body):
-        if n.kind != K.DECL_STMT or node_id(n) in site_stmts:
+        if n.kind != K.DECL_STMT or id(n) in site_stmts:
             continue
         vs = kids(n)
         if not any(x.kind == K.VAR_DECL and vkey(x) in keys for x in vs):
@@ -122,13 +122,37 @@ def unconst_decls(em, f, cfg, keys, small):
         small.append((a, b, rw.fix_lines(u, a, b, ' '.join(out))))
 
 
+def callee_params(memo, callee):
+    """The parameter types of callee expression `callee` as C adjusts them
+    ([] without a prototype), once per callee type in `memo` (the same
+    type, the same bytes: a large function calls the same functions at
+    thousands of sites)."""
+    key = bytes(callee.type)
+    r = memo.get(key)
+    if r is None:
+        ft = function_type_of(callee.type)
+        r = memo[key] = [adjusted_param_type(t) for t in param_types(ft)] \
+            if ft is not None and tkind(ft) == TK_FUNCTIONPROTO else []
+    return r
+
+
+def param_temp(memo, callee, ptypes, j, name):
+    """The declaration of `name`, the temporary of argument j of a call of
+    `callee` (ptypes: callee_params), once per callee type in `memo`."""
+    key = (bytes(callee.type), j)
+    r = memo.get(key)
+    if r is None:
+        r = memo[key] = ctype.declare_rvalue(ptypes[j], name)
+    return r
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
     def cps_function(self, f):
         """Replace cps function f by its generated items (codegen.py) and
         its body, with call sites, resume points and returns rewritten."""
-        cfg = Cfg(f)
+        cfg = function_graph(f)
         sites = split(f, cfg)
         self.check_variably_modified_scopes(f, sites)
         lift = Lifting(f, cfg)
@@ -242,7 +266,7 @@ class Functions(Declarations):
         checked = 0             # (the variables whose type was looked at, as bits)
         # (the body's code reads resident variables through cpc_f)
         self.frame_ptr_used = bool(layout.resident)
-        self._restore_text = {}
+        self._restore_text, self._param_types = {}, {}     # (restores, call_args)
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
@@ -289,9 +313,9 @@ class Functions(Declarations):
     def return_edits(self, f, cfg, sig, frame, small):
         """Each `return` that is not a call site drops the frame and
         returns through the continuation."""
-        at_sites = {node_id(s.stmt) for s in cfg.sites}    # (not one scan per return)
+        at_sites = {id(s.stmt) for s in cfg.sites}    # (the walk's objects; one set)
         for n, p in walk(f.body):
-            if n.kind != K.RETURN_STMT or node_id(n) in at_sites:
+            if n.kind != K.RETURN_STMT or id(n) in at_sites:
                 continue
             ch = kids(n)
             if not ch:
@@ -379,16 +403,14 @@ class Functions(Declarations):
         call = site.call
         callee = callee_of(call)
         d = callee_decl(call)
-        ft = function_type_of(callee.type)
-        ptypes = [adjusted_param_type(t) for t in param_types(ft)] if ft is not None and \
-            tkind(ft) == TK_FUNCTIONPROTO else []
+        ptypes = callee_params(self._param_types, callee)
         prim = PRIMITIVES.get(d.spelling) if d is not None else None
         decls = []
         names = []
         if d is None:
             decls.append('%s = %s;' % (ctype.declare_rvalue(callee.type, 'cpc_callee'),
                                        self.ctext(callee, small)))
-            fn = ctype.as_entry(ft, 'cpc_callee')
+            fn = ctype.as_entry(function_type_of(callee.type), 'cpc_callee')
         else:
             fn = callee_entry(d, self.wait_reserved)
         args = args_of(call)
@@ -400,7 +422,7 @@ class Functions(Declarations):
             if prim is not None and j < len(prim):
                 dl = '%s %s' % (prim[j][0], nm)
             elif j < len(ptypes):
-                dl = ctype.declare_rvalue(ptypes[j], nm)
+                dl = param_temp(self._param_types, callee, ptypes, j, nm)
             else:
                 dl = ctype.declare_rvalue(a.type, nm)
             decls.append('%s = %s;' % (dl, self.ctext(a, small)))

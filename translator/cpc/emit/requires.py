@@ -4,7 +4,7 @@ arguments are evaluated in the spawner, into the thread's arguments), and the
 variables a function's frame holds have distinct names (the frame is one
 struct whose fields are named after them; temporaries that share a name but
 never live across a call are fine)."""
-from ..analysis.cfg import Cfg
+from ..analysis.cfg import function_graph
 from ..analysis.func import cps_bodies, func
 from ..analysis.syntax import K, is_cps_call, spawn_body, strip_casts
 from .split import split
@@ -21,7 +21,7 @@ def check(u):
                 out.append(u.diag(sp, 'a spawned statement of `%s` is not a call of a cps '
                                   'function' % f.name))
     for f in cps_bodies(u, with_calls=True):
-        cfg = Cfg(f)
+        cfg = function_graph(f)
         lift = Lifting(f, cfg)
         held = {}
         for site in split(f, cfg):

@@ -16,7 +16,7 @@ between two cps calls.
 from .. import frontend as fe
 from .. import rewrite as rw
 from ..analysis.func import vkey
-from ..analysis.syntax import node_id, walk
+from ..analysis.syntax import walk
 from ..boxing import decl_text, ref_sub
 from ..cursors import kids
 from .declarations import EditList
@@ -51,7 +51,9 @@ def uses(em, f, cfg, resident, small):
     becomes part of the reference's edit, which would otherwise hide it."""
     u = em.u
     keys = resident.keys()
-    sites = {node_id(s.stmt) for s in cfg.sites}
+    # (by identity: the graph's statements are the walk's objects, one per
+    # node of the parse; node_id would ask libclang for their extents)
+    sites = {id(s.stmt) for s in cfg.sites}
     refs, decls = [], []
     a0, b0 = f.body.extent.start.offset, f.body.extent.end.offset
     # (a body no macro expands in spells each reference where its extent
@@ -68,7 +70,7 @@ def uses(em, f, cfg, resident, small):
                     refs.append((a, b, place(v)))
                 else:
                     refs.append(ref_sub(u, n, place(v)))
-        elif k == K.DECL_STMT and node_id(n) not in sites and \
+        elif k == K.DECL_STMT and id(n) not in sites and \
                 any(x.kind == K.VAR_DECL and vkey(x) in keys for x in kids(n)):
             decls.append((n, p))
     if not refs and not decls:
