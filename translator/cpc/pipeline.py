@@ -25,6 +25,7 @@ from . import depth
 from . import frontend as fe
 from . import rewrite as rw
 from . import reparse
+from . import rounds
 from . import clang_limits
 from . import conditionals
 from . import cps_free
@@ -110,6 +111,9 @@ class Pass:
     # only diagnoses (its output is its input, and its diagnosis is its check)
     check: Optional[Callable] = None
     too_deep: str = ''                 # the error when a fixed point takes more than MAX_ROUNDS
+    # it acts on each declaration of the main file by its text alone
+    # (rounds.py): consecutive local passes share their parses
+    local: bool = False
 
     @property
     def diagnoses_only(self):
@@ -185,35 +189,44 @@ PASSES = [
          doc='`cps` written in place of a type specifier (`cps *p;`) becomes `int`'),
     Pass('macros', 'macros.py', unit_only(macros.expand_macros),
          check=unit_only(macros.check_expanded),
+         local=True,
          doc='functions whose rewritten nodes come out of macros are macro-expanded'),
     Pass('unevaluated', 'unevaluated.py', unit_only(unevaluated.replace_calls),
          check=unit_only(unevaluated.check),
+         local=True,
          doc='cps calls in operands never evaluated (sizeof, _Alignof, typeof, `_Generic`\'s '
              'controlling expression and unselectable associations, the branch '
              '`__builtin_choose_expr` does not choose, `__builtin_constant_p`...) become '
              'values of their type'),
     Pass('types', 'types.py', unit_only(types.hoist), check=unit_only(types.check),
+         local=True,
          doc='struct and union types defined in cps functions (and spawning ones) move to file scope'),
     Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,
          check=unit_only(spawn.check),
          doc='spawned statements are outlined into cps functions, one nesting level per round',
          too_deep='spawned statements are nested too deeply to be outlined'),
     Pass('linked', 'linked.py', unit_only(linked.link), check=unit_only(linked.check),
+         local=True,
          doc='linked, detached and attached statements become cpc_link calls'),
     Pass('rename', 'rename.py', unit_only(rename.rename_shadows),
          check=unit_only(rename.check_renamed),
+         local=True,
          doc='locals of a cps function that share a name are renamed'),
     Pass('vlas', 'vlas.py', unit_only(vlas.move_to_heap),
          check=unit_only(vlas.check),
+         local=True,
          doc='variable-length arrays in scope at a cps call move to the heap, freed by a '
              'cleanup attribute at each exit of their scope'),
     Pass('cleanup', 'cleanup.py', unit_only(cleanup.lower), check=unit_only(cleanup.check),
+         local=True,
          doc='cleanup attributes of variables in scope at a cps call become explicit calls '
              'at each exit of their scope'),
     Pass('normalize', 'normalize.py', unit_only(normalize.normalize),
          check=unit_only(normalize.check),
+         local=True,
          doc='every cps call becomes a statement in normal form'),
     Pass('boxing', 'boxing.py', boxing_pass, check=unit_only(boxing.check),
+         local=True,
          doc='variables whose address may be retained move to a heap environment'),
 ]
 
@@ -505,10 +518,18 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
 
 
 def run_passes(u, ctx, stop_after, check_invariants):
-    """The passes and the emitter on the first unit u (translate's)."""
+    """The passes and the emitter on the first unit u (translate's).  The
+    local passes that follow each other run in rounds (rounds.py), unless
+    the translation stops after a pass or checks each pass's invariant on
+    its output: then each pass's output is parsed, as declared."""
     errors = fe.Collected()
+    grouped = stop_after is None and not check_invariants
     with collected_per_parse():
-        for p in PASSES:
+        done = 0            # the passes before PASSES[done] have run
+        for i, p in enumerate(PASSES):
+            if i < done:
+                continue
+            done = i + 1
             if p.diagnoses_only:
                 with errors.part():
                     run_pass(p, u, ctx)
@@ -516,7 +537,12 @@ def run_passes(u, ctx, stop_after, check_invariants):
                 continue        # (it needs a program without errors)
             else:
                 before = u
-                u = run_pass(p, u, ctx)
+                if grouped and p.local and i + 1 < len(PASSES) and PASSES[i + 1].local:
+                    while done < len(PASSES) and PASSES[done].local:
+                        done += 1
+                    u = run_rounds(PASSES[i:done], u, ctx)
+                else:
+                    u = run_pass(p, u, ctx)
                 if u is not before:
                     before.release()
                     before = None
@@ -536,3 +562,37 @@ def run_passes(u, ctx, stop_after, check_invariants):
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')
         return run_edits(EMIT, u, ctx)
+
+
+def run_rounds(passes, u, ctx):
+    """Local `passes` on u, in rounds (rounds.py): the unit after the last
+    of them."""
+    given = [u]
+
+    def reparse(old, edits):
+        new = step(old, edits, ctx)
+        if old is not given[0]:     # (the caller's unit is the caller's to release)
+            old.release()
+        gc.collect()        # (see collected_per_parse)
+        return new
+
+    def one_at_a_time(start):
+        """The passes one after the other from `start`: the run's first
+        unit, or its text when a round has parsed since."""
+        if isinstance(start, bytes):
+            t0 = cpu_now()
+            try:
+                start = parse(start, ctx.path, ctx.args, ctx.reparser)
+            finally:
+                ctx.charge('parse', t0)
+            start.carried = u.carried
+        for p in passes:
+            before = start
+            start = run_pass(p, start, ctx)
+            if start is not before and before is not given[0]:
+                before.release()
+                gc.collect()
+        return start
+
+    return rounds.Rounds(passes, lambda p, unit: run_edits(p, unit, ctx), reparse,
+                         one_at_a_time).run(u)
