@@ -202,7 +202,7 @@ PASSES = [
          local=True,
          doc='struct and union types defined in cps functions (and spawning ones) move to file scope'),
     Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,
-         check=unit_only(spawn.check),
+         check=unit_only(spawn.check), local=True,
          doc='spawned statements are outlined into cps functions, one nesting level per round',
          too_deep='spawned statements are nested too deeply to be outlined'),
     Pass('linked', 'linked.py', unit_only(linked.link), check=unit_only(linked.check),
@@ -595,4 +595,4 @@ def run_rounds(passes, u, ctx):
         return start
 
     return rounds.Rounds(passes, lambda p, unit: run_edits(p, unit, ctx), reparse,
-                         one_at_a_time).run(u)
+                         one_at_a_time, MAX_ROUNDS).run(u)

@@ -17,7 +17,9 @@ pass, and those it edited wait for the next round, whose parse gives their
 new text.  The edits of the round are applied together (they do not
 overlap: each lies within or at the edges of its declaration, which no
 other pass of the round touched), and the new parse's declarations inherit
-the state of the old ones they cover.  When every declaration has been
+the state of the old ones they cover.  A pass with a fixed point acts again,
+in the next round, on the declarations it edited (and those its edits
+added), until it leaves each as it is.  When every declaration has been
 through every pass, the text is the one the passes one after the other
 would have written, byte for byte, with as many parses as the longest chain
 of a declaration's edits, not one per pass that edits.
@@ -67,8 +69,9 @@ def touching(ranges, far, a, b):
 
 
 class Rounds:
-    def __init__(self, passes, run_edits, reparse, sequential):
+    def __init__(self, passes, run_edits, reparse, sequential, max_rounds):
         self.passes = passes
+        self.max_rounds = max_rounds    # (more: the passes one at a time say so)
         self.run_edits = run_edits      # (pass, unit) -> edits
         self.reparse = reparse          # (unit, edits) -> the parse of the edited text
         self.sequential = sequential    # (text) -> the unit after every pass, one at a time
@@ -85,7 +88,11 @@ class Rounds:
         n = len(self.passes)
         ranges = declarations(u)
         state = [0] * len(ranges)           # each declaration's next pass
+        rounds = 0
         while True:
+            rounds += 1
+            if rounds > self.max_rounds + n:
+                raise OneAtATime()
             edits = []
             edited = [False] * len(ranges)
             far = reach(ranges)
@@ -113,6 +120,8 @@ class Rounds:
                         raise OneAtATime()
                     for i in hit:
                         edited[i] = True
+                        if p.fixed_point:
+                            state[i] = j        # (again on its output, next round)
                 edits += mine
             if not edits:
                 assert all(s == n for s in state)
