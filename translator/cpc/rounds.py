@@ -71,7 +71,9 @@ def touching(ranges, far, a, b):
 class Rounds:
     def __init__(self, passes, run_edits, reparse, sequential, max_rounds):
         self.passes = passes
-        self.max_rounds = max_rounds    # (more: the passes one at a time say so)
+        # the rounds a fixed point may take (as many: the passes one at a
+        # time tell whether it ends)
+        self.max_rounds = max_rounds
         self.run_edits = run_edits      # (pass, unit) -> edits
         self.reparse = reparse          # (unit, edits) -> the parse of the edited text
         self.sequential = sequential    # (text) -> the unit after every pass, one at a time
@@ -88,11 +90,8 @@ class Rounds:
         n = len(self.passes)
         ranges = declarations(u)
         state = [0] * len(ranges)           # each declaration's next pass
-        rounds = 0
+        edited_rounds = [0] * n         # the rounds in which each pass edited
         while True:
-            rounds += 1
-            if rounds > self.max_rounds + n:
-                raise OneAtATime()
             edits = []
             edited = [False] * len(ranges)
             far = reach(ranges)
@@ -123,6 +122,10 @@ class Rounds:
                         if p.fixed_point:
                             state[i] = j        # (again on its output, next round)
                 edits += mine
+                if mine and p.fixed_point:
+                    edited_rounds[j] += 1
+                    if edited_rounds[j] >= self.max_rounds:
+                        raise OneAtATime()      # (one at a time: whether it ends)
             if not edits:
                 assert all(s == n for s in state)
                 return u
