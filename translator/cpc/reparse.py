@@ -141,7 +141,10 @@ class Reparser:
         self.split = None           # the preamble's (entities, declarations): base's
         self.end = None             # where the units' own start in the main file
         base.lent = True            # (its release leaves it as it is)
-        base.main_top()             # (each cursor knows whether it is the main file's)
+        # (each cursor knows whether it is the main file's)
+        code = [c.extent.start.offset for c in base.main_top()
+                if not c.kind.is_preprocessing()]
+        self.code = min(code) if code else None     # where base's code starts
         base.release_main_file_code()
 
     def parse(self, text, path):
@@ -167,7 +170,9 @@ class Reparser:
                 PARSE_CREATE_PREAMBLE_ON_FIRST_PARSE
             try:
                 self.tu = _local_index.parse(path, args=_flags(self.args),
-                                             unsaved_files=unsaved, options=opts)
+                                             unsaved_files=_unsaved(self.preamble_only(text),
+                                                                    path, self.args),
+                                             options=opts)
             except ci.TranslationUnitLoadError as e:
                 raise Diags([Diag('cannot parse %s: %s' % (path, e))])
         # (the parse that makes the preamble lists more than its own: the
@@ -192,6 +197,17 @@ class Reparser:
         if end != self.end or text[:end] != self.base.text[:end]:
             return parse(text, path, self.args)
         return u
+
+    def preamble_only(self, text):
+        """The text that the parse making the preamble is given: `text`
+        up to where base's code starts, then one declaration.  The
+        preamble ends at the first token that is not a directive's, at that
+        place or before it in both texts, so it is the same; the code after
+        it is not parsed twice (the unit is read after a parse of `text`
+        that uses the preamble)."""
+        if self.code is None or self.code > len(text):
+            return text
+        return text[:self.code] + b'int cpc__preamble_end;\n'
 
     def top(self, u, own):
         """What a full parse of u lists, in the same order: the
