@@ -265,17 +265,19 @@ EMIT = Pass('emit', 'emit/', lambda u, ctx: emit.emit(u, resident=(ctx.dataflow 
 
 def describe():
     """The pipeline as docs/translator.md shows it (a test keeps them equal)."""
-    lines = ['| # | stage | module | what it does | fixed point | invariant checked |',
-             '|---|---|---|---|---|---|']
+    lines = ['| # | stage | module | what it does | fixed point | local (rounds) | '
+             'invariant checked |',
+             '|---|---|---|---|---|---|---|']
     n = 0
     for s in PRE_PARSE:
         n += 1
-        lines.append('| %d | `%s` (text, before parsing) | %s | %s | | |' % (
+        lines.append('| %d | `%s` (text, before parsing) | %s | %s | | | |' % (
             n, s.name, s.run.__module__.rsplit('.', 1)[-1] + '.py', s.doc))
     for p in PASSES + [EMIT]:
         n += 1
-        lines.append('| %d | `%s` | %s | %s | %s | %s |' % (
+        lines.append('| %d | `%s` | %s | %s | %s | %s | %s |' % (
             n, p.name, p.module, p.doc, 'yes' if p.fixed_point else '',
+            'yes' if p.local else '',
             'on its input' if p is EMIT else ('yes' if p.check else
                                               'diagnoses only: changes nothing')))
     return '\n'.join(lines) + '\n'
@@ -521,11 +523,14 @@ def run_passes(u, ctx, stop_after, check_invariants):
     """The passes and the emitter on the first unit u (translate's).  The
     local passes that follow each other run in rounds (rounds.py), unless
     the translation stops after a pass or checks each pass's invariant on
-    its output: then each pass's output is parsed, as declared."""
+    its output: then each pass's output is parsed, as declared, and with
+    the checks the rounds run too, beside, and must write the same text
+    (rounds.py's invariant)."""
     errors = fe.Collected()
     grouped = stop_after is None and not check_invariants
     with collected_per_parse():
         done = 0            # the passes before PASSES[done] have run
+        written = {}        # the last pass of a run of local passes -> its rounds' text
         for i, p in enumerate(PASSES):
             if i < done:
                 continue
@@ -537,11 +542,13 @@ def run_passes(u, ctx, stop_after, check_invariants):
                 continue        # (it needs a program without errors)
             else:
                 before = u
-                if grouped and p.local and i + 1 < len(PASSES) and PASSES[i + 1].local:
-                    while done < len(PASSES) and PASSES[done].local:
-                        done += 1
-                    u = run_rounds(PASSES[i:done], u, ctx)
+                end = local_run(i)
+                if grouped and end > i + 1:
+                    done = end
+                    u = run_rounds(PASSES[i:end], u, ctx)
                 else:
+                    if check_invariants and stop_after is None and end > i + 1:
+                        u, written[end - 1] = rounds_beside(PASSES[i:end], u, ctx)
                     u = run_pass(p, u, ctx)
                 if u is not before:
                     before.release()
@@ -549,6 +556,8 @@ def run_passes(u, ctx, stop_after, check_invariants):
                     gc.collect()    # the unit before the pass (see collected_per_parse)
                 if check_invariants and p.check is not None:
                     verify(p, u, ctx, 'pass `%s` broke its invariant' % p.name)
+                if written.get(i) is not None:
+                    same_as_rounds(u, written[i], PASSES[local_start(i)], p)
             if stop_after == p.name:
                 errors.raise_any()
                 return text_of(u)
@@ -562,6 +571,59 @@ def run_passes(u, ctx, stop_after, check_invariants):
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')
         return run_edits(EMIT, u, ctx)
+
+
+def local_run(i):
+    """The end of the run of local passes that starts at PASSES[i] (i + 1
+    when PASSES[i] is not local or does not start the run)."""
+    if not PASSES[i].local or (i > 0 and PASSES[i - 1].local):
+        return i + 1
+    end = i
+    while end < len(PASSES) and PASSES[end].local:
+        end += 1
+    return end
+
+
+def local_start(i):
+    """The first pass of the run of local passes that PASSES[i] is in."""
+    while i > 0 and PASSES[i - 1].local:
+        i -= 1
+    return i
+
+
+def rounds_beside(passes, u, ctx):
+    """(a parse of u's text, the text the rounds of `passes` write from u,
+    None when they find errors: the passes one at a time find them too)."""
+    text = u.text
+    try:
+        r = run_rounds(passes, u, ctx)
+        written = r.text
+        if r is not u:
+            r.release()
+    except fe.Diags:
+        written = None
+    r = None
+    gc.collect()
+    t0 = cpu_now()
+    try:
+        again = parse(text, u.path, ctx.args, ctx.reparser)
+    finally:
+        ctx.charge('parse', t0)
+    again.carried = u.carried
+    return again, written
+
+
+def same_as_rounds(u, written, first, last):
+    """Raise InvariantBroken unless u's text, that of the passes from
+    `first` to `last` one at a time, is `written`, their rounds'."""
+    if u.text == written:
+        return
+    a, b = u.text.split(b'\n'), written.split(b'\n')
+    line = next((n for n, (x, y) in enumerate(zip(a, b), 1) if x != y), min(len(a), len(b)) + 1)
+    raise InvariantBroken([fe.Diag(
+        'internal error: the rounds of the passes from `%s` to `%s` wrote another text than '
+        'the passes one at a time (line %d of their output)' % (first.name, last.name, line),
+        u.path, 1, 1)])
 
 
 def run_rounds(passes, u, ctx):

@@ -22,26 +22,23 @@ cps int h(int a) { return 2 + c(a); }
 '''
 
 
-def _translated(src, monkeypatch, one_at_a_time):
-    """(the C, the parses after the first) of HDR + src (the first is the
-    `nested` stage's)."""
+def _parses(src, monkeypatch, **kwargs):
+    """The parses of HDR + src after the first (the `nested` stage's)."""
     parses = []
     real = pipeline.parse
 
-    def counted(*args, **kwargs):
+    def counted(*args, **kw):
         parses.append(1)
-        return real(*args, **kwargs)
+        return real(*args, **kw)
     monkeypatch.setattr(pipeline, 'parse', counted)
-    # (checking each pass's invariant on its output parses each output)
-    out = pipeline.translate((HDR + src).encode(), PATH, check_invariants=one_at_a_time)
-    return out, len(parses)
+    pipeline.translate((HDR + src).encode(), PATH, **kwargs)
+    return len(parses)
 
 
 def test_passes_that_edit_different_functions_share_a_parse(monkeypatch):
-    sequential, sequential_parses = _translated(THREE_FUNCTIONS, monkeypatch, True)
-    grouped, grouped_parses = _translated(THREE_FUNCTIONS, monkeypatch, False)
-    assert grouped == sequential
-    assert (sequential_parses, grouped_parses) == (3, 2)
+    # (stopping after the last pass, the passes run one at a time)
+    assert _parses(THREE_FUNCTIONS, monkeypatch, stop_after='boxing') == 3
+    assert _parses(THREE_FUNCTIONS, monkeypatch) == 2
 
 
 # spawns nested in two levels (spawn's fixed point: its functions are
@@ -73,6 +70,19 @@ def test_the_rounds_write_what_the_passes_one_at_a_time_write(dataflow):
     src = (HDR + EVERY_PASS).encode()
     assert pipeline.translate(src, PATH, dataflow=dataflow) == \
         pipeline.translate(src, PATH, dataflow=dataflow, check_invariants=True)
+
+
+def test_checking_the_invariants_checks_that_the_rounds_write_the_same(monkeypatch):
+    # rounds that forget their last pass
+    real = pipeline.run_rounds
+    monkeypatch.setattr(pipeline, 'run_rounds', lambda passes, u, ctx: real(passes[:-1], u, ctx))
+    src = (HDR + EVERY_PASS).encode()
+    pipeline.translate(src, PATH, stop_after='boxing', check_invariants=True)  # (no rounds)
+    with pytest.raises(pipeline.InvariantBroken) as e:
+        pipeline.translate(src, PATH, check_invariants=True)
+    assert e.value.diags[0].msg.startswith(
+        'internal error: the rounds of the passes from `macros` to `boxing` wrote another '
+        'text than the passes one at a time (line ')
 
 
 def test_every_function_s_errors_are_reported_when_a_round_finds_one():
