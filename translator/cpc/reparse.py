@@ -200,14 +200,15 @@ class Reparser:
 
     def preamble_only(self, text):
         """The text that the parse making the preamble is given: `text`
-        up to where base's code starts, then one declaration.  The
-        preamble ends at the first token that is not a directive's, at that
-        place or before it in both texts, so it is the same; the code after
-        it is not parsed twice (the unit is read after a parse of `text`
-        that uses the preamble)."""
+        up to its first token outside a directive from where base's code
+        starts on (an edit there may have written directives, `#line`,
+        which join the preamble), then one declaration.  The preamble ends
+        at that token or before it in both texts, so it is the same; the
+        code after it is not parsed twice (the unit is read after a parse
+        of `text` that uses the preamble)."""
         if self.code is None or self.code > len(text):
             return text
-        return text[:self.code] + b'int cpc__preamble_end;\n'
+        return text[:after_directives(text, self.code)] + b'int cpc__preamble_end;\n'
 
     def top(self, u, own):
         """What a full parse of u lists, in the same order: the
@@ -245,6 +246,37 @@ class Reparser:
             else:
                 decls.append(c)
         return entities, decls
+
+
+def after_directives(text, i):
+    """The offset of the first token from offset i of `text` on that is
+    neither in a comment nor in a directive (i: at a line's start or
+    blanks before a token)."""
+    n = len(text)
+    while i < n:
+        c = text[i:i + 1]
+        if c in b' \t\n\r\f\v':
+            i += 1
+        elif text.startswith(b'/*', i):
+            j = text.find(b'*/', i + 2)
+            i = n if j < 0 else j + 2
+        elif text.startswith(b'//', i):
+            j = text.find(b'\n', i)
+            i = n if j < 0 else j
+        elif c == b'#':
+            # to the end of its line: a backslash continues it, and so
+            # does a comment that spans lines
+            while i < n and text[i:i + 1] != b'\n':
+                if text.startswith(b'\\\n', i):
+                    i += 2
+                elif text.startswith(b'/*', i):
+                    j = text.find(b'*/', i + 2)
+                    i = n if j < 0 else j + 2
+                else:
+                    i += 1
+        else:
+            break
+    return i
 
 
 def _reparse(tu, unsaved):

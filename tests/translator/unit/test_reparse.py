@@ -202,6 +202,10 @@ def test_a_preamble_made_from_the_text_before_the_code_lists_what_a_full_parse_l
     reparser = Reparser(base, [])
     assert reparser.preamble_only(src.encode()) == \
         src[:src.index('cps int g')].encode() + b'int cpc__preamble_end;\n'
+    # (a directive an edit wrote where the code started joins the preamble)
+    moved = src.replace('cps int g', '#line 4 "q.cpc" /* a\n comment */\ncps int g')
+    assert reparser.preamble_only(moved.encode()) == \
+        moved[:moved.index('cps int g')].encode() + b'int cpc__preamble_end;\n'
     edited = src.replace('+ 1', '+ 2')
     u = reparser.parse(edited.encode(), path)
     assert u.lender is reparser         # (parsed in place, not whole)
