@@ -151,18 +151,22 @@ class Rounds:
             """old offset x, after the edits of the first `edits_up_to`."""
             return x + (shift[edits_up_to - 1] if edits_up_to else 0)
 
-        old = []
+        edits_far = reach(starts)
+        old, old_state = [], []
         for (s, e), st in zip(ranges, state):
-            hit = [k for k, (a, b) in enumerate(starts) if a <= e and s <= b]
+            hit = touching(starts, edits_far, s, e)
             s2 = min([s] + [starts[k][0] for k in hit])
             e2 = max([e] + [starts[k][1] for k in hit])
             before = bisect.bisect_left(starts, (s2, -1))
             upto = bisect.bisect_right(starts, (e2, float('inf')))
-            old.append((moved(s2, before), moved(e2, upto), st))
+            old.append((moved(s2, before), moved(e2, upto)))
+            old_state.append(st)
+        # (moved in order: still sorted by start)
+        old_far = reach(old)
         new_ranges = declarations(u)
         new_state = []
         for (s, e) in new_ranges:
-            covered = {st for (a, b, st) in old if a <= e and s <= b}
+            covered = {old_state[i] for i in touching(old, old_far, s, e)}
             if len(covered) != 1:
                 raise OneAtATime()
             new_state.append(covered.pop())
