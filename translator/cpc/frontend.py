@@ -197,6 +197,11 @@ class Unit:
         self.lender = None        # the reparse.Reparser whose unit this is (one of its parses)
         self.own = None           # (then) its own top-level cursors
         self.lent = False         # a reparse.Reparser reads the preamble's cursors from this unit
+        # None, or the extents (start, end) of the main file's declarations
+        # a pass may act on: main_top() and function_defs() list only those
+        # (and the preprocessor's entities) while a pass of a round runs on
+        # the declarations whose text is what it would be given (rounds.py)
+        self.scope = None
 
     def release(self):
         """Drop what this parse's cursors hold (children, preorders, the
@@ -256,7 +261,14 @@ class Unit:
     def main_top(self):
         """The top-level cursors of the main file, in order (the passes
         walk those; the headers' thousands are asked once, in one loop,
-        and each cursor keeps the answer for in_main_file)."""
+        and each cursor keeps the answer for in_main_file); within a
+        `scope`, its declarations only."""
+        if self.scope is None:
+            return self.all_main_top()
+        return [c for c in self.all_main_top() if self.in_scope(c)]
+
+    def all_main_top(self):
+        """main_top() whatever the scope."""
         if self._main_top is None:
             in_main = self._expanded_in_main_file()
             out = []
@@ -270,12 +282,24 @@ class Unit:
             self._main_top = out
         return self._main_top
 
+    def in_scope(self, c):
+        """Top-level cursor c of the main file is one a pass acts on now:
+        any without a scope; the preprocessor's entities; a declaration
+        whose extent the scope lists."""
+        if self.scope is None or c.kind.is_preprocessing():
+            return True
+        e = c.extent
+        return (e.start.offset, e.end.offset) in self.scope
+
     def function_defs(self):
-        """The function definitions written in the main file, in order."""
+        """The function definitions written in the main file, in order
+        (within a `scope`, its own)."""
         if self._defs is None:
-            self._defs = [c for c in self.main_top()
+            self._defs = [c for c in self.all_main_top()
                           if c.kind == K.FUNCTION_DECL and c.is_definition()]
-        return self._defs
+        if self.scope is None:
+            return self._defs
+        return [c for c in self._defs if self.in_scope(c)]
 
     def loc_of(self, cursor):
         """(file, line, col) presumed location of a cursor (its expansion
@@ -409,8 +433,8 @@ class Unit:
             defs = {}
             every = {}
             # (the main file's invocations are among its top-level cursors,
-            # which main_top() found once per parse)
-            for c in self.main_top():
+            # which all_main_top() found once per parse)
+            for c in self.all_main_top():
                 if c.kind == K.MACRO_INSTANTIATION:
                     e = c.extent
                     rs.append((e.start.offset, e.end.offset))

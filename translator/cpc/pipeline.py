@@ -25,6 +25,7 @@ from . import depth
 from . import frontend as fe
 from . import rewrite as rw
 from . import reparse
+from . import rounds
 from . import clang_limits
 from . import conditionals
 from . import cps_free
@@ -110,6 +111,9 @@ class Pass:
     # only diagnoses (its output is its input, and its diagnosis is its check)
     check: Optional[Callable] = None
     too_deep: str = ''                 # the error when a fixed point takes more than MAX_ROUNDS
+    # it acts on each declaration of the main file by its text alone
+    # (rounds.py): consecutive local passes share their parses
+    local: bool = False
 
     @property
     def diagnoses_only(self):
@@ -185,35 +189,44 @@ PASSES = [
          doc='`cps` written in place of a type specifier (`cps *p;`) becomes `int`'),
     Pass('macros', 'macros.py', unit_only(macros.expand_macros),
          check=unit_only(macros.check_expanded),
+         local=True,
          doc='functions whose rewritten nodes come out of macros are macro-expanded'),
     Pass('unevaluated', 'unevaluated.py', unit_only(unevaluated.replace_calls),
          check=unit_only(unevaluated.check),
+         local=True,
          doc='cps calls in operands never evaluated (sizeof, _Alignof, typeof, `_Generic`\'s '
              'controlling expression and unselectable associations, the branch '
              '`__builtin_choose_expr` does not choose, `__builtin_constant_p`...) become '
              'values of their type'),
     Pass('types', 'types.py', unit_only(types.hoist), check=unit_only(types.check),
+         local=True,
          doc='struct and union types defined in cps functions (and spawning ones) move to file scope'),
     Pass('spawn', 'spawn.py', unit_only(spawn.outline), fixed_point=True,
-         check=unit_only(spawn.check),
+         check=unit_only(spawn.check), local=True,
          doc='spawned statements are outlined into cps functions, one nesting level per round',
          too_deep='spawned statements are nested too deeply to be outlined'),
     Pass('linked', 'linked.py', unit_only(linked.link), check=unit_only(linked.check),
+         local=True,
          doc='linked, detached and attached statements become cpc_link calls'),
     Pass('rename', 'rename.py', unit_only(rename.rename_shadows),
          check=unit_only(rename.check_renamed),
+         local=True,
          doc='locals of a cps function that share a name are renamed'),
     Pass('vlas', 'vlas.py', unit_only(vlas.move_to_heap),
          check=unit_only(vlas.check),
+         local=True,
          doc='variable-length arrays in scope at a cps call move to the heap, freed by a '
              'cleanup attribute at each exit of their scope'),
     Pass('cleanup', 'cleanup.py', unit_only(cleanup.lower), check=unit_only(cleanup.check),
+         local=True,
          doc='cleanup attributes of variables in scope at a cps call become explicit calls '
              'at each exit of their scope'),
     Pass('normalize', 'normalize.py', unit_only(normalize.normalize),
          check=unit_only(normalize.check),
+         local=True,
          doc='every cps call becomes a statement in normal form'),
     Pass('boxing', 'boxing.py', boxing_pass, check=unit_only(boxing.check),
+         local=True,
          doc='variables whose address may be retained move to a heap environment'),
 ]
 
@@ -252,17 +265,19 @@ EMIT = Pass('emit', 'emit/', lambda u, ctx: emit.emit(u, resident=(ctx.dataflow 
 
 def describe():
     """The pipeline as docs/translator.md shows it (a test keeps them equal)."""
-    lines = ['| # | stage | module | what it does | fixed point | invariant checked |',
-             '|---|---|---|---|---|---|']
+    lines = ['| # | stage | module | what it does | fixed point | local (rounds) | '
+             'invariant checked |',
+             '|---|---|---|---|---|---|---|']
     n = 0
     for s in PRE_PARSE:
         n += 1
-        lines.append('| %d | `%s` (text, before parsing) | %s | %s | | |' % (
+        lines.append('| %d | `%s` (text, before parsing) | %s | %s | | | |' % (
             n, s.name, s.run.__module__.rsplit('.', 1)[-1] + '.py', s.doc))
     for p in PASSES + [EMIT]:
         n += 1
-        lines.append('| %d | `%s` | %s | %s | %s | %s |' % (
+        lines.append('| %d | `%s` | %s | %s | %s | %s | %s |' % (
             n, p.name, p.module, p.doc, 'yes' if p.fixed_point else '',
+            'yes' if p.local else '',
             'on its input' if p is EMIT else ('yes' if p.check else
                                               'diagnoses only: changes nothing')))
     return '\n'.join(lines) + '\n'
@@ -398,9 +413,12 @@ def outlives_the_parses(u):
     """Unit u (its listing: hundreds of thousands of objects with the
     headers') lives until the translation ends (a Reparser's base): the
     collections after each parse pass it by (gc.freeze, undone with the
-    others when collected_per_parse ends)."""
+    others when collected_per_parse ends).  It is frozen without a
+    collection first: that would go through the whole listing once more
+    (0.03 s on QEMU's block.c) to free a few thousand objects (what the
+    passes derived from its code, released), which stay until the
+    translation ends instead."""
     if _collecting:
-        gc.collect()
         gc.freeze()
 
 
@@ -505,10 +523,21 @@ def translate(text, path, args=(), stop_after=None, dataflow='lifting', info=Non
 
 
 def run_passes(u, ctx, stop_after, check_invariants):
-    """The passes and the emitter on the first unit u (translate's)."""
+    """The passes and the emitter on the first unit u (translate's).  The
+    local passes that follow each other run in rounds (rounds.py), unless
+    the translation stops after a pass or checks each pass's invariant on
+    its output: then each pass's output is parsed, as declared, and with
+    the checks the rounds run too, beside, and must write the same text
+    (rounds.py's invariant)."""
     errors = fe.Collected()
+    grouped = stop_after is None and not check_invariants
     with collected_per_parse():
-        for p in PASSES:
+        done = 0            # the passes before PASSES[done] have run
+        written = {}        # the last pass of a run of local passes -> its rounds' text
+        for i, p in enumerate(PASSES):
+            if i < done:
+                continue
+            done = i + 1
             if p.diagnoses_only:
                 with errors.part():
                     run_pass(p, u, ctx)
@@ -516,13 +545,22 @@ def run_passes(u, ctx, stop_after, check_invariants):
                 continue        # (it needs a program without errors)
             else:
                 before = u
-                u = run_pass(p, u, ctx)
+                end = local_run(i)
+                if grouped and end > i + 1:
+                    done = end
+                    u = run_rounds(PASSES[i:end], u, ctx)
+                else:
+                    if check_invariants and stop_after is None and end > i + 1:
+                        u, written[end - 1] = rounds_beside(PASSES[i:end], u, ctx)
+                    u = run_pass(p, u, ctx)
                 if u is not before:
                     before.release()
                     before = None
                     gc.collect()    # the unit before the pass (see collected_per_parse)
                 if check_invariants and p.check is not None:
                     verify(p, u, ctx, 'pass `%s` broke its invariant' % p.name)
+                if written.get(i) is not None:
+                    same_as_rounds(u, written[i], PASSES[local_start(i)], p)
             if stop_after == p.name:
                 errors.raise_any()
                 return text_of(u)
@@ -536,3 +574,90 @@ def run_passes(u, ctx, stop_after, check_invariants):
         if check_invariants:
             verify(EMIT, u, ctx, 'the input of the emitter lacks what it requires')
         return run_edits(EMIT, u, ctx)
+
+
+def local_run(i):
+    """The end of the run of local passes that starts at PASSES[i] (i + 1
+    when PASSES[i] is not local or does not start the run)."""
+    if not PASSES[i].local or (i > 0 and PASSES[i - 1].local):
+        return i + 1
+    end = i
+    while end < len(PASSES) and PASSES[end].local:
+        end += 1
+    return end
+
+
+def local_start(i):
+    """The first pass of the run of local passes that PASSES[i] is in."""
+    while i > 0 and PASSES[i - 1].local:
+        i -= 1
+    return i
+
+
+def rounds_beside(passes, u, ctx):
+    """(a parse of u's text, the text the rounds of `passes` write from u,
+    None when they find errors: the passes one at a time find them too)."""
+    text = u.text
+    try:
+        r = run_rounds(passes, u, ctx)
+        written = r.text
+        if r is not u:
+            r.release()
+    except fe.Diags:
+        written = None
+    r = None
+    gc.collect()
+    t0 = cpu_now()
+    try:
+        again = parse(text, u.path, ctx.args, ctx.reparser)
+    finally:
+        ctx.charge('parse', t0)
+    again.carried = u.carried
+    return again, written
+
+
+def same_as_rounds(u, written, first, last):
+    """Raise InvariantBroken unless u's text, that of the passes from
+    `first` to `last` one at a time, is `written`, their rounds'."""
+    if u.text == written:
+        return
+    a, b = u.text.split(b'\n'), written.split(b'\n')
+    line = next((n for n, (x, y) in enumerate(zip(a, b), 1) if x != y), min(len(a), len(b)) + 1)
+    raise InvariantBroken([fe.Diag(
+        'internal error: the rounds of the passes from `%s` to `%s` wrote another text than '
+        'the passes one at a time (line %d of their output)' % (first.name, last.name, line),
+        u.path, 1, 1)])
+
+
+def run_rounds(passes, u, ctx):
+    """Local `passes` on u, in rounds (rounds.py): the unit after the last
+    of them."""
+    given = [u]
+
+    def reparse(old, edits):
+        new = step(old, edits, ctx)
+        if old is not given[0]:     # (the caller's unit is the caller's to release)
+            old.release()
+        gc.collect()        # (see collected_per_parse)
+        return new
+
+    def one_at_a_time(start):
+        """The passes one after the other from `start`: the run's first
+        unit, or its text when a round has parsed since."""
+        if isinstance(start, bytes):
+            t0 = cpu_now()
+            try:
+                start = parse(start, ctx.path, ctx.args, ctx.reparser)
+            finally:
+                ctx.charge('parse', t0)
+            start.carried = u.carried
+        for p in passes:
+            before = start
+            start = run_pass(p, start, ctx)
+            if start is not before and before is not given[0]:
+                before.release()
+                gc.collect()
+        return start
+
+    return rounds.Rounds(passes, lambda p, unit: run_edits(p, unit, ctx), reparse,
+                         one_at_a_time, MAX_ROUNDS).run(u)

@@ -141,7 +141,10 @@ class Reparser:
         self.split = None           # the preamble's (entities, declarations): base's
         self.end = None             # where the units' own start in the main file
         base.lent = True            # (its release leaves it as it is)
-        base.main_top()             # (each cursor knows whether it is the main file's)
+        # (each cursor knows whether it is the main file's)
+        code = [c.extent.start.offset for c in base.main_top()
+                if not c.kind.is_preprocessing()]
+        self.code = min(code) if code else None     # where base's code starts
         base.release_main_file_code()
 
     def parse(self, text, path):
@@ -167,7 +170,9 @@ class Reparser:
                 PARSE_CREATE_PREAMBLE_ON_FIRST_PARSE
             try:
                 self.tu = _local_index.parse(path, args=_flags(self.args),
-                                             unsaved_files=unsaved, options=opts)
+                                             unsaved_files=_unsaved(self.preamble_only(text),
+                                                                    path, self.args),
+                                             options=opts)
             except ci.TranslationUnitLoadError as e:
                 raise Diags([Diag('cannot parse %s: %s' % (path, e))])
         # (the parse that makes the preamble lists more than its own: the
@@ -192,6 +197,18 @@ class Reparser:
         if end != self.end or text[:end] != self.base.text[:end]:
             return parse(text, path, self.args)
         return u
+
+    def preamble_only(self, text):
+        """The text that the parse making the preamble is given: `text`
+        up to its first token outside a directive from where base's code
+        starts on (an edit there may have written directives, `#line`,
+        which join the preamble), then one declaration.  The preamble ends
+        at that token or before it in both texts, so it is the same; the
+        code after it is not parsed twice (the unit is read after a parse
+        of `text` that uses the preamble)."""
+        if self.code is None or self.code > len(text):
+            return text
+        return text[:after_directives(text, self.code)] + b'int cpc__preamble_end;\n'
 
     def top(self, u, own):
         """What a full parse of u lists, in the same order: the
@@ -229,6 +246,37 @@ class Reparser:
             else:
                 decls.append(c)
         return entities, decls
+
+
+def after_directives(text, i):
+    """The offset of the first token from offset i of `text` on that is
+    neither in a comment nor in a directive (i: at a line's start or
+    blanks before a token)."""
+    n = len(text)
+    while i < n:
+        c = text[i:i + 1]
+        if c in b' \t\n\r\f\v':
+            i += 1
+        elif text.startswith(b'/*', i):
+            j = text.find(b'*/', i + 2)
+            i = n if j < 0 else j + 2
+        elif text.startswith(b'//', i):
+            j = text.find(b'\n', i)
+            i = n if j < 0 else j
+        elif c == b'#':
+            # to the end of its line: a backslash continues it, and so
+            # does a comment that spans lines
+            while i < n and text[i:i + 1] != b'\n':
+                if text.startswith(b'\\\n', i):
+                    i += 2
+                elif text.startswith(b'/*', i):
+                    j = text.find(b'*/', i + 2)
+                    i = n if j < 0 else j + 2
+                else:
+                    i += 1
+        else:
+            break
+    return i
 
 
 def _reparse(tu, unsaved):

@@ -187,3 +187,27 @@ def test_the_base_keeps_its_listing_and_drops_its_code_analyses(tmp_path):
     u = reparser.parse(PREAMBLE_SRC.replace('return', 'int b = 1; return').encode(), path)
     full = fe.parse(PREAMBLE_SRC.replace('return', 'int b = 1; return').encode(), path)
     assert _listing(u) == _listing(full)
+
+
+def test_a_preamble_made_from_the_text_before_the_code_lists_what_a_full_parse_lists(tmp_path):
+    # (the parse that makes the preamble is given the text up to the first
+    # line of code only; here that line is in a conditional group the
+    # preamble opens, and the code after it is that parse's no more)
+    src = ('#include <cpc/cpc_runtime.h>\n#include <stdio.h>\n#ifndef NOT_DEFINED\n'
+           'cps int g(int);\n#endif\ncps int f(int a) { return g(a) + 1; }\n')
+    path = str(tmp_path / 'q.cpc')
+    with open(path, 'w') as f:
+        f.write(src)
+    base = fe.parse(src.encode(), path)
+    reparser = Reparser(base, [])
+    assert reparser.preamble_only(src.encode()) == \
+        src[:src.index('cps int g')].encode() + b'int cpc__preamble_end;\n'
+    # (a directive an edit wrote where the code started joins the preamble)
+    moved = src.replace('cps int g', '#line 4 "q.cpc" /* a\n comment */\ncps int g')
+    assert reparser.preamble_only(moved.encode()) == \
+        moved[:moved.index('cps int g')].encode() + b'int cpc__preamble_end;\n'
+    edited = src.replace('+ 1', '+ 2')
+    u = reparser.parse(edited.encode(), path)
+    assert u.lender is reparser         # (parsed in place, not whole)
+    full = fe.parse(edited.encode(), path)
+    assert _listing(u) == _listing(full)
