@@ -1,6 +1,6 @@
 """Reserved names: the translation of a function F declares names of the
 form `F__suffix` at file scope (its entry `F__cps`, `F__body`, `F__bounce`,
-`F__defer`, `F__resume_N`, `F__dispatch`, `F__dispatch_K`, the structs `F__frame`, `F__args`, `F__env`,
+`F__defer`, `F__deferral`, `F__resume_N`, `F__dispatch`, `F__dispatch_K`, the structs `F__frame`, `F__args`, `F__env`,
 `F__reserve`, the spawned statements `F__spawn_N`, its hoisted struct
 types `F__tag_N_name`, `F__need_cont` for a cpc_need_cont function declared
 in a header, ...) and labels
@@ -28,7 +28,7 @@ K = fe.K
 # The suffixes of generated names (the single list: messages.py and
 # nested.py derive theirs from it; tools/gdb/cpc-gdb.py, standalone, keeps a
 # copy).  A cps function F's code and types: F__cps, F__body, ...
-CODE_SUFFIXES = ['cps', 'body', 'bounce', 'defer', r'resume_\d+', r'resumed_\d+', 'dispatch',
+CODE_SUFFIXES = ['cps', 'body', 'bounce', 'defer', 'deferral', r'resume_\d+', r'resumed_\d+', 'dispatch',
                  r'dispatch_\d+', 'frame', 'args', 'env', 'reserve']
 # its tables for gdb (the lines of its resume points, the variables dead
 # there, and the entries of that table shared by several resume points)

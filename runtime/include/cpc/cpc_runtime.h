@@ -38,6 +38,8 @@
  * may call native functions freely, and calls cps functions directly:
  *
  *   - Entry: `if (!cpc_enter(k, need)) return f__defer(k, a1, ..., an);`
+ *     (or, for at most four integer or pointer parameters, the shared
+ *     `return cpc_deferN(k, (cpc_word)a1, ..., &f__deferral);`)
  *     reserves room for everything the invocation writes (see
  *     "Reservation" below) and spends one unit of the call budget.  A
  *     leaf, which makes no cps call, checks the room alone

@@ -8,7 +8,9 @@ For a cps function `f` with parameters `T1 p1, ...`:
   struct f__frame    the variables live across its calls, one per invocation
   union f__reserve   the room the entry reserves: the frame or the result
   f__cps             the entry: spends call budget, or defers
-  f__defer, f__bounce   the cold way through the trampoline
+  f__defer, f__bounce   the cold way through the trampoline (f__deferral, read
+                     by the runtime's cpc_deferN, instead of f__defer for at most
+                     four integer or pointer parameters)
   f__body            the user's body, with `switch (cpc_resume)` when it has
                      resume points; named `f` in the C (the symbol is f.body,
                      which no C name can take, and valgrind and perf show: `body_name`)
