@@ -592,6 +592,89 @@ cpc_continuation *cpc_continuation_grow(cpc_continuation *k, size_t need)
     return n;
 }
 
+/* The shared deferred path (cpc_runtime.h): what F__defer does, the
+   fields' offsets and sizes read from d.  The fields follow one another in
+   the parameters' order, and cpc_fn follows the last: on a little-endian
+   machine each parameter is stored as a whole word at its field's offset
+   (its low bytes are the field's value), the next field's store and the
+   bounce's overwriting what spills over (padding keeps the rest).
+   Elsewhere a parameter goes back to its field's width by a conversion to
+   an unsigned type of that width, which keeps its bits. */
+static inline void store_word(unsigned char *p, cpc_word w, unsigned width)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)width;
+    memcpy(p, &w, sizeof w);
+#else
+    switch (width) {
+    case 1: { uint8_t v = (uint8_t)w; memcpy(p, &v, 1); break; }
+    case 2: { uint16_t v = (uint16_t)w; memcpy(p, &v, 2); break; }
+    case 4: { uint32_t v = (uint32_t)w; memcpy(p, &v, 4); break; }
+    default: { uint64_t v = (uint64_t)w; memcpy(p, &v, 8); break; }
+    }
+#endif
+}
+
+/* Reserve room for d's function, push its struct F__args (k: updated). */
+static inline __attribute__((always_inline)) unsigned char *defer_frame(cpc_continuation **k, const cpc_deferral *d)
+{
+    *k = cpc_reserve(*k, d->need > d->size ? d->need : d->size);
+    return cpc_push_reserved(*k, d->size);
+}
+
+/* Its cpc_fn, written last (see store_word). */
+static inline __attribute__((always_inline)) cpc_continuation *defer_done(cpc_continuation *k, unsigned char *frame,
+                                           const cpc_deferral *d)
+{
+    memcpy(frame + d->size - sizeof d->bounce, &d->bounce, sizeof d->bounce);
+    return k;
+}
+
+#define DEFER_STORE(i, a) store_word(frame + d->offset[i], (a), d->width[i])
+
+cpc_continuation *cpc_defer0(cpc_continuation *k, const cpc_deferral *d)
+{
+    unsigned char *frame = defer_frame(&k, d);
+    return defer_done(k, frame, d);
+}
+
+cpc_continuation *cpc_defer1(cpc_continuation *k, cpc_word a0, const cpc_deferral *d)
+{
+    unsigned char *frame = defer_frame(&k, d);
+    DEFER_STORE(0, a0);
+    return defer_done(k, frame, d);
+}
+
+cpc_continuation *cpc_defer2(cpc_continuation *k, cpc_word a0, cpc_word a1,
+                             const cpc_deferral *d)
+{
+    unsigned char *frame = defer_frame(&k, d);
+    DEFER_STORE(0, a0);
+    DEFER_STORE(1, a1);
+    return defer_done(k, frame, d);
+}
+
+cpc_continuation *cpc_defer3(cpc_continuation *k, cpc_word a0, cpc_word a1, cpc_word a2,
+                             const cpc_deferral *d)
+{
+    unsigned char *frame = defer_frame(&k, d);
+    DEFER_STORE(0, a0);
+    DEFER_STORE(1, a1);
+    DEFER_STORE(2, a2);
+    return defer_done(k, frame, d);
+}
+
+cpc_continuation *cpc_defer4(cpc_continuation *k, cpc_word a0, cpc_word a1, cpc_word a2,
+                             cpc_word a3, const cpc_deferral *d)
+{
+    unsigned char *frame = defer_frame(&k, d);
+    DEFER_STORE(0, a0);
+    DEFER_STORE(1, a1);
+    DEFER_STORE(2, a2);
+    DEFER_STORE(3, a3);
+    return defer_done(k, frame, d);
+}
+
 void cpc__cont_free(cpc_continuation *k)
 {
     if (!cpc__dbg_free(k))

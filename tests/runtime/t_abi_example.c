@@ -1,5 +1,6 @@
 /* The program of docs/abi.md, translated exactly as shown there (the shape
-   bin/cpcc emits: room reserved once at entry, a cold f__defer, one frame
+   bin/cpcc emits: room reserved once at entry, the shared deferred path
+   cpc_defer1 for count and a cold f__defer for report, one frame
    per invocation pushed unchecked at entry and dropped on the way out,
    unchecked returns), plus a thread that prints count's result (a
    non-tail call reading CPC_RESULT):
@@ -31,22 +32,18 @@ static cpc_continuation *count__bounce(cpc_continuation *cpc_k)
 }
 
 /* The entry could not run now (call budget spent, or not enough room):
-   reserve the room and let the trampoline call it. */
-static CPC_COLD cpc_continuation *count__defer(cpc_continuation *cpc_k, int n)
-{
-    struct count__args *cpc_a;
-    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct count__args), sizeof(union count__reserve)));
-    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct count__args);
-    cpc_a->n = n;
-    cpc_a->cpc_fn = count__bounce;
-    return cpc_k;
-}
+   the runtime's shared deferred path reserves the room, pushes struct
+   count__args as this describes it, and lets the trampoline call the
+   bounce.  (report, below, has a defer of its own: the other way.) */
+static const cpc_deferral count__deferral = { count__bounce, sizeof(union count__reserve),
+    sizeof(struct count__args), 1, { __builtin_offsetof(struct count__args, n) },
+    { sizeof(((struct count__args *)0)->n) } };
 
 /* The C entry point of `cps int count(int)`. */
 cpc_continuation *count__cps(cpc_continuation *cpc_k, int n)
 {
     if (!cpc_enter(cpc_k, sizeof(union count__reserve)))
-        return count__defer(cpc_k, n);
+        return cpc_defer1(cpc_k, (cpc_word)(n), &count__deferral);
     return count__body(cpc_k, 0, n);
 }
 

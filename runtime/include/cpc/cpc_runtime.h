@@ -38,6 +38,8 @@
  * may call native functions freely, and calls cps functions directly:
  *
  *   - Entry: `if (!cpc_enter(k, need)) return f__defer(k, a1, ..., an);`
+ *     (or, for at most four integer or pointer parameters, the shared
+ *     `return cpc_deferN(k, (cpc_word)a1, ..., &f__deferral);`)
  *     reserves room for everything the invocation writes (see
  *     "Reservation" below) and spends one unit of the call budget.  A
  *     leaf, which makes no cps call, checks the room alone
@@ -613,6 +615,32 @@ static inline void *cpc_push_reserved(cpc_continuation *k, size_t n)
     k->length += (unsigned int)n;
     return frame;
 }
+
+/* The shared deferred path.  A cps function F whose parameters are at most
+   four integers or pointers (of at most 8 bytes) has no F__defer of its
+   own: its entry's cold path passes them, converted to cpc_word, in the
+   registers they came in, with a description of F's deferred entry, to
+   cpc_deferN, which reserves room, pushes struct F__args as F__defer would
+   and returns k to the trampoline, which calls F__bounce.  The C compiler
+   then compiles one function less per cps function (docs/abi.md,
+   "Deferred entry"). */
+typedef unsigned long long cpc_word;
+typedef struct cpc_deferral {
+    cpc_function *bounce;       /* F__bounce, the frame's cpc_fn */
+    unsigned int need;          /* the entry's reservation */
+    unsigned char size;         /* sizeof(struct F__args) */
+    unsigned char count;        /* its parameters */
+    unsigned char offset[4];    /* each parameter's field in struct F__args, */
+    unsigned char width[4];     /* and its size: 1, 2, 4 or 8 */
+} cpc_deferral;
+CPC_COLD cpc_continuation *cpc_defer0(cpc_continuation *k, const cpc_deferral *d);
+CPC_COLD cpc_continuation *cpc_defer1(cpc_continuation *k, cpc_word a0, const cpc_deferral *d);
+CPC_COLD cpc_continuation *cpc_defer2(cpc_continuation *k, cpc_word a0, cpc_word a1,
+                             const cpc_deferral *d);
+CPC_COLD cpc_continuation *cpc_defer3(cpc_continuation *k, cpc_word a0, cpc_word a1, cpc_word a2,
+                             const cpc_deferral *d);
+CPC_COLD cpc_continuation *cpc_defer4(cpc_continuation *k, cpc_word a0, cpc_word a1, cpc_word a2,
+                             cpc_word a3, const cpc_deferral *d);
 
 /* What a cps function that has returned (its value written, its frame
    dropped) returns; k is a variable (cpc_k).  Optimised translated code

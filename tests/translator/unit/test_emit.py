@@ -292,9 +292,11 @@ def test_flatten_goes_on_the_function_holding_the_users_code():
 
 def test_cold_and_hot_go_on_every_function_made_of_the_code_but_the_deferred_path():
     # (the deferred path, defer and bounce, is cold whatever the function:
-    # hot there would conflict with CPC_COLD)
+    # hot there would conflict with CPC_COLD; a double keeps f__defer, which
+    # the runtime's shared path would otherwise stand for)
     for attr in ('cold', 'hot'):
-        out = emit('__attribute__((%s)) cps int f(int x) { cpc_yield(); return x; }\n' % attr)
+        out = emit('__attribute__((%s)) cps int f(int x, double y) { cpc_yield(); return x; }\n'
+                   % attr)
         for fn in ('f__cps(', 'f(', 'f__resume_1('):
             assert attr in head_of(out, fn), head_of(out, fn)
         for fn in ('f__bounce(', 'f__defer('):

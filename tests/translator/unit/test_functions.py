@@ -85,8 +85,53 @@ def test_a_leaf_s_entry_spends_no_budget_and_keeps_its_bounce():
     # spends the budget
     out = emit('cps int leaf(int a) { return a + 1; }\n'
                'cps int caller(int a) { return leaf(a) + 1; }\n')
-    assert 'if (!cpc_enter_leaf(cpc_k, sizeof(union leaf__reserve))) return leaf__defer(' in out
-    assert 'if (!cpc_enter(cpc_k, sizeof(union caller__reserve))) return caller__defer(' in out
+    assert 'if (!cpc_enter_leaf(cpc_k, sizeof(union leaf__reserve))) return cpc_defer1(' in out
+    assert 'if (!cpc_enter(cpc_k, sizeof(union caller__reserve))) return cpc_defer1(' in out
     assert re.search(r'static CPC_UNGUARDED CPC_COLD CPC_KEPT CPC_CPS_FN cpc_continuation '
                      r'\*leaf__bounce\(', out), out
     assert not re.search(r'CPC_KEPT CPC_CPS_FN cpc_continuation \*caller__bounce\(', out), out
+
+
+def test_integer_and_pointer_parameters_defer_through_the_runtime_s_shared_path():
+    # at most four, each converted to a word in its register's place, the
+    # description last; no f__defer for the C compiler to compile
+    out = emit('enum e { A, B };\n'
+               'cps int f(signed char c, unsigned short u, _Bool b, const int *p) '
+               '{ cpc_yield(); return c + u + b + *p; }\n'
+               'cps int g(enum e x, long n[4]) { cpc_yield(); return x + n[0]; }\n'
+               'cps void h(void) { cpc_yield(); }\n')
+    assert 'return cpc_defer4(cpc_k, (cpc_word)(c), (cpc_word)(u), (cpc_word)(b), ' \
+        '(cpc_word)(__UINTPTR_TYPE__)(p), &f__deferral);' in out, out
+    assert 'return cpc_defer2(cpc_k, (cpc_word)(x), (cpc_word)(__UINTPTR_TYPE__)(n), ' \
+        '&g__deferral);' in out, out
+    assert 'return cpc_defer0(cpc_k, &h__deferral);' in out, out
+    assert re.search(r'static const cpc_deferral f__deferral = \{ f__bounce, '
+                     r'sizeof\(union f__reserve\), sizeof\(struct f__args\), 4, '
+                     r'\{ __builtin_offsetof\(struct f__args, c\), .*'
+                     r'__builtin_offsetof\(struct f__args, p\) \}, '
+                     r'\{ sizeof\(\(\(struct f__args \*\)0\)->c\), ', out), out
+    for name in ('f', 'g', 'h'):
+        assert '%s__defer(' % name not in out
+        assert '%s__bounce(cpc_continuation *cpc_k)' % name in out
+
+
+@pytest.mark.parametrize('params', [
+    'int a, int b, int c, int d, int e',        # more than four
+    'double x',                                 # not an integer
+    'struct s v',                               # an aggregate
+    '__int128 w',                               # wider than a word
+    '_Atomic int a',                            # atomic
+])
+def test_other_parameters_keep_a_defer_of_their_own(params):
+    out = emit('struct s { int a; };\n'
+               'cps int f(%s) { cpc_yield(); return 0; }\n' % params)
+    assert 'cpc_defer' not in out.replace('f__defer', ''), out
+    assert re.search(r'return f__defer\(cpc_k[,)]', out), out
+    assert 'static CPC_UNGUARDED CPC_COLD cpc_continuation *f__defer(' in out, out
+
+
+def test_code_attributes_keep_a_defer_of_their_own():
+    # (the deferred path takes the function's target; the runtime's has none)
+    out = emit('__attribute__((target("avx2"))) cps int f(int a) { cpc_yield(); return a; }\n')
+    assert 'return f__defer(cpc_k, a);' in out, out
+    assert 'f__deferral' not in out

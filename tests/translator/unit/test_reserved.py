@@ -33,3 +33,11 @@ def test_check_finds_a_name_spelt_like_a_generated_one():
     assert check('reserved', u, ctx) == [
         '`t__frame` is still a name that the translation of `t` uses']
 
+
+
+def test_a_static_spelt_like_the_description_of_a_deferred_entry_is_renamed():
+    # (t__deferral: what the runtime's shared deferred path reads for t)
+    out = stage('reserved', 'static int t__deferral = 2;\n'
+                'cps int t(int n) { cpc_yield(); return n + t__deferral; }\n')
+    assert out == ('static int t__deferral__user = 2;\n'
+                   'cps int t(int n) { cpc_yield(); return n + t__deferral__user; }\n'), out

@@ -100,9 +100,30 @@ def _one_stop_per_call(bp):
         _adjusting = False
 
 
+def _cold_part_of_entry(addr):
+    """Whether addr lies in F__cps.cold, the part of an entry gcc put
+    apart: its deferred path (the call of F__defer or of the runtime's
+    cpc_deferN, docs/abi.md), run by a call whose entry has already been
+    stopped at."""
+    try:
+        out = gdb.execute('info symbol 0x%x' % addr, to_string=True)
+    except (gdb.error, RuntimeError):
+        return False
+    # (gdb may print the symbol decoded as Ada's: `f.cps[cold]`)
+    m = re.match(r'(\S+?)(__|\.)cps(\.cold|\[cold\])( \+ \d+)? in section', out)
+    return m is not None
+
+
 def _add_first_pass(bp):
     funcs = set()
     for loc in getattr(bp, 'locations', None) or []:
+        if _cold_part_of_entry(loc.address):
+            # (gdb puts a location at the start of each part of the entry)
+            try:
+                loc.enabled = False
+            except (AttributeError, NotImplementedError, RuntimeError, gdb.error):
+                pass
+            continue
         b = _function_block(loc.address)
         m = GENERATED_RE.match(cname(b.function)) if b is not None else None
         # (the entry's own code or the runtime's inlined into it, not a

@@ -8,7 +8,9 @@ For a cps function `f` with parameters `T1 p1, ...`:
   struct f__frame    the variables live across its calls, one per invocation
   union f__reserve   the room the entry reserves: the frame or the result
   f__cps             the entry: spends call budget, or defers
-  f__defer, f__bounce   the cold way through the trampoline
+  f__defer, f__bounce   the cold way through the trampoline (f__deferral, read
+                     by the runtime's cpc_deferN, instead of f__defer for at most
+                     four integer or pointer parameters)
   f__body            the user's body, with `switch (cpc_resume)` when it has
                      resume points; named `f` in the C (the symbol is f.body,
                      which no C name can take, and valgrind and perf show: `body_name`)
@@ -302,24 +304,53 @@ def defer(name, pdecls, need, copies, code=''):
                 ''.join('    %s\n' % c for c in copies), name))
 
 
-def budget(name, need, pnames, leaf=False):
+# The shared deferred path (docs/abi.md, "Deferred entry"): a function whose
+# parameters are at most this many integers or pointers has no f__defer;
+# its entry passes them as words to the runtime's cpc_deferN with its
+# `f__deferral`.  One function less per cps function for the C compiler,
+# whose fixed cost per function is most of what it spends on a small
+# one (QEMU's block.c: 66 of its 81 cps functions).
+SHARED_DEFER_MAX = 4
+
+
+def deferral(name, pnames, need):
+    """The description of f's deferred entry that the runtime's shared
+    deferred path reads (cpc_deferral): the bounce, the reservation, and
+    each parameter's field in struct f__args."""
+    args = 'struct %s__args' % name
+    offsets = ', '.join('__builtin_offsetof(%s, %s)' % (args, n) for n in pnames) or '0'
+    widths = ', '.join('sizeof(((%s *)0)->%s)' % (args, n) for n in pnames) or '0'
+    return ('static const cpc_deferral %s__deferral = { %s__bounce, %s, sizeof(%s), %d, '
+            '{ %s }, { %s } };' % (name, name, need, args, len(pnames), offsets, widths))
+
+
+def budget(name, need, pnames, leaf=False, words=None):
     """The entry's first statement: spend one unit of the call budget and
-    check the reserved room, or defer.  A leaf (a function that makes no
+    check the reserved room, or defer: through f__defer, or, given `words`
+    (each parameter converted to cpc_word), through the runtime's shared
+    cpc_deferN, the parameters in the registers they came in and the
+    description last (`deferral`).  A leaf (a function that makes no
     cps call) spends no budget: the budget bounds the C frames that direct
     calls and returns nest, and a leaf nests one, calls nothing further,
     and its return spends a unit as every return does (docs/abi.md,
     "Leaf functions").  It still checks the room for its return value,
     which gcc folds away when there is none; its bounce is then kept
     (CPC_KEPT), since debuggers know a cps function by its F__bounce."""
+    if words is not None:
+        call = 'cpc_defer%d(%s)' % (len(words), ', '.join(['cpc_k'] + words +
+                                                           ['&%s__deferral' % name]))
+    else:
+        call = '%s__defer(%s)' % (name, ', '.join(['cpc_k'] + pnames))
     return ('    if (!%s(cpc_k, %s))\n'
-            '        return %s__defer(%s);\n') % ('cpc_enter_leaf' if leaf else 'cpc_enter',
-                                               need, name, ', '.join(['cpc_k'] + pnames))
+            '        return %s;\n') % ('cpc_enter_leaf' if leaf else 'cpc_enter', need, call)
 
 
-def entry_calling_body(name, body, pdecls, lead, need, pnames, resumes=True, leaf=False):
+def entry_calling_body(name, body, pdecls, lead, need, pnames, resumes=True, leaf=False,
+                       words=None):
     """The entry: spends the budget (unless `leaf`) and calls the body
     `body` (from its start: cpc_resume 0 when it has resume points)."""
-    return (entry_prototype(name, pdecls, lead) + '\n{\n' + budget(name, need, pnames, leaf) +
+    return (entry_prototype(name, pdecls, lead) + '\n{\n' +
+            budget(name, need, pnames, leaf, words) +
             '    return %s(%s);\n}' % (body, ', '.join(['cpc_k'] + (['0'] if resumes else []) +
                                                     pnames)))
 

@@ -10,7 +10,9 @@ from ..analysis.gnu_attributes import attributes_text, code_attributes_text, fun
 from ..analysis.dataflow import assigned_anywhere
 from ..analysis.func import old_style
 from .. import ctype
+from ..clang_types import Decayed, TK_ENUM, TK_POINTER, strip_sugar, tkind
 from .declarations import HOLDER_ATTRIBUTES, entry_param, param_decls, written
+from .codegen import SHARED_DEFER_MAX
 
 K = fe.K
 
@@ -82,6 +84,39 @@ class Signature:
         static = f.c.storage_class == fe.ci.StorageClass.STATIC
         self.lead = ('static ' if static else '') + ('inline ' if static and is_inline(f.c) else '') + \
             em.entry_attributes(f.c, found) + self.code
+        # the deferred path through the runtime's cpc_deferN (codegen.budget),
+        # or None: f__defer of its own, for other parameters and for code
+        # with attributes (a target, a canary asked for) that the shared
+        # path would not have
+        words = [as_word(t, n) for (n, t) in self.params]
+        self.words = words if (len(words) <= SHARED_DEFER_MAX and None not in words and
+                               not self.deferred_code.strip()) else None
+
+
+# The integer types a parameter may have to go through the shared deferred
+# path as a word (its size at most a cpc_word's: no __int128)
+WORD_INTEGERS = {'BOOL', 'CHAR_U', 'UCHAR', 'CHAR16', 'CHAR32', 'USHORT', 'UINT', 'ULONG',
+                 'ULONGLONG', 'CHAR_S', 'SCHAR', 'WCHAR', 'SHORT', 'INT', 'LONG', 'LONGLONG'}
+
+
+def as_word(t, name):
+    """Parameter `name` of type t converted to cpc_word, its bits kept in
+    the low bytes the size of its field (cpc_deferral), or None when t is
+    no integer or pointer type of at most 8 bytes (a floating, atomic,
+    vector or aggregate type, or a typedef'd array, which stays written as
+    one)."""
+    if isinstance(t, Decayed):
+        if ctype.typedef_of(t.written) is not None:
+            return None
+        return '(cpc_word)(__UINTPTR_TYPE__)(%s)' % name
+    u, _ = strip_sugar(t)
+    u = u.get_canonical()
+    k = tkind(u)
+    if k == TK_POINTER:
+        return '(cpc_word)(__UINTPTR_TYPE__)(%s)' % name
+    if (k == TK_ENUM or u.kind.name in WORD_INTEGERS) and 0 < u.get_size() <= 8:
+        return '(cpc_word)(%s)' % name
+    return None
 
 
 class FrameLayout:

@@ -210,9 +210,12 @@ class Functions(Declarations):
         union, need = cg.reserve_union(f.name, bool(sites), ret, self.wait_reserved)
         if union:
             frames.append(union)
-        pre.append(cg.defer(f.name, sig.pdecls, need,
-                            [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params],
-                            deferred))
+        if sig.words is not None:
+            pre.append(cg.deferral(f.name, sig.pnames, need))
+        else:
+            pre.append(cg.defer(f.name, sig.pdecls, need,
+                                [ctype.copy('cpc_a->' + n, n, t) for (n, t) in sig.params],
+                                deferred))
         # GNU local labels are declared first in the block, before the
         # generated opening
         labels = leading_label_declarations(self.u, f.body)
@@ -220,7 +223,7 @@ class Functions(Declarations):
             small.append((rw.start(d), rw.full_end(self.u, d), ''))
         start, bodytext, end = self.user_body(f, small, frame, sig, layout)
         pre.append(cg.entry_calling_body(f.name, body, sig.entry_pdecls, sig.lead + stub, need,
-                                         sig.pnames, bool(sites), not cfg.sites))
+                                         sig.pnames, bool(sites), not cfg.sites, sig.words))
         if sites:
             stable = cg.stable_frame(len(sites))
             push = sig.bounds + cg.frame_push(
