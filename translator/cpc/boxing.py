@@ -118,17 +118,16 @@ MALLOC_ALIGN = 16
 
 def _env_alloc(env, over_aligned, fname):
     """The allocation of a function's environment: malloc, or aligned_alloc
-    for an environment that holds an over-aligned variable (declared here,
-    compatible with <stdlib.h>'s); then the check that it succeeded (out of
+    (the runtime header's cpc__aligned_alloc) for an environment that holds
+    an over-aligned variable; then the check that it succeeded (out of
     memory exits with a message naming the function, docs/abi.md)."""
     check = (' if (__builtin_expect(cpc_env == 0, 0)) '
              'cpc_out_of_memory("the environment of %s", sizeof *cpc_env);' % fname)
     if not over_aligned:
         return ('struct %s *cpc_env = (struct %s *)__builtin_malloc(sizeof *cpc_env);'
                 % (env, env)) + check
-    return ('extern void *aligned_alloc(__SIZE_TYPE__, __SIZE_TYPE__); '
-            'struct %s *cpc_env = (struct %s *)(_Alignof(struct %s) > %d ? '
-            'aligned_alloc(_Alignof(struct %s), sizeof(struct %s)) : '
+    return ('struct %s *cpc_env = (struct %s *)(_Alignof(struct %s) > %d ? '
+            'cpc__aligned_alloc(_Alignof(struct %s), sizeof(struct %s)) : '
             '__builtin_malloc(sizeof *cpc_env));' % (env, env, env, MALLOC_ALIGN, env, env)) + check
 
 

@@ -295,6 +295,16 @@ int cpc_threadpool_release(cpc_sched *s);
 __attribute__((noreturn, cold)) void cpc_out_of_memory(const char *what,
                                                        size_t size);
 
+/* The C library's aligned_alloc, under a name of the runtime's: translated
+   code allocates with it the environment of a cps invocation that holds an
+   over-aligned variable (the boxing pass writes the call, so both modes
+   declare it).  A declaration of `aligned_alloc` itself in translated code
+   would repeat <stdlib.h>'s or be a block-scope extern, which gcc reports
+   when asked (-Wredundant-decls, -Wnested-externs) though the source has
+   neither. */
+extern void *cpc__aligned_alloc(size_t align, size_t size) __asm__("aligned_alloc")
+    __attribute__((malloc, alloc_align(1), alloc_size(2)));
+
 /* The storage of a variable-length array in scope at a cps call, which the
    translator moves to the heap (docs/translator.md, pass `vlas`): allocated
    where the declaration is reached by cpc_vla_new (out of memory exits as

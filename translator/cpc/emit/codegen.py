@@ -161,6 +161,13 @@ def entry_prototype(name, pdecls, lead):
     return '%sCPC_CPS_FN cpc_continuation *%s(%s)' % (lead, entry_name(name), k_params(pdecls))
 
 
+def without_warning(option, text):
+    """text (C of one line) with gcc's warning `option` off: a generated
+    declaration that is needed although gcc would warn about it."""
+    return ('_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \\"%s\\"") '
+            '%s _Pragma("GCC diagnostic pop")' % (option, text))
+
+
 # `code` in what follows: the attributes of the function's code
 # (`__attribute__((target("avx2"))) `, or ''), which every function made of
 # it takes.

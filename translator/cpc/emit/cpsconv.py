@@ -65,13 +65,17 @@ class Emitter(Functions):
             kept = rw.directives_in(u, a, b) + self.tags_declared_in(a, b)
             self.edits.append((a, b, kept + '; '.join(protos) +
                                ('\n' + rw.resync(u, b) if kept else '')))
-        for c in u.top():
-            if c.kind == K.VAR_DECL and u.in_main_file(c):
-                with errors.part():
-                    self.file_scope_values(c)
-        for c in cps_free.code_defs(u):     # (the others are copied as written)
-            f = func(u, c)
+        # file-scope variables and functions in the order of the file: the
+        # first that names a cps function declared only in a header declares
+        # its entry (extern_proto), for those after it
+        values = [c for c in u.top() if c.kind == K.VAR_DECL and u.in_main_file(c)]
+        code = cps_free.code_defs(u)        # (the others are copied as written)
+        for c in sorted(values + code, key=lambda c: c.extent.start.offset):
             with errors.part():
+                if c.kind == K.VAR_DECL:
+                    self.file_scope_values(c)
+                    continue
+                f = func(u, c)
                 if f.is_cps:
                     self.cps_function(f)
                 else:
@@ -104,6 +108,7 @@ class Emitter(Functions):
             together[a][1].append(self.cps_proto(c))
         else:
             together[a] = [b, [self.cps_proto(c)]]
+        self.note_entry_prototype(c, a)
 
     def file_scope_values(self, c):
         """The cps functions used as values in the initialiser of

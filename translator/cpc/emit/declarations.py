@@ -151,6 +151,9 @@ class Declarations:
         self.u = u
         self.edits = []
         self.declared_cps = {}   # name -> offset where its __cps prototype is emitted
+        # name -> offset of the first __cps prototype emitted with the
+        # parameters' types (entry_declared)
+        self.entry_prototypes = {}
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
         self._use_attributes = {}   # function (canonical hash) -> use_attributes
         self.path = u.path
@@ -400,7 +403,34 @@ class Declarations:
             st = 'static ' if d.storage_class == fe.ci.StorageClass.STATIC else 'extern '
             out.append(self.cps_proto(d, storage=st, names=False) + ';')
         except ctype.Unnameable:
-            pass
+            return
+        self.note_entry_prototype(d, at)
+
+    def note_entry_prototype(self, d, at):
+        """The C declares d's entry at offset `at` (with the parameters'
+        types if d has a prototype)."""
+        seen = self.entry_prototypes.setdefault(d.spelling, [at, None])
+        if seen[1] is None and tkind(strip_sugar(d.type)[0]) == TK_FUNCTIONPROTO:
+            seen[1] = at
+
+    def entry_prototype_of(self, f, sig):
+        """The prototype of cps function f's entry that its definition
+        needs before the functions around it (which call it), or '' when
+        the C declares the entry with its parameters' types before already
+        (a declaration of the main file's, or a call's: extern_proto): a
+        declaration that the source does not repeat, gcc would report as a
+        redundant redeclaration (-Wredundant-decls).  After a declaration
+        without a prototype (`cps int f();`), the prototype is needed (the
+        deferred entry passes the parameters' types), and gcc is told that
+        it is no redeclaration of the user's."""
+        at = f.c.extent.start.offset
+        first, prototyped = self.entry_prototypes.get(f.name, (at, None))
+        proto = cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';'
+        if prototyped is not None and prototyped < at:
+            return ''
+        if first < at:
+            return cg.without_warning('-Wredundant-decls', proto)
+        return proto
 
     def tags_declared_in(self, a, b):
         """The struct, union and enum tags that the specifiers of the cps

@@ -176,15 +176,16 @@ class Functions(Declarations):
         use = self.use_declaration(f.c)
         if use:
             pre.append(use[2:] + ';')
-        if f.spawns:
-            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
+        entry_prototype = self.entry_prototype_of(f, sig)
+        if f.spawns and entry_prototype:
+            pre.append(entry_prototype)
         self.spawn_edits(f, small, pre, frames, in_cps=True)
         frames.append(cg.args_struct(f.name, sig.pfields))
         body = cg.body_name(f.name, own=not (use or self.declared_in_headers(f.name)))
         # (a body without resume points keeps its parameters' const)
         bdecls = sig.bdecls if sites else sig.pdecls
-        if not f.spawns:
-            pre.append(cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';')
+        if not f.spawns and entry_prototype:
+            pre.append(entry_prototype)
         inline = cg.inline_body(f.body.extent.end.offset - f.body.extent.start.offset,
                                 len(sites))
         pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
