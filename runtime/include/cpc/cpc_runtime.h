@@ -326,6 +326,13 @@ static inline void cpc_vla_free(void **p)
                    never reached, but the C compiler does not know it) */
 }
 
+/* The call budget (docs/abi.md), which native code may read and clear;
+   both modes declare it.  initial-exec: one load through the GOT from a
+   shared library too (the runtime's thread-locals are in the static TLS
+   block, see docs/install.md), instead of a call to __tls_get_addr on every
+   cps entry. */
+extern _Thread_local int cpc_budget __attribute__((tls_model("initial-exec")));
+
 #ifdef __CPC_FRONTEND__
 /* ---------------------------------------------------------------------- */
 /* Front-end mode: the language as the programmer writes it.              */
@@ -448,10 +455,6 @@ __attribute__((used)) static const char *const cpc__flavour_check =
 
 /* Direct cps calls allowed before a bounce through the trampoline. */
 #define CPC_DIRECT_BUDGET 128
-/* initial-exec: one load through the GOT from a shared library too (the
-   runtime's thread-locals are in the static TLS block, see docs/install.md),
-   instead of a call to __tls_get_addr on every cps entry. */
-extern _Thread_local int cpc_budget __attribute__((tls_model("initial-exec")));
 
 /* Out of line: grow k so that `need` more bytes fit above c[length].  Never
    returns NULL (out of memory exits with a message, as above). */
