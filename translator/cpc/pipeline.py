@@ -314,6 +314,19 @@ def first_parse(text, ctx):
         ctx.charge('parse', t0)
 
 
+def parse_again(text, ctx, carried):
+    """A parse of `text`, the main file's text after edits (in place when
+    the headers' preamble is made), charged to `parse`; it carries what the
+    passes before it left in `carried`."""
+    t0 = cpu_now()
+    try:
+        u = parse(text, ctx.path, ctx.args, ctx.reparser)
+    finally:
+        ctx.charge('parse', t0)
+    u.carried = carried
+    return u
+
+
 def step(u, edits, ctx):
     if not edits:
         return u
@@ -607,13 +620,7 @@ def rounds_beside(passes, u, ctx):
         written = None
     r = None
     gc.collect()
-    t0 = cpu_now()
-    try:
-        again = parse(text, u.path, ctx.args, ctx.reparser)
-    finally:
-        ctx.charge('parse', t0)
-    again.carried = u.carried
-    return again, written
+    return parse_again(text, ctx, u.carried), written
 
 
 def same_as_rounds(u, written, first, last):
@@ -645,12 +652,7 @@ def run_rounds(passes, u, ctx):
         """The passes one after the other from `start`: the run's first
         unit, or its text when a round has parsed since."""
         if isinstance(start, bytes):
-            t0 = cpu_now()
-            try:
-                start = parse(start, ctx.path, ctx.args, ctx.reparser)
-            finally:
-                ctx.charge('parse', t0)
-            start.carried = u.carried
+            start = parse_again(start, ctx, u.carried)
         for p in passes:
             before = start
             start = run_pass(p, start, ctx)
