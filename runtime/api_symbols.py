@@ -2,7 +2,8 @@
 
 Prints the linker names of the public API: every function and variable with
 external linkage that the headers INCLUDE_DIR/cpc/*.h declare, one a line,
-sorted.  A cps function `cps T f(...)` (front-end mode) is the C symbol
+sorted (not a declaration with an asm label: the header's name for another
+library's symbol, such as cpc__aligned_alloc for the C library's aligned_alloc).  A cps function `cps T f(...)` (front-end mode) is the C symbol
 f__cps; its C-mode shadow, a native prototype `T f(...)` that nothing
 defines, is not part of the API.  With --version-script, prints a GNU ld
 version script exporting exactly those names (libcpc.so is linked with it).
@@ -57,6 +58,8 @@ def declared(include_dir, frontend_mode, debug=False):
             continue
         if c.kind == ci.CursorKind.FUNCTION_DECL and c.is_definition():
             continue    # static inline helpers have internal linkage anyway
+        if any(k.kind == ci.CursorKind.ASM_LABEL_ATTR for k in c.get_children()):
+            continue    # another library's symbol under a name of the header's
         is_cps = (c.kind == ci.CursorKind.FUNCTION_DECL and
                   is_cps_function_type(function_type_of(c.type)))
         out[c.spelling] = is_cps
