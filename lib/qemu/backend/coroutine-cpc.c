@@ -122,6 +122,12 @@ static CoroutineCPC *coroutine_of(cpc_continuation *k)
     return b->cpc_fn == coroutine_end ? (CoroutineCPC *)b->co : NULL;
 }
 
+/* The C form of the headers' cpc_need_cont declarations, which
+   QEMU_COROUTINE_CPC hides above (their C text has no continuation
+   parameter): so that QEMU's -Wmissing-prototypes finds a prototype. */
+Coroutine *qemu_coroutine_self_int(cpc_continuation *k);
+bool qemu_in_coroutine(cpc_continuation *k);
+
 Coroutine *qemu_coroutine_self_int(cpc_continuation *k)
 {
     CoroutineCPC *co = coroutine_of(k);
