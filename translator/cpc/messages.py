@@ -205,10 +205,16 @@ def relayed(text, sources_paths, generated=None, sources=None):
     lines = text.split('\n')
     i = 0
     previous = None
+    after_cps_argument = False
     while i < len(lines):
         ln = lines[i]
         m = HEAD_RE.match(ln)
-        if not m or os.path.abspath(m.group('file')) not in users:
+        # (gcc's note on the parameter of a cps function declared in a
+        # header: the translation's prototype stands at the header's line)
+        on_prototype = m and after_cps_argument and m.group('kind') == 'note' and \
+            m.group('msg').startswith('expected ')
+        after_cps_argument = bool(m and ARGUMENT_RE.search(m.group('msg')))
+        if not m or (os.path.abspath(m.group('file')) not in users and not on_prototype):
             # context lines (`In function ‘f__cps’:`) name the user's functions
             if ln.endswith(':') and not m and 'In function' in ln:
                 ln = user_names(ln)

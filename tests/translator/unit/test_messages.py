@@ -119,3 +119,18 @@ def test_messages_on_a_generated_file_that_cannot_be_read_are_still_relayed(tmp_
     assert out == ['%s:3:12: error: ‘zz’ undeclared' % src,
                    '    3 |     return zz;',
                    '      |            ^~'], out
+
+
+def test_the_expected_note_of_a_cps_function_declared_in_a_header_points_at_the_header(
+        tmp_path):
+    (tmp_path / 'sender.h').write_text('#include <cpc/cpc_runtime.h>\n\n'
+                                       'cps int send_message_h(int fd, const char *msg);\n')
+    prog = SENDER.replace('static cps int send_message_h(int fd, const char *msg)\n{\n'
+                          '    cpc_yield();\n    return fd + (msg != 0);\n}\n',
+                          '#include "sender.h"\n')
+    assert '#include "sender.h"' in prog
+    lines = compile_messages(tmp_path, prog).splitlines()
+    notes = [ln for ln in lines if ': note: expected' in ln]
+    assert notes and all(n.startswith('sender.h:3:') for n in notes), lines
+    i = lines.index(notes[0])
+    assert lines[i + 1] == '    3 | cps int send_message_h(int fd, const char *msg);', lines

@@ -92,6 +92,29 @@ def body_params(bdecls):
     return ', '.join([K_PARAM, 'int cpc_resume'] + bdecls)
 
 
+class Placed(str):
+    """Generated text attributed to a source line of its own (`directive`,
+    a #line), not to the line of the function it is emitted before: the
+    prototype of a cps function declared in a header stands at the
+    header's declaration, where gcc's notes about its parameters then
+    point."""
+
+    def __new__(cls, text, directive):
+        placed = str.__new__(cls, text)
+        placed.directive = directive
+        return placed
+
+
+def placed_lines(directive, pieces):
+    """Generated pieces, each after the #line it is attributed to: its own
+    (Placed) or `directive`."""
+    out = []
+    for p in pieces:
+        line = getattr(p, 'directive', directive)
+        out.append(line + '\n' + pin(line, p.split('\n')) + '\n')
+    return ''.join(out)
+
+
 def pin(directive, lines):
     """Generated lines joined so that all of them are attributed to one
     source line, the line the first is written on: as one physical line,

@@ -120,7 +120,8 @@ class Emitter(Functions):
             self.edits.extend(rw.outermost(small))
             if pre:
                 a = c.extent.start.offset
-                self.edits.append((a, a, '\n'.join(pre) + '\n' + rw.resync(u, a)))
+                self.edits.append((a, a, cg.placed_lines(rw.line_directive(u, a), pre) +
+                                   rw.resync(u, a)))
 
     def native_function(self, f):
         if f.body is None:

@@ -401,9 +401,14 @@ class Declarations:
         self.declared_cps[d.spelling] = at
         try:
             st = 'static ' if d.storage_class == fe.ci.StorageClass.STATIC else 'extern '
-            out.append(self.cps_proto(d, storage=st, names=False) + ';')
+            proto = self.cps_proto(d, storage=st, names=False) + ';'
         except ctype.Unnameable:
             return
+        # (at the header's declaration, which gcc's notes on a call then name)
+        where = d.location
+        out.append(cg.Placed(proto, '#line %d "%s"' % (where.line,
+                                                       rw.cstr(os.path.normpath(where.file.name))))
+                   if where.file is not None and not self.u.in_main_file(d) else proto)
         self.note_entry_prototype(d, at)
 
     def note_entry_prototype(self, d, at):
@@ -452,8 +457,7 @@ class Declarations:
         # on the function's line only: a helper on a statement's line would
         # be one more breakpoint location for that line, stopping again when
         # the helper runs (a resume stub when the thread resumes)
-        line = rw.line_directive(self.u, a)
-        txt += ''.join(line + '\n' + cg.pin(line, p.split('\n')) + '\n' for p in pre)
+        txt += cg.placed_lines(rw.line_directive(self.u, a), pre)
         return txt
 
     def insert_before(self, f, frames, pre):
