@@ -450,7 +450,9 @@ class Declarations:
     def generated_prelude(self, a, frames, pre):
         """Frames and helper functions emitted before the function at offset
         a.  Each helper is attributed to the function's first line, so that
-        gcc's messages and gdb's backtraces in them name a real .cpc line."""
+        gcc's messages and gdb's backtraces in them name a real .cpc line (a
+        prototype of a header's cps function to its line in the header:
+        codegen.Placed)."""
         txt = ''
         if frames:
             txt += cg.frames_block(frames)
