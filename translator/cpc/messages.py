@@ -143,16 +143,42 @@ def call_argument(s, fn, index):
     return None
 
 
-def user_column(s, msg, gcc_col, previous):
+# How many lines a declaration's parameter list may span, for declared_parameter
+DECLARATION_LINES = 40
+
+
+def declared_parameter(sources, path, n, msg, previous):
+    """(line, column, length) of the parameter that gcc's note `msg`
+    ("expected ‘T’ but argument is of type ...") is about, in the
+    declaration starting at line n of path, where `previous` is the message
+    the note follows ("passing argument I of ‘fn’ ..."), or None.  Found as
+    the call's arguments are (call_argument), over the lines the parameter
+    list spans: gcc's note is on the parameter's own line."""
+    m = PASSING_RE.search(previous or '')
+    if not (m and msg.startswith('expected ')):
+        return None
+    lines = []
+    for k in range(n, n + DECLARATION_LINES):
+        s = sources.line(path, k)
+        if s is None:
+            break
+        lines.append(s)
+        if ')' in s:
+            at = call_argument('\n'.join(lines), m.group(2), int(m.group(1)))
+            if at:
+                text = '\n'.join(lines)
+                p = at[0] - 1
+                line_start = text.rfind('\n', 0, p) + 1
+                line_end = text.find('\n', p)
+                length = min(at[1], (line_end if line_end >= 0 else len(text)) - p)
+                return n + text.count('\n', 0, p), p - line_start + 1, length
+    return None
+
+
+def user_column(s, msg, gcc_col):
     """(column, length) in user line s for message msg (user names)."""
     m = PASSING_RE.search(msg)
     if m:
-        at = call_argument(s, m.group(2), int(m.group(1)))
-        if at:
-            return at
-    m = PASSING_RE.search(previous or '')
-    if m and msg.startswith('expected '):
-        # (the note's line declares fn: its parameters are found as a call's arguments)
         at = call_argument(s, m.group(2), int(m.group(1)))
         if at:
             return at
@@ -239,7 +265,12 @@ def relayed(text, sources_paths, generated=None, sources=None):
                 col = int(m.group('col'))       # the line as written: gcc's column
                 length = caret_length(lines[i + 1:j]) or token_length(s, col)
             else:
-                col, length = user_column(s, msg, int(m.group('col')), previous)
+                at = declared_parameter(sources, m.group('file'), n, msg, previous)
+                if at:
+                    n, col, length = at
+                    s = sources.line(m.group('file'), n)
+                else:
+                    col, length = user_column(s, msg, int(m.group('col')))
             out.append('%s:%d:%d: %s: %s' % (m.group('file'), n, col, m.group('kind'), msg))
             if s.strip():
                 out.extend(quote(s, n, col, length))

@@ -134,3 +134,20 @@ def test_the_expected_note_of_a_cps_function_declared_in_a_header_points_at_the_
     assert notes and all(n.startswith('sender.h:3:') for n in notes), lines
     i = lines.index(notes[0])
     assert lines[i + 1] == '    3 | cps int send_message_h(int fd, const char *msg);', lines
+
+
+def test_the_expected_note_on_a_parameter_on_a_later_line_of_the_declaration_points_at_it(
+        tmp_path):
+    # gcc's note is on the parameter's own line, not the declaration's first
+    (tmp_path / 'sender.h').write_text('#include <cpc/cpc_runtime.h>\n\n'
+                                       'cps int send_message_h(int fd,\n'
+                                       '                       const char *msg);\n')
+    prog = SENDER.replace('static cps int send_message_h(int fd, const char *msg)\n{\n'
+                          '    cpc_yield();\n    return fd + (msg != 0);\n}\n',
+                          '#include "sender.h"\n')
+    lines = compile_messages(tmp_path, prog).splitlines()
+    notes = [ln for ln in lines if ': note: expected' in ln]
+    assert notes and all(n.startswith('sender.h:4:24: ') for n in notes), lines
+    i = lines.index(notes[0])
+    assert lines[i + 1:i + 3] == ['    4 |                        const char *msg);',
+                                  '      |                        ^~~~~~~~~~~~~~~'], lines
