@@ -233,7 +233,7 @@ SYSCALL_COLUMNS = [
     ("pread", ("pread64",)), ("send", ("sendto", "writev", "write", "sendfile")),
     ("shutdown", ("shutdown",)), ("close", ("close",)),
     ("socket options", ("setsockopt", "fcntl", "ioctl")), ("epoll_ctl", ("epoll_ctl",)),
-    ("poll", ("poll",)), ("wait", ("epoll_wait", "epoll_pwait", "pselect6", "select")),
+    ("look", ("poll", "getsockopt")), ("wait", ("epoll_wait", "epoll_pwait", "pselect6", "select")),
 ]
 
 
@@ -260,8 +260,9 @@ def section_syscalls(md, bench):
               "`# system calls per request: perf stat`), or by `strace -f -c` where perf "
               "cannot read them (traced, so slower: a traced server finds more requests "
               "already arrived, and fewer of its reads and accepts fail with `EAGAIN`). "
-              "*socket options* is `setsockopt`, `fcntl` and `ioctl` together, *poll* "
-              "`cpc_accept`'s look at the listener's queue, *wait* the calls that wait "
+              "*socket options* is `setsockopt`, `fcntl` and `ioctl` together, *look* "
+              "`cpc_accept`'s look at the listener's queue (`getsockopt(TCP_INFO)`, which "
+              "counts the connections queued, so that one look serves them all), *wait* the calls that wait "
               "for descriptors (State Threads from Debian has no epoll support and waits "
               "with select(2)).\n")
     md.append("Where httpd's calls go, against nginx's: with keep-alive, a request costs a "
@@ -273,7 +274,7 @@ def section_syscalls(md, bench):
               "makes no system call (the descriptor is registered once, edge-triggered, "
               "`cpc_io_keep`). With `Connection: close`, a connection adds `accept4` (its "
               "socket non-blocking at once, and `TCP_NODELAY` inherited from the listening "
-              "socket, so no `fcntl` or `setsockopt`), `cpc_accept`'s `poll` of the "
+              "socket, so no `fcntl` or `setsockopt`), `cpc_accept`'s look at the "
               "listener, `shutdown` and `close`. Both servers defer the accept until the "
               "request has arrived (`TCP_DEFER_ACCEPT`: httpd's `-D`, nginx's `listen ... "
               "deferred`), so httpd reads a new connection at once and finds its request: "
@@ -308,8 +309,9 @@ def section_syscalls(md, bench):
               "us (0.9 per connection, a third of them finding nothing: the SYN-cookie "
               "connections), and `epoll_ctl` with `epoll_wait` take 1.6 us. An `accept4` "
               "that finds the queue empty costs about 3 us, where a `poll` of the listener "
-              "costs 0.2 us: `cpc_accept` looks with `poll` first and calls `accept4` only "
-              "when a connection is queued or a wait has just said one is; nginx's accept "
+              "costs 0.2 us: `cpc_accept` looks first and calls `accept4` only "
+              "when a connection is queued or a wait has just said one is (one look, "
+              "`getsockopt(TCP_INFO)`, tells how many are queued, and serves them all); nginx's accept "
               "loop meets the empty queue 0.1-0.75 times per request. Polling before "
               "sleeping (`CPC_POLL_SPIN_US`) costs more CPU than the sleeps it avoids at "
               "these rates.\n")

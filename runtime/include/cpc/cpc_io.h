@@ -47,10 +47,12 @@ cps int cpc_write_timeout(int fd, void *buf, size_t count, int secs, int micros)
    descriptor is already set up (non-blocking; on Linux it inherits the
    listener's TCP_NODELAY, so setting that on the listener saves a
    system call per connection).  It looks whether a connection is queued
-   (poll) before it calls accept4, which costs several times more on an
-   empty queue.  The first cpc_read of the new descriptor waits for it
-   before reading while the first reads of accepted connections lately
-   found nothing (lib/io.cpc).  secs < 0: no timeout. */
+   before it calls accept4, which costs several times more on an empty
+   queue; on a TCP listener one look (getsockopt TCP_INFO) counts the
+   connections queued, and serves the calls that take them.  The first
+   cpc_read of the new descriptor waits for it before reading while the
+   first reads of accepted connections lately found nothing (lib/io.cpc).
+   secs < 0: no timeout. */
 cps int cpc_accept_timeout(int fd, struct sockaddr *addr, socklen_t *len,
                            int secs, int micros);
 cps int cpc_accept(int fd, struct sockaddr *addr, socklen_t *len);
