@@ -1159,14 +1159,42 @@ def test_the_extension_loaded_again_prints_a_stop_once():
     assert out.count('Breakpoint 1, square (v=3)') == 1, out
 
 
-def test_finish_typed_at_a_terminal_runs_till_exit_from_the_function_without_c_arguments():
-    # (gdb prints `Run till exit from` for a command from a terminal only)
-    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
-              'python gdb.execute("finish", from_tty=True)', 'show print frame-arguments', 'kill')
-    assert re.search(r'^Run till exit from #0  square \(\.\.\.\) at \S*lines\.cpc:7\n', out,
+def finish_at_a_terminal(exe, *before, after=()):
+    """gdb's output for finish run as typed at a terminal (gdb prints `Run
+    till exit from` for a command from a terminal only)."""
+    return gdb(exe, *before, 'python gdb.execute("finish", from_tty=True)', *after, 'kill')
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_finish_typed_at_a_terminal_runs_till_exit_from_the_users_function(opt):
+    # the user's function, its arguments and its .cpc line, as for a C
+    # function (not the body's cpc_k and cpc_resume, not elided)
+    out = finish_at_a_terminal(build('lines', opt), 'break lines.cpc:7', 'run', 'delete',
+                               after=['show print frame-arguments', 'show logging enabled'])
+    assert re.search(r'^Run till exit from #0  square \(v=3\) at \S*lines\.cpc:7\n', out,
                      re.M), out
-    assert 'cpc_k' not in out, out
+    assert 'cpc_k' not in out and '(...)' not in out, out
+    # (then the rest of finish as without a terminal, and the settings back)
+    assert re.search(r'^#0  (0x[0-9a-f]+ in )?count \(n=3\) at \S*lines\.cpc:1[34]\n', out,
+                     re.M), out
+    assert re.search(r'^Value returned is \$\d+ = 9$', out, re.M), out
     assert 'Printing of non-scalar frame arguments is "scalars".' in out, out
+    assert 'Logging is disabled.' in out, out
+
+
+def test_finish_typed_at_a_terminal_from_a_later_chunk_names_the_users_function():
+    out = finish_at_a_terminal(build('chunked', '-O0'), 'break chunked.cpc:100', 'run',
+                               'delete')
+    assert re.search(r'^Run till exit from #0  walk \(n=5\) at \S*chunked\.cpc:100\n', out,
+                     re.M), out
+    assert '__body' not in out, out
+
+
+def test_finish_typed_at_a_terminal_prints_the_breakpoint_met_on_the_way():
+    out = finish_at_a_terminal(build('twocalls', '-O0'), 'break twice', 'run')
+    assert re.search(r'^Run till exit from #0  twice \(v=5\) at \S*twocalls\.cpc:6\n'
+                     r'\[cpc: the thread waits for the call to return.*\]\n\n'
+                     r'Breakpoint 1, twice \(v=10\) at \S*twocalls\.cpc:6\n6\t', out, re.M), out
 
 
 # ---- gdb's own stops on the way of next, step and finish ------------------------------
