@@ -426,6 +426,47 @@ def test_valgrind_reports_an_invalid_read_after_a_resume_at_its_cpc_lines():
         r.stderr
 
 
+# The C names of the functions the translation generates around a cps
+# function F (its debug information keeps them: gdb and the sanitizers
+# show them as the extension and the tests above say); their symbols are
+# F with a suffix in the style of gcc's own (f.cold, f.part.0)
+GENERATED_C_NAME = re.compile(r'__(body|body_\d+|defer|bounce|start|resume_\d+|dispatch|'
+                              r'dispatch_\d+)$|__spawn_\d+')
+
+
+def text_symbols(exe):
+    out = subprocess.run(['nm', exe], stdout=subprocess.PIPE, text=True, check=True).stdout
+    return {p[2] for p in (x.split() for x in out.splitlines()) if len(p) == 3 and p[1] in 'tT'}
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_generated_functions_have_symbols_named_for_the_users_function(opt):
+    # resume functions, bounces, a chunked body's later chunk and dispatch
+    # functions, a spawn thunk, a spawned statement's outlined function
+    names = set()
+    for prog in ('lines', 'chunked', 'spawns'):
+        names |= text_symbols(build(prog, opt))
+    # (the entries keep F__cps, the symbol other C code calls: docs/abi.md)
+    assert not [n for n in names if GENERATED_C_NAME.search(n.split('.')[0])], sorted(names)
+    expected = {'square.resume.1', 'walk.body.2', 'walk.bounce', 'main.spawn.1.start'}
+    if opt == '-O0':
+        # (at -O2 gcc inlines these into their callers)
+        expected |= {'square.body', 'walk.dispatch', 'walk.dispatch.2', 'main.spawn.1.body',
+                     'main.spawn.1.cps', 'main.spawn.1.bounce'}
+    assert expected <= names, sorted(names)
+
+
+def test_valgrind_names_the_resume_function_of_an_invalid_read_for_the_users_function():
+    exe = build('invalid', '-O0')
+    r = subprocess.run(['valgrind', '-q', exe], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    assert re.search(r'by 0x[0-9A-F]+: past_end\.resume\.1 \(invalid\.cpc:7\)\n', r.stderr), \
+        r.stderr
+    assert re.search(r'by 0x[0-9A-F]+: past_end\.bounce \(invalid\.cpc:7\)\n', r.stderr), \
+        r.stderr
+    assert not GENERATED_C_NAME.search(r.stderr), r.stderr
+
+
 # ---- several schedulers ------------------------------------------------------------
 
 # scheds.cpc: look(), on the second scheduler, while holder() keeps the
