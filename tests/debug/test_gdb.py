@@ -467,6 +467,55 @@ def test_valgrind_names_the_resume_function_of_an_invalid_read_for_the_users_fun
     assert not GENERATED_C_NAME.search(r.stderr), r.stderr
 
 
+# printing.cpc: scale(x, by) at line 19, after a resume: from -O1 on, x, s
+# and total live in its frame (read in place: no C variable holds them)
+AFTER_RESUME = 'break printing.cpc:19'
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_print_names_a_cps_functions_variables_as_info_locals_shows_them(opt):
+    out = gdb(build('printing', opt), AFTER_RESUME, 'run', 'echo --print--\\n',
+              'print total', 'print x + 1', 'print s.x', 'print/x total', 'print -pretty -- s',
+              'print nosuch', 'echo --end--\\n', 'kill')
+    got = out[out.index('--print--\n') + 10:out.index('--end--')].splitlines()
+    assert got == ['$1 = 12', '$2 = 4', '$3 = 4', '$4 = 0xc', '$5 = {', '  x = 4,', '  y = 4',
+                   '}', 'No symbol "nosuch" in current context.'], out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_set_var_writes_a_cps_functions_variable_where_it_lives(opt):
+    # (total += s.x then prints 100 + 4; x, a parameter, then 7)
+    out = gdb(build('printing', opt), AFTER_RESUME, 'run', 'set var total = 100',
+              'set variable x = 7', 'print total', 'print x', 'delete', 'continue')
+    assert re.search(r'^\$1 = 100\n\$2 = 7\n', out, re.M), out
+    assert 'scale 7 104 4' in out, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_ptype_and_whatis_name_a_cps_functions_variables(opt):
+    out = gdb(build('printing', opt), AFTER_RESUME, 'run', 'echo --types--\\n',
+              'ptype total', 'whatis s', 'ptype s', 'ptype x', 'ptype nosuch',
+              'print s.x', 'ptype struct point', 'echo --end--\\n', 'kill')
+    got = out[out.index('--types--\n') + 10:out.index('--end--')].splitlines()
+    point = ['type = struct point {', '    int x;', '    int y;', '}']
+    assert got == ['type = int', 'type = struct point'] + point + [
+        'type = int', 'No symbol "nosuch" in current context.', '$1 = 4'] + point, out
+
+
+def test_print_in_a_native_frame_names_its_c_local():
+    # (scale's x is resident in its frame; native_x's x is a C local)
+    out = gdb(build('printing', '-O2'), AFTER_RESUME, 'break printing.cpc:11', 'run',
+              'print x', 'continue', 'print x', 'up', 'print x', 'kill')
+    assert re.search(r'^\$1 = 3\n', out, re.M), out
+    assert re.search(r'^\$2 = 300\n', out, re.M), out
+    assert re.search(r'^\$3 = 3\n', out, re.M), out
+
+
+def test_info_locals_lists_no_resume_labels_at_o2():
+    out = gdb(build('printing', '-O2'), AFTER_RESUME, 'run', 'info locals', 'kill')
+    assert '__resumed' not in out, out
+
+
 # ---- several schedulers ------------------------------------------------------------
 
 # scheds.cpc: look(), on the second scheduler, while holder() keeps the
