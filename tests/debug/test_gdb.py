@@ -426,6 +426,96 @@ def test_valgrind_reports_an_invalid_read_after_a_resume_at_its_cpc_lines():
         r.stderr
 
 
+# The C names of the functions the translation generates around a cps
+# function F (its debug information keeps them: gdb and the sanitizers
+# show them as the extension and the tests above say); their symbols are
+# F with a suffix in the style of gcc's own (f.cold, f.part.0)
+GENERATED_C_NAME = re.compile(r'__(body|body_\d+|defer|bounce|start|resume_\d+|dispatch|'
+                              r'dispatch_\d+)$|__spawn_\d+')
+
+
+def text_symbols(exe):
+    out = subprocess.run(['nm', exe], stdout=subprocess.PIPE, text=True, check=True).stdout
+    return {p[2] for p in (x.split() for x in out.splitlines()) if len(p) == 3 and p[1] in 'tT'}
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_generated_functions_have_symbols_named_for_the_users_function(opt):
+    # resume functions, bounces, a chunked body's later chunk and dispatch
+    # functions, a spawn thunk, a spawned statement's outlined function
+    names = set()
+    for prog in ('lines', 'chunked', 'spawns'):
+        names |= text_symbols(build(prog, opt))
+    # (the entries keep F__cps, the symbol other C code calls: docs/abi.md)
+    assert not [n for n in names if GENERATED_C_NAME.search(n.split('.')[0])], sorted(names)
+    expected = {'square.resume.1', 'walk.body.2', 'walk.bounce', 'main.spawn.1.start'}
+    if opt == '-O0':
+        # (at -O2 gcc inlines these into their callers)
+        expected |= {'square.body', 'walk.dispatch', 'walk.dispatch.2', 'main.spawn.1.body',
+                     'main.spawn.1.cps', 'main.spawn.1.bounce'}
+    assert expected <= names, sorted(names)
+
+
+def test_valgrind_names_the_resume_function_of_an_invalid_read_for_the_users_function():
+    exe = build('invalid', '-O0')
+    r = subprocess.run(['valgrind', '-q', exe], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    assert re.search(r'by 0x[0-9A-F]+: past_end\.resume\.1 \(invalid\.cpc:7\)\n', r.stderr), \
+        r.stderr
+    assert re.search(r'by 0x[0-9A-F]+: past_end\.bounce \(invalid\.cpc:7\)\n', r.stderr), \
+        r.stderr
+    assert not GENERATED_C_NAME.search(r.stderr), r.stderr
+
+
+# printing.cpc: scale(x, by) at line 19, after a resume: from -O1 on, x, s
+# and total live in its frame (read in place: no C variable holds them)
+AFTER_RESUME = 'break printing.cpc:19'
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_print_names_a_cps_functions_variables_as_info_locals_shows_them(opt):
+    out = gdb(build('printing', opt), AFTER_RESUME, 'run', 'echo --print--\\n',
+              'print total', 'print x + 1', 'print s.x', 'print/x total', 'print -pretty -- s',
+              'print nosuch', 'echo --end--\\n', 'kill')
+    got = out[out.index('--print--\n') + 10:out.index('--end--')].splitlines()
+    assert got == ['$1 = 12', '$2 = 4', '$3 = 4', '$4 = 0xc', '$5 = {', '  x = 4,', '  y = 4',
+                   '}', 'No symbol "nosuch" in current context.'], out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_set_var_writes_a_cps_functions_variable_where_it_lives(opt):
+    # (total += s.x then prints 100 + 4; x, a parameter, then 7)
+    out = gdb(build('printing', opt), AFTER_RESUME, 'run', 'set var total = 100',
+              'set variable x = 7', 'print total', 'print x', 'delete', 'continue')
+    assert re.search(r'^\$1 = 100\n\$2 = 7\n', out, re.M), out
+    assert 'scale 7 104 4' in out, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_ptype_and_whatis_name_a_cps_functions_variables(opt):
+    out = gdb(build('printing', opt), AFTER_RESUME, 'run', 'echo --types--\\n',
+              'ptype total', 'whatis s', 'ptype s', 'ptype x', 'ptype nosuch',
+              'print s.x', 'ptype struct point', 'echo --end--\\n', 'kill')
+    got = out[out.index('--types--\n') + 10:out.index('--end--')].splitlines()
+    point = ['type = struct point {', '    int x;', '    int y;', '}']
+    assert got == ['type = int', 'type = struct point'] + point + [
+        'type = int', 'No symbol "nosuch" in current context.', '$1 = 4'] + point, out
+
+
+def test_print_in_a_native_frame_names_its_c_local():
+    # (scale's x is resident in its frame; native_x's x is a C local)
+    out = gdb(build('printing', '-O2'), AFTER_RESUME, 'break printing.cpc:11', 'run',
+              'print x', 'continue', 'print x', 'up', 'print x', 'kill')
+    assert re.search(r'^\$1 = 3\n', out, re.M), out
+    assert re.search(r'^\$2 = 300\n', out, re.M), out
+    assert re.search(r'^\$3 = 3\n', out, re.M), out
+
+
+def test_info_locals_lists_no_resume_labels_at_o2():
+    out = gdb(build('printing', '-O2'), AFTER_RESUME, 'run', 'info locals', 'kill')
+    assert '__resumed' not in out, out
+
+
 # ---- several schedulers ------------------------------------------------------------
 
 # scheds.cpc: look(), on the second scheduler, while holder() keeps the
@@ -1159,14 +1249,42 @@ def test_the_extension_loaded_again_prints_a_stop_once():
     assert out.count('Breakpoint 1, square (v=3)') == 1, out
 
 
-def test_finish_typed_at_a_terminal_runs_till_exit_from_the_function_without_c_arguments():
-    # (gdb prints `Run till exit from` for a command from a terminal only)
-    out = gdb(build('lines', '-O0'), 'break lines.cpc:7', 'run',
-              'python gdb.execute("finish", from_tty=True)', 'show print frame-arguments', 'kill')
-    assert re.search(r'^Run till exit from #0  square \(\.\.\.\) at \S*lines\.cpc:7\n', out,
+def finish_at_a_terminal(exe, *before, after=()):
+    """gdb's output for finish run as typed at a terminal (gdb prints `Run
+    till exit from` for a command from a terminal only)."""
+    return gdb(exe, *before, 'python gdb.execute("finish", from_tty=True)', *after, 'kill')
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_finish_typed_at_a_terminal_runs_till_exit_from_the_users_function(opt):
+    # the user's function, its arguments and its .cpc line, as for a C
+    # function (not the body's cpc_k and cpc_resume, not elided)
+    out = finish_at_a_terminal(build('lines', opt), 'break lines.cpc:7', 'run', 'delete',
+                               after=['show print frame-arguments', 'show logging enabled'])
+    assert re.search(r'^Run till exit from #0  square \(v=3\) at \S*lines\.cpc:7\n', out,
                      re.M), out
-    assert 'cpc_k' not in out, out
+    assert 'cpc_k' not in out and '(...)' not in out, out
+    # (then the rest of finish as without a terminal, and the settings back)
+    assert re.search(r'^#0  (0x[0-9a-f]+ in )?count \(n=3\) at \S*lines\.cpc:1[34]\n', out,
+                     re.M), out
+    assert re.search(r'^Value returned is \$\d+ = 9$', out, re.M), out
     assert 'Printing of non-scalar frame arguments is "scalars".' in out, out
+    assert 'Logging is disabled.' in out, out
+
+
+def test_finish_typed_at_a_terminal_from_a_later_chunk_names_the_users_function():
+    out = finish_at_a_terminal(build('chunked', '-O0'), 'break chunked.cpc:100', 'run',
+                               'delete')
+    assert re.search(r'^Run till exit from #0  walk \(n=5\) at \S*chunked\.cpc:100\n', out,
+                     re.M), out
+    assert '__body' not in out, out
+
+
+def test_finish_typed_at_a_terminal_prints_the_breakpoint_met_on_the_way():
+    out = finish_at_a_terminal(build('twocalls', '-O0'), 'break twice', 'run')
+    assert re.search(r'^Run till exit from #0  twice \(v=5\) at \S*twocalls\.cpc:6\n'
+                     r'\[cpc: the thread waits for the call to return.*\]\n\n'
+                     r'Breakpoint 1, twice \(v=10\) at \S*twocalls\.cpc:6\n6\t', out, re.M), out
 
 
 # ---- gdb's own stops on the way of next, step and finish ------------------------------

@@ -340,8 +340,8 @@ def test_a_small_body_runs_in_its_resume_function_without_a_call_at_O2(tmp_path)
                      '    }\n'
                      '    if (id == 1) t1 = now();\n'
                      '}\n')
-    assert 'yielder__resume_1' in fns, sorted(fns)
-    assert 'yielder__body' not in fns['yielder__resume_1'], fns['yielder__resume_1']
+    assert 'yielder.resume.1' in fns, sorted(fns)
+    assert 'yielder.body' not in fns['yielder.resume.1'], fns['yielder.resume.1']
 
 
 def test_a_noinline_cps_function_is_still_called_at_O2(tmp_path):

@@ -69,7 +69,7 @@ def test_the_functions_around_a_body_without_stack_objects_have_no_canary(tmp_pa
     guarded, fns = guarded_functions(
         tmp_path, 'cps int g(int x) { cpc_yield(); return x + 1; }\n'
         'cps int f(int a) { int x = g(a); return x + g(x); }\n')
-    assert {'f__cps', 'f__bounce', 'f__resume_1', 'f__resume_2'} <= fns, fns
+    assert {'f__cps', 'f.bounce', 'f.resume.1', 'f.resume.2'} <= fns, fns
     assert not {f for f in guarded if f.startswith(('f__', 'g__', 'f.', 'g.'))}, guarded
 
 
@@ -84,13 +84,13 @@ def test_every_function_holding_the_code_of_a_body_with_an_array_keeps_its_canar
         'cps int f(int a) {\n'
         '    int s = 0; if (a) { char b[32]; fill(b, a); s = b[a & 31]; }\n'
         '    int x = g(s); return x + g(x);\n}\n')
-    holding = {f for f in fns if f.startswith('f') and not f.startswith('f__defer')
+    holding = {f for f in fns if f.startswith('f') and not f.startswith('f.defer')
                and f not in ('fill',)}
-    assert holding >= {'f__cps', 'f__bounce'}, fns
+    assert holding >= {'f__cps', 'f.bounce'}, fns
     # (a function calling the out-of-line body holds no code of it)
-    holding = {f for f in holding if 'f.body' not in f or f == 'f.body'} - {'f__bounce'}
+    holding = {f for f in holding if 'f.body' not in f or f == 'f.body'} - {'f.bounce'}
     assert holding <= guarded, (holding - guarded)
-    assert 'f__defer' not in guarded and 'f__bounce' not in guarded
+    assert 'f.defer' not in guarded and 'f.bounce' not in guarded
 
 
 def test_a_parameter_declared_as_an_array_is_a_pointer():
@@ -105,4 +105,4 @@ def test_a_function_asking_for_a_canary_keeps_it_everywhere(tmp_path, protector)
         tmp_path, 'cps int g(int x) { cpc_yield(); return x + 1; }\n'
         '__attribute__((stack_protect)) cps int f(int a) { int x = g(a); return x + g(x); }\n',
         protector)
-    assert {'f__cps', 'f__bounce', 'f__resume_1', 'f__resume_2', 'f__defer'} <= guarded, guarded
+    assert {'f__cps', 'f.bounce', 'f.resume.1', 'f.resume.2', 'f.defer'} <= guarded, guarded

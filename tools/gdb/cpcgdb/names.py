@@ -101,5 +101,10 @@ CPS_CALL_RE = re.compile(r'<([A-Za-z_][A-Za-z0-9_]*)__cps(?:\+\d+)?>')
 RENAMED_RE = re.compile(r'^(.+)__\d+$')      # a local renamed apart (rename.py)
 
 
+# the label of a resume point in a body (optimised, gdb lists it among the
+# locals, <optimized out>)
+RESUMED_LABEL_RE = re.compile(r'^.+__resumed_\d+$')
+
+
 def _is_generated_name(name):
-    return name.startswith(('cpc_', '__cpc'))
+    return name.startswith(('cpc_', '__cpc')) or RESUMED_LABEL_RE.match(name) is not None

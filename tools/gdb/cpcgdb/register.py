@@ -10,10 +10,12 @@ from .entry_breakpoints import (_drop_bounce_notes, _FirstPass, _one_stop_per_ca
 from .filter import CpcFrameFilter, FrameDecorator
 from .frame_commands import _replace_commands
 from .glue import skip_runtime
+from .print_command import replace_print_commands
 from .step_finish import _after_step
 from .step_targets import _before_step
 from .stop_print import _before_stop_print, _restore_stop_print
 from .tables import _forget_dead_tables
+from .type_macros import define as _define_type_macros, release as _release_type_macros
 from .thread_commands import CpcBt, CpcPrefix, CpcThreadCmd, InfoCpcThreads
 from .variables import InfoCpcLocals
 
@@ -48,6 +50,12 @@ def _define_hooks():
     for kind in ('next', 'step', 'finish'):
         _define_hook('hook-' + kind, 'cpc-before-' + kind)
         _define_hook('hookpost-' + kind, 'cpc-after-' + kind)
+    if not _MI:
+        for kind in ('ptype', 'whatis'):
+            _define_hook('hook-' + kind, 'cpc-before-type', "%s will not name a cps "
+                         "function's variables that live in its frame" % kind)
+            _define_hook('hookpost-' + kind, 'cpc-after-type', 'the macros naming a cps '
+                         "function's variables will stay defined until the next prompt")
     if not _MI and FrameDecorator is not object:
         _define_hook('hook-stop', 'cpc-before-stop-print',
                      "a signal's stop in a cps function will be printed in C's terms")
@@ -71,6 +79,8 @@ def register():
         _Hook('cpc-before-' + kind, _before_step, kind)
         _Hook('cpc-after-' + kind, _after_step, kind)
     _Hook('cpc-before-stop-print', _before_stop_print, 'stop')
+    _Hook('cpc-before-type', _define_type_macros, None)
+    _Hook('cpc-after-type', _release_type_macros, None)
     # Loaded with libcpc.so, the script runs while `run` loads the program's
     # shared libraries, and a `define` there would end `run` early (the program
     # is left running): the hooks are defined at the program's first stop.
@@ -112,4 +122,5 @@ def register():
         CpcFrameFilter()
         if not _MI:
             _replace_commands()
+            replace_print_commands()
     gdb.set_convenience_variable('cpc_gdb_loaded', 1)

@@ -11,6 +11,7 @@ from . import state
 from .breakpoint_stop import _MI
 from .continuation import continuation_frames, _resume_point, _skip_size, _wait
 from .cpsframe import _frame_k
+from .finish_line import hold
 from .glue import _skip_generated_glue
 from .names import _chunk, chunk_symbols, GENERATED_RE, _kind_of
 from .resume_breakpoints import _ResumeBreakpoint
@@ -69,6 +70,8 @@ def _before_step(kind):
         name = cname(f)
         if not GENERATED_RE.match(name):
             return
+        if kind == 'finish' and not _MI:
+            hold(f)
         target, into = None, []
         if kind == 'finish':
             target, mode = _caller_resume(f, True), 'finish'

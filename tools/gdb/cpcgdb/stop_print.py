@@ -58,7 +58,8 @@ def _quiet_finish(start):
     except (gdb.error, RuntimeError):
         return
     if caller is not None and GENERATED_RE.match(cname(caller)):
-        # (and its `Run till exit from` line, typed at a terminal, without
+        # (and, should finish_line not rewrite its `Run till exit from`
+        # line, typed at a terminal, that line without
         # the body's C arguments)
         state.finish_caller = caller
         _set_until_stop(('print finish', 'off'), ('print frame-arguments', 'presence'))

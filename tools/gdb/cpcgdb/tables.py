@@ -62,6 +62,20 @@ def _resident(frame, args, out, params=None):
     return res + [(n, v) for n, v in user.items() if n not in seen]
 
 
+def resident_names(frame):
+    """The user's names of the variables resident in cps frame `frame`
+    (the table F__resident; empty without one)."""
+    m = GENERATED_RE.match(cname(frame))
+    if m is None:
+        return set()
+    try:
+        table = gdb.lookup_symbol(m.group(1) + '__resident', frame.block())[0]
+        names = table.value().string().split() if table is not None else []
+    except (gdb.error, gdb.MemoryError, RuntimeError, ValueError):
+        return set()
+    return {RENAMED_RE.match(n).group(1) if RENAMED_RE.match(n) else n for n in names}
+
+
 _DEAD_TABLES = {}      # address of a table F__dead: (its items, its entries read so far)
 
 

@@ -18,6 +18,8 @@ For a cps function `f` with parameters `T1 p1, ...`:
   F__spawn_N__start  the thunk a spawned call starts with
 """
 
+import re
+
 
 K_PARAM = 'cpc_continuation *cpc_k'
 
@@ -179,9 +181,14 @@ def reserve_union(name, has_frame, ret_field, wait=False):
 
 # -- the functions around the body
 
-def entry_prototype(name, pdecls, lead):
-    """The entry's prototype; `lead`: its storage class and attributes."""
-    return '%sCPC_CPS_FN cpc_continuation *%s(%s)' % (lead, entry_name(name), k_params(pdecls))
+def entry_prototype(name, pdecls, lead, label=False):
+    """The entry's prototype; `lead`: its storage class and attributes.
+    With `label`, it names the symbol, F.cps (`symbol`): only for an entry
+    no C code of the user's names, a spawned statement's outlined function,
+    as the entry's symbol F__cps is what other C code calls (docs/abi.md)."""
+    return '%sCPC_CPS_FN cpc_continuation *%s(%s)%s' % (
+        lead, entry_name(name), k_params(pdecls),
+        ' __asm__("%s")' % symbol(name, 'cps') if label else '')
 
 
 def without_warning(option, text):
@@ -206,6 +213,32 @@ def body_name(name, own=True):
     function, included as written; a deprecated function's native
     declaration, `use_declaration`): then it is `name__body`."""
     return name if own else '%s__body' % name
+
+
+SPAWN_PART_RE = re.compile(r'__spawn_(\d+)(?=__|$)')
+
+
+def symbol(name, *part):
+    """The symbol of a static function generated for cps function `name`,
+    `part` its kind and number: ('body',) -> `name.body`, ('resume', 3) ->
+    `name.resume.3`, ('body', 2) -> `name.body.2` (a later chunk), `bounce`,
+    `defer`, `dispatch`, a spawn thunk's `start`; a spawned statement
+    outlined from F, F__spawn_N, is `F.spawn.N`.  gcc's own names for the
+    parts it makes of a function (`f.cold`, `f.part.0`, `f.constprop.0`)
+    look so, and nm, perf and valgrind, which name code by its symbol, show
+    the user's function and what part of it runs.  No C name can be spelt
+    with a dot, so no other symbol of the file takes one.  The C name (which
+    the debug information, and so gdb and the sanitizers, keep) stays the
+    generated one, F__resume_3: the symbol is an asm label on a prototype
+    (`labelled`), as C allows none on a definition."""
+    return '.'.join([SPAWN_PART_RE.sub(r'.spawn.\1', name)] + [str(p) for p in part])
+
+
+def labelled(cname, sym):
+    """The prototype giving static function `cname`, a cpc_function (takes
+    the continuation, returns one), the symbol `sym` (the definition after
+    it adds its attributes)."""
+    return 'static cpc_function %s __asm__("%s");\n' % (cname, sym)
 
 
 # How much source text (bytes) may be copied into the body's callers
@@ -242,7 +275,7 @@ def body_prototype(name, body, bdecls, code='', resumes=True, definition=False, 
     gcc's limit for functions not so declared.  (A body with many resume
     points has unoptimised resume stubs, which inline nothing.)"""
     params = body_params(bdecls) if resumes else k_params(bdecls)
-    label = ' __asm__("%s.body")' % name if body == name and not definition else ''
+    label = ' __asm__("%s")' % symbol(name, 'body') if body == name and not definition else ''
     how = 'inline ' if inline else '__attribute__((noinline)) '
     return 'static %s%sCPC_CPS_FN cpc_continuation *%s(%s)%s' % (how, code, body, params, label)
 
@@ -255,9 +288,11 @@ def resume(name, index, zeros, code='', body=None, chunk=1):
     `dispatch` per chunk instead.)"""
     target = (body or body_name(name)) if chunk == 1 else chunk_function(name, chunk)
     args = ['cpc_k', str(index)] + (zeros if chunk == 1 else [])
-    return ('static %sCPC_RESUME_FN CPC_CPS_FN cpc_continuation *%s__resume_%d('
-            'cpc_continuation *cpc_k)\n{\n    return %s(%s);\n}' % (
-                code, name, index, target, ', '.join(args)))
+    stub = '%s__resume_%d' % (name, index)
+    return labelled(stub, symbol(name, 'resume', index)) + (
+        'static %sCPC_RESUME_FN CPC_CPS_FN cpc_continuation *%s('
+        'cpc_continuation *cpc_k)\n{\n    return %s(%s);\n}' % (
+            code, stub, target, ', '.join(args)))
 
 
 def dispatch_name(name, chunk=1):
@@ -280,8 +315,10 @@ def dispatch(name, zeros, code='', body=None, chunk=1):
     target = (body or body_name(name)) if chunk == 1 else chunk_function(name, chunk)
     args = ['cpc_k', '(int)CPC_TOP(cpc_k, struct %s)->cpc_point' % frame_name(name)] + \
         (zeros if chunk == 1 else [])
-    return ('static %sCPC_RESUME_STUB cpc_continuation *%s(cpc_continuation *cpc_k)\n{\n'
-            '    return %s(%s);\n}' % (code, dispatch_name(name, chunk), target, ', '.join(args)))
+    part = ('dispatch',) if chunk == 1 else ('dispatch', chunk)
+    return labelled(dispatch_name(name, chunk), symbol(name, *part)) + (
+        'static %sCPC_RESUME_STUB cpc_continuation *%s(cpc_continuation *cpc_k)\n{\n'
+        '    return %s(%s);\n}' % (code, dispatch_name(name, chunk), target, ', '.join(args)))
 
 
 def resume_lines(name, lines):
@@ -312,7 +349,8 @@ def bounce(name, pnames, code='', kept=False):
     8 % of the object's code, 4 % of gcc's CPU)."""
     pop = ('    struct %s__args *cpc_a = CPC_POP(cpc_k, struct %s__args);\n' % (name, name)
            if pnames else '    (void)CPC_POP(cpc_k, struct %s__args);\n' % name)
-    return ('static %sCPC_COLD %sCPC_CPS_FN cpc_continuation *%s__bounce('
+    return labelled(name + '__bounce', symbol(name, 'bounce')) + (
+            'static %sCPC_COLD %sCPC_CPS_FN cpc_continuation *%s__bounce('
             'cpc_continuation *cpc_k)\n{\n%s'
             '    return %s(%s);\n}' % (
                 code, 'CPC_KEPT ' if kept else '', name, pop, entry_name(name),
@@ -323,14 +361,16 @@ def defer(name, pdecls, need, copies, code=''):
     """The cold path of the entry: reserves room, pushes the arguments
     (`copies`: statements storing each parameter into cpc_a), and returns
     to the trampoline, which calls f__bounce."""
-    return ('static %sCPC_COLD cpc_continuation *%s__defer(%s)\n{\n'
+    head = 'cpc_continuation *%s__defer(%s)' % (name, k_params(pdecls))
+    return ('static %s __asm__("%s");\n' % (head, symbol(name, 'defer')) +
+            'static %sCPC_COLD %s\n{\n'
             '    struct %s__args *cpc_a;\n'
             '    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct %s__args), %s));\n'
             '    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct %s__args);\n'
             '%s'
             '    cpc_a->cpc_fn = %s__bounce;\n'
             '    return cpc_k;\n}' % (
-                code, name, k_params(pdecls), name, name, need, name,
+                code, head, name, name, need, name,
                 ''.join('    %s\n' % c for c in copies), name))
 
 
@@ -443,9 +483,12 @@ def chunk_function(name, number):
     return '%s__body_%d' % (name, number)
 
 
-def chunk_prototype(name, number, code=''):
-    return 'static %sCPC_CPS_FN cpc_continuation *%s(cpc_continuation *cpc_k, int cpc_resume)' % (
-        code, chunk_function(name, number))
+def chunk_prototype(name, number, code='', label=False):
+    """The head of chunk `number`'s function (with `label`, its prototype,
+    which names the symbol, F.body.K)."""
+    return 'static %sCPC_CPS_FN cpc_continuation *%s(cpc_continuation *cpc_k, int cpc_resume)%s' % (
+        code, chunk_function(name, number),
+        ' __asm__("%s")' % symbol(name, 'body', number) if label else '')
 
 
 def chunk_head(name, number, code, decls, indexes, restores):
@@ -615,9 +658,10 @@ def spawn_start(name, st, pops_args, fn, cargs):
     function."""
     pop = ('    struct %s *cpc_a = CPC_POP_FIRST(cpc_k, struct %s);\n' % (st, st)
            if pops_args else '    (void)CPC_POP_FIRST(cpc_k, struct %s);\n' % st)
-    return ('static CPC_CPS_FN cpc_continuation *%s__start(cpc_continuation *cpc_k)\n{\n'
-            '%s'
-            '    return %s;\n}' % (name, pop, call(fn, cargs)))
+    return labelled(name + '__start', symbol(name, 'start')) + (
+        'static CPC_CPS_FN cpc_continuation *%s__start(cpc_continuation *cpc_k)\n{\n'
+        '%s'
+        '    return %s;\n}' % (name, pop, call(fn, cargs)))
 
 
 def spawn_site(name, comment, st, assigns):

@@ -7,6 +7,7 @@ function.  `Declarations` is the base of the emitter (cpsconv.py).
 """
 import bisect
 import os
+import re
 
 from .. import frontend as fe
 from ..clang_types import (
@@ -98,6 +99,17 @@ def written(t):
     if isinstance(t, Decayed) and ctype.typedef_of(t.written) is not None:
         return t.written
     return t
+
+
+SPAWNED_RE = re.compile(r'^(.+?)(__spawn_\d+)+$')
+
+
+def outlined_spawn(f):
+    """The match of SPAWNED_RE (group 1: F) when cps function f is a
+    spawned statement outlined from F (`F__spawn_N`, static, which no
+    declaration of the user's names), else None."""
+    m = SPAWNED_RE.match(f.name)
+    return m if m and f.c.storage_class == fe.ci.StorageClass.STATIC else None
 
 
 class EditList(list):
@@ -430,7 +442,8 @@ class Declarations:
         it is no redeclaration of the user's."""
         at = f.c.extent.start.offset
         first, prototyped = self.entry_prototypes.get(f.name, (at, None))
-        proto = cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead) + ';'
+        proto = cg.entry_prototype(f.name, sig.entry_pdecls, sig.lead,
+                                   label=first == at and outlined_spawn(f) is not None) + ';'
         if prototyped is not None and prototyped < at:
             return ''
         if first < at:

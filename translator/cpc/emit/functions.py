@@ -2,7 +2,6 @@
 items of each (entry, body, bounce, defer, resume functions, frame), its
 body with the call sites, resume points and returns rewritten.
 """
-import re
 
 from .. import frontend as fe
 from ..clang_types import TK_FUNCTIONPROTO, adjusted_param_type, function_type_of, param_types, tkind
@@ -21,7 +20,7 @@ from . import chunks
 from . import guard
 from . import codegen as cg
 from . import dead_table
-from .declarations import Declarations, EditList, comment_text
+from .declarations import Declarations, EditList, comment_text, outlined_spawn
 from .frame import FrameLayout, Signature
 
 K = fe.K
@@ -36,16 +35,11 @@ def zero(t):
         return '0'
 
 
-SPAWNED_RE = re.compile(r'^(.+?)(__spawn_\d+)+$')
-
-
 def user_function_name(f):
     """The name C gives the function whose code f holds: an outlined spawned
     statement (`F__spawn_N`, static) is part of F."""
-    m = SPAWNED_RE.match(f.name)
-    if m and f.c.storage_class == fe.ci.StorageClass.STATIC:
-        return m.group(1)
-    return f.name
+    m = outlined_spawn(f)
+    return m.group(1) if m else f.name
 
 
 def resume_functions(name, sites, stable, chunking, zeros, code, body):
@@ -195,7 +189,7 @@ class Functions(Declarations):
         stub = guard.stub_attribute(f, inline, sig.code)
         self.stub_code = stub + sig.code
         for cut in self.chunking.cuts if self.chunking else ():
-            pre.append(cg.chunk_prototype(f.name, cut.number, sig.code + sig.holder) + ';')
+            pre.append(cg.chunk_prototype(f.name, cut.number, sig.code + sig.holder, True) + ';')
         if sites:
             frames.append(cg.frame_struct(f.name, layout.fields, cg.stable_frame(len(sites))))
         frame, self.wait_reserved = (cg.frame_name(f.name), waits(cfg)) if sites else (None, False)
