@@ -219,7 +219,7 @@ class Unit:
             for n in sub.nodes:
                 n.__dict__.clear()
             sub.nodes = sub.parents = sub.ends = None
-            sub.memo = None
+            sub.memo = sub.facts = None
         self._top = self._main_top = self._defs = self.own = None
 
     # what a cursor of the listing keeps when its subtree is released
@@ -245,7 +245,7 @@ class Unit:
                 d.clear()
                 d.update(listing)
             sub.nodes = sub.parents = sub.ends = None
-            sub.memo = None
+            sub.memo = sub.facts = None
         self.tu.cpc_subtrees = kept
         self._defs = None
 
