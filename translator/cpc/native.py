@@ -59,7 +59,9 @@ def load(leaf_kinds, dup_kind):
 
 def _setup(path, leaf_kinds, dup_kind):
     try:
-        L = ctypes.CDLL(path)
+        # (PyDLL: called with the interpreter's lock held, so that two
+        # threads never share the helper's one listing at once)
+        L = ctypes.PyDLL(path)
     except OSError:
         return None
     init = L.cf_init

@@ -58,7 +58,8 @@ static int dup_kind = -1;
 /* What one listing leaves for the caller: `n` nodes in preorder, the root
  * first; for node i its cursor, its kind, its parent's index (-1 for the
  * root) and the end of its subtree (its subtree is nodes i .. ends[i]-1).
- * The arrays are reused by the next listing. */
+ * The arrays are reused by the next listing: one listing at a time (native.py
+ * calls it with the Python interpreter's lock held). */
 typedef struct {
     long n;
     CXCursor *cursors;
