@@ -21,7 +21,7 @@ include tests/tests.mk
 include bench/bench.mk
 include mk/install.mk
 
-all: setup runtime lib
+all: setup runtime lib translator-native
 
 clean:
 	rm -rf $(BUILD)

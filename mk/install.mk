@@ -93,7 +93,7 @@ define install_subst
 	    $(3) $(1) > $(2)
 endef
 
-install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
+install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) $(CURSOR_FACTS_SO) | $(SETUP_STAMP)
 	@set -e; \
 	d='$(DESTDIR)'; \
 	$(INSTALL) -d "$$d$(bindir)" "$$d$(includedir)/cpc" "$$d$(libdir)" \
@@ -116,6 +116,7 @@ install: runtime lib $(EMBED_LIB_EV) $(EMBED_LIB_UV) | $(SETUP_STAMP)
 	@set -e; cd $(TOP)/translator && for f in $$(find cpc \( -name '*.py' -o -name '*.h' \) ! -path '*__pycache__*'); do \
 	    $(INSTALL) -D -m 644 $$f "$(DESTDIR)$(INSTALL_SITE)/$$f"; done
 	$(call install_subst,$(INSTALL_SRC)/installed.py.in,"$(DESTDIR)$(INSTALL_SITE)/cpc/installed.py")
+	$(INSTALL) -m 755 $(CURSOR_FACTS_SO) "$(DESTDIR)$(INSTALL_SITE)/cpc/"
 	$(INSTALL) -m 644 $(TOP)/tools/cpc_check*.py "$(DESTDIR)$(INSTALL_SITE)/"
 	@set -e; src=$$($(PYTHON) -c 'import clang, os; print(os.path.dirname(os.path.dirname(clang.__file__)))'); \
 	cp -R "$$src/clang" "$$src"/libclang-*.dist-info "$(DESTDIR)$(INSTALL_SITE)/"

@@ -149,6 +149,13 @@ got=$(cd "$P/share/cpc/gdb" 2>/dev/null && find . -type f | sed 's|^\./||' | sor
     ok "the installed gdb extension is cpc-gdb.py and its package ($(echo "$want" | wc -l) files)" ||
     fail "the installed gdb extension is cpc-gdb.py and its package" \
          "$(printf '%s\n' $want | sort | diff - <(echo "$got") | head -5 | tr '\n' ' ')"
+# the translator's C helper is installed beside its package, and the
+# installed translator loads it from there (not from the checkout's build)
+helper=$(cd / && "$P/lib/cpc/venv/bin/python" -c 'from cpc import native, cursors; import os
+f = cursors._lister(); print(f is not None and os.path.exists(native.candidates()[0]))' 2>&1)
+[ "$helper" = True ] &&
+    ok "the installed translator loads its C helper (cursor_facts.so)" ||
+    fail "the installed translator loads its C helper (cursor_facts.so)" "$helper"
 
 # A user's environment: the prefix is on the default search paths, the
 # checkout is not (an empty PYTHONPATH, another working directory).

@@ -2,7 +2,7 @@
 # programs/ at -O0 and -O2 (generated C compiled with -Werror) and diagnostics/ (run_programs.py).
 TEST_SUITES += test-translator
 
-test-translator: setup-test runtime
+test-translator: setup-test runtime translator-native
 	@cd $(TOP) && PYTHONPATH=$(TOP)/translator $(PYTHON) -m pytest -q -p no:cacheprovider tests/translator/unit
 	@$(PYTHON) $(TOP)/tests/translator/run_programs.py
 

@@ -4,9 +4,12 @@ children listed once (`kids`), a subtree's preorder kept for the walks
 the operator kinds of unary and binary operators (`binop`, `unop`).
 """
 import ctypes
+from array import array
+from itertools import islice, repeat
 
 import clang.cindex as ci
 
+from . import native
 from .libclang import lib
 
 
@@ -21,6 +24,7 @@ from .libclang import lib
 
 _CursorKinds = ci.CursorKind._kinds
 _N_KINDS = len(_CursorKinds)
+_KIND_OF = {i: k for i, k in enumerate(_CursorKinds) if k is not None}
 _CONTINUE = 1                       # CXChildVisit_Continue
 
 
@@ -57,15 +61,38 @@ class Location(ci.SourceLocation):
 
 
 class Range(ci.SourceRange):
-    """A source range whose ends are computed once."""
+    """A source range whose ends are computed once (read from the C
+    helper's facts for a cursor's extent it listed: `_facts`, the facts
+    and the node's index)."""
 
     @_Once
     def start(self):
+        at = self.__dict__.get('_facts')
+        if at is not None:
+            return at[0].location(3 * at[1])
         return lib().clang_getRangeStart(self)
 
     @_Once
     def end(self):
+        at = self.__dict__.get('_facts')
+        if at is not None:
+            return at[0].location(3 * at[1] + 1)
         return lib().clang_getRangeEnd(self)
+
+
+_range_from = Range.from_buffer_copy
+_location_from = Location.from_buffer_copy
+
+
+def _facts_at(c):
+    """(the C helper's _Facts, c's index) for a cursor it listed, but the
+    root of its listing, or None."""
+    p = c.__dict__.get('place')
+    if p is not None and p[1]:
+        f = p[0].facts
+        if f is not None:
+            return f, p[1]
+    return None
 
 
 def _visit_child(child, parent, out):
@@ -94,13 +121,16 @@ class Subtree:
     root) and the `ends` of their subtrees (node i's subtree is
     nodes[i:ends[i]]); `memo` holds what the analyses derive from it.
     Each node's `place` is (the Subtree, its index)."""
-    __slots__ = ('nodes', 'parents', 'ends', 'memo')
+    __slots__ = ('nodes', 'parents', 'ends', 'memo', 'facts')
 
     def __init__(self, root):
         self.nodes = [root]
         self.parents = [None]
         self.ends = [0]
         self.memo = {}
+        # (listed by the C helper) the nodes' extents and locations: see
+        # `_Facts`
+        self.facts = None
 
 
 def _visit_subtree(child, parent, state):
@@ -173,12 +203,133 @@ _UNARY_EXPR_KIND = ci.CursorKind.CXX_UNARY_EXPR.value
 
 def _one_level(c):
     """c's children as libclang lists them, one level, in a new list."""
+    fn = _lister()
+    if fn is not None:
+        listed = _native_listing(fn, c, 1)
+        if listed is not None:
+            nodes, kinds, _parents, _ends = listed
+            tu = c._tu
+            for j in range(1, len(nodes)):
+                x = nodes[j]
+                d = x.__dict__
+                i = kinds[j]
+                if i < _N_KINDS:
+                    k = _CursorKinds[i]
+                    if k is not None:
+                        d['kind'] = k
+                d['_tu'] = tu
+            del nodes[0]
+            return nodes
     out = []
     ci.conf.lib.clang_visitChildren(c, _visit_child_cb, out)
     tu = c._tu
     for x in out:
         x._tu = tu
     return out
+
+
+# The C helper (native.py), when built: it lists a subtree in one call and
+# gives its nodes' cursors, kinds, parents and subtree ends as flat arrays,
+# where the visit through the bindings (`_visit_subtree`, the fallback)
+# costs a Python callback per node.  Both follow the same rules.
+
+_CURSOR_BYTES = ctypes.sizeof(ci.Cursor)
+_RANGE_BYTES = ctypes.sizeof(ci.SourceRange)
+_LOCATION_BYTES = ctypes.sizeof(ci.SourceLocation)
+_UINT_BYTES = ctypes.sizeof(ctypes.c_uint)
+
+
+def _lister():
+    return native.load(sorted(_LEAF_KINDS), _UNARY_EXPR_KIND)
+
+
+_ARRAY_TYPES = {}
+
+
+def _array_type(n):
+    """An array type of Cursors for n of them: its length the power of two
+    at or above n, kept (ctypes makes a new type, a costly object freed by
+    the collector, for each length it is asked)."""
+    cap = 1 << (n - 1).bit_length()
+    t = _ARRAY_TYPES.get(cap)
+    if t is None:
+        t = _ARRAY_TYPES[cap] = Cursor * cap
+    return t
+
+
+class _Facts:
+    """What the C helper read of each node of a subtree besides its cursor
+    (node j's, the root's excepted): its extent (`extents`, CXSourceRange
+    structs), the extent's start and end and its location (`locations`,
+    three CXSourceLocation structs a node) and these three locations'
+    expansion offsets (`offsets`, the same order).  `Cursor.extent` and
+    `Cursor.location` make their objects from these bytes, their offsets
+    already known, with no call into libclang."""
+    __slots__ = ('extents', 'locations', 'offsets')
+
+    def __init__(self, L, n):
+        self.extents = ctypes.string_at(L.extents, n * _RANGE_BYTES)
+        self.locations = ctypes.string_at(L.locations, 3 * n * _LOCATION_BYTES)
+        self.offsets = array('I', ctypes.string_at(L.offsets, 3 * n * _UINT_BYTES))
+
+    def location(self, k):
+        """The k-th location (node j's start, end, location: 3j, 3j+1, 3j+2)."""
+        loc = _location_from(self.locations, k * _LOCATION_BYTES)
+        loc.__dict__['offset'] = self.offsets[k]
+        return loc
+
+
+def _native_listing(fn, c, children_only, sub=None):
+    """(cursors, kinds, parent indexes, subtree ends) of c's subtree in
+    preorder as the helper lists it (c first, as itself), or None when it
+    gave the listing up.  With a Subtree `sub`, its nodes' facts too."""
+    L = fn(c, children_only, sub is not None).contents
+    n = L.n
+    if n < 0:
+        return None
+    if sub is not None:
+        sub.facts = _Facts(L, n)
+    arr = _array_type(n)()
+    ctypes.memmove(arr, L.cursors, n * _CURSOR_BYTES)
+    nodes = arr[:n]     # (each a Cursor on arr's memory, which it keeps)
+    nodes[0] = c
+    return nodes, L.kinds[:n], L.parents[:n], L.ends[:n]
+
+
+def _subtree_native(fn, c, out):
+    """`_children`'s listing of c's subtree by the helper: c's children in
+    `out`, every node's own list, kind, translation unit and place; the
+    Subtree, or None when the helper gave it up."""
+    sub = Subtree(c)
+    listed = _native_listing(fn, c, 0, sub)
+    if listed is None:
+        return None
+    nodes, kinds, parents, ends = listed
+    n = len(nodes)
+    sub.nodes = nodes
+    sub.ends = ends
+    sub.parents = list(map(nodes.__getitem__, parents))
+    sub.parents[0] = None
+    tu = c._tu
+    lists = [None] * n
+    lists[0] = out
+    leaves = _LEAF_KINDS
+    # (the loop is the cost of a listing: what it needs per node is made
+    # beforehand by builtins, the places and the kinds' objects)
+    places = zip(repeat(sub), range(1, n))
+    kind_of = _KIND_OF.get
+    for x, i, p, pl in zip(islice(nodes, 1, None), islice(kinds, 1, None),
+                           islice(parents, 1, None), places):
+        d = x.__dict__
+        k = kind_of(i)
+        if k is not None:
+            d['kind'] = k
+        d['_tu'] = tu
+        d['place'] = pl
+        lists[p].append(x)
+        if i not in leaves:
+            lists[pl[1]] = d['children'] = []
+    return sub
 
 
 def _children(c):
@@ -194,6 +345,13 @@ def _children(c):
         pass
     elif i == _TU_KIND:
         out = _one_level(c)
+    elif _lister() is not None:
+        sub = _subtree_native(_lister(), c, out)
+        if sub is not None:
+            c.__dict__['place'] = (sub, 0)
+            subtrees(c._tu).append(sub)
+        else:
+            out = _one_level(c)
     else:
         sub = Subtree(c)
         stack = [(None, out, c, 0)]
@@ -275,6 +433,12 @@ class Cursor(ci.Cursor):
 
     @_Once
     def extent(self):
+        at = _facts_at(self)
+        if at is not None:
+            f, j = at
+            r = _range_from(f.extents, j * _RANGE_BYTES)
+            r.__dict__['_facts'] = at
+            return r
         return lib().clang_getCursorExtent(self)
 
     @_Once
@@ -283,6 +447,9 @@ class Cursor(ci.Cursor):
 
     @_Once
     def location(self):
+        at = _facts_at(self)
+        if at is not None:
+            return at[0].location(3 * at[1] + 2)
         return lib().clang_getCursorLocation(self)
 
     # The bindings' versions of these two compare the result with a null

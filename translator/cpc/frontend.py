@@ -177,6 +177,16 @@ FRONTEND_FLAGS = [
 ]
 
 
+def _release_memo(memo):
+    """Release what a cursor's memo holds that has a `release_analysis` (a Func: its
+    graph's nodes and its Vars refer to each other, cycles that only the
+    garbage collector would otherwise free, going through them again)."""
+    for v in memo.values():
+        r = getattr(v, 'release_analysis', None)
+        if r is not None:
+            r()
+
+
 class Unit:
     def __init__(self, tu, text, path):
         self.tu = tu
@@ -217,9 +227,12 @@ class Unit:
         self.tu.cpc_subtrees = []
         for sub in subs:
             for n in sub.nodes:
-                n.__dict__.clear()
+                d = n.__dict__
+                if d.get('memo'):
+                    _release_memo(d['memo'])
+                d.clear()
             sub.nodes = sub.parents = sub.ends = None
-            sub.memo = None
+            sub.memo = sub.facts = None
         self._top = self._main_top = self._defs = self.own = None
 
     # what a cursor of the listing keeps when its subtree is released
@@ -241,11 +254,13 @@ class Unit:
                 continue
             for n in sub.nodes:
                 d = n.__dict__
+                if d.get('memo'):
+                    _release_memo(d['memo'])
                 listing = {k: d[k] for k in self._LISTING_KEYS if k in d}
                 d.clear()
                 d.update(listing)
             sub.nodes = sub.parents = sub.ends = None
-            sub.memo = None
+            sub.memo = sub.facts = None
         self.tu.cpc_subtrees = kept
         self._defs = None
 

@@ -46,3 +46,107 @@ def test_a_listed_node_has_its_place_in_its_subtree_s_preorder():
     body = fs['f'].body
     sub, i = place(body)
     assert sub.nodes[i] is body and sub.nodes[sub.ends[i] - 1].kind == K.DECL_REF_EXPR
+
+
+# The C helper (native.py) and the listing through the bindings must list
+# the same trees: both are tested, on the same sources.
+
+import contextlib
+import os
+
+import pytest
+
+from cpc import frontend as fe
+from cpc import native
+from cpc import pipeline
+from helpers import HDR, PATH
+
+LISTED = HDR + '''
+struct s { int a[4]; int b; };
+int g(int n) {
+    int v[n];
+    struct s x = { { 1, 2 }, 3 };
+    v[0] = sizeof(int[n]) + sizeof v + sizeof(x.a[1]);
+    for (int i = 0; i < n; i++)
+        if (i & 1) v[0] += "ab"[i & 1] + 1.5 * 'c';
+        else { switch (i) { case 1: break; default: v[0]--; } }
+    return v[0] ? x.b : (int)sizeof(int[n][2]);
+}
+cps void h(int k) { while (k--) cpc_yield(); }
+'''
+
+
+@contextlib.contextmanager
+def listing(with_helper):
+    """The cursors of a parse listed with the helper, or through the
+    bindings."""
+    old = os.environ.get('CPC_NO_NATIVE')
+    os.environ['CPC_NO_NATIVE'] = '' if with_helper else '1'
+    native.reset()
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ['CPC_NO_NATIVE']
+        else:
+            os.environ['CPC_NO_NATIVE'] = old
+        native.reset()
+
+
+def shape(u):
+    """Every top-level declaration of u's main file, listed: per node its
+    kind, spelling, extent's and location's offsets, lines and columns,
+    parent's index and subtree's end, and the children of each node as
+    indexes."""
+    out = []
+    for c in u.main_top():
+        kids(c)
+        p = place(c)
+        if p is None:
+            out.append((c.kind, c.spelling, None))
+            continue
+        sub = p[0]
+        index = {id(n): i for i, n in enumerate(sub.nodes)}
+        out.append([(n.kind, n.spelling, n.extent.start.offset, n.extent.end.offset,
+                     n.location.offset, (n.extent.start.line, n.extent.end.column),
+                     (n.location.line, n.location.column, n.location.file.name),
+                     index.get(id(sub.parents[i])), sub.ends[i],
+                     [index[id(k)] for k in kids(n)], place(n)[1] if i else 0)
+                    for i, n in enumerate(sub.nodes)])
+    return out
+
+
+def test_the_helper_and_the_bindings_list_the_same_trees(monkeypatch):
+    from cpc import cursors
+    by_helper = []
+    monkeypatch.setattr(cursors, '_subtree_native',
+                        lambda *a, f=cursors._subtree_native: by_helper.append(f(*a)) or
+                        by_helper[-1])
+    with listing(True):
+        a = shape(fe.parse(LISTED.encode(), PATH))
+    assert len(by_helper) >= 3 and None not in by_helper     # (none given up)
+    # (the extents of the nodes below each root made from the helper's facts)
+    assert all(n.extent.__dict__.get('_facts') for sub in by_helper for n in sub.nodes[1:])
+    del by_helper[:]
+    with listing(False):
+        from cpc.cursors import _lister
+        assert _lister() is None
+        b = shape(fe.parse(LISTED.encode(), PATH))
+    assert a == b and len(a) > 2 and by_helper == []
+
+
+def test_the_translation_unit_s_children_are_listed_one_level_either_way():
+    for helper in (True, False):
+        with listing(helper):
+            u = fe.parse(LISTED.encode(), PATH)
+            top = kids(u.tu.cursor)
+            assert all(type(c) is Cursor and c._tu is u.tu for c in top)
+            assert [c.spelling for c in top if c.spelling in ('s', 'g', 'h')] == ['s', 'g', 'h']
+
+
+@pytest.mark.parametrize('helper', [True, False])
+def test_a_translation_writes_the_same_c_with_the_helper_or_without(helper):
+    with listing(helper):
+        c = pipeline.translate(LISTED.encode(), PATH)
+    with listing(not helper):
+        assert pipeline.translate(LISTED.encode(), PATH) == c

@@ -139,3 +139,27 @@ def test_contains_cps_by_the_tree_agrees_with_the_extents():
     for n in nodes:
         a, b = n.extent.start.offset, n.extent.end.offset
         assert f.contains_cps(n) == any(a <= s and e <= b for s, e in calls), u.src(n)
+
+
+def test_a_released_unit_leaves_no_cycles_of_its_analyses_to_the_collector():
+    # (the collection after each parse would go through them: a tenth of
+    # func10k's translation)
+    import gc
+    from cpc.analysis.cfg import function_graph
+    from cpc.analysis.func import func
+    src = HDR + ('cps int g(int);\ncps int f(int a) {\n  int s = 0;\n'
+                 '  for (int i = 0; i < a; i++) { if (i & 1) s += g(i); else continue; }\n'
+                 '  while (s > 3) s = g(s);\n  return s;\n}\n')
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        u = fe.parse(src.encode(), PATH)
+        for c in u.function_defs():
+            function_graph(func(u, c))
+        gc.collect()
+        u.release()
+        u = c = None
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()

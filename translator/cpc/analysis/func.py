@@ -181,6 +181,17 @@ _VAR_OF = 'var_of'
 
 
 class Func:
+    def release_analysis(self):
+        """Drop what this Func holds (its unit is released): its graph's
+        nodes refer to each other, and the graph, its Vars and it to each
+        other, cycles that only the garbage collector would free."""
+        g = self.__dict__.get('graph')
+        if g is not None:
+            for n in g.nodes:
+                n.succ = n.pred = n.info = n.scope = None
+            g.__dict__.clear()
+        self.__dict__.clear()
+
     def __init__(self, unit, cursor):
         self.u = unit
         self.c = cursor
