@@ -92,6 +92,22 @@ _KEPT_DIRECTIVE_RE = re.compile(
     rb'#\s*(?:if|ifdef|ifndef|elif|elifdef|elifndef|else|endif|define|undef)\b')
 
 
+_LINE_DIRECTIVE_RE = re.compile(rb'#\s*(?:line\b|\d)')
+
+
+def code_bytes(u, node):
+    """The size in bytes of node's text without its line directives, whose
+    file names would make it depend on the path of the file (earlier passes
+    write one on each line of a macro's expansion): the size of the code
+    that decisions such as inlining (codegen.inline_body) are made on."""
+    a, b = node.extent.start.offset, node.extent.end.offset
+    text = u.text[a:b]
+    if b'#' not in text:
+        return b - a
+    return b - a - sum(len(t.text) for t in clex.directives(text)
+                       if _LINE_DIRECTIVE_RE.match(t.text))
+
+
 def directives_in(u, a, b):
     """The conditional inclusion and macro definition directives written in
     u.text[a:b], each ending its line.  A rewrite that replaces a declaration

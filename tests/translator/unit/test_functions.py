@@ -69,6 +69,22 @@ def test_a_body_whose_copies_exceed_the_budget_is_compiled_once():
     assert 'f__dispatch(cpc_continuation *cpc_k) { return f(cpc_k, (int)CPC_TOP(' in out
 
 
+def test_whether_a_body_is_inline_does_not_depend_on_the_length_of_its_file_s_path():
+    # a macro holding cps calls leaves a #line, naming the file, on every
+    # line of the body that the emitter reads: the body's size is its
+    # code's, whatever the path (bodies of 1 to 12 such lines span the
+    # budget's threshold)
+    src = DECLS + '#define TWICE(x) (g(x) + g(x))\n' + ''.join(
+        'cps int f%d(int a) {\n    int x = a;\n%s    return x;\n}\n'
+        % (n, '    x += TWICE(x);\n' * n) for n in range(1, 13))
+    short_path, long_path = 't.cpc', '/tmp/' + 'd' * 200 + '/t.cpc'
+    outs = [emit(src, path=p) for p in (short_path, long_path)]
+    heads = [[h.split('cpc_continuation *')[0] for n in range(1, 13)
+              for h in body_heads(out, 'f%d' % n)] for out in outs]
+    assert heads[0] == heads[1]
+    assert {h.split()[1] for h in heads[0]} == {'inline', '__attribute__((noinline))'}
+
+
 def test_a_stable_frame_stores_its_dispatch_function_once_at_the_push():
     # more than 32 resume points: the frame's cpc_fn is f__dispatch from
     # the push on, and each call site stores its resume point alone

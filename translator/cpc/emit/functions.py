@@ -180,8 +180,7 @@ class Functions(Declarations):
         bdecls = sig.bdecls if sites else sig.pdecls
         if not f.spawns and entry_prototype:
             pre.append(entry_prototype)
-        inline = cg.inline_body(f.body.extent.end.offset - f.body.extent.start.offset,
-                                len(sites))
+        inline = cg.inline_body(rw.code_bytes(self.u, f.body), len(sites))
         pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
                                      bool(sites), inline=inline) + ';')
         # the code of the functions around the body: no stack protector when
