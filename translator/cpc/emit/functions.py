@@ -188,8 +188,9 @@ class Functions(Declarations):
             pre.append(entry_prototype)
         inline = cg.inline_body(f.body.extent.end.offset - f.body.extent.start.offset,
                                 len(sites))
+        self.large = large = cg.large_body(len(sites))     # (cpsconv: the preamble)
         pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
-                                     bool(sites), inline=inline) + ';')
+                                     bool(sites), inline=inline, large=large) + ';')
         # the code of the functions around the body: no stack protector when
         # they hold no stack object of the user's (guard.py)
         stub = guard.stub_attribute(f, inline, sig.code)
@@ -237,7 +238,7 @@ class Functions(Declarations):
         else:
             opening = ''.join('    %s\n' % b for b in sig.bounds)
         head = cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder, bool(sites),
-                                 definition=True, inline=inline) + '\n'
+                                 definition=True, inline=inline, large=large) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
