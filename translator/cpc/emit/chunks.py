@@ -39,6 +39,7 @@ from ..cursors import UO, kids, unop
 from ..analysis.syntax import walk
 from ..analysis.func import leading_label_declarations, vkey
 from .declarations import param_decls
+from . import codegen as cg
 
 K = fe.K
 
@@ -48,6 +49,8 @@ K = fe.K
 # resume points (2.0 s by 32, 2.4 s by 16: each chunk costs a function).
 CHUNKED_ABOVE = 128
 CHUNK_SITES = 64
+# (a chunked body is a large one: its chunks are CPC_LARGE_FN)
+assert CHUNKED_ABOVE >= cg.LARGE_BODY_SITES
 
 JUMPS = frozenset([K.LABEL_STMT, K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.ADDR_LABEL_EXPR])
 # a directive other than `#line` (which the passes write) in the body

@@ -49,6 +49,7 @@ class Emitter(Functions):
         u = self.u
         self.first_decl = {}
         self.need_cont_aliases = set()
+        self.large_bodies = False       # (a body is: cg.large_body)
         self.tags = [c for c in u.top() if c.kind in TAG_DECLS and u.in_main_file(c)]
         for c in u.top():
             if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
@@ -78,6 +79,7 @@ class Emitter(Functions):
                 f = func(u, c)
                 if f.is_cps:
                     self.cps_function(f)
+                    self.large_bodies = self.large_bodies or self.large
                 else:
                     self.native_function(f)
         errors.raise_any()
@@ -88,7 +90,7 @@ class Emitter(Functions):
                 self.edits.append((a, b, '/* %s */' % u.text[a:b].decode(
                     'utf-8', 'surrogateescape').replace('*/', '* /')))
         body = rw.apply(u.text, self.edits).decode('utf-8', 'surrogateescape')
-        return cg.PREAMBLE + '#line 1 "%s"\n' % rw.cstr(self.path) + body
+        return cg.preamble(self.large_bodies) + '#line 1 "%s"\n' % rw.cstr(self.path) + body
 
     def declaration(self, c, together):
         """Function declaration c of the file: a cpc_need_cont function

@@ -181,8 +181,9 @@ class Functions(Declarations):
         if not f.spawns and entry_prototype:
             pre.append(entry_prototype)
         inline = cg.inline_body(rw.code_bytes(self.u, f.body), len(sites))
+        self.large = large = cg.large_body(len(sites))     # (cpsconv: the preamble)
         pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
-                                     bool(sites), inline=inline) + ';')
+                                     bool(sites), inline=inline, large=large) + ';')
         # the code of the functions around the body: no stack protector when
         # they hold no stack object of the user's (guard.py)
         stub = guard.stub_attribute(f, inline, sig.code)
@@ -230,7 +231,7 @@ class Functions(Declarations):
         else:
             opening = ''.join('    %s\n' % b for b in sig.bounds)
         head = cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder, bool(sites),
-                                 definition=True, inline=inline) + '\n'
+                                 definition=True, inline=inline, large=large) + '\n'
         a = f.c.extent.start.offset
         # the body's prototype and dispatch on the function's line
         opening = ''.join(self.text(rw.start(d), rw.full_end(self.u, d), []) + ' '
