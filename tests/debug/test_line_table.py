@@ -213,7 +213,7 @@ def lib_trace(path, lib, objects, tmp):
 
 # Places where gcc's -O0 code of the generated C runs a row of an earlier
 # line that are known and not fixed (each fails the test once fixed, to be
-# taken off the list): none.  (What keeps the order: codegen.PREAMBLE's
+# taken off the list): none.  (What keeps the order: emit/preamble.py's
 # -O0 attributes, boxing.py's environment set-up on one line.)
 KNOWN_OUT_OF_ORDER = set()
 

@@ -43,7 +43,7 @@ from . import reserved
 from . import rewrite as rw
 from . import typecheck
 from .analysis import retain
-from .emit import codegen as cg
+from .emit.preamble import PREAMBLE
 from .emit import cpsconv
 
 K = fe.K
@@ -322,5 +322,5 @@ class _Acting:
 def verbatim(u):
     """The C of a unit without cps code: its text as it is (what the
     emitter writes for it)."""
-    return cpsconv.SHADOWED_LINE_RE.sub('', cg.PREAMBLE + '#line 1 "%s"\n' % rw.cstr(u.path) +
+    return cpsconv.SHADOWED_LINE_RE.sub('', PREAMBLE + '#line 1 "%s"\n' % rw.cstr(u.path) +
                                         u.text.decode('utf-8', 'surrogateescape'))

@@ -40,6 +40,7 @@ from ..analysis.syntax import walk
 from ..analysis.func import leading_label_declarations, vkey
 from .declarations import param_decls
 from . import codegen as cg
+from . import preamble
 
 K = fe.K
 
@@ -50,7 +51,7 @@ K = fe.K
 CHUNKED_ABOVE = 128
 CHUNK_SITES = 64
 # (a chunked body is a large one: its chunks are CPC_LARGE_FN)
-assert CHUNKED_ABOVE >= cg.LARGE_BODY_SITES
+assert CHUNKED_ABOVE >= preamble.LARGE_BODY_SITES
 
 JUMPS = frozenset([K.LABEL_STMT, K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.ADDR_LABEL_EXPR])
 # a directive other than `#line` (which the passes write) in the body

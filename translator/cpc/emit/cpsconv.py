@@ -35,6 +35,7 @@ from ..analysis.syntax import callee_decl, callee_of
 from .. import rewrite as rw
 from ..analysis import retain
 from . import codegen as cg
+from . import preamble
 from .declarations import EditList
 from .functions import Functions
 
@@ -49,7 +50,7 @@ class Emitter(Functions):
         u = self.u
         self.first_decl = {}
         self.need_cont_aliases = set()
-        self.large_bodies = False       # (a body is: cg.large_body)
+        self.large_bodies = False       # (a body is: preamble.large_body)
         self.tags = [c for c in u.top() if c.kind in TAG_DECLS and u.in_main_file(c)]
         for c in u.top():
             if c.kind == K.FUNCTION_DECL and u.in_main_file(c):
@@ -90,7 +91,7 @@ class Emitter(Functions):
                 self.edits.append((a, b, '/* %s */' % u.text[a:b].decode(
                     'utf-8', 'surrogateescape').replace('*/', '* /')))
         body = rw.apply(u.text, self.edits).decode('utf-8', 'surrogateescape')
-        return cg.preamble(self.large_bodies) + '#line 1 "%s"\n' % rw.cstr(self.path) + body
+        return preamble.preamble(self.large_bodies) + '#line 1 "%s"\n' % rw.cstr(self.path) + body
 
     def declaration(self, c, together):
         """Function declaration c of the file: a cpc_need_cont function

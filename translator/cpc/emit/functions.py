@@ -20,6 +20,7 @@ from . import chunks
 from . import guard
 from . import codegen as cg
 from . import dead_table
+from . import preamble
 from .declarations import Declarations, EditList, comment_text, outlined_spawn
 from .frame import FrameLayout, Signature
 
@@ -181,7 +182,7 @@ class Functions(Declarations):
         if not f.spawns and entry_prototype:
             pre.append(entry_prototype)
         inline = cg.inline_body(rw.code_bytes(self.u, f.body), len(sites))
-        self.large = large = cg.large_body(len(sites))     # (cpsconv: the preamble)
+        self.large = large = preamble.large_body(len(sites))     # (cpsconv: the preamble)
         pre.append(cg.body_prototype(f.name, body, bdecls, sig.code + sig.holder,
                                      bool(sites), inline=inline, large=large) + ';')
         # the code of the functions around the body: no stack protector when

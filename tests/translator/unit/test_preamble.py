@@ -1,5 +1,5 @@
-"""A body with many resume points is compiled at gcc's -O1 under -O2 and
-above (CPC_LARGE_FN, codegen.large_body; docs/abi.md, "chunked body"), its
+"""emit/preamble.py: the attributes of the generated functions.  A body with many resume points is compiled at gcc's -O1 under -O2 and
+above (CPC_LARGE_FN, preamble.large_body; docs/abi.md, "chunked body"), its
 chunks too: gcc's -O2 took half its time on such bodies for no gain a
 suspension on every line leaves room for (bench/README.md)."""
 import os
@@ -7,7 +7,7 @@ import re
 import subprocess
 
 from cpc.emit import chunks
-from cpc.emit import codegen as cg
+from cpc.emit import preamble
 from helpers import HDR, emit
 from test_chunks import chunk_functions, many
 
@@ -42,7 +42,7 @@ def test_a_large_body_that_stays_one_function_is_a_large_function():
 
 
 def test_a_body_at_the_limit_keeps_the_attributes_of_every_cps_function():
-    out = emit(many(cg.LARGE_BODY_SITES))
+    out = emit(many(preamble.LARGE_BODY_SITES))
     assert 'CPC_LARGE_FN' not in out
     assert all('CPC_CPS_FN' in h for h in heads(out, 'f'))
 
@@ -63,3 +63,10 @@ def test_gcc_compiles_a_large_body_at_O1_and_the_others_at_the_command_line_s_le
                          re.M))
     assert {'f__cps', 'g__cps'} <= ran, ran
     assert not ran & {'f.body', 'f__body_2', 'f__body_3'}, ran
+
+
+def test_the_preamble_defines_the_large_functions_attribute_only_when_asked():
+    assert '#define CPC_CPS_FN' in preamble.preamble(False)
+    assert 'CPC_LARGE_FN' not in preamble.preamble(False)
+    assert preamble.preamble(True).startswith(preamble.preamble(False))
+    assert '#define CPC_LARGE_FN' in preamble.preamble(True)
