@@ -647,6 +647,18 @@ def test_breakpoint_on_a_spawned_statement_has_one_location_and_stops_once_per_s
     assert 'j=6\nj=7\n' in out, out
 
 
+# ---- a spawned statement's frame, named for its symbol (main.spawn.1) --------------
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_a_spawned_statements_frame_is_named_for_its_symbol_in_bt_and_info_frame(opt):
+    out = gdb(build('spawned_call', opt), 'break spawned_call.cpc:9', 'run', 'bt',
+              'frame 1', 'info frame', 'info cpc-threads', 'kill')
+    assert re.search(r'\n(#1 |    )\s*main\.spawn\.1 \(\) at \S*spawned_call\.cpc:15\n', out), out
+    assert ' called by main.spawn.1 (waiting in the thread' in out, out
+    assert re.search(r'^    #1  main\.spawn\.1 \(\) at \S*spawned_call\.cpc:15$', out, re.M), out
+    assert '__spawn_' not in out, out
+
+
 # ---- a server: every thread, with the release runtime ------------------------------
 
 SERVER_CLIENTS = 200

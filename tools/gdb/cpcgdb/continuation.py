@@ -8,7 +8,7 @@ import re
 
 import gdb
 
-from .names import DISPATCH_RE, RESUME_RE
+from .names import DISPATCH_RE, RESUME_RE, shown_name
 from .resume_lines import _resume_loc
 from .runtime import _u32, _u64
 from .spawns import _start_target
@@ -46,7 +46,7 @@ class LogicalFrame:
     def describe(self):
         args = ', '.join('%s=%s' % (n, _fmt_value(v)) for n, v in self.variables)
         note = ' [%s]' % self.note if self.note else ''
-        return '%s (%s)%s%s' % (self.func, args, note, _where(self.loc))
+        return '%s (%s)%s%s' % (shown_name(self.func), args, note, _where(self.loc))
 
 
 def _struct_vars(addr, t):

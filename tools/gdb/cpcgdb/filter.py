@@ -9,7 +9,7 @@ import gdb
 
 from .continuation import continuation_frames
 from .cpsframe import chunk_params, _frame_k
-from .names import GENERATED_RE, TRAMPOLINES
+from .names import GENERATED_RE, shown_name, TRAMPOLINES
 from .stacks import _count_bodies, _groups
 from .symbols import cname, user_name
 from .tables import _resident
@@ -39,7 +39,7 @@ class RenamedFrame(FrameDecorator):
     def function(self):
         name = cname(self.inferior_frame())
         if GENERATED_RE.match(name):
-            return user_name(name)
+            return shown_name(user_name(name))
         return super().function()
 
     def frame_args(self):
@@ -78,7 +78,7 @@ class ContinuationFrame(FrameDecorator):
 
     def function(self):
         # indented under the numbered frames (gdb prints no level here)
-        return '    ' + self.lf.func + (' [%s]' % self.lf.note if self.lf.note else '')
+        return '    ' + shown_name(self.lf.func) + (' [%s]' % self.lf.note if self.lf.note else '')
 
     def address(self):
         return None

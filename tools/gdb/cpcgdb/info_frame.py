@@ -7,6 +7,7 @@ import gdb
 
 from .filter import _Arg, ContinuationFrame, RenamedFrame
 from .shown import _gdb_errors, _selected_frame, _shown_frame_of, _shown_frames
+from .names import shown_name
 from .symbols import _fmt_value
 
 
@@ -47,7 +48,7 @@ def _describe_frame(f):
     nxt = every.index(dec) + 1
     waiting = []
     while nxt < len(every) and isinstance(every[nxt], ContinuationFrame):
-        waiting.append(every[nxt].lf.func)
+        waiting.append(shown_name(every[nxt].lf.func))
         nxt += 1
     older = frames[at + 1] if at + 1 < len(frames) else None
     if waiting:

@@ -95,6 +95,21 @@ def chunk_symbols(func, block=None):
         if sym is None or sym.addr_class != gdb.SYMBOL_LOC_BLOCK:
             return out
         out.append(sym)
+# a spawned statement outlined from F, the cps function F__spawn_N in the C
+SPAWNED_RE = re.compile(r'^(.+)__spawn_(\d+)$')
+
+
+def shown_name(func):
+    """The name a cps function is shown under: its own, or for a spawned
+    statement outlined from F (F__spawn_N in the C) the name of its symbols,
+    F.spawn.N, as gcc names the parts it outlines (`main._omp_fn.0`): the
+    user wrote no name for it, and its generated C name would read as one
+    of theirs.  Only the views print it; the extension reasons on the C
+    names."""
+    m = SPAWNED_RE.match(func or '')
+    return '%s.spawn.%s' % (shown_name(m.group(1)), m.group(2)) if m else func
+
+
 CPS_CALL_RE = re.compile(r'<([A-Za-z_][A-Za-z0-9_]*)__cps(?:\+\d+)?>')
 
 

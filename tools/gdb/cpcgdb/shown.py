@@ -7,6 +7,7 @@ import re
 import gdb
 
 from .filter import _Arg, ContinuationFrame, FrameDecorator, RenamedFrame
+from .names import shown_name
 from .symbols import _fmt_value
 
 
@@ -59,7 +60,7 @@ def _waiting_above(frames, i):
             for d in frames[j:]:
                 if not isinstance(d, ContinuationFrame):
                     break
-                names.append(d.lf.func)
+                names.append(shown_name(d.lf.func))
             return last, names
         last = j
     return None, []

@@ -6,7 +6,7 @@ import gdb
 
 from . import state
 from .cpsframe import _frame_k
-from .names import GENERATED_RE, _kind_of, RESUME_RE
+from .names import GENERATED_RE, _kind_of, RESUME_RE, shown_name
 from .resume_breakpoints import _ResumeBreakpoint
 from .resume_lines import _resume_loc
 from .step_end import _entered_callee, _left_normally, _still_in
@@ -91,7 +91,7 @@ def _end_of_thread(name):
         if not isinstance(state.last_stop, gdb.StopEvent) or isinstance(
                 state.last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
             return
-    gdb.write('[cpc: %s was the thread\'s first function: its return ends the thread]\n' % name)
+    gdb.write('[cpc: %s was the thread\'s first function: its return ends the thread]\n' % shown_name(name))
     if quiet:
         _print_frame()
 
