@@ -659,6 +659,29 @@ def test_a_spawned_statements_frame_is_named_for_its_symbol_in_bt_and_info_frame
     assert '__spawn_' not in out, out
 
 
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_finish_into_a_spawned_statement_ends_at_the_call_with_its_value(opt):
+    out = gdb(build('spawned_call', opt), 'break spawned_call.cpc:9', 'run', 'finish',
+              'kill')
+    assert re.search(r'\n#0  (0x[0-9a-f]+ in )?main\.spawn\.1 \(\) at \S*spawned_call\.cpc:15\n15\t',
+                     out), out
+    assert re.search(r'^Value returned is \$\d+ = 9$', out, re.M), out
+    assert '__spawn_' not in out and 'cpc_runtime.h' not in out, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_finish_into_a_threads_first_function_ends_at_the_call_with_its_value(opt):
+    out = gdb(build('spawned_runner', opt), 'break spawned_runner.cpc:9', 'run', 'finish',
+              'kill')
+    # (optimised, gcc may put the end of the call, the result's store, on
+    # the next line's first instruction: the stop is there)
+    line = '15' if opt == '-O0' else '1[56]'
+    assert re.search(r'\n#0  (0x[0-9a-f]+ in )?runner \(\) at \S*spawned_runner\.cpc:%s\n%s\t'
+                     % (line, line), out), out
+    assert re.search(r'^Value returned is \$\d+ = 9$', out, re.M), out
+    assert 'cpc_resume' not in out and 'cpc_k' not in out, out
+
+
 # ---- a server: every thread, with the release runtime ------------------------------
 
 SERVER_CLIENTS = 200

@@ -33,6 +33,7 @@ class _ResumeBreakpoint(gdb.Breakpoint):
         self.hit = False
         self.returning = None       # (finish) the type the function returns
         self.value = None           # (finish) what it returned
+        self.then = None            # (finish) where the stop goes on to, past the restores
         self.moves = _MoveTracker(self)
 
     def stop(self):

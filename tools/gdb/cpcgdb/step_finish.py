@@ -10,7 +10,7 @@ from .names import GENERATED_RE, _kind_of, RESUME_RE, shown_name
 from .resume_breakpoints import _ResumeBreakpoint
 from .resume_lines import _resume_loc
 from .step_end import _entered_callee, _left_normally, _still_in
-from .step_targets import _next_chunk
+from .step_targets import _next_chunk, _past_restores
 from .stop_print import _restore_stop_print, _set_until_stop
 from .symbols import cname, _function_block, _owns, user_name
 
@@ -170,6 +170,8 @@ def _go_on(kind, bp, start, mode, into):
     elif bp.hit:
         if kind == 'finish' and bp.at_entry:
             _to_call_line()
+        elif kind == 'finish' and bp.then is not None:
+            _advance(bp.then)
         _print_frame()
         if kind == 'finish':
             _print_returned(bp.value)
@@ -188,17 +190,23 @@ def _to_call_line():
     fb = _function_block(f.pc())
     if loc is None or fb is None:
         return False
-    rows = sorted((e.pc, e.line) for e in f.find_sal().symtab.linetable()
-                  if e.pc > f.pc() and _owns(fb, e.pc))
-    # (the last row of the line's first run: past the restores)
-    pc = None
-    for addr, line in rows:
-        if line == loc[1]:
-            pc = addr
-        elif pc is not None:
-            break
-    if pc is None:
-        return False
+    # (the line's first run after the function's start, up to the first
+    # call: past the restores, before the statements of the user's that
+    # share the call's line)
+    start = next((pc for pc, line in sorted(
+        (e.pc, e.line) for e in f.find_sal().symtab.linetable()
+        if e.pc > f.pc() and _owns(fb, e.pc)) if line == loc[1]), None)
+    if start is None:
+        # (gcc put the end of the call, the result's store, on the next
+        # line's code: the function's start is the call's line)
+        return f.find_sal().line == loc[1]
+    return _advance(_past_restores(start, loc[1]))
+
+
+def _advance(pc):
+    """On to pc in the selected frame, without a word."""
+    if gdb.selected_frame().pc() == pc:
+        return True
     _set_until_stop(('suppress-cli-notifications', 'on'))
     try:
         gdb.execute('advance *0x%x' % pc, to_string=True)

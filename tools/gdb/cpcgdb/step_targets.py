@@ -22,7 +22,7 @@ from .symbols import body_symbol, cname, _function_block, _owns, user_name
 from .tailcalls import _cps_calls
 
 
-def _caller_resume(f, at_stub=False):
+def _caller_resume(f, at_stub=False, at_label=False):
     """(address of the resume label, k) of the cps caller of the function
     running in frame f: where it goes on once f's function returns.  With
     at_stub, when the label has no address (optimised: the caller's body
@@ -47,16 +47,30 @@ def _caller_resume(f, at_stub=False):
     addr = _labels_of(caller, fn).get(line)
     if addr is None:
         return (fn, k, True) if at_stub and line is not None else None
-    # past the restores of the caller's variables, before it takes the
-    # result: the last statement on the call's line after the label
-    body = body_symbol(caller, gdb.block_for_pc(fn))
-    for e in sorted(body.symtab.linetable(), key=lambda e: e.pc):
-        if e.pc < addr:
-            continue
-        if e.line != line:
+    end = _past_restores(addr, line)
+    return (addr, k, False, end) if at_label else (end, k)
+
+
+def _past_restores(addr, line):
+    """Where the caller's code after the call's resume label addr (on the
+    call's line) has restored its variables and not yet taken the result:
+    the last statement of the call's line after the label before the first
+    that calls a function.  (The restores call none; the statements of the
+    user's that share the call's line, as in a spawned statement written on
+    one line, `cpc_spawn { int r = f(); printf(...); }`, and the frame's
+    drop and the return to the caller's caller after them, are not the
+    call's.)"""
+    fb = _function_block(addr)
+    rows = sorted((e.pc, e.line) for e in gdb.find_pc_line(addr).symtab.linetable()
+                  if e.pc >= addr and _owns(fb, e.pc))
+    arch = gdb.selected_inferior().architecture()
+    end = addr
+    for (a, ln), b in zip(rows, [r[0] for r in rows[1:]] + [fb.end]):
+        if ln != line or a > addr and b > a and any(
+                insn['asm'].startswith('call') for insn in arch.disassemble(a, b - 1)):
             break
-        addr = e.pc
-    return addr, k
+        end = a
+    return end
 
 
 def _before_step(kind):
@@ -72,9 +86,13 @@ def _before_step(kind):
             return
         if kind == 'finish' and not _MI:
             hold(f)
-        target, into = None, []
+        target, into, then = None, [], None
         if kind == 'finish':
-            target, mode = _caller_resume(f, True), 'finish'
+            # (the result is read at the resume label, where the caller's
+            # frame is still the top one; the stop is past the restores)
+            target, mode = _caller_resume(f, True, True), 'finish'
+            if target is not None and len(target) == 4:
+                target, then = target[:3], target[3]
             if target is None and not _MI and _thread_outermost(f):
                 state.step = (kind, _NoBreakpoint(), user_name(name), 'outermost', [])
                 _quiet_finish(f)
@@ -119,6 +137,7 @@ def _before_step(kind):
             if kind == 'finish' and not _MI:
                 _quiet_finish(f)
                 state.step[1].returning = _return_type(f)
+                state.step[1].then = then
         elif into:
             state.step = (kind, _NoBreakpoint(), f, mode, into)
         else:
@@ -304,10 +323,43 @@ def _thread_outermost(f):
 def _return_type(f):
     """The type cps function frame f returns, or None (void): the type of
     the translation's `cpc_ret`, which each `return v;` of its body declares
-    in a block of its own (f's function: the body or a chunk)."""
+    in a block of its own (f's function: the body or a chunk; optimised,
+    where the body is inlined into each resume function, the `return` may
+    be in another one, F__resume_N, or in its entry F__cps)."""
     fb = _function_block(f.pc())
-    if fb is None or f.find_sal().symtab is None:
+    symtab = f.find_sal().symtab
+    if fb is None or symtab is None:
         return None
+    func = user_name(cname(f))
+    others = []
+    for n in range(1, 1000):
+        sym = gdb.lookup_static_symbol('%s__resume_%d' % (func, n), gdb.SYMBOL_VAR_DOMAIN)
+        if sym is None or sym.addr_class != gdb.SYMBOL_LOC_BLOCK:
+            break
+        others.append(sym)
+    others.append(gdb.lookup_static_symbol(func + '__cps') or
+                  gdb.lookup_global_symbol(func + '__cps'))
+    blocks = [fb] + [_function_block(int(s.value().address)) for s in others
+                     if s is not None and s.addr_class == gdb.SYMBOL_LOC_BLOCK]
+    rows = symtab.linetable()
+    for i, g in enumerate(blocks):
+        if g is None:
+            continue
+        for e in rows:
+            if not _owns(g, e.pc):
+                continue
+            b = gdb.block_for_pc(e.pc)
+            found = None
+            while b is not None and b.function is None:
+                for sym in b:
+                    if sym.name == 'cpc_ret':
+                        found = found or sym.type
+                b = b.superblock
+            # (in another function, only a `return` of f's own body, not
+            # of a callee inlined there)
+            if found is not None and (i == 0 or b is not None and b.function.name == func):
+                return found
+    return None
     for e in f.find_sal().symtab.linetable():
         if not _owns(fb, e.pc):
             continue

@@ -103,10 +103,13 @@ def _is_body(sym):
     if key not in _is_body_cache:
         found = False
         try:
+            # (F__cps, or F__bounce where gcc inlined the entry into its
+            # only caller, a spawn's thunk: each cps function has both)
             e = gdb.lookup_static_symbol(name + '__cps') or \
                 gdb.lookup_global_symbol(name + '__cps')
             for c in ([e] if e is not None else []) + \
-                    list(gdb.lookup_static_symbols(name + '__cps')):
+                    list(gdb.lookup_static_symbols(name + '__cps')) + \
+                    list(gdb.lookup_static_symbols(name + '__bounce')):
                 if c.symtab is not None and c.symtab.filename == sym.symtab.filename:
                     found = True
                     break
