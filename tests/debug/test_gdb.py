@@ -682,6 +682,17 @@ def test_finish_into_a_threads_first_function_ends_at_the_call_with_its_value(op
     assert 'cpc_resume' not in out and 'cpc_k' not in out, out
 
 
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_next_out_of_a_cps_function_names_its_caller_in_the_users_terms(opt):
+    # (optimised, the caller's body is inlined into its resume function,
+    # which gdb's own next would show: count__resume_1 (cpc_k=...) at 10)
+    out = gdb(build('lines', opt), 'break lines.cpc:7', 'run', 'delete', 'next', 'next', 'next',
+              'kill')
+    assert re.search(r'^(#0  )?(0x[0-9a-f]+ in )?count \(n=3\) at \S*lines\.cpc:1[345]$|^1[45]\t',
+                     out, re.M), out
+    assert '__resume' not in out and 'cpc_k' not in out and ':10\n' not in out, out
+
+
 # ---- a server: every thread, with the release runtime ------------------------------
 
 SERVER_CLIENTS = 200

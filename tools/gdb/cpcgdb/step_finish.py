@@ -15,17 +15,18 @@ from .stop_print import _restore_stop_print, _set_until_stop
 from .symbols import cname, _function_block, _owns, user_name
 
 
-def _print_frame():
+def _print_frame(level=True):
     """What `frame` prints, the frame under the user's names: its line as
     `bt` shows it through the frame filter (the cps function, the user's
-    arguments), then the source line."""
+    arguments), then the source line; without level, as a step into
+    another function prints it (no `#0`)."""
     out = gdb.execute('frame', to_string=True)
     try:
         head = gdb.execute('bt 1', to_string=True).splitlines()[0]
     except gdb.error:
         head = None
     if head and head.startswith('#0 '):
-        out = '\n'.join([head] + out.split('\n')[1:])
+        out = '\n'.join([head if level else head[len('#0'):].lstrip()] + out.split('\n')[1:])
     gdb.write(out)
 
 
@@ -157,12 +158,15 @@ def _go_on(kind, bp, start, mode, into):
             return                       # the program ended meanwhile
     if any(b.hit and not b.stopper for b in into):
         _print_frame()                   # the deferred callee's first line
-    elif bp.hit and mode == 'call' and bp.at_entry:
+    elif bp.hit and mode in ('call', 'return') and bp.at_entry:
         # (optimised: the thread starts the resume function its caller's
         # body is inlined into; gdb's next from there would take a jump to
         # a cps entry, the next call's, for a return into it)
         if _to_call_line():
-            gdb.write(gdb.execute('frame', to_string=True).split('\n', 1)[1])
+            if mode == 'return':
+                _print_frame(False)     # (in the caller: its name, as C's next shows it)
+            else:
+                gdb.write(gdb.execute('frame', to_string=True).split('\n', 1)[1])
         else:
             _rest_of_line()
     elif bp.hit and mode in ('call', 'return'):

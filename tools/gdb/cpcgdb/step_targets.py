@@ -131,7 +131,9 @@ def _before_step(kind):
                 if into:
                     target, mode = (stub, _frame_k(f), True), 'call'
                 else:
-                    target, mode = _caller_resume(f), 'return'
+                    # (optimised, the caller's body may be inlined into its
+                    # resume function: the thread is stopped where it starts)
+                    target, mode = _caller_resume(f, True), 'return'
         if target is not None and target[1] is not None:
             state.step = (kind, _ResumeBreakpoint(*target), f, mode, into)
             if kind == 'finish' and not _MI:
