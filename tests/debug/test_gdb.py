@@ -35,9 +35,12 @@ def build(name, *flags):
     return _built[key]
 
 
-def gdb(exe, *commands, script=None):
-    """gdb's output for `commands` (each an -ex), or for a command file."""
-    args = ['gdb', '-nx', '-batch', '-iex', 'add-auto-load-safe-path ' + GDB_DIR]
+def gdb(exe, *commands, script=None, extension=True):
+    """gdb's output for `commands` (each an -ex), or for a command file;
+    without extension, gdb's own (the program's script is not loaded)."""
+    args = ['gdb', '-nx', '-batch']
+    if extension:
+        args += ['-iex', 'add-auto-load-safe-path ' + GDB_DIR]
     tmp = None
     if script is not None:
         tmp = tempfile.NamedTemporaryFile('w', suffix='.gdb', delete=False)
@@ -500,6 +503,26 @@ def test_ptype_and_whatis_name_a_cps_functions_variables(opt):
     point = ['type = struct point {', '    int x;', '    int y;', '}']
     assert got == ['type = int', 'type = struct point'] + point + [
         'type = int', 'No symbol "nosuch" in current context.', '$1 = 4'] + point, out
+
+
+# every case of the value history: empty, a void last value, a number
+PRINT_HISTORY = ['print', 'p', 'print $', 'print $1', 'print (void)0', 'print', 'p', 'inspect',
+                 'print $', 'print/x', 'print -pretty --', 'print $1', 'print 5', 'print',
+                 'print $', 'print $1', 'print $$2', 'call (void)0', 'print']
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_print_with_no_expression_shows_the_last_value_as_gdbs_own_print(opt):
+    commands = [AFTER_RESUME, 'run', 'echo --print--\\n'] + PRINT_HISTORY + \
+        ['echo --end--\\n', 'kill']
+
+    def printed(out):
+        return out[out.index('--print--\n') + 10:out.index('--end--')].splitlines()
+    got = printed(gdb(build('printing', opt), *commands))
+    assert got == ['The history is empty.'] * 3 + ['History has not yet reached $1.'] + [
+        '$%d = void' % n for n in range(1, 9)] + [
+        '$9 = 5', '$10 = 5', '$11 = 5', '$12 = void', '$13 = 5', '$14 = 5'], got
+    assert got == printed(gdb(build('printing', opt), *commands, extension=False)), got
 
 
 def test_print_in_a_native_frame_names_its_c_local():

@@ -59,8 +59,10 @@ as in the program (`print x`, `print x + 1`, `print s.x`)."""
         head, expr = _split_print_args(arg)
         before = gdb.history_count()
         evaluate_in_frame(lambda e: gdb.execute('call ' + head + e, from_tty), expr)
-        if expr.strip() and gdb.history_count() == before:
-            # (a void value, which print shows and call does not)
+        if gdb.history_count() == before:
+            # (a void value, which print shows and call does not: also the
+            # last value again, for an empty expression, when that value is
+            # void; an empty history is call's error, as print's)
             n = gdb.add_history(gdb.parse_and_eval('(void)0'))
             gdb.write('$%d = void\n' % n)
 
