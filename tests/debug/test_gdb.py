@@ -705,6 +705,70 @@ def test_finish_into_a_threads_first_function_ends_at_the_call_with_its_value(op
     assert 'cpc_resume' not in out and 'cpc_k' not in out, out
 
 
+# ---- next or step past a thread's first function's last line: the thread ends ------
+
+THREAD_END_RE = re.compile(r'^\[cpc: (main\.spawn\.1|runner) was the thread\'s first function: '
+                           r'its return ends the thread\]$', re.M)
+
+
+def after_marker(out, marker='--step--'):
+    """gdb's output after `echo MARKER\\n`."""
+    return out[out.index(marker + '\n') + len(marker) + 1:]
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+@pytest.mark.parametrize('cmd', ['next', 'step'])
+@pytest.mark.parametrize('prog', ['spawned_call', 'oneline_runner'])
+def test_next_past_a_returned_call_on_a_threads_last_line_ends_the_thread(prog, cmd, opt):
+    # (stopped on the call's line after the callee returned: the call is
+    # not waited for again, and the thread's end shows no runtime frame;
+    # step, as in C, would enter printf where libc has a line table)
+    out = gdb(build(prog, opt), 'break %s.cpc:9' % prog, 'run', 'finish',
+              'skip -rfunction printf$', 'echo --step--\\n', cmd, 'kill')
+    got = after_marker(out)
+    assert THREAD_END_RE.search(got), out
+    assert re.search(r'^\[Inferior 1 \(process \d+\) exited normally\]$', got, re.M), out
+    assert 'waits for the call' not in got and 'deferred' not in got, out
+    assert not re.search(r'sched_|cpc_sched|cpc_runtime\.h|__resume|__cps|cpc_k', got), out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+def test_next_over_a_call_on_a_threads_last_line_ends_the_thread_once_it_returned(opt):
+    # (the spawned statement's line, where the thread runs it, not main's)
+    out = gdb(build('spawned_call', opt),
+              'break spawned_call.cpc:15 if $_any_caller_matches("^sched_trampoline$", 8)',
+              'run', 'delete', 'echo --step--\\n', 'next', 'kill')
+    got = after_marker(out)
+    assert THREAD_END_RE.search(got), out
+    assert re.search(r'^\[Inferior 1 \(process \d+\) exited normally\]$', got, re.M), out
+    assert not re.search(r'sched_|cpc_sched|cpc_runtime\.h|__resume|__cps|cpc_k', got), out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+@pytest.mark.parametrize('prog', ['spawned_call', 'oneline_runner'])
+def test_bt_on_a_threads_one_line_after_its_call_returned_shows_no_caller(prog, opt):
+    # (the function's frame, still in the continuation past the call, is
+    # its own, not a caller's: its line is the body's first and last)
+    out = gdb(build(prog, opt), 'break %s.cpc:9' % prog, 'run', 'finish', 'echo --step--\\n',
+              'bt', 'info frame', 'kill')
+    got = after_marker(out)
+    assert len(re.findall(r'(main\.spawn\.1|runner) \(\) at', got)) == 1, out
+    assert 'waiting in the thread' not in got, out
+
+
+@pytest.mark.parametrize('opt', ['-O0', '-O2'])
+@pytest.mark.parametrize('cmd', ['next', 'step'])
+def test_next_from_a_threads_closing_brace_goes_on_to_the_next_stop_in_the_users_code(cmd, opt):
+    # (spawned_runner.cpc: runner's closing brace at 17, main's `return 0;` at 22)
+    out = gdb(build('spawned_runner', opt), 'break spawned_runner.cpc:16', 'run', 'next',
+              'break spawned_runner.cpc:22', 'echo --step--\\n', cmd, 'kill')
+    assert re.search(r'^17\t\}$', out, re.M), out
+    got = after_marker(out)
+    assert THREAD_END_RE.search(got), out
+    assert re.search(r'^Breakpoint 2, main \(\) at \S*spawned_runner\.cpc:22\n22\t', got, re.M), out
+    assert not re.search(r'sched_|cpc_sched|cpc_runtime\.h|__resume|__cps|cpc_k', got), out
+
+
 @pytest.mark.parametrize('opt', ['-O0', '-O2'])
 def test_next_out_of_a_cps_function_names_its_caller_in_the_users_terms(opt):
     # (optimised, the caller's body is inlined into its resume function,

@@ -6,6 +6,7 @@ continuation."""
 import gdb
 
 from .continuation import _resume_point, _wait
+from .resume_lines import waits_on_line
 from .names import _chunk, chunk_symbols, GENERATED_RE, _is_generated_name, _kind_of
 from .symbols import body_symbol, cname, _function_block, _owns, user_name
 
@@ -62,11 +63,19 @@ def _at_edge(f, k=None):
         # with the frame still there)
         m = GENERATED_RE.match(cname(f))
         chunk = _chunk(m) if m and _kind_of(m) == 'body' else 1
-        if line == fb.function.line and chunk == 1:
-            return True
-        if line != last or (m and _kind_of(m) == 'body' and
-                            len(chunk_symbols(m.group(1), f.block())) >= chunk):
+        first = line == fb.function.line and chunk == 1
+        if not first and (line != last or (m and _kind_of(m) == 'body' and
+                                           len(chunk_symbols(m.group(1), f.block())) >= chunk)):
             return False
+        if k is not None and waits_on_line(cname(f), f.pc(), line):
+            # (a call's line that is also the first or the last, as in a
+            # function or a spawned statement written on one line: the line
+            # does not tell the push, the call and its return, the drop
+            # apart; the frame is held while the continuation's top frame
+            # is the function's -- save in a recursion on that line)
+            return _resume_point(_wait(k) - 8)[0] != user_name(cname(f))
+        if first:
+            return True
         # (the start of the run of rows of that line where f stands: gcc
         # may put a part of the function, f.cold, below it)
         start = f.pc()

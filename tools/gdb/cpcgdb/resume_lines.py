@@ -93,3 +93,22 @@ def _inlined_resume_loc(stub):
 def _labels_of(func, near_pc):
     """{line: address} of the resume labels of cps function func's body."""
     return {line: addr for (_, line, addr) in _labels(func, near_pc).values()}
+
+
+def waits_on_line(func, near, line):
+    """Whether cps function func has a resume point on line (a cps call
+    there): a label of its body, or (optimised) an entry of F__lines."""
+    try:
+        if line in _labels_of(func, near):
+            return True
+    except (RuntimeError, gdb.error, AttributeError):
+        pass
+    try:
+        b = gdb.block_for_pc(near)
+        sym = gdb.lookup_symbol(user_name(func) + '__lines', b)[0] if b is not None else None
+        if sym is None:
+            return False
+        v = sym.value()
+        return any(int(v[n]) == line for n in range(1, v.type.range()[1] + 1))
+    except (RuntimeError, gdb.error, AttributeError, ValueError):
+        return False

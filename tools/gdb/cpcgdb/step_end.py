@@ -7,7 +7,8 @@ import gdb
 
 from . import state
 from .cpsframe import _older
-from .symbols import _function_block, _owns
+from .names import GENERATED_RE, _kind_of, TRAMPOLINES
+from .symbols import cname, _function_block, _owns
 
 
 def _step_goes_on(f):
@@ -22,6 +23,8 @@ def _step_goes_on(f):
             return False
         if mode == 'enter':
             return True
+        if mode == 'ends':
+            return not _still_in(start) and _out_of_users_code(f)
         if mode == 'chunk':
             return _still_in(start)
         if _entered_callee(start) or (mode == 'call' and _left_normally(start)) or \
@@ -30,6 +33,17 @@ def _step_goes_on(f):
         return True
     except (gdb.error, RuntimeError, ValueError, AttributeError):
         return False
+
+
+def _out_of_users_code(f):
+    """Whether frame f runs the scheduler's code, or the glue generated
+    around a cps function's body (a thread's first function returned
+    there), not the program's."""
+    name = cname(f)
+    m = GENERATED_RE.match(name)
+    if m is not None:
+        return _kind_of(m) != 'body'
+    return name in TRAMPOLINES or name.startswith('cpc_') or f.find_sal().symtab is None
 
 
 def _at_user_breakpoint(f):

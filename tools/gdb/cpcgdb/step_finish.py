@@ -9,8 +9,9 @@ from .cpsframe import _frame_k
 from .names import GENERATED_RE, _kind_of, RESUME_RE, shown_name
 from .resume_breakpoints import _ResumeBreakpoint
 from .resume_lines import _resume_loc
-from .step_end import _entered_callee, _left_normally, _still_in
-from .step_targets import _next_chunk, _past_restores
+from .step_end import _entered_callee, _left_normally, _out_of_users_code, _still_in
+from .step_targets import (_ends_function, _next_chunk, _NoBreakpoint, _past_restores,
+                           _thread_outermost)
 from .stop_print import _restore_stop_print, _set_until_stop
 from .symbols import cname, _function_block, _owns, user_name
 
@@ -92,9 +93,30 @@ def _end_of_thread(name):
         if not isinstance(state.last_stop, gdb.StopEvent) or isinstance(
                 state.last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
             return
-    gdb.write('[cpc: %s was the thread\'s first function: its return ends the thread]\n' % shown_name(name))
+    _say_thread_ends(name)
     if quiet:
         _print_frame()
+
+
+def _say_thread_ends(name):
+    gdb.write('[cpc: %s was the thread\'s first function: its return ends the thread]\n'
+              % shown_name(name))
+
+
+def _past_thread_end(start, func):
+    """After gdb's own next/step from frame start, the thread's first
+    function func, over the rest of its last line: where that ended in the
+    scheduler or the generated code that ran func (the thread has ended),
+    on, as a C thread's end goes on into code the user does not see, to
+    the program's next stop (a breakpoint, a signal, its end).  Whether it
+    went on."""
+    if isinstance(state.last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)) or \
+            not gdb.selected_inferior().pid or _still_in(start) or \
+            not _out_of_users_code(gdb.selected_frame()):
+        return False
+    _say_thread_ends(func)
+    _continue()
+    return True
 
 
 def _go_on(kind, bp, start, mode, into):
@@ -102,6 +124,14 @@ def _go_on(kind, bp, start, mode, into):
     if mode == 'outermost':
         if not isinstance(state.last_stop, (gdb.BreakpointEvent, gdb.SignalEvent)):
             _end_of_thread(start)
+        return
+    if mode == 'ends':
+        # next/step past the end of a thread's first function: gdb's own
+        # stopped in the scheduler or the generated code that ran it (not
+        # printed); on, as a C thread's end goes on into code the user does
+        # not see, to the program's next stop (a breakpoint, a signal, its
+        # end)
+        _past_thread_end(start, bp.func)
         return
     if mode == 'enter':
         # go on to the body's first line unless the step stopped for
@@ -165,6 +195,8 @@ def _go_on(kind, bp, start, mode, into):
         if _to_call_line():
             if mode == 'return':
                 _print_frame(False)     # (in the caller: its name, as C's next shows it)
+            elif _ends_thread(gdb.selected_frame()):
+                _rest_of_line()         # (which goes on past the thread's end)
             else:
                 gdb.write(gdb.execute('frame', to_string=True).split('\n', 1)[1])
         else:
@@ -230,6 +262,17 @@ def _print_returned(v):
         pass
 
 
+def _ends_thread(f):
+    """Whether the rest of the line where frame f stands ends the thread:
+    f runs its first function, whose last line it is (gdb's next then ends
+    in the scheduler or the generated code that ran it)."""
+    try:
+        return GENERATED_RE.match(cname(f)) is not None and _ends_function(f) and \
+            _thread_outermost(f)
+    except (gdb.error, RuntimeError, AttributeError, ValueError):
+        return False
+
+
 def _rest_of_line():
     """`next` to the end of the line where a thread resumed, and, when the
     line is the last of a chunk of a body cut into chunks, on into the next
@@ -238,8 +281,20 @@ def _rest_of_line():
         f = gdb.selected_frame()
         m = GENERATED_RE.match(cname(f))
         addr = _next_chunk(f) if m and _kind_of(m) == 'body' else None
+        ends = addr is None and _ends_thread(f)
     except (gdb.error, RuntimeError, AttributeError, ValueError):
-        addr = None
+        addr, ends = None, False
+    if ends:
+        # (its stop out of the user's code is not printed: _step_goes_on)
+        func = user_name(cname(f))
+        state.last_stop = None
+        state.step = ('next', _NoBreakpoint(func), f, 'ends', [])
+        try:
+            gdb.execute('next')
+        finally:
+            state.step, state.quiet_step = None, False
+        _past_thread_end(f, func)
+        return
     if addr is None:
         gdb.execute('next')
         return

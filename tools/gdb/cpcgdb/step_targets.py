@@ -134,6 +134,12 @@ def _before_step(kind):
                     # (optimised, the caller's body may be inlined into its
                     # resume function: the thread is stopped where it starts)
                     target, mode = _caller_resume(f, True), 'return'
+                    if target is None and kind in ('next', 'step') and \
+                            _ends_function(f) and _thread_outermost(f):
+                        # (no cps caller: the rest of the line ends the
+                        # thread, a call on it having returned already)
+                        state.step = (kind, _NoBreakpoint(user_name(name)), f, 'ends', [])
+                        return
         if target is not None and target[1] is not None:
             state.step = (kind, _ResumeBreakpoint(*target), f, mode, into)
             if kind == 'finish' and not _MI:
@@ -150,8 +156,12 @@ def _before_step(kind):
 
 
 class _NoBreakpoint:
-    """No place to go on to (next/step/finish's target unknown)."""
+    """No place to go on to (next/step/finish's target unknown, or the
+    thread ends: then func, the cps function it ends in)."""
     hit = False
+
+    def __init__(self, func=None):
+        self.func = func
 
     def remove(self):
         pass
@@ -242,10 +252,16 @@ def _into_callees(f, label, into=True):
         ranges = [(a, b) for a, b in zip(rows, rows[1:] + [fb.end])
                   if b > f.pc() and gdb.find_pc_line(a).line == line]
         ranges = [(max(a, f.pc()), b) for a, b in ranges]
+        if not rows:
+            # (a function on one line, that of the code before it: gcc
+            # starts no row of its own)
+            ranges = [(f.pc(), fb.end)]
     else:
         ranges = [(f.pc(), label)]
     out = []
-    for callee in dict.fromkeys(g for g, _ in _cps_calls(fb, ranges)):
+    # (no range: none of the line is left, nor any call)
+    calls = _cps_calls(fb, ranges) if ranges else []
+    for callee in dict.fromkeys(g for g, _ in calls):
         if callee.startswith('cpc_'):
             continue                    # a primitive, or the runtime's (not stepped into)
         try:
@@ -322,6 +338,17 @@ def _thread_outermost(f):
         f.older() is not None and GENERATED_RE.match(cname(f.older())) is not None
 
 
+def _ends_function(f):
+    """Whether the rest of the line where frame f (a body) stands ends its
+    function: no code of another line follows, but the closing one's."""
+    fb = _function_block(f.pc())
+    rows = [e for e in f.find_sal().symtab.linetable() if _owns(fb, e.pc)]
+    if not rows:
+        return True     # (one line, that of the code before it: gcc starts no row)
+    last = max(enumerate(rows), key=lambda ie: (ie[1].pc, ie[0]))[1].line
+    return all(e.line in (0, f.find_sal().line, last) for e in rows if e.pc > f.pc())
+
+
 def _return_type(f):
     """The type cps function frame f returns, or None (void): the type of
     the translation's `cpc_ret`, which each `return v;` of its body declares
@@ -361,14 +388,4 @@ def _return_type(f):
             # of a callee inlined there)
             if found is not None and (i == 0 or b is not None and b.function.name == func):
                 return found
-    return None
-    for e in f.find_sal().symtab.linetable():
-        if not _owns(fb, e.pc):
-            continue
-        b = gdb.block_for_pc(e.pc)
-        while b is not None and b.function is None:
-            for sym in b:
-                if sym.name == 'cpc_ret':
-                    return sym.type
-            b = b.superblock
     return None
