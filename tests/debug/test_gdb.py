@@ -717,7 +717,7 @@ def after_marker(out, marker='--step--'):
 
 
 @pytest.mark.parametrize('opt', ['-O0', '-O2'])
-@pytest.mark.parametrize('cmd', ['next', 'step'])
+@pytest.mark.parametrize('cmd', ['next', 'step', 'until'])
 @pytest.mark.parametrize('prog', ['spawned_call', 'oneline_runner'])
 def test_next_past_a_returned_call_on_a_threads_last_line_ends_the_thread(prog, cmd, opt):
     # (stopped on the call's line after the callee returned: the call is
@@ -757,7 +757,7 @@ def test_bt_on_a_threads_one_line_after_its_call_returned_shows_no_caller(prog, 
 
 
 @pytest.mark.parametrize('opt', ['-O0', '-O2'])
-@pytest.mark.parametrize('cmd', ['next', 'step'])
+@pytest.mark.parametrize('cmd', ['next', 'step', 'until'])
 def test_next_from_a_threads_closing_brace_goes_on_to_the_next_stop_in_the_users_code(cmd, opt):
     # (spawned_runner.cpc: runner's closing brace at 17, main's `return 0;` at 22)
     out = gdb(build('spawned_runner', opt), 'break spawned_runner.cpc:16', 'run', 'next',

@@ -50,6 +50,9 @@ def _define_hooks():
     for kind in ('next', 'step', 'finish'):
         _define_hook('hook-' + kind, 'cpc-before-' + kind)
         _define_hook('hookpost-' + kind, 'cpc-after-' + kind)
+    for hook in ('hook-until', 'hookpost-until'):
+        _define_hook(hook, 'cpc-%s-until' % ('before' if hook == 'hook-until' else 'after'),
+                     "until will stop in the scheduler past a thread's first function")
     if not _MI:
         for kind in ('ptype', 'whatis'):
             _define_hook('hook-' + kind, 'cpc-before-type', "%s will not name a cps "
@@ -75,7 +78,7 @@ def register():
     _registered = True
     _FirstPass()
     skip_runtime()
-    for kind in ('next', 'step', 'finish'):
+    for kind in ('next', 'step', 'finish', 'until'):
         _Hook('cpc-before-' + kind, _before_step, kind)
         _Hook('cpc-after-' + kind, _after_step, kind)
     _Hook('cpc-before-stop-print', _before_stop_print, 'stop')

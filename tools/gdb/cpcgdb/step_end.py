@@ -15,7 +15,7 @@ def _step_goes_on(f):
     """Whether the stop now ending a next or step (not at a breakpoint, no
     signal) is one _after_step goes on from, to where the thread resumes
     (its conditions, as far as they can be told before the stop's print)."""
-    if state.step is None or state.step[0] not in ('next', 'step'):
+    if state.step is None or state.step[0] not in ('next', 'step', 'until'):
         return False
     kind, bp, start, mode, into = state.step
     try:

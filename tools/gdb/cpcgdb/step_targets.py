@@ -76,7 +76,20 @@ def _past_restores(addr, line):
 def _before_step(kind):
     """Before next/step/finish: the breakpoint where this CPC thread goes
     on, and how to end there (mode: 'call' after a cps call on this line,
-    'return' after this function returns, 'enter' into a deferred body)."""
+    'return' after this function returns, 'enter' into a deferred body,
+    'ends' past the end of the thread's first function)."""
+    if kind == 'until':
+        # (`until` and `until LOCATION`, which no hook tells apart, agree
+        # with next only past the end of a thread's first function, where
+        # the function's frame pops: there alone they go on as next does)
+        _before_step('next')
+        if state.step is not None and state.step[3] == 'ends':
+            state.step = ('until',) + state.step[1:]
+        elif state.step is not None:
+            for b in [state.step[1]] + state.step[4]:
+                b.remove()
+            state.step = None
+        return
     state.step = None
     _skip_generated_glue()
     try:
