@@ -1,7 +1,9 @@
 """Checks of the benchmark programs themselves (`make test-bench`, seconds):
-the naive web servers answer what they should, and the targets are
-computed from a log as they should be.  No timing is asserted."""
+the naive web servers answer what they should, the targets are computed
+from a log as they should be, and the hand-written runtime benchmark has the
+shape cpcc emits.  No timing is asserted."""
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -11,9 +13,13 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "report"))
+sys.path.insert(0, os.path.join(HERE, "runtime"))
+import instructions  # noqa: E402
 import targets  # noqa: E402
 
 BINDIR = os.environ.get("NAIVE_BINDIR", os.path.join(HERE, "..", "build", "bench", "servers"))
+RUNTIME_BINDIR = os.environ.get("RUNTIME_BENCH_BINDIR",
+                                os.path.join(HERE, "..", "build", "bench", "runtime"))
 BODY = b"<html><body>Hello from a naive server.</body></html>\n"
 
 
@@ -173,3 +179,27 @@ def test_plain_c_time_of_a_case_is_none_once_one_file_failed_as_plain_c():
     assert add(add(0.0, 0, 1.5), 0, 2.0) == 3.5
     assert add(add(0.0, 1, 1.5), 0, 2.0) is None       # a later file compiles
     assert add(add(0.0, 0, 1.5), 1, 2.0) is None
+
+
+def instructions_per_operation(system, test, tmp, n=20000):
+    binary = os.path.join(RUNTIME_BINDIR, "bench-" + system)
+    assert os.access(binary, os.X_OK), "%s was not built" % binary
+    _, t1 = instructions.profile(binary, test, n, tmp)
+    _, t2 = instructions.profile(binary, test, 2 * n, tmp)
+    return (t2 - t1) / float(n * instructions.TESTS[test])
+
+
+# bench/runtime/cpc.c is "cps code written by hand in exactly the shape cpcc
+# emits" and the tables set it beside cpc_src.cpc, the same benchmarks through
+# cpcc: when the translator's output changes shape and the hand-written file
+# does not follow, the two columns measure different code.  What callgrind
+# counts shows it: the same instructions per operation.
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind missing")
+@pytest.mark.parametrize("test", sorted(instructions.TESTS))
+def test_hand_written_runtime_benchmark_runs_the_instructions_cpcc_emits(test, tmp_path):
+    by_hand = instructions_per_operation("cpc", test, str(tmp_path))
+    via_cpcc = instructions_per_operation("cpcc", test, str(tmp_path))
+    assert abs(by_hand - via_cpcc) < 0.05, (
+        "%s: %.2f instructions an operation by hand (bench/runtime/cpc.c), %.2f via cpcc "
+        "(bench/runtime/cpc_src.cpc): the hand-written benchmark no longer has the shape "
+        "cpcc emits" % (test, by_hand, via_cpcc))

@@ -2,13 +2,19 @@
  * cpc.c -- the CPC side of the runtime micro-benchmarks.
  *
  * Each benchmark is written first as the CPC source it stands for (in the
- * comment above it), then by hand in exactly the shape cpcc emits for that
- * source (docs/abi.md): frame structs between CPC_FRAMES_BEGIN/END, a
- * C entry point f__cps reserving room once (cpc_enter) with a cold
- * f__defer, a body with a resume switch that pushes one frame per
- * invocation (CPC_PUSH_RESERVED), fills it before each cps call and reads
- * it back after (CPC_TOP) and drops it on the way out (CPC_DROP), resume
- * and bounce stubs, spawn thunks.  Linked against build/runtime/libcpc.a.
+ * comment above it), then by hand in exactly the shape `cpcc -O2` emits for
+ * that source (docs/abi.md; cpc_src.cpc is the same source through cpcc):
+ * frame structs between CPC_FRAMES_BEGIN/END; a C entry point f__cps that
+ * reserves room once (cpc_enter, or cpc_enter_leaf for a function that
+ * makes no cps call) and otherwise defers the call through the runtime's
+ * cpc_deferN with the function's cpc_deferral table and cold f__bounce;
+ * a body with a resume switch that pushes one frame per invocation
+ * (CPC_PUSH_RESERVED) and keeps the function's variables in it, read and
+ * written in place (the frame-resident data flow of -O1 and above), finds
+ * the frame again after each cps call (CPC_TOP), drops it on the way out
+ * (CPC_DROP) and returns to its caller (cpc_resume_caller); resume stubs
+ * that pass the body its parameters from the frame; spawn thunks.  Linked
+ * against build/runtime/libcpc.a.
  */
 #include <cpc/cpc_runtime.h>
 #include "bench_common.h"
@@ -48,10 +54,13 @@ static void bench_loop(void)
 #endif
 
 /* As at the top of every file cpcc generates (docs/translator.md): cps
-   functions are compiled without gcc's SLP vectoriser. */
+   functions are compiled without gcc's SLP vectoriser, and at -O0 without
+   stack slot sharing. */
 #ifndef CPC_CPS_FN
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define CPC_CPS_FN __attribute__((optimize("no-tree-slp-vectorize")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define CPC_CPS_FN __attribute__((optimize("stack-reuse=none")))
 #else
 #define CPC_CPS_FN
 #endif
@@ -85,70 +94,68 @@ union yielder__reserve { struct yielder__frame f; };
 struct main__spawn_1    { int a0; long a1; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
+CPC_CPS_FN cpc_continuation *yielder__cps(cpc_continuation *cpc_k, int id, long n);
 static inline CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int cpc_resume,
-                                       int id, long n);
+                                                         int id, long n);
 
-static CPC_CPS_FN cpc_continuation *yielder__resume_1(cpc_continuation *cpc_k)
+/* The resume function passes the parameters the body reads from its
+   frame (the body's own copy is dead after the frame is filled). */
+static CPC_UNGUARDED CPC_RESUME_FN CPC_CPS_FN cpc_continuation *yielder__resume_1(cpc_continuation *cpc_k)
 {
-    return yielder__body(cpc_k, 1, 0, 0);
+    return yielder__body(cpc_k, 1, CPC_TOP(cpc_k, struct yielder__frame)->id,
+                         CPC_TOP(cpc_k, struct yielder__frame)->n);
 }
 
-static CPC_CPS_FN cpc_continuation *yielder__bounce(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_COLD CPC_CPS_FN cpc_continuation *yielder__bounce(cpc_continuation *cpc_k)
 {
     struct yielder__args *cpc_a = CPC_POP(cpc_k, struct yielder__args);
-    return yielder__body(cpc_k, 0, cpc_a->id, cpc_a->n);
+    return yielder__cps(cpc_k, cpc_a->id, cpc_a->n);
 }
 
-static CPC_COLD cpc_continuation *yielder__defer(cpc_continuation *cpc_k, int id, long n)
-{
-    struct yielder__args *cpc_a;
-    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct yielder__args), sizeof(union yielder__reserve)));
-    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct yielder__args);
-    cpc_a->id = id;
-    cpc_a->n = n;
-    cpc_a->cpc_fn = yielder__bounce;
-    return cpc_k;
-}
+/* What the runtime's cpc_defer2 needs to save the arguments of a call
+   that finds no room and to restart it through the bounce. */
+static const cpc_deferral yielder__deferral = {
+    yielder__bounce, sizeof(union yielder__reserve), sizeof(struct yielder__args), 2,
+    { __builtin_offsetof(struct yielder__args, id), __builtin_offsetof(struct yielder__args, n) },
+    { sizeof(((struct yielder__args *)0)->id), sizeof(((struct yielder__args *)0)->n) }
+};
 
-CPC_CPS_FN cpc_continuation *yielder__cps(cpc_continuation *cpc_k, int id, long n)
+CPC_UNGUARDED CPC_CPS_FN cpc_continuation *yielder__cps(cpc_continuation *cpc_k, int id, long n)
 {
     if (!cpc_enter(cpc_k, sizeof(union yielder__reserve)))
-        return yielder__defer(cpc_k, id, n);
+        return cpc_defer2(cpc_k, (cpc_word)(id), (cpc_word)(n), &yielder__deferral);
     return yielder__body(cpc_k, 0, id, n);
 }
 
+/* The variables live in the frame and are read and written there in
+   place (cpcc's data flow at -O1 and above). */
 static inline CPC_CPS_FN cpc_continuation *yielder__body(cpc_continuation *cpc_k, int cpc_resume,
-                                       int id, long n)
+                                                         int id, long n)
 {
+    struct yielder__frame *cpc_f;
     switch (cpc_resume) {
     case 1: goto yielder__resumed_1;
     }
     {   /* the frame of this invocation */
-        struct yielder__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct yielder__frame);
+        cpc_f = CPC_PUSH_RESERVED(cpc_k, struct yielder__frame);
         cpc_f->id = id;
         cpc_f->n = n;
         cpc_f->cpc_fn = yielder__resume_1;
     }
-    long i;
-    for (i = 0; i < n; i++) {
-        if (i == warm && id == 0)
+    for (cpc_f->i = 0; cpc_f->i < cpc_f->n; cpc_f->i++) {
+        if (cpc_f->i == warm && cpc_f->id == 0)
             mark_start();
         {   /* cpc_yield(); */
-            struct yielder__frame *cpc_f = CPC_TOP(cpc_k, struct yielder__frame);
-            cpc_f->i = i;
             return cpc_yield__cps(cpc_k);
-        }
-    yielder__resumed_1: {
-            struct yielder__frame *cpc_f = CPC_TOP(cpc_k, struct yielder__frame);
-            id = cpc_f->id;
-            n = cpc_f->n;
-            i = cpc_f->i;
+        yielder__resumed_1:
+            CPC_RESUMED();
+            cpc_f = CPC_TOP(cpc_k, struct yielder__frame);
         }
     }
-    if (id == 1)
+    if (cpc_f->id == 1)
         mark_end();
     CPC_DROP(cpc_k, struct yielder__frame);
-    return cpc_k;
+    return cpc_resume_caller(cpc_k);
 }
 
 static CPC_CPS_FN cpc_continuation *main__spawn_1__start(cpc_continuation *cpc_k)
@@ -193,122 +200,108 @@ struct main__spawn_2 { long a0; cpc_function *cpc_fn; };
 struct main__spawn_3 { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
+CPC_CPS_FN cpc_continuation *ping__cps(cpc_continuation *cpc_k, long n);
+CPC_CPS_FN cpc_continuation *pong__cps(cpc_continuation *cpc_k, long n);
 static inline CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_resume, long n);
 static inline CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_resume, long n);
 
-static CPC_CPS_FN cpc_continuation *ping__resume_1(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_RESUME_FN CPC_CPS_FN cpc_continuation *ping__resume_1(cpc_continuation *cpc_k)
 {
-    return ping__body(cpc_k, 1, 0);
+    return ping__body(cpc_k, 1, CPC_TOP(cpc_k, struct ping__frame)->n);
 }
 
-static CPC_CPS_FN cpc_continuation *ping__bounce(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_COLD CPC_CPS_FN cpc_continuation *ping__bounce(cpc_continuation *cpc_k)
 {
     struct ping__args *cpc_a = CPC_POP(cpc_k, struct ping__args);
-    return ping__body(cpc_k, 0, cpc_a->n);
+    return ping__cps(cpc_k, cpc_a->n);
 }
 
-static CPC_COLD cpc_continuation *ping__defer(cpc_continuation *cpc_k, long n)
-{
-    struct ping__args *cpc_a;
-    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct ping__args), sizeof(union ping__reserve)));
-    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct ping__args);
-    cpc_a->n = n;
-    cpc_a->cpc_fn = ping__bounce;
-    return cpc_k;
-}
+static const cpc_deferral ping__deferral = {
+    ping__bounce, sizeof(union ping__reserve), sizeof(struct ping__args), 1,
+    { __builtin_offsetof(struct ping__args, n) }, { sizeof(((struct ping__args *)0)->n) }
+};
 
-CPC_CPS_FN cpc_continuation *ping__cps(cpc_continuation *cpc_k, long n)
+/* The entry reserves room for the frame and for the 8-byte record of a
+   wait (ping__reserve's w), so the body waits without a room test. */
+CPC_UNGUARDED CPC_CPS_FN cpc_continuation *ping__cps(cpc_continuation *cpc_k, long n)
 {
     if (!cpc_enter(cpc_k, sizeof(union ping__reserve)))
-        return ping__defer(cpc_k, n);
+        return cpc_defer1(cpc_k, (cpc_word)(n), &ping__deferral);
     return ping__body(cpc_k, 0, n);
 }
 
 static inline CPC_CPS_FN cpc_continuation *ping__body(cpc_continuation *cpc_k, int cpc_resume, long n)
 {
+    struct ping__frame *cpc_f;
     switch (cpc_resume) {
     case 1: goto ping__resumed_1;
     }
     {   /* the frame of this invocation */
-        struct ping__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct ping__frame);
+        cpc_f = CPC_PUSH_RESERVED(cpc_k, struct ping__frame);
         cpc_f->n = n;
         cpc_f->cpc_fn = ping__resume_1;
     }
-    long i;
-    for (i = 0; i < n; i++) {
-        if (i == warm)
+    for (cpc_f->i = 0; cpc_f->i < cpc_f->n; cpc_f->i++) {
+        if (cpc_f->i == warm)
             mark_start();
         cpc_signal(cb);
         {   /* cpc_wait(ca); */
-            struct ping__frame *cpc_f = CPC_TOP(cpc_k, struct ping__frame);
-            cpc_f->i = i;
             return cpc_wait_reserved__cps(cpc_k, ca, -1, 0);
-        }
-    ping__resumed_1: {
-            struct ping__frame *cpc_f = CPC_TOP(cpc_k, struct ping__frame);
-            n = cpc_f->n;
-            i = cpc_f->i;
+        ping__resumed_1:
+            CPC_RESUMED();
+            cpc_f = CPC_TOP(cpc_k, struct ping__frame);
         }
     }
     mark_end();
     CPC_DROP(cpc_k, struct ping__frame);
-    return cpc_k;
+    return cpc_resume_caller(cpc_k);
 }
 
-static CPC_CPS_FN cpc_continuation *pong__resume_1(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_RESUME_FN CPC_CPS_FN cpc_continuation *pong__resume_1(cpc_continuation *cpc_k)
 {
-    return pong__body(cpc_k, 1, 0);
+    return pong__body(cpc_k, 1, CPC_TOP(cpc_k, struct pong__frame)->n);
 }
 
-static CPC_CPS_FN cpc_continuation *pong__bounce(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_COLD CPC_CPS_FN cpc_continuation *pong__bounce(cpc_continuation *cpc_k)
 {
     struct pong__args *cpc_a = CPC_POP(cpc_k, struct pong__args);
-    return pong__body(cpc_k, 0, cpc_a->n);
+    return pong__cps(cpc_k, cpc_a->n);
 }
 
-static CPC_COLD cpc_continuation *pong__defer(cpc_continuation *cpc_k, long n)
-{
-    struct pong__args *cpc_a;
-    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct pong__args), sizeof(union pong__reserve)));
-    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct pong__args);
-    cpc_a->n = n;
-    cpc_a->cpc_fn = pong__bounce;
-    return cpc_k;
-}
+static const cpc_deferral pong__deferral = {
+    pong__bounce, sizeof(union pong__reserve), sizeof(struct pong__args), 1,
+    { __builtin_offsetof(struct pong__args, n) }, { sizeof(((struct pong__args *)0)->n) }
+};
 
-CPC_CPS_FN cpc_continuation *pong__cps(cpc_continuation *cpc_k, long n)
+CPC_UNGUARDED CPC_CPS_FN cpc_continuation *pong__cps(cpc_continuation *cpc_k, long n)
 {
     if (!cpc_enter(cpc_k, sizeof(union pong__reserve)))
-        return pong__defer(cpc_k, n);
+        return cpc_defer1(cpc_k, (cpc_word)(n), &pong__deferral);
     return pong__body(cpc_k, 0, n);
 }
 
 static inline CPC_CPS_FN cpc_continuation *pong__body(cpc_continuation *cpc_k, int cpc_resume, long n)
 {
+    struct pong__frame *cpc_f;
     switch (cpc_resume) {
     case 1: goto pong__resumed_1;
     }
     {   /* the frame of this invocation */
-        struct pong__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct pong__frame);
+        cpc_f = CPC_PUSH_RESERVED(cpc_k, struct pong__frame);
         cpc_f->n = n;
         cpc_f->cpc_fn = pong__resume_1;
     }
-    long i;
-    for (i = 0; i < n; i++) {
+    for (cpc_f->i = 0; cpc_f->i < cpc_f->n; cpc_f->i++) {
         {   /* cpc_wait(cb); */
-            struct pong__frame *cpc_f = CPC_TOP(cpc_k, struct pong__frame);
-            cpc_f->i = i;
             return cpc_wait_reserved__cps(cpc_k, cb, -1, 0);
-        }
-    pong__resumed_1: {
-            struct pong__frame *cpc_f = CPC_TOP(cpc_k, struct pong__frame);
-            n = cpc_f->n;
-            i = cpc_f->i;
+        pong__resumed_1:
+            CPC_RESUMED();
+            cpc_f = CPC_TOP(cpc_k, struct pong__frame);
         }
         cpc_signal(ca);
     }
     CPC_DROP(cpc_k, struct pong__frame);
-    return cpc_k;
+    return cpc_resume_caller(cpc_k);
 }
 
 static CPC_CPS_FN cpc_continuation *main__spawn_2__start(cpc_continuation *cpc_k)
@@ -358,69 +351,67 @@ struct spawner__spawn_1 { int a0; cpc_function *cpc_fn; };
 struct main__spawn_4    { long a0; cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
-/* child has no resume point: its entry is its body. */
+/* child makes no cps call: a leaf, whose entry spends no call budget
+   (cpc_enter_leaf). */
 CPC_CPS_FN cpc_continuation *child__cps(cpc_continuation *cpc_k, int id);
+static inline CPC_CPS_FN cpc_continuation *child__body(cpc_continuation *cpc_k, int id);
 
-static CPC_CPS_FN cpc_continuation *child__bounce(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_COLD CPC_KEPT CPC_CPS_FN cpc_continuation *child__bounce(cpc_continuation *cpc_k)
 {
     struct child__args *cpc_a = CPC_POP(cpc_k, struct child__args);
     return child__cps(cpc_k, cpc_a->id);
 }
 
-static CPC_COLD cpc_continuation *child__defer(cpc_continuation *cpc_k, int id)
+static const cpc_deferral child__deferral = {
+    child__bounce, 0, sizeof(struct child__args), 1,
+    { __builtin_offsetof(struct child__args, id) }, { sizeof(((struct child__args *)0)->id) }
+};
+
+CPC_UNGUARDED CPC_CPS_FN cpc_continuation *child__cps(cpc_continuation *cpc_k, int id)
 {
-    struct child__args *cpc_a;
-    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct child__args), 0));
-    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct child__args);
-    cpc_a->id = id;
-    cpc_a->cpc_fn = child__bounce;
-    return cpc_k;
+    if (!cpc_enter_leaf(cpc_k, 0))
+        return cpc_defer1(cpc_k, (cpc_word)(id), &child__deferral);
+    return child__body(cpc_k, id);
 }
 
-CPC_CPS_FN cpc_continuation *child__cps(cpc_continuation *cpc_k, int id)
+static inline CPC_CPS_FN cpc_continuation *child__body(cpc_continuation *cpc_k, int id)
 {
-    if (!cpc_enter(cpc_k, 0))
-        return child__defer(cpc_k, id);
     (void)id;
     children++;
     if (--pending == 0)
         cpc_signal(batch_done);
-    return cpc_k;
+    return cpc_resume_caller(cpc_k);
 }
 
+CPC_CPS_FN cpc_continuation *spawner__cps(cpc_continuation *cpc_k, long n);
 static inline CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int cpc_resume,
-                                       long n);
+                                                         long n);
 
-static CPC_CPS_FN cpc_continuation *spawner__resume_1(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_RESUME_FN CPC_CPS_FN cpc_continuation *spawner__resume_1(cpc_continuation *cpc_k)
 {
-    return spawner__body(cpc_k, 1, 0);
+    return spawner__body(cpc_k, 1, CPC_TOP(cpc_k, struct spawner__frame)->n);
 }
 
-static CPC_CPS_FN cpc_continuation *spawner__resume_2(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_RESUME_FN CPC_CPS_FN cpc_continuation *spawner__resume_2(cpc_continuation *cpc_k)
 {
-    return spawner__body(cpc_k, 2, 0);
+    return spawner__body(cpc_k, 2, CPC_TOP(cpc_k, struct spawner__frame)->n);
 }
 
-static CPC_CPS_FN cpc_continuation *spawner__bounce(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_COLD CPC_CPS_FN cpc_continuation *spawner__bounce(cpc_continuation *cpc_k)
 {
     struct spawner__args *cpc_a = CPC_POP(cpc_k, struct spawner__args);
-    return spawner__body(cpc_k, 0, cpc_a->n);
+    return spawner__cps(cpc_k, cpc_a->n);
 }
 
-static CPC_COLD cpc_continuation *spawner__defer(cpc_continuation *cpc_k, long n)
-{
-    struct spawner__args *cpc_a;
-    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct spawner__args), sizeof(union spawner__reserve)));
-    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct spawner__args);
-    cpc_a->n = n;
-    cpc_a->cpc_fn = spawner__bounce;
-    return cpc_k;
-}
+static const cpc_deferral spawner__deferral = {
+    spawner__bounce, sizeof(union spawner__reserve), sizeof(struct spawner__args), 1,
+    { __builtin_offsetof(struct spawner__args, n) }, { sizeof(((struct spawner__args *)0)->n) }
+};
 
-CPC_CPS_FN cpc_continuation *spawner__cps(cpc_continuation *cpc_k, long n)
+CPC_UNGUARDED CPC_CPS_FN cpc_continuation *spawner__cps(cpc_continuation *cpc_k, long n)
 {
     if (!cpc_enter(cpc_k, sizeof(union spawner__reserve)))
-        return spawner__defer(cpc_k, n);
+        return cpc_defer1(cpc_k, (cpc_word)(n), &spawner__deferral);
     return spawner__body(cpc_k, 0, n);
 }
 
@@ -431,20 +422,20 @@ static CPC_CPS_FN cpc_continuation *spawner__spawn_1__start(cpc_continuation *cp
 }
 
 static inline CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k, int cpc_resume,
-                                       long n)
+                                                         long n)
 {
+    struct spawner__frame *cpc_f;
     switch (cpc_resume) {
     case 1: goto spawner__resumed_1;
     case 2: goto spawner__resumed_2;
     }
     {   /* the frame of this invocation: two resume points, so cpc_fn is
            stored at each of them */
-        struct spawner__frame *cpc_f = CPC_PUSH_RESERVED(cpc_k, struct spawner__frame);
+        cpc_f = CPC_PUSH_RESERVED(cpc_k, struct spawner__frame);
         cpc_f->n = n;
     }
-    long i;
-    for (i = 0; i < n; i++) {
-        if (i == warm)
+    for (cpc_f->i = 0; cpc_f->i < cpc_f->n; cpc_f->i++) {
+        if (cpc_f->i == warm)
             mark_start();
         pending++;
         {   /* cpc_spawn child((int)i); */
@@ -452,35 +443,32 @@ static inline CPC_CPS_FN cpc_continuation *spawner__body(cpc_continuation *cpc_k
                 cpc_continuation_new(sizeof(struct spawner__spawn_1));
             struct spawner__spawn_1 *cpc_a =
                 CPC_PUSH_FIRST(cpc_sk, struct spawner__spawn_1);
-            cpc_a->a0 = (int)i;
+            cpc_a->a0 = (int)cpc_f->i;
             cpc_a->cpc_fn = spawner__spawn_1__start;
             cpc_spawn_continuation(cpc_sk);
         }
         if (pending == BENCH_SPAWN_BATCH) {
-            {   /* cpc_wait(batch_done); */
-                struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
-                cpc_f->i = i;
-                cpc_f->cpc_fn = spawner__resume_1;
-                return cpc_wait_reserved__cps(cpc_k, batch_done, -1, 0);
-            }
-        spawner__resumed_1: {
-                struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
-                n = cpc_f->n;
-                i = cpc_f->i;
-            }
+            /* cpc_wait(batch_done); */
+            cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
+            cpc_f->cpc_fn = spawner__resume_1;
+            return cpc_wait_reserved__cps(cpc_k, batch_done, -1, 0);
+        spawner__resumed_1:
+            CPC_RESUMED();
+            cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
         }
     }
     if (pending > 0) {
-        {   /* cpc_wait(batch_done); -- nothing live after it */
-            struct spawner__frame *cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
-            cpc_f->cpc_fn = spawner__resume_2;
-            return cpc_wait_reserved__cps(cpc_k, batch_done, -1, 0);
-        }
-    spawner__resumed_2: ;
+        /* cpc_wait(batch_done); */
+        cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
+        cpc_f->cpc_fn = spawner__resume_2;
+        return cpc_wait_reserved__cps(cpc_k, batch_done, -1, 0);
+    spawner__resumed_2:
+        CPC_RESUMED();
+        cpc_f = CPC_TOP(cpc_k, struct spawner__frame);
     }
     mark_end();
     CPC_DROP(cpc_k, struct spawner__frame);
-    return cpc_k;
+    return cpc_resume_caller(cpc_k);
 }
 
 static CPC_CPS_FN cpc_continuation *main__spawn_4__start(cpc_continuation *cpc_k)
@@ -536,56 +524,59 @@ struct main__spawn_6 { cpc_function *cpc_fn; };
 CPC_FRAMES_END
 
 CPC_CPS_FN cpc_continuation *waiter__cps(cpc_continuation *cpc_k, int id);
+static inline CPC_CPS_FN cpc_continuation *waiter__body(cpc_continuation *cpc_k, int id);
 
-static CPC_CPS_FN cpc_continuation *waiter__bounce(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_COLD CPC_CPS_FN cpc_continuation *waiter__bounce(cpc_continuation *cpc_k)
 {
     struct waiter__args *cpc_a = CPC_POP(cpc_k, struct waiter__args);
     return waiter__cps(cpc_k, cpc_a->id);
 }
 
-static CPC_COLD cpc_continuation *waiter__defer(cpc_continuation *cpc_k, int id)
-{
-    struct waiter__args *cpc_a;
-    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct waiter__args), 0));
-    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct waiter__args);
-    cpc_a->id = id;
-    cpc_a->cpc_fn = waiter__bounce;
-    return cpc_k;
-}
+static const cpc_deferral waiter__deferral = {
+    waiter__bounce, 0, sizeof(struct waiter__args), 1,
+    { __builtin_offsetof(struct waiter__args, id) }, { sizeof(((struct waiter__args *)0)->id) }
+};
 
-CPC_CPS_FN cpc_continuation *waiter__cps(cpc_continuation *cpc_k, int id)
+CPC_UNGUARDED CPC_CPS_FN cpc_continuation *waiter__cps(cpc_continuation *cpc_k, int id)
 {
     if (!cpc_enter(cpc_k, 0))
-        return waiter__defer(cpc_k, id);
+        return cpc_defer1(cpc_k, (cpc_word)(id), &waiter__deferral);
+    return waiter__body(cpc_k, id);
+}
+
+static inline CPC_CPS_FN cpc_continuation *waiter__body(cpc_continuation *cpc_k, int id)
+{
     (void)id;
     return cpc_wait__cps(cpc_k, idle_c, -1, 0);
 }
 
+/* checker makes no cps call (cpc_signal_all is a native call): a leaf. */
 CPC_CPS_FN cpc_continuation *checker__cps(cpc_continuation *cpc_k);
+static inline CPC_CPS_FN cpc_continuation *checker__body(cpc_continuation *cpc_k);
 
-static CPC_CPS_FN cpc_continuation *checker__bounce(cpc_continuation *cpc_k)
+static CPC_UNGUARDED CPC_COLD CPC_KEPT CPC_CPS_FN cpc_continuation *checker__bounce(cpc_continuation *cpc_k)
 {
     (void)CPC_POP(cpc_k, struct checker__args);
     return checker__cps(cpc_k);
 }
 
-static CPC_COLD cpc_continuation *checker__defer(cpc_continuation *cpc_k)
+static const cpc_deferral checker__deferral = {
+    checker__bounce, 0, sizeof(struct checker__args), 0, { 0 }, { 0 }
+};
+
+CPC_UNGUARDED CPC_CPS_FN cpc_continuation *checker__cps(cpc_continuation *cpc_k)
 {
-    struct checker__args *cpc_a;
-    cpc_k = cpc_reserve(cpc_k, CPC_MAX(sizeof(struct checker__args), 0));
-    cpc_a = CPC_PUSH_RESERVED(cpc_k, struct checker__args);
-    cpc_a->cpc_fn = checker__bounce;
-    return cpc_k;
+    if (!cpc_enter_leaf(cpc_k, 0))
+        return cpc_defer0(cpc_k, &checker__deferral);
+    return checker__body(cpc_k);
 }
 
-CPC_CPS_FN cpc_continuation *checker__cps(cpc_continuation *cpc_k)
+static inline CPC_CPS_FN cpc_continuation *checker__body(cpc_continuation *cpc_k)
 {
-    if (!cpc_enter(cpc_k, 0))
-        return checker__defer(cpc_k);
     bench_check(cpc_condvar_count(idle_c) == idle_n, "every thread waits");
     bench_report_idle(BENCH_SYS, idle_base, idle_n);
     cpc_signal_all(idle_c);
-    return cpc_k;
+    return cpc_resume_caller(cpc_k);
 }
 
 static CPC_CPS_FN cpc_continuation *main__spawn_5__start(cpc_continuation *cpc_k)
