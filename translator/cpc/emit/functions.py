@@ -12,7 +12,7 @@ from ..cursors import kids
 from .. import ctype
 from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
-from .split import split, callee_result
+from .split import split
 from .lift import Lifting
 from . import resident
 from ..analysis.retain import addresses_taken
@@ -141,6 +141,44 @@ def param_temp(memo, callee, ptypes, j, name):
     return r
 
 
+def of_type(memo, fn, t, *args):
+    """fn(t, *args) (a text or a fact that depends on type t alone), once
+    per type in `memo`: the same type, the same bytes (callee_params); a
+    large function declares the same few types at thousands of sites."""
+    key = (fn, bytes(t)) + args
+    try:
+        return memo[key]
+    except KeyError:
+        r = memo[key] = fn(t, *args)
+        return r
+
+
+def declare_unconst(t, name):
+    return ctype.declare(t, name, strip_const=True)
+
+
+def same_type(memo, a, b):
+    """ctype.same_type(a, b), once per pair of types in `memo`."""
+    key = ('same', bytes(a), bytes(b))
+    try:
+        return memo[key]
+    except KeyError:
+        r = memo[key] = ctype.same_type(a, b)
+        return r
+
+
+def result_type(memo, call):
+    """split.callee_result(call), looked up once per callee type in `memo`."""
+    callee = callee_of(call)
+    key = ('result', bytes(callee.type))
+    try:
+        rt = memo[key]
+    except KeyError:
+        ft = function_type_of(callee.type)
+        rt = memo[key] = ft.get_result() if ft is not None else None
+    return rt if rt is not None else call.type
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
@@ -266,6 +304,7 @@ class Functions(Declarations):
         # (the body's code reads resident variables through cpc_f)
         self.frame_ptr_used = bool(layout.resident)
         self._restore_text, self._param_types = {}, {}     # (restores, call_args)
+        self._type_texts = {}       # (call_site, call_args: of_type)
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
@@ -342,6 +381,11 @@ class Functions(Declarations):
         outer = EditList(rw.outermost(small))
         cuts = self.chunking.cuts if self.chunking else []
         bounds = [start] + [c.at for c in cuts] + [b1 - 1]
+        # each chunk's resume points, in one pass over them (a chunk at a
+        # time went through all of them for each chunk)
+        points = {}
+        for i, n in sorted(self.chunking.chunk_of.items()) if cuts else ():
+            points.setdefault(n, []).append(i)
         pieces = []
         for k, (a, b) in enumerate(zip(bounds, bounds[1:])):
             if k:
@@ -353,8 +397,7 @@ class Functions(Declarations):
                      for v in cut.declared]
                 restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried
                             if v.key not in layout.resident]
-                indexes = sorted(i for i, n in self.chunking.chunk_of.items()
-                                 if n == cut.number)
+                indexes = points.get(cut.number, [])
                 # (its opening on the function's line, as the body's dispatch)
                 pieces.append(rw.line_directive(u, rw.head_offset(u, f.c)) + '\n' +
                               cg.chunk_head(f.name, cut.number, sig.code + sig.holder, decls,
@@ -423,7 +466,7 @@ class Functions(Declarations):
             elif j < len(ptypes):
                 dl = param_temp(self._param_types, callee, ptypes, j, nm)
             else:
-                dl = ctype.declare_rvalue(a.type, nm)
+                dl = of_type(self._type_texts, ctype.declare_rvalue, a.type, nm)
             decls.append('%s = %s;' % (dl, self.ctext(a, small)))
             names.append(nm)
         if prim is not None:
@@ -488,38 +531,41 @@ class Functions(Declarations):
             restores = [' '.join(restores)]
         result = []
         result_temps = []
-        rt = callee_result(site.call)
+        memo = self._type_texts
+        rt = result_type(memo, site.call)
         prefix = ''
         if site.form == 'decl' and vkey(kids(site.stmt)[0]) in self.layout.resident:
             # (the variable is its frame field: nothing is declared)
             v = kids(site.stmt)[0]
             dest = resident.place(self.layout.resident[vkey(v)])
-            if ctype.same_type(v.type, rt):
+            if same_type(memo, v.type, rt):
                 result.append(cg.result_into(dest))
             else:
-                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result_temps.append(of_type(memo, ctype.declare_rvalue, rt, 'cpc_r') + ';')
                 result.append(cg.result_converted(dest))
         elif site.form == 'decl':
             v = kids(site.stmt)[0]
+            vt = v.type
             try:
-                prefix = ctype.declare(v.type, v.spelling, strip_const=True) + ';'
+                prefix = of_type(memo, declare_unconst, vt, v.spelling) + ';'
             except ctype.Unnameable:
                 prefix = self.text(rw.start(site.stmt), rw.start(site.call), small).rstrip()
                 if prefix.endswith('='):
                     prefix = prefix[:-1]
                 prefix += ';'
-            if ctype.same_type(v.type, rt):
+            if same_type(memo, vt, rt):
                 result.append(cg.result_into(v.spelling))
             else:
-                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result_temps.append(of_type(memo, ctype.declare_rvalue, rt, 'cpc_r') + ';')
                 result.append(cg.result_converted(v.spelling))
         elif site.form == 'assign':
-            result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+            result_temps.append(of_type(memo, ctype.declare_rvalue, rt, 'cpc_r') + ';')
             result.append(cg.result_converted(self.ctext(site.dest, small)))
         elif site.form == 'return':
-            if not ctype.is_void(f.c.type.get_result()):
-                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
-                result_temps.append(ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret') + ';')
+            frt = f.c.type.get_result()
+            if not of_type(memo, ctype.is_void, frt):
+                result_temps.append(of_type(memo, ctype.declare_rvalue, rt, 'cpc_r') + ';')
+                result_temps.append(of_type(memo, ctype.declare_rvalue, frt, 'cpc_ret') + ';')
                 result += cg.result_returned(frame)
             else:
                 result += cg.void_returned(frame)
