@@ -168,6 +168,7 @@ class Declarations:
         self.entry_prototypes = {}
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
         self._use_attributes = {}   # function (canonical hash) -> use_attributes
+        self._tag_spans = None      # (tags_declared_in)
         self.path = u.path
         self.resident = False    # --dataflow=frame: variables read in the frame (frame.py)
 
@@ -177,6 +178,8 @@ class Declarations:
     def text(self, a, b, small):
         inside = small.within(a, b) if isinstance(small, EditList) else \
             [e for e in small if a <= e[0] and e[1] <= b]
+        if not inside:      # (most of a call's arguments)
+            return self.u.text[a:b].decode('utf-8', 'surrogateescape')
         return rw.rebuild(self.u, a, b, inside)
 
     def ctext(self, c, small):
@@ -457,8 +460,19 @@ class Declarations:
         as declarations of their own: the entry's prototype has no result type,
         so without them the parameters' `struct node` would be another type,
         scoped to the prototype, and a definition would be lost."""
-        return ''.join(self.u.src(t) + '; ' for t in self.tags
-                       if a <= t.extent.start.offset and t.extent.end.offset <= b)
+        spans = self._tag_spans
+        if spans is None or spans[0] is not self.tags:
+            # (sorted once: each of a file's functions asks, and a file can
+            # have thousands of functions and tags)
+            order = sorted(self.tags, key=lambda t: t.extent.start.offset)
+            spans = self._tag_spans = (self.tags, [t.extent.start.offset for t in order],
+                                       [t.extent.end.offset for t in order], order)
+        _, starts, ends, order = spans
+        out = []
+        for i in range(bisect.bisect_left(starts, a), bisect.bisect_right(starts, b)):
+            if ends[i] <= b:
+                out.append(self.u.src(order[i]) + '; ')
+        return ''.join(out)
 
     def generated_prelude(self, a, frames, pre):
         """Frames and helper functions emitted before the function at offset

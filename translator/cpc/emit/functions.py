@@ -153,8 +153,15 @@ def of_type(memo, fn, t, *args):
         return r
 
 
-def declare_unconst(t, name):
-    return ctype.declare(t, name, strip_const=True)
+# (where a memo's declaration puts the name: no type's text holds it)
+NAME_SLOT = '\0'
+
+
+def declare_unconst(memo, t, name):
+    """ctype.declare(t, name, strip_const=True), written once per type in
+    `memo` with the name in its slot (a large function declares hundreds of
+    temporaries of the same type, each of its own name)."""
+    return of_type(memo, ctype.declare, t, NAME_SLOT, True).replace(NAME_SLOT, name)
 
 
 def same_type(memo, a, b):
@@ -393,7 +400,7 @@ class Functions(Declarations):
                 consts = {f.vars[k].name for k in layout.constant_params}
                 decls = [(d, 'cpc_f->' + n if n in consts else None)
                          for d, n in zip(sig.bdecls, sig.pnames)] + \
-                    [(ctype.declare(v.type, v.name, strip_const=True), None)
+                    [(declare_unconst(self._type_texts, v.type, v.name), None)
                      for v in cut.declared]
                 restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried
                             if v.key not in layout.resident]
@@ -547,7 +554,7 @@ class Functions(Declarations):
             v = kids(site.stmt)[0]
             vt = v.type
             try:
-                prefix = of_type(memo, declare_unconst, vt, v.spelling) + ';'
+                prefix = declare_unconst(memo, vt, v.spelling) + ';'
             except ctype.Unnameable:
                 prefix = self.text(rw.start(site.stmt), rw.start(site.call), small).rstrip()
                 if prefix.endswith('='):
