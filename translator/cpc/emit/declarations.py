@@ -13,18 +13,19 @@ from .. import frontend as fe
 from ..clang_types import (
     Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
     param_types, strip_sugar, tkind)
-from ..cursors import UO, kids, unop
+from ..cursors import kids
 from ..analysis.gnu_attributes import (
     attributes, attributes_text, declaration_attributes, declarations_in_main_file,
     function_attributes)
 from ..analysis.syntax import (
     args_of, callee_decl, callee_of, decl_fact, is_cps_call, is_cps_function,
-    spawn_body, strip, strip_casts, walk)
+    spawn_body, strip, strip_casts)
 from ..analysis.func import old_style
 from .. import ctype
 from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
 from . import codegen as cg
+from .body_nodes import body_nodes
 
 K = fe.K
 
@@ -167,7 +168,7 @@ class Declarations:
         # parameters' types (entry_declared)
         self.entry_prototypes = {}
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
-        self._use_attributes = {}   # function (canonical hash) -> use_attributes
+        self._use_attributes = {}   # function (canonical hash; its cursor's bytes) -> use_attributes
         self._tag_spans = None      # (tags_declared_in)
         self.path = u.path
         self.resident = False    # --dataflow=frame: variables read in the frame (frame.py)
@@ -266,13 +267,22 @@ class Declarations:
     def use_attributes(self, decl):
         """The USE_ATTRIBUTES of function decl's declarations: their texts
         (looked up once per function: asked at each of its call sites)."""
+        # (the cursor a call's callee references is the same bytes at each
+        # of its calls: the canonical declaration is asked once per them)
+        memo = self._use_attributes
+        at = bytes(decl)
+        try:
+            return memo[at]
+        except KeyError:
+            pass
         key = decl.canonical.hash
         try:
-            return self._use_attributes[key]
+            r = memo[key]
         except KeyError:
-            r = self._use_attributes[key] = [t for n, t in function_attributes(self.u, decl)
-                                             if n in USE_ATTRIBUTES]
-            return r
+            r = memo[key] = [t for n, t in function_attributes(self.u, decl)
+                             if n in USE_ATTRIBUTES]
+        memo[at] = r
+        return r
 
     def entry_ref(self, d):
         """How generated code names the entry of cps function d where the
@@ -365,23 +375,23 @@ class Declarations:
         the callee of a direct call) into its entry point f__cps converted to
         the function's declared, native-looking pointer type; prototypes of
         those declared only in headers go to `pre`."""
+        nodes = body_nodes(root)
         direct = set()
+        for n in nodes.calls:
+            ch = kids(n)
+            if ch:
+                direct.add(id(strip(ch[0])))      # (the walk's objects)
         addr = {}
+        for n in nodes.addr_of:
+            ch = kids(n)
+            if ch:
+                addr[id(strip(ch[0]))] = n
         refs = []
-        for n, p in walk(root, skip_spawn=False):
-            if n.kind == K.CALL_EXPR:
-                ch = kids(n)
-                if ch:
-                    direct.add(id(strip(ch[0])))      # (the walk's objects)
-            elif n.kind == K.UNARY_OPERATOR and unop(n) == UO['AddrOf']:
-                ch = kids(n)
-                if ch:
-                    addr[id(strip(ch[0]))] = n
-            elif n.kind == K.DECL_REF_EXPR:
-                d = n.referenced
-                if d is not None and d.kind == K.FUNCTION_DECL and \
-                        decl_fact(d, 'cps', is_cps_function):     # (once per function)
-                    refs.append((n, d))
+        for n in nodes.refs:
+            d = n.referenced
+            if d is not None and d.kind == K.FUNCTION_DECL and \
+                    decl_fact(d, 'cps', is_cps_function):     # (once per function)
+                refs.append((n, d))
         out = []
         for n, d in refs:
             i = id(n)
