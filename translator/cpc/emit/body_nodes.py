@@ -1,8 +1,8 @@
 """The nodes of a function body that the emitter looks at more than once,
 found in one walk of the body: the cps functions used as values
-(declarations.value_edits) and whether the body can be cut in chunks
-(chunks.plan) each went through the whole body, a large function's hundreds
-of thousands of nodes."""
+(declarations.value_edits), whether the body can be cut in chunks
+(chunks.plan) and its returns (functions.return_edits) each went through the
+whole body, a large function's hundreds of thousands of nodes."""
 from .. import frontend as fe
 from ..analysis.syntax import walk
 from ..cursors import UO, unop
@@ -15,11 +15,11 @@ ADDR_OF = UO['AddrOf']
 
 class BodyNodes:
     """In the preorder of `walk(root, skip_spawn=False)`: the calls, the
-    `&` operators, the references to declarations, and whether a label, a
-    goto or a label's address is among them."""
+    `&` operators, the references to declarations, the returns, and whether
+    a label, a goto or a label's address is among them."""
 
     def __init__(self, root):
-        self.calls, self.addr_of, self.refs = [], [], []
+        self.calls, self.addr_of, self.refs, self.returns = [], [], [], []
         self.jump = False
         for n, _ in walk(root, skip_spawn=False):
             k = n.kind
@@ -30,6 +30,8 @@ class BodyNodes:
             elif k == K.UNARY_OPERATOR:
                 if unop(n) == ADDR_OF:
                     self.addr_of.append(n)
+            elif k == K.RETURN_STMT:
+                self.returns.append(n)
             elif k in JUMPS:
                 self.jump = True
 

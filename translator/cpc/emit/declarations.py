@@ -125,30 +125,31 @@ class EditList(list):
     def __init__(self, edits=()):
         super().__init__(edits)
         self._sorted = []
+        self._starts = []       # (the copy's starts, searched without a key function)
 
     def within(self, a, b):
         n = len(self)
-        srt = self._sorted
+        srt, starts = self._sorted, self._starts
         done = len(srt)
         if n < done:                      # shrunk: start again
-            srt = self._sorted = []
+            srt, starts = self._sorted, self._starts = [], []
             done = 0
-        for e in self[done:]:
-            if not srt or e[0] >= srt[-1][0]:
+        for e in self[done:] if n > done else ():
+            s = e[0]
+            if not starts or s >= starts[-1]:
                 srt.append(e)
+                starts.append(s)
             else:       # (after those of the same start, as a stable sort)
-                bisect.insort_right(srt, e, key=_edit_start)
-        i = bisect.bisect_left(srt, a, key=_edit_start)
+                j = bisect.bisect_right(starts, s)
+                srt.insert(j, e)
+                starts.insert(j, s)
+        i = bisect.bisect_left(starts, a)
         out = []
-        while i < len(srt) and srt[i][0] <= b:
+        while i < n and starts[i] <= b:
             if srt[i][1] <= b:
                 out.append(srt[i])
             i += 1
         return out
-
-
-def _edit_start(e):
-    return e[0]
 
 
 def comment_text(s, limit=72):

@@ -23,6 +23,7 @@ from . import dead_table
 from . import preamble
 from .declarations import Declarations, EditList, comment_text, outlined_spawn
 from .frame import FrameLayout, Signature
+from .body_nodes import body_nodes
 
 K = fe.K
 
@@ -359,8 +360,12 @@ class Functions(Declarations):
         """Each `return` that is not a call site drops the frame and
         returns through the continuation."""
         at_sites = {id(s.stmt) for s in cfg.sites}    # (the walk's objects; one set)
-        for n, p in walk(f.body):
-            if n.kind != K.RETURN_STMT or id(n) in at_sites:
+        # (without spawned statements, whose returns are not f's, the walk
+        # that enters them is the one that does not)
+        returns = body_nodes(f.body).returns if not f.spawns else \
+            [n for n, _ in walk(f.body) if n.kind == K.RETURN_STMT]
+        for n in returns:
+            if id(n) in at_sites:
                 continue
             ch = kids(n)
             if not ch:
