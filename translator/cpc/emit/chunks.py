@@ -128,6 +128,19 @@ def _addresses_taken(f, keys):
     return False
 
 
+def _items_of_nodes(cfg):
+    """[the top-level statement of each node of cfg (by id), -1 before the
+    first]: the nodes are numbered in the order of the statements, whose
+    first nodes cfg.items are (one sweep, not a search per edge)."""
+    out = []
+    firsts, k = cfg.items, -1
+    for i in range(len(cfg.nodes)):
+        while k + 1 < len(firsts) and firsts[k + 1] <= i:
+            k += 1
+        out.append(k)
+    return out
+
+
 def plan(em, f, cfg, sites, lift):
     """The chunks of f's body (module docstring), or None."""
     if len(sites) <= CHUNKED_ABOVE:
@@ -181,12 +194,15 @@ def plan(em, f, cfg, sites, lift):
     bits = cfg.bits
     live_in, init_out = lift.live_in.masks, lift.init_out.masks
     into = [0] * (len(items) + 1)
+    item_at = _items_of_nodes(cfg)
     for n in cfg.nodes:
-        a = bisect.bisect_right(cfg.items, n.id) - 1
+        a = item_at[n.id]
         for t in n.succ:
-            b = bisect.bisect_right(cfg.items, t.id) - 1
-            for j in range(a + 1, b + 1):
-                into[j] |= live_in[t.id] & init_out[n.id]
+            b = item_at[t.id]
+            if b > a:
+                m = live_in[t.id] & init_out[n.id]
+                for j in range(a + 1, b + 1):
+                    into[j] |= m
     cuts, chunk_of = [], {}
     number, count = 1, 0
     remaining = len(sites)
