@@ -24,6 +24,7 @@ from . import preamble
 from .declarations import Declarations, EditList, comment_text, outlined_spawn
 from .frame import FrameLayout, Signature
 from .body_nodes import body_nodes
+from .typetexts import declared, of_type, same_type
 
 K = fe.K
 
@@ -140,39 +141,6 @@ def param_temp(memo, callee, ptypes, j, name):
     if r is None:
         r = memo[key] = ctype.declare_rvalue(ptypes[j], name)
     return r
-
-
-def of_type(memo, fn, t, *args):
-    """fn(t, *args) (a text or a fact that depends on type t alone), once
-    per type in `memo`: the same type, the same bytes (callee_params); a
-    large function declares the same few types at thousands of sites."""
-    key = (fn, bytes(t)) + args
-    try:
-        return memo[key]
-    except KeyError:
-        r = memo[key] = fn(t, *args)
-        return r
-
-
-# (where a memo's declaration puts the name: no type's text holds it)
-NAME_SLOT = '\0'
-
-
-def declare_unconst(memo, t, name):
-    """ctype.declare(t, name, strip_const=True), written once per type in
-    `memo` with the name in its slot (a large function declares hundreds of
-    temporaries of the same type, each of its own name)."""
-    return of_type(memo, ctype.declare, t, NAME_SLOT, True).replace(NAME_SLOT, name)
-
-
-def same_type(memo, a, b):
-    """ctype.same_type(a, b), once per pair of types in `memo`."""
-    key = ('same', bytes(a), bytes(b))
-    try:
-        return memo[key]
-    except KeyError:
-        r = memo[key] = ctype.same_type(a, b)
-        return r
 
 
 def result_type(memo, call):
@@ -311,8 +279,7 @@ class Functions(Declarations):
         checked = 0             # (the variables whose type was looked at, as bits)
         # (the body's code reads resident variables through cpc_f)
         self.frame_ptr_used = bool(layout.resident)
-        self._restore_text, self._param_types = {}, {}     # (restores, call_args)
-        self._type_texts = {}       # (call_site, call_args: of_type)
+        self._restore_text = {}     # (restores)
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
@@ -405,7 +372,7 @@ class Functions(Declarations):
                 consts = {f.vars[k].name for k in layout.constant_params}
                 decls = [(d, 'cpc_f->' + n if n in consts else None)
                          for d, n in zip(sig.bdecls, sig.pnames)] + \
-                    [(declare_unconst(self._type_texts, v.type, v.name), None)
+                    [(declared(self._type_texts, ctype.declare, v.type, v.name, True), None)
                      for v in cut.declared]
                 restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried
                             if v.key not in layout.resident]
@@ -478,7 +445,7 @@ class Functions(Declarations):
             elif j < len(ptypes):
                 dl = param_temp(self._param_types, callee, ptypes, j, nm)
             else:
-                dl = of_type(self._type_texts, ctype.declare_rvalue, a.type, nm)
+                dl = declared(self._type_texts, ctype.declare_rvalue, a.type, nm)
             decls.append('%s = %s;' % (dl, self.ctext(a, small)))
             names.append(nm)
         if prim is not None:
@@ -559,7 +526,7 @@ class Functions(Declarations):
             v = kids(site.stmt)[0]
             vt = v.type
             try:
-                prefix = declare_unconst(memo, vt, v.spelling) + ';'
+                prefix = declared(memo, ctype.declare, vt, v.spelling, True) + ';'
             except ctype.Unnameable:
                 prefix = self.text(rw.start(site.stmt), rw.start(site.call), small).rstrip()
                 if prefix.endswith('='):
