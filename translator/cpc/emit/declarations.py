@@ -152,6 +152,24 @@ class EditList(list):
         return out
 
 
+class TagSpans:
+    """The file's tags by their starts, sorted once: each of a file's
+    functions asks which lie in its specifiers, and a file can have
+    thousands of functions and tags."""
+
+    def __init__(self, tags):
+        self.tags = tags
+        self.order = sorted(tags, key=lambda t: t.extent.start.offset)
+        self.starts = [t.extent.start.offset for t in self.order]
+        self.ends = [t.extent.end.offset for t in self.order]
+
+    def within(self, a, b):
+        """The tags in [a, b], in the order of the file."""
+        return [self.order[i] for i in range(bisect.bisect_left(self.starts, a),
+                                             bisect.bisect_right(self.starts, b))
+                if self.ends[i] <= b]
+
+
 def comment_text(s, limit=72):
     """s on one line, safe inside a C comment."""
     # (without the directives of the text: `#line`s the translation wrote)
@@ -474,18 +492,9 @@ class Declarations:
         so without them the parameters' `struct node` would be another type,
         scoped to the prototype, and a definition would be lost."""
         spans = self._tag_spans
-        if spans is None or spans[0] is not self.tags:
-            # (sorted once: each of a file's functions asks, and a file can
-            # have thousands of functions and tags)
-            order = sorted(self.tags, key=lambda t: t.extent.start.offset)
-            spans = self._tag_spans = (self.tags, [t.extent.start.offset for t in order],
-                                       [t.extent.end.offset for t in order], order)
-        _, starts, ends, order = spans
-        out = []
-        for i in range(bisect.bisect_left(starts, a), bisect.bisect_right(starts, b)):
-            if ends[i] <= b:
-                out.append(self.u.src(order[i]) + '; ')
-        return ''.join(out)
+        if spans is None or spans.tags is not self.tags:
+            spans = self._tag_spans = TagSpans(self.tags)
+        return ''.join(self.u.src(t) + '; ' for t in spans.within(a, b))
 
     def generated_prelude(self, a, frames, pre):
         """Frames and helper functions emitted before the function at offset

@@ -155,6 +155,26 @@ def result_type(memo, call):
     return rt if rt is not None else call.type
 
 
+def check_variably_modified_scopes(em, f, sites):
+    """A resume point is a label that the body's dispatch jumps to, and
+    C forbids jumping into the scope of an identifier of variably
+    modified type (C11 6.8.6.1): none may be in scope at a cps call
+    that resumes."""
+    if not sites:
+        return
+    scopes = variably_modified_scopes(f.body)
+    errs = []
+    for site in sites:
+        at = site.call.extent.start.offset
+        errs += [em.diag(site.call, '`%s` has a variably modified type and is in scope '
+                         'at this cps call: a thread cannot resume inside the scope of '
+                         'a variable-length array or of a type derived from one; end '
+                         'the scope (a block) before the call' % d.spelling)
+                 for d, end in scopes if d.extent.end.offset <= at < end]
+    if errs:
+        raise fe.Diags(errs)
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
@@ -163,7 +183,7 @@ class Functions(Declarations):
         its body, with call sites, resume points and returns rewritten."""
         cfg = function_graph(f)
         sites = split(f, cfg)
-        self.check_variably_modified_scopes(f, sites)
+        check_variably_modified_scopes(self, f, sites)
         lift = Lifting(f, cfg)
         self.chunking = chunks.plan(self, f, cfg, sites, lift)
         # (the signature's errors first: a parameter it refuses has a type
@@ -396,25 +416,6 @@ class Functions(Declarations):
             pieces.append(text)
         bodytext = ''.join(pieces)
         return start, bodytext, cg.body_end(bodytext.endswith('\n'), cg.drop(frame))
-
-    def check_variably_modified_scopes(self, f, sites):
-        """A resume point is a label that the body's dispatch jumps to, and
-        C forbids jumping into the scope of an identifier of variably
-        modified type (C11 6.8.6.1): none may be in scope at a cps call
-        that resumes."""
-        if not sites:
-            return
-        scopes = variably_modified_scopes(f.body)
-        errs = []
-        for site in sites:
-            at = site.call.extent.start.offset
-            errs += [self.diag(site.call, '`%s` has a variably modified type and is in scope '
-                               'at this cps call: a thread cannot resume inside the scope of '
-                               'a variable-length array or of a type derived from one; end '
-                               'the scope (a block) before the call' % d.spelling)
-                     for d, end in scopes if d.extent.end.offset <= at < end]
-        if errs:
-            raise fe.Diags(errs)
 
     def call_args(self, site, small, temps=True):
         """(temporary declarations, C argument list after k, callee C name).
