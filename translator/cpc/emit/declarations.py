@@ -187,7 +187,7 @@ class Declarations:
         # parameters' types (entry_declared)
         self.entry_prototypes = {}
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
-        self._use_attributes = {}   # function (canonical hash; its cursor's bytes) -> use_attributes
+        self._use_attributes = {}   # function (canonical hash, cursor bytes) -> use_attributes
         self._tag_spans = None      # (tags_declared_in)
         self._param_types = {}      # (functions.callee_params, param_temp)
         self._type_texts = {}       # (typetexts.py)
