@@ -5,6 +5,7 @@ whole AST nodes written in the file; a replacement whose line count differs
 from the original is followed by a `#line` directive, so that the code after
 it keeps its original (presumed) line numbers.
 """
+import bisect
 import re
 
 import clang.cindex as ci
@@ -172,19 +173,76 @@ def presumed_line(u, offset):
     """(file, line) that the line directives in force give `offset` of the
     main file.  Once per offset and parse (the emitter asks it of each call
     site's statement twice), the main file's handle looked up once; kept on
-    the translation unit with the text it was parsed from."""
+    the translation unit with the text it was parsed from.  libclang is
+    asked once per Segments of the text, the line of an offset in one is
+    counted from its start."""
     tu = u.tu
     memo = getattr(tu, 'cpc_presumed_lines', None)
     if memo is None or memo[0] is not u.text:
-        memo = tu.cpc_presumed_lines = (u.text, tu.get_file(u.path), {})
+        memo = tu.cpc_presumed_lines = (u.text, tu.get_file(u.path), {}, Segments(u.text))
     lines = memo[2]
     try:
         return lines[offset]
     except KeyError:
         pass
-    f, line, col = presumed(ci.SourceLocation.from_offset(tu, memo[1], offset))
-    r = lines[offset] = (f or u.path, line)
+    seg = memo[3]
+    start = seg.start_of(offset)
+    if start is None or start == offset:
+        f, line, col = presumed(ci.SourceLocation.from_offset(tu, memo[1], offset))
+        r = lines[offset] = (f or u.path, line)
+        return r
+    f, line = presumed_line(u, start)
+    r = lines[offset] = (f, line + seg.newlines(start, offset))
     return r
+
+
+class Segments:
+    """The text's lines that may hold or continue a directive (a `#` or
+    `%:` in them, or a backslash: the next line too), whose offsets libclang
+    is asked, and the runs of lines between them: in a run no directive
+    changes the presumed line, which goes up by one at each line break from
+    the run's start.  A text with carriage returns (a line break of their
+    own) or trigraphs (`??=` is a `#`) is not cut: each offset is asked."""
+
+    _MAY_DIRECT = re.compile(rb'#|%:|\\')
+
+    def __init__(self, text):
+        self.starts = self.breaks = None
+        if b'\r' in text or b'??' in text:
+            return
+        breaks = [m.start() for m in re.finditer(b'\n', text)]
+        marked = set()      # (the lines asked, by number from 0)
+        for m in self._MAY_DIRECT.finditer(text):
+            i = bisect.bisect_left(breaks, m.start())
+            marked.add(i)
+            if m.group() == b'\\':
+                marked.add(i + 1)
+        starts, runs = [0], [True]      # (where each part starts; whether a run)
+        for i in sorted(marked):
+            if i > len(breaks):
+                continue
+            a = breaks[i - 1] + 1 if i else 0
+            if a == starts[-1]:
+                runs[-1] = False
+            else:
+                starts.append(a)
+                runs.append(False)
+            if i < len(breaks):
+                starts.append(breaks[i] + 1)
+                runs.append(True)
+        self.starts, self.runs, self.breaks = starts, runs, breaks
+
+    def start_of(self, offset):
+        """The start of the run holding `offset`, None when it is on a line
+        asked (or the text is not cut)."""
+        if self.starts is None:
+            return None
+        k = bisect.bisect_right(self.starts, offset) - 1
+        return self.starts[k] if self.runs[k] else None
+
+    def newlines(self, a, b):
+        """The line breaks in text[a:b]."""
+        return bisect.bisect_left(self.breaks, b) - bisect.bisect_left(self.breaks, a)
 
 
 def head_offset(u, c):

@@ -101,3 +101,25 @@ def test_a_body_with_a_parameter_written_as_an_array_stays_one_function():
     src = many(chunks.CHUNKED_ABOVE + 72).replace('cps int f(int n) {',
                                                   'cps int f(int n, int v[2]) {\n    n += v[0];')
     assert list(chunk_functions(emit(src))) == [1]
+
+
+class CountedItems(dict):
+    """A chunk_of that counts the passes over all its resume points."""
+    passes = 0
+
+    def items(self):
+        CountedItems.passes += 1
+        return super().items()
+
+
+def test_the_chunks_resume_points_are_grouped_in_one_pass_over_them(monkeypatch):
+    # (a pass per chunk made the body's text quadratic in its resume points)
+    made = chunks.Plan.__init__
+
+    def counted(self, cuts, chunk_of):
+        made(self, cuts, CountedItems(chunk_of))
+    monkeypatch.setattr(chunks.Plan, '__init__', counted)
+    CountedItems.passes = 0
+    out = emit(many(chunks.CHUNKED_ABOVE + 8 * chunks.CHUNK_SITES))
+    assert len(chunk_functions(out)) >= 8
+    assert CountedItems.passes <= 1

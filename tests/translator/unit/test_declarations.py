@@ -3,7 +3,7 @@ functions (prototypes of entry points, the continuation of cpc_need_cont
 functions, cps functions as values, spawn sites) and its helpers."""
 import pytest
 
-from cpc.emit.declarations import EditList, comment_text
+from cpc.emit.declarations import Declarations, EditList, comment_text
 from cpc import frontend as fe
 from helpers import HDR, emit
 
@@ -51,3 +51,39 @@ def test_comment_text_is_one_line_safe_in_a_comment():
     assert comment_text('x = f(a) /* c */\n  + g();') == 'x = f(a) / * c * / + g();'
     assert comment_text('#line 3 "t.cpc"\ny = 1;') == 'y = 1;'
     assert comment_text('v' * 80) == 'v' * 69 + '...'
+
+
+class Span:
+    def __init__(self, a, b):
+        self.start, self.end = type('At', (), {'offset': a}), type('At', (), {'offset': b})
+
+
+class Tag:
+    def __init__(self, name, a, b):
+        self.name, self.extent = name, Span(a, b)
+
+
+class CountedTags(list):
+    """The file's tags, counting the passes over all of them."""
+    passes = 0
+
+    def __iter__(self):
+        CountedTags.passes += 1
+        return super().__iter__()
+
+
+def test_the_tags_of_each_declaration_are_found_without_a_pass_over_the_files_tags():
+    # (a file of thousands of functions and tags: one pass over the tags per
+    # function was quadratic)
+    d = Declarations.__new__(Declarations)
+    d.u = type('U', (), {'src': staticmethod(lambda t: 'struct ' + t.name)})
+    d._tag_spans = None
+    d.tags = CountedTags(Tag('t%d' % i, 100 * i, 100 * i + 20) for i in range(50))
+    CountedTags.passes = 0
+    assert d.tags_declared_in(1000, 1119) == 'struct t10; '
+    assert d.tags_declared_in(1000, 1019) == ''
+    assert d.tags_declared_in(1000, 1150) == 'struct t10; struct t11; '
+    assert d.tags_declared_in(1001, 1150) == 'struct t11; '
+    for i in range(50):
+        assert d.tags_declared_in(100 * i, 100 * i + 50) == 'struct t%d; ' % i
+    assert CountedTags.passes <= 1

@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from cpc import ctype
 from cpc import frontend as fe
 from helpers import emit
 
@@ -151,3 +152,29 @@ def test_code_attributes_keep_a_defer_of_their_own():
     out = emit('__attribute__((target("avx2"))) cps int f(int a) { cpc_yield(); return a; }\n')
     assert 'return f__defer(cpc_k, a);' in out, out
     assert 'f__deferral' not in out
+
+
+def test_call_sites_write_the_texts_of_a_type_once_per_function(monkeypatch):
+    # (a large function declares the same few types at thousands of call
+    # sites: the variable a call declares, the temporary of a converted
+    # result; each written once, then with the site's name)
+    calls = []
+    declare = ctype.declare
+    declare_rvalue = ctype.declare_rvalue
+
+    def counted(t, name, *a, **k):
+        calls.append(name)
+        return declare(t, name, *a, **k)
+
+    def counted_rvalue(t, name, *a, **k):
+        calls.append(name)
+        return declare_rvalue(t, name, *a, **k)
+    monkeypatch.setattr(ctype, 'declare', counted)
+    monkeypatch.setattr(ctype, 'declare_rvalue', counted_rvalue)
+    n = 60
+    sites = ''.join('    int x%d = g(a + %d); s += x%d;\n    long y%d = g(s); s += y%d;\n' %
+                    (i, i, i, i, i) for i in range(n))
+    out = emit(DECLS + 'cps int f(int a) {\n    long s = 0;\n' + sites + '    return s;\n}\n')
+    assert 'int x%d; { /* int x%d = g(a + %d); */' % (n - 1, n - 1, n - 1) in out
+    assert 'long y%d; { /* long y%d = g(s); */ int cpc_r;' % (n - 1, n - 1) in out
+    assert len(calls) < n // 2, calls

@@ -57,3 +57,39 @@ def test_group_end_is_after_the_bracket_that_closes_the_one_at_the_offset():
     assert rw.group_end(text, text.index(b'[y')) == text.index(b'[3]')
     assert rw.group_end(text, 0) is None                   # `f` opens nothing
     assert rw.group_end(text, len(text) - 1) is None       # a `{` never closed
+
+
+DIRECTIVES = (b'int a;\n#line 100 "x.c"\nint b; /* # not one */\n# 7 "y.c" 1\nint c;\n'
+              b'#line \\\n  300 \\\n  "z.c"\nint d; const char *s = "a\\\\b\\n";\n'
+              b'%:line 500\nint e;\n  /* c */ #line 600\nint f;\n#if 0\n#line 900\n#endif\n'
+              b'int g;\n#define M(x) \\\n  x + \\\n  1\nint h = M(2);\n' +
+              b''.join(b'int v%d;\n' % i for i in range(200)))
+
+
+def test_presumed_lines_are_libclangs_at_every_offset():
+    # (counted from the start of a run of lines without directives; asked
+    # of libclang on a line that may hold or continue one)
+    import clang.cindex as ci
+    from cpc import frontend as fe
+    from cpc.libclang import presumed
+    u = fe.parse(DIRECTIVES, 't.c')
+    main = u.tu.get_file(u.path)
+    for off in range(len(DIRECTIVES) + 1):
+        f, line, _ = presumed(ci.SourceLocation.from_offset(u.tu, main, off))
+        assert rw.presumed_line(u, off) == (f or u.path, line), (off, DIRECTIVES[:off])
+
+
+def test_presumed_lines_ask_libclang_once_per_run_of_lines(monkeypatch):
+    from cpc import frontend as fe
+    u = fe.parse(DIRECTIVES, 't.c')
+    asked = []
+    presumed = rw.presumed
+
+    def counted(loc):
+        asked.append(loc)
+        return presumed(loc)
+    monkeypatch.setattr(rw, 'presumed', counted)
+    starts = [i + 1 for i, c in enumerate(DIRECTIVES) if c == ord('\n')]
+    lines = [rw.presumed_line(u, a)[1] for a in starts[-150:]]
+    assert lines == list(range(lines[0], lines[0] + 150))
+    assert len(asked) <= 2

@@ -35,12 +35,12 @@ from .. import frontend as fe
 from .. import ctype
 from .. import rewrite as rw
 from ..clang_types import Decayed
-from ..cursors import UO, kids, unop
-from ..analysis.syntax import walk
+from ..cursors import kids
 from ..analysis.func import leading_label_declarations, vkey
 from .declarations import param_decls
 from . import codegen as cg
 from . import preamble
+from .body_nodes import body_nodes
 
 K = fe.K
 
@@ -53,7 +53,6 @@ CHUNK_SITES = 64
 # (a chunked body is a large one: its chunks are CPC_LARGE_FN)
 assert CHUNKED_ABOVE >= preamble.LARGE_BODY_SITES
 
-JUMPS = frozenset([K.LABEL_STMT, K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.ADDR_LABEL_EXPR])
 # a directive other than `#line` (which the passes write) in the body
 CONDITIONAL_RE = re.compile(rb'^[ \t]*#[ \t]*(?!line\b)[a-z]', re.M)
 
@@ -118,16 +117,28 @@ def _nameable_scalar(v):
 def _addresses_taken(f, keys):
     """Whether the address of a variable of `keys` (scalars: `&x` is the
     only way to it) is taken somewhere."""
-    for n, p in walk(f.body, skip_spawn=False):
-        if n.kind == K.UNARY_OPERATOR and unop(n) == UO['AddrOf']:
-            x = kids(n)[0]
-            while x.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(kids(x)) == 1:
-                x = kids(x)[0]
-            if x.kind == K.DECL_REF_EXPR:
-                v = f.var_of(x)
-                if v is not None and v.key in keys:
-                    return True
+    for n in body_nodes(f.body).addr_of:
+        x = kids(n)[0]
+        while x.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(kids(x)) == 1:
+            x = kids(x)[0]
+        if x.kind == K.DECL_REF_EXPR:
+            v = f.var_of(x)
+            if v is not None and v.key in keys:
+                return True
     return False
+
+
+def _items_of_nodes(cfg):
+    """[the top-level statement of each node of cfg (by id), -1 before the
+    first]: the nodes are numbered in the order of the statements, whose
+    first nodes cfg.items are (one sweep, not a search per edge)."""
+    out = []
+    firsts, k = cfg.items, -1
+    for i in range(len(cfg.nodes)):
+        while k + 1 < len(firsts) and firsts[k + 1] <= i:
+            k += 1
+        out.append(k)
+    return out
 
 
 def plan(em, f, cfg, sites, lift):
@@ -140,7 +151,7 @@ def plan(em, f, cfg, sites, lift):
         return None
     if CONDITIONAL_RE.search(u.text, body.extent.start.offset, body.extent.end.offset):
         return None
-    if any(n.kind in JUMPS for n, _ in walk(body, skip_spawn=False)):
+    if body_nodes(body).jump:
         return None
     items = kids(body)
     tops = _top_level_vars(f, items)
@@ -183,12 +194,15 @@ def plan(em, f, cfg, sites, lift):
     bits = cfg.bits
     live_in, init_out = lift.live_in.masks, lift.init_out.masks
     into = [0] * (len(items) + 1)
+    item_at = _items_of_nodes(cfg)
     for n in cfg.nodes:
-        a = bisect.bisect_right(cfg.items, n.id) - 1
+        a = item_at[n.id]
         for t in n.succ:
-            b = bisect.bisect_right(cfg.items, t.id) - 1
-            for j in range(a + 1, b + 1):
-                into[j] |= live_in[t.id] & init_out[n.id]
+            b = item_at[t.id]
+            if b > a:
+                m = live_in[t.id] & init_out[n.id]
+                for j in range(a + 1, b + 1):
+                    into[j] |= m
     cuts, chunk_of = [], {}
     number, count = 1, 0
     remaining = len(sites)

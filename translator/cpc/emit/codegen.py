@@ -105,10 +105,11 @@ def pin(directive, lines):
     `directive` (a #line naming the first line)."""
     out = [lines[0]]        # (joined once: a dispatch has a line per resume point)
     for prev, line in zip(lines, lines[1:]):
-        if '//' in prev or '\n' in prev or line.lstrip().startswith('#'):
+        s = line.strip()
+        if '//' in prev or '\n' in prev or s.startswith('#'):
             out += ['\n', directive, '\n', line]
-        elif line.strip():
-            out += [' ', line.strip()]
+        elif s:
+            out += [' ', s]
     return ''.join(out)
 
 

@@ -13,18 +13,19 @@ from .. import frontend as fe
 from ..clang_types import (
     Decayed, TK_FUNCTIONNOPROTO, TK_FUNCTIONPROTO, adjusted_param_type, function_type_of,
     param_types, strip_sugar, tkind)
-from ..cursors import UO, kids, unop
+from ..cursors import kids
 from ..analysis.gnu_attributes import (
     attributes, attributes_text, declaration_attributes, declarations_in_main_file,
     function_attributes)
 from ..analysis.syntax import (
     args_of, callee_decl, callee_of, decl_fact, is_cps_call, is_cps_function,
-    spawn_body, strip, strip_casts, walk)
+    spawn_body, strip, strip_casts)
 from ..analysis.func import old_style
 from .. import ctype
 from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
 from . import codegen as cg
+from .body_nodes import body_nodes
 
 K = fe.K
 
@@ -124,30 +125,49 @@ class EditList(list):
     def __init__(self, edits=()):
         super().__init__(edits)
         self._sorted = []
+        self._starts = []       # (the copy's starts, searched without a key function)
 
     def within(self, a, b):
         n = len(self)
-        srt = self._sorted
+        srt, starts = self._sorted, self._starts
         done = len(srt)
         if n < done:                      # shrunk: start again
-            srt = self._sorted = []
+            srt, starts = self._sorted, self._starts = [], []
             done = 0
-        for e in self[done:]:
-            if not srt or e[0] >= srt[-1][0]:
+        for e in self[done:] if n > done else ():
+            s = e[0]
+            if not starts or s >= starts[-1]:
                 srt.append(e)
+                starts.append(s)
             else:       # (after those of the same start, as a stable sort)
-                bisect.insort_right(srt, e, key=_edit_start)
-        i = bisect.bisect_left(srt, a, key=_edit_start)
+                j = bisect.bisect_right(starts, s)
+                srt.insert(j, e)
+                starts.insert(j, s)
+        i = bisect.bisect_left(starts, a)
         out = []
-        while i < len(srt) and srt[i][0] <= b:
+        while i < n and starts[i] <= b:
             if srt[i][1] <= b:
                 out.append(srt[i])
             i += 1
         return out
 
 
-def _edit_start(e):
-    return e[0]
+class TagSpans:
+    """The file's tags by their starts, sorted once: each of a file's
+    functions asks which lie in its specifiers, and a file can have
+    thousands of functions and tags."""
+
+    def __init__(self, tags):
+        self.tags = tags
+        self.order = sorted(tags, key=lambda t: t.extent.start.offset)
+        self.starts = [t.extent.start.offset for t in self.order]
+        self.ends = [t.extent.end.offset for t in self.order]
+
+    def within(self, a, b):
+        """The tags in [a, b], in the order of the file."""
+        return [self.order[i] for i in range(bisect.bisect_left(self.starts, a),
+                                             bisect.bisect_right(self.starts, b))
+                if self.ends[i] <= b]
 
 
 def comment_text(s, limit=72):
@@ -167,7 +187,10 @@ class Declarations:
         # parameters' types (entry_declared)
         self.entry_prototypes = {}
         self._memcpy_vars = {}   # Var key -> copied with memcpy (ctype.has_const_member)
-        self._use_attributes = {}   # function (canonical hash) -> use_attributes
+        self._use_attributes = {}   # function (canonical hash, cursor bytes) -> use_attributes
+        self._tag_spans = None      # (tags_declared_in)
+        self._param_types = {}      # (functions.callee_params, param_temp)
+        self._type_texts = {}       # (typetexts.py)
         self.path = u.path
         self.resident = False    # --dataflow=frame: variables read in the frame (frame.py)
 
@@ -177,6 +200,8 @@ class Declarations:
     def text(self, a, b, small):
         inside = small.within(a, b) if isinstance(small, EditList) else \
             [e for e in small if a <= e[0] and e[1] <= b]
+        if not inside:      # (most of a call's arguments)
+            return self.u.text[a:b].decode('utf-8', 'surrogateescape')
         return rw.rebuild(self.u, a, b, inside)
 
     def ctext(self, c, small):
@@ -263,13 +288,22 @@ class Declarations:
     def use_attributes(self, decl):
         """The USE_ATTRIBUTES of function decl's declarations: their texts
         (looked up once per function: asked at each of its call sites)."""
+        # (the cursor a call's callee references is the same bytes at each
+        # of its calls: the canonical declaration is asked once per them)
+        memo = self._use_attributes
+        at = bytes(decl)
+        try:
+            return memo[at]
+        except KeyError:
+            pass
         key = decl.canonical.hash
         try:
-            return self._use_attributes[key]
+            r = memo[key]
         except KeyError:
-            r = self._use_attributes[key] = [t for n, t in function_attributes(self.u, decl)
-                                             if n in USE_ATTRIBUTES]
-            return r
+            r = memo[key] = [t for n, t in function_attributes(self.u, decl)
+                             if n in USE_ATTRIBUTES]
+        memo[at] = r
+        return r
 
     def entry_ref(self, d):
         """How generated code names the entry of cps function d where the
@@ -362,23 +396,23 @@ class Declarations:
         the callee of a direct call) into its entry point f__cps converted to
         the function's declared, native-looking pointer type; prototypes of
         those declared only in headers go to `pre`."""
+        nodes = body_nodes(root)
         direct = set()
+        for n in nodes.calls:
+            ch = kids(n)
+            if ch:
+                direct.add(id(strip(ch[0])))      # (the walk's objects)
         addr = {}
+        for n in nodes.addr_of:
+            ch = kids(n)
+            if ch:
+                addr[id(strip(ch[0]))] = n
         refs = []
-        for n, p in walk(root, skip_spawn=False):
-            if n.kind == K.CALL_EXPR:
-                ch = kids(n)
-                if ch:
-                    direct.add(id(strip(ch[0])))      # (the walk's objects)
-            elif n.kind == K.UNARY_OPERATOR and unop(n) == UO['AddrOf']:
-                ch = kids(n)
-                if ch:
-                    addr[id(strip(ch[0]))] = n
-            elif n.kind == K.DECL_REF_EXPR:
-                d = n.referenced
-                if d is not None and d.kind == K.FUNCTION_DECL and \
-                        decl_fact(d, 'cps', is_cps_function):     # (once per function)
-                    refs.append((n, d))
+        for n in nodes.refs:
+            d = n.referenced
+            if d is not None and d.kind == K.FUNCTION_DECL and \
+                    decl_fact(d, 'cps', is_cps_function):     # (once per function)
+                refs.append((n, d))
         out = []
         for n, d in refs:
             i = id(n)
@@ -457,8 +491,10 @@ class Declarations:
         as declarations of their own: the entry's prototype has no result type,
         so without them the parameters' `struct node` would be another type,
         scoped to the prototype, and a definition would be lost."""
-        return ''.join(self.u.src(t) + '; ' for t in self.tags
-                       if a <= t.extent.start.offset and t.extent.end.offset <= b)
+        spans = self._tag_spans
+        if spans is None or spans.tags is not self.tags:
+            spans = self._tag_spans = TagSpans(self.tags)
+        return ''.join(self.u.src(t) + '; ' for t in spans.within(a, b))
 
     def generated_prelude(self, a, frames, pre):
         """Frames and helper functions emitted before the function at offset

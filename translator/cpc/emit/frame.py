@@ -13,6 +13,7 @@ from .. import ctype
 from ..clang_types import Decayed, TK_ENUM, TK_POINTER, strip_sugar, tkind
 from .declarations import HOLDER_ATTRIBUTES, entry_param, param_decls, written
 from .codegen import SHARED_DEFER_MAX
+from .typetexts import declared
 
 K = fe.K
 
@@ -180,7 +181,8 @@ class FrameLayout:
         self.fields = []
         for v in ordered:
             try:
-                self.fields.append(ctype.declare_field(v.type, v.name) + ';')
+                self.fields.append(declared(em._type_texts, ctype.declare_field, v.type,
+                                            v.name) + ';')
             except ctype.Unnameable as e:
                 # (at the first site that saves it)
                 one = bits.mask([v.key])

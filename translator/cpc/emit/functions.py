@@ -12,7 +12,7 @@ from ..cursors import kids
 from .. import ctype
 from .. import rewrite as rw
 from ..primitives import PRIMITIVES      # (type, default, name) of each parameter after k
-from .split import split, callee_result
+from .split import split
 from .lift import Lifting
 from . import resident
 from ..analysis.retain import addresses_taken
@@ -23,6 +23,8 @@ from . import dead_table
 from . import preamble
 from .declarations import Declarations, EditList, comment_text, outlined_spawn
 from .frame import FrameLayout, Signature
+from .body_nodes import body_nodes
+from .typetexts import declared, of_type, same_type
 
 K = fe.K
 
@@ -141,6 +143,38 @@ def param_temp(memo, callee, ptypes, j, name):
     return r
 
 
+def result_type(memo, call):
+    """split.callee_result(call), looked up once per callee type in `memo`."""
+    callee = callee_of(call)
+    key = ('result', bytes(callee.type))
+    try:
+        rt = memo[key]
+    except KeyError:
+        ft = function_type_of(callee.type)
+        rt = memo[key] = ft.get_result() if ft is not None else None
+    return rt if rt is not None else call.type
+
+
+def check_variably_modified_scopes(em, f, sites):
+    """A resume point is a label that the body's dispatch jumps to, and
+    C forbids jumping into the scope of an identifier of variably
+    modified type (C11 6.8.6.1): none may be in scope at a cps call
+    that resumes."""
+    if not sites:
+        return
+    scopes = variably_modified_scopes(f.body)
+    errs = []
+    for site in sites:
+        at = site.call.extent.start.offset
+        errs += [em.diag(site.call, '`%s` has a variably modified type and is in scope '
+                         'at this cps call: a thread cannot resume inside the scope of '
+                         'a variable-length array or of a type derived from one; end '
+                         'the scope (a block) before the call' % d.spelling)
+                 for d, end in scopes if d.extent.end.offset <= at < end]
+    if errs:
+        raise fe.Diags(errs)
+
+
 class Functions(Declarations):
     """Writes cps function definitions (`cps_function`)."""
 
@@ -149,7 +183,7 @@ class Functions(Declarations):
         its body, with call sites, resume points and returns rewritten."""
         cfg = function_graph(f)
         sites = split(f, cfg)
-        self.check_variably_modified_scopes(f, sites)
+        check_variably_modified_scopes(self, f, sites)
         lift = Lifting(f, cfg)
         self.chunking = chunks.plan(self, f, cfg, sites, lift)
         # (the signature's errors first: a parameter it refuses has a type
@@ -265,7 +299,7 @@ class Functions(Declarations):
         checked = 0             # (the variables whose type was looked at, as bits)
         # (the body's code reads resident variables through cpc_f)
         self.frame_ptr_used = bool(layout.resident)
-        self._restore_text, self._param_types = {}, {}     # (restores, call_args)
+        self._restore_text = {}     # (restores)
         lines, dead = {}, {}
         self.stable = cg.stable_frame(len(sites))
         pre += resume_functions(f.name, sites, self.stable, self.chunking,
@@ -313,8 +347,12 @@ class Functions(Declarations):
         """Each `return` that is not a call site drops the frame and
         returns through the continuation."""
         at_sites = {id(s.stmt) for s in cfg.sites}    # (the walk's objects; one set)
-        for n, p in walk(f.body):
-            if n.kind != K.RETURN_STMT or id(n) in at_sites:
+        # (without spawned statements, whose returns are not f's, the walk
+        # that enters them is the one that does not)
+        returns = body_nodes(f.body).returns if not f.spawns else \
+            [n for n, _ in walk(f.body) if n.kind == K.RETURN_STMT]
+        for n in returns:
+            if id(n) in at_sites:
                 continue
             ch = kids(n)
             if not ch:
@@ -342,6 +380,11 @@ class Functions(Declarations):
         outer = EditList(rw.outermost(small))
         cuts = self.chunking.cuts if self.chunking else []
         bounds = [start] + [c.at for c in cuts] + [b1 - 1]
+        # each chunk's resume points, in one pass over them (a chunk at a
+        # time went through all of them for each chunk)
+        points = {}
+        for i, n in sorted(self.chunking.chunk_of.items()) if cuts else ():
+            points.setdefault(n, []).append(i)
         pieces = []
         for k, (a, b) in enumerate(zip(bounds, bounds[1:])):
             if k:
@@ -349,12 +392,11 @@ class Functions(Declarations):
                 consts = {f.vars[k].name for k in layout.constant_params}
                 decls = [(d, 'cpc_f->' + n if n in consts else None)
                          for d, n in zip(sig.bdecls, sig.pnames)] + \
-                    [(ctype.declare(v.type, v.name, strip_const=True), None)
+                    [(declared(self._type_texts, ctype.declare, v.type, v.name, True), None)
                      for v in cut.declared]
                 restores = [self.copy_var(v.name, 'cpc_f->' + v.name, v) for v in cut.carried
                             if v.key not in layout.resident]
-                indexes = sorted(i for i, n in self.chunking.chunk_of.items()
-                                 if n == cut.number)
+                indexes = points.get(cut.number, [])
                 # (its opening on the function's line, as the body's dispatch)
                 pieces.append(rw.line_directive(u, rw.head_offset(u, f.c)) + '\n' +
                               cg.chunk_head(f.name, cut.number, sig.code + sig.holder, decls,
@@ -374,25 +416,6 @@ class Functions(Declarations):
             pieces.append(text)
         bodytext = ''.join(pieces)
         return start, bodytext, cg.body_end(bodytext.endswith('\n'), cg.drop(frame))
-
-    def check_variably_modified_scopes(self, f, sites):
-        """A resume point is a label that the body's dispatch jumps to, and
-        C forbids jumping into the scope of an identifier of variably
-        modified type (C11 6.8.6.1): none may be in scope at a cps call
-        that resumes."""
-        if not sites:
-            return
-        scopes = variably_modified_scopes(f.body)
-        errs = []
-        for site in sites:
-            at = site.call.extent.start.offset
-            errs += [self.diag(site.call, '`%s` has a variably modified type and is in scope '
-                               'at this cps call: a thread cannot resume inside the scope of '
-                               'a variable-length array or of a type derived from one; end '
-                               'the scope (a block) before the call' % d.spelling)
-                     for d, end in scopes if d.extent.end.offset <= at < end]
-        if errs:
-            raise fe.Diags(errs)
 
     def call_args(self, site, small, temps=True):
         """(temporary declarations, C argument list after k, callee C name).
@@ -423,7 +446,7 @@ class Functions(Declarations):
             elif j < len(ptypes):
                 dl = param_temp(self._param_types, callee, ptypes, j, nm)
             else:
-                dl = ctype.declare_rvalue(a.type, nm)
+                dl = declared(self._type_texts, ctype.declare_rvalue, a.type, nm)
             decls.append('%s = %s;' % (dl, self.ctext(a, small)))
             names.append(nm)
         if prim is not None:
@@ -488,38 +511,41 @@ class Functions(Declarations):
             restores = [' '.join(restores)]
         result = []
         result_temps = []
-        rt = callee_result(site.call)
+        memo = self._type_texts
+        rt = result_type(memo, site.call)
         prefix = ''
         if site.form == 'decl' and vkey(kids(site.stmt)[0]) in self.layout.resident:
             # (the variable is its frame field: nothing is declared)
             v = kids(site.stmt)[0]
             dest = resident.place(self.layout.resident[vkey(v)])
-            if ctype.same_type(v.type, rt):
+            if same_type(memo, v.type, rt):
                 result.append(cg.result_into(dest))
             else:
-                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result_temps.append(of_type(memo, ctype.declare_rvalue, rt, 'cpc_r') + ';')
                 result.append(cg.result_converted(dest))
         elif site.form == 'decl':
             v = kids(site.stmt)[0]
+            vt = v.type
             try:
-                prefix = ctype.declare(v.type, v.spelling, strip_const=True) + ';'
+                prefix = declared(memo, ctype.declare, vt, v.spelling, True) + ';'
             except ctype.Unnameable:
                 prefix = self.text(rw.start(site.stmt), rw.start(site.call), small).rstrip()
                 if prefix.endswith('='):
                     prefix = prefix[:-1]
                 prefix += ';'
-            if ctype.same_type(v.type, rt):
+            if same_type(memo, vt, rt):
                 result.append(cg.result_into(v.spelling))
             else:
-                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+                result_temps.append(of_type(memo, ctype.declare_rvalue, rt, 'cpc_r') + ';')
                 result.append(cg.result_converted(v.spelling))
         elif site.form == 'assign':
-            result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
+            result_temps.append(of_type(memo, ctype.declare_rvalue, rt, 'cpc_r') + ';')
             result.append(cg.result_converted(self.ctext(site.dest, small)))
         elif site.form == 'return':
-            if not ctype.is_void(f.c.type.get_result()):
-                result_temps.append(ctype.declare_rvalue(rt, 'cpc_r') + ';')
-                result_temps.append(ctype.declare_rvalue(f.c.type.get_result(), 'cpc_ret') + ';')
+            frt = f.c.type.get_result()
+            if not of_type(memo, ctype.is_void, frt):
+                result_temps.append(of_type(memo, ctype.declare_rvalue, rt, 'cpc_r') + ';')
+                result_temps.append(of_type(memo, ctype.declare_rvalue, frt, 'cpc_ret') + ';')
                 result += cg.result_returned(frame)
             else:
                 result += cg.void_returned(frame)
