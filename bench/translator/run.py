@@ -295,8 +295,9 @@ def shape_file(shape, n):
 def bench_scaling():
     """(c) Translation time per 1,000 lines of cps code: gen5k's file, and one
     function of each shape of shapes.py (deep expressions, long if chains,
-    goto-heavy code, thousands of locals, macro-expanded blocks, with cps
-    calls or with cleanup variables and none):
+    thousands of returns of calls, goto-heavy code, thousands of locals,
+    macro-expanded blocks, with cps calls or with cleanup variables and
+    none):
 
       BENCH translator.translate.kloc.<shape> <s> s    CPU per 1,000 lines
 
@@ -313,7 +314,7 @@ def bench_scaling():
     with open(gen, "w") as f:
         f.write(p.stdout)
     cases = [("gen5k", gen)]
-    sizes = {"and_chain": 2000, "sum": 600, "else_if": 330, "gotos": 1000, "locals": 3000,
+    sizes = {"and_chain": 2000, "sum": 600, "else_if": 330, "returns": 2000, "gotos": 1000, "locals": 3000,
              "blocks": 12, "cleanup_blocks": 14}
     expanded = ("blocks", "cleanup_blocks")       # sizes are powers of two
     if quick:

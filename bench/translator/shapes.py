@@ -6,6 +6,7 @@ Shapes (N is the size; every shape has about one cps call per line):
   and_chain   return g(0) && g(1) && ... && g(N-1);
   sum         return g(0) + g(1) + ... + g(N-1);
   else_if     N `else if` branches, each calling g
+  returns     N `if (x == i) return g(i);`, each followed by a cps call
   gotos       N labels, a cps call after each, a conditional backward goto every line
   locals      N locals, each initialised by a cps call
   blocks      a macro that expands to 2**N blocks, each a cps call
@@ -36,6 +37,14 @@ def else_if(n):
     for i in range(n):
         out.append('    %sif (x == %d) r = g(%d);' % ('else ' if i else '', i, i))
     return out + ['    return r;', '}']
+
+
+def returns(n):
+    out = ['cps int f(int x) {']
+    for i in range(n):
+        out.append('    if (x == %d) return g(%d);' % (i, i))
+        out.append('    x = g(x) + %d;' % i)
+    return out + ['    return x;', '}']
 
 
 def gotos(n):
@@ -70,7 +79,7 @@ def cleanup_blocks(n):
                   '}']
 
 
-SHAPES = {'and_chain': and_chain, 'sum': sum_, 'else_if': else_if, 'gotos': gotos,
+SHAPES = {'and_chain': and_chain, 'sum': sum_, 'else_if': else_if, 'returns': returns, 'gotos': gotos,
           'locals': locals_, 'blocks': blocks, 'cleanup_blocks': cleanup_blocks}
 
 

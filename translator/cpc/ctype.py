@@ -61,8 +61,38 @@ def declare(t, name, strip_const=False, strip_volatile=False, keep_cps=False):
     (reparsed by the front-end), the cps tag stays, spelled `cps` where it
     binds (the result type of a cps function type, or a function type
     itself); the emitter's C drops it."""
-    d = _decl(t, name, strip_const, strip_volatile, keep_cps)
-    return d.strip()
+    memo = _declared(t)
+    if memo is None:
+        return _decl(t, name, strip_const, strip_volatile, keep_cps).strip()
+    key = (bytes(t), name, strip_const, strip_volatile, keep_cps)
+    try:
+        return memo[key]
+    except KeyError:
+        r = memo[key] = _decl(t, name, strip_const, strip_volatile, keep_cps).strip()
+        return r
+
+
+def _declared(t):
+    """The declarations written of the types of t's parse, by the type's
+    bytes (its kind and Clang's QualType: the same type, the same text) and
+    declare()'s arguments, or None for a type that is not libclang's own.
+    The same declarations are asked again and again (a frame's variables at
+    each of its chunks, a temporary's type at each call), and each asks
+    libclang for spellings and canonical types.  The memo lives on the
+    translation unit's object, as long as the parse."""
+    if type(t) is not _CLANG_TYPE:
+        return None
+    tu = t.__dict__.get('_tu')
+    if tu is None:
+        return None
+    try:
+        return tu.cpc_declared
+    except AttributeError:
+        m = tu.cpc_declared = {}
+        return m
+
+
+_CLANG_TYPE = fe.ci.Type
 
 
 def declare_field(t, name, keep_cps=False):

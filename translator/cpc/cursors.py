@@ -28,6 +28,32 @@ _KIND_OF = {i: k for i, k in enumerate(_CursorKinds) if k is not None}
 _CONTINUE = 1                       # CXChildVisit_Continue
 
 
+def _once_per_kind(name):
+    """CursorKind's test `name` (is_expression, ...), asked of libclang once
+    per kind, then read from the kind: the bindings make a C call each time,
+    and the passes ask it of most nodes they meet (a few hundred thousand
+    times in a 10,000-line function).  The kinds' tests never change: the
+    bindings' other users get the same answers."""
+    test = getattr(ci.CursorKind, name)
+    key = '_cpc_' + name
+
+    def once(self):
+        d = self.__dict__
+        try:
+            return d[key]
+        except KeyError:
+            r = d[key] = test(self)
+            return r
+    once.__doc__ = test.__doc__
+    return once
+
+
+for _test in ('is_declaration', 'is_reference', 'is_expression', 'is_statement',
+              'is_attribute', 'is_invalid', 'is_translation_unit', 'is_preprocessing',
+              'is_unexposed'):
+    setattr(ci.CursorKind, _test, _once_per_kind(_test))
+
+
 class _Once:
     """A property computed once per cursor object (once_per_cursor): the
     value is stored in the object's __dict__ under the property's name,
@@ -262,15 +288,18 @@ class _Facts:
     (node j's, the root's excepted): its extent (`extents`, CXSourceRange
     structs), the extent's start and end and its location (`locations`,
     three CXSourceLocation structs a node) and these three locations'
-    expansion offsets (`offsets`, the same order).  `Cursor.extent` and
-    `Cursor.location` make their objects from these bytes, their offsets
-    already known, with no call into libclang."""
-    __slots__ = ('extents', 'locations', 'offsets')
+    expansion offsets (`offsets`, the same order), and the declaration each
+    reference designates (`referenced`, a CXCursor a node, meaningful for
+    a DECL_REF_EXPR's).  `Cursor.extent`, `Cursor.location` and a
+    reference's `Cursor.referenced` make their objects from these bytes,
+    their offsets already known, with no call into libclang."""
+    __slots__ = ('extents', 'locations', 'offsets', 'referenced')
 
     def __init__(self, L, n):
         self.extents = ctypes.string_at(L.extents, n * _RANGE_BYTES)
         self.locations = ctypes.string_at(L.locations, 3 * n * _LOCATION_BYTES)
         self.offsets = array('I', ctypes.string_at(L.offsets, 3 * n * _UINT_BYTES))
+        self.referenced = ctypes.string_at(L.referenced, n * _CURSOR_BYTES)
 
     def location(self, k):
         """The k-th location (node j's start, end, location: 3j, 3j+1, 3j+2)."""
@@ -456,6 +485,11 @@ class Cursor(ci.Cursor):
     # cursor they fetch from libclang, two more calls each time.
     @_Once
     def referenced(self):
+        if self._kind_id == _DECL_REF_KIND:
+            at = _facts_at(self)
+            if at is not None:      # (listed with the reference)
+                return _cursor_result(_cursor_from(at[0].referenced, at[1] * _CURSOR_BYTES),
+                                      self)
         return _cursor_result(lib().clang_getCursorReferenced(self), self)
 
     @_Once
@@ -470,6 +504,9 @@ class Cursor(ci.Cursor):
         t._tu = self._tu
         return t
 
+
+_DECL_REF_KIND = ci.CursorKind.DECL_REF_EXPR.value
+_cursor_from = Cursor.from_buffer_copy
 
 _NULL_KIND = ci.CursorKind.INVALID_FILE.value       # clang_getNullCursor()'s kind
 

@@ -20,7 +20,8 @@ class Listing(ctypes.Structure):
     """cursor_facts.c's Listing: `n` nodes in preorder, the root first (-1:
     the listing was given up), and for each its cursor, kind, parent index
     and the end of its subtree; when asked, its extent, the extent's start
-    and end and its location, and these three locations' offsets."""
+    and end and its location, these three locations' offsets, and for a
+    reference (DECL_REF_EXPR) the declaration it designates."""
     _fields_ = [('n', ctypes.c_long),
                 ('cursors', ctypes.c_void_p),
                 ('kinds', ctypes.POINTER(ctypes.c_int)),
@@ -28,7 +29,8 @@ class Listing(ctypes.Structure):
                 ('ends', ctypes.POINTER(ctypes.c_int)),
                 ('extents', ctypes.c_void_p),
                 ('locations', ctypes.c_void_p),
-                ('offsets', ctypes.POINTER(ctypes.c_uint))]
+                ('offsets', ctypes.POINTER(ctypes.c_uint)),
+                ('referenced', ctypes.c_void_p)]
 
 
 def candidates():

@@ -47,6 +47,11 @@ static CXSourceLocation (*range_start)(CXSourceRange);
 static CXSourceLocation (*range_end)(CXSourceRange);
 static void (*expansion)(CXSourceLocation, void **file, unsigned *line, unsigned *column,
                          unsigned *offset);
+static CXCursor (*cursor_referenced)(CXCursor);
+
+/* CXCursor_DeclRefExpr: the kind whose referenced declaration is listed
+ * with the facts (the passes ask it of every reference to a variable). */
+enum { DECL_REF_EXPR = 101 };
 
 /* Kinds without children in C (the caller names them), and the kind whose
  * children libclang may list twice (sizeof's operand, `sizeof(int[n])`). */
@@ -72,6 +77,9 @@ typedef struct {
     CXSourceRange *extents;
     CXSourceLocation *locations;    /* 3 per node: start, end, location */
     unsigned *offsets;              /* 3 per node, the same order */
+    /* the declaration each reference (DECL_REF_EXPR) designates,
+     * clang_getCursorReferenced's; undefined for the other nodes */
+    CXCursor *referenced;
 } Listing;
 
 static Listing out;
@@ -104,7 +112,9 @@ static int grow(void)
     if (l) out.locations = l;
     unsigned *o = realloc(out.offsets, 3 * c * sizeof *o);
     if (o) out.offsets = o;
-    if (!cu || !k || !p || !e || !s || !x || !l || !o)
+    CXCursor *r = realloc(out.referenced, c * sizeof *r);
+    if (r) out.referenced = r;
+    if (!cu || !k || !p || !e || !s || !x || !l || !o || !r)
         return -1;
     cap = stack_cap = c;
     return 0;
@@ -143,6 +153,8 @@ static void facts(long j, CXCursor c)
     l[2] = cursor_location(c);
     for (int i = 0; i < 3; i++)
         expansion(l[i], NULL, NULL, NULL, &o[i]);
+    if (c.kind == DECL_REF_EXPR)
+        out.referenced[j] = cursor_referenced(c);
 }
 
 static int visit(CXCursor child, CXCursor parent, void *client)
@@ -199,8 +211,9 @@ int cf_init(void *handle, const int *leaves, int n_leaves, int dup)
     *(void **)&range_start = dlsym(handle, "clang_getRangeStart");
     *(void **)&range_end = dlsym(handle, "clang_getRangeEnd");
     *(void **)&expansion = dlsym(handle, "clang_getInstantiationLocation");
+    *(void **)&cursor_referenced = dlsym(handle, "clang_getCursorReferenced");
     if (!visit_children || !cursor_extent || !cursor_location || !range_start ||
-        !range_end || !expansion || n_leaves > MAX_LEAF_KINDS)
+        !range_end || !expansion || !cursor_referenced || n_leaves > MAX_LEAF_KINDS)
         return -1;
     memcpy(leaf_kinds, leaves, n_leaves * sizeof *leaves);
     n_leaf_kinds = n_leaves;

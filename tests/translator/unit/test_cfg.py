@@ -164,3 +164,17 @@ def test_a_function_graph_and_its_data_flow_are_made_once_per_parse():
     live, live2 = liveness(cfg)[0], liveness(other)[0]
     assert [live[s.resume_node.id] for s in cfg.sites] == \
         [live2[s.resume_node.id] for s in other.sites]
+
+
+def test_a_return_of_a_call_is_told_a_call_site_without_comparing_cursors(monkeypatch):
+    # comparing two cursors is a call into libclang: a `return` of a call
+    # compared with each of the function's cps calls made a function with
+    # thousands of returns quadratic (in normalize and the emitter)
+    import clang.cindex as ci
+    u, f = cps_function('\n'.join('if (a == %d) return g(a + %d);' % (i, i) for i in range(6)) +
+                        '\nif (a) return a + 1;\nreturn g(a);')
+    compared = []
+    monkeypatch.setattr(ci.Cursor, '__eq__', lambda x, y: compared.append((x, y)) or x is y)
+    sites = [(s.form, u.src(s.call)) for s in Cfg(f).sites]
+    assert sites == [('return', 'g(a + %d)' % i) for i in range(6)] + [('return', 'g(a)')]
+    assert compared == []

@@ -150,3 +150,40 @@ def test_a_translation_writes_the_same_c_with_the_helper_or_without(helper):
         c = pipeline.translate(LISTED.encode(), PATH)
     with listing(not helper):
         assert pipeline.translate(LISTED.encode(), PATH) == c
+
+
+def test_a_cursor_kinds_tests_ask_libclang_once_per_kind(monkeypatch):
+    # (the passes ask is_expression of most nodes they meet: a C call each
+    # time through the bindings)
+    import clang.cindex as ci
+    kind = ci.CursorKind.PAREN_EXPR
+    kind.__dict__.pop('_cpc_is_expression', None)
+    calls = []
+    real = ci.conf.lib.clang_isExpression
+    monkeypatch.setattr(ci.conf.lib, 'clang_isExpression', lambda k: calls.append(k) or real(k))
+    assert [kind.is_expression() for _ in range(3)] == [True, True, True]
+    assert len(calls) == 1
+    assert ci.CursorKind.VAR_DECL.is_expression() is False
+    assert ci.CursorKind.VAR_DECL.is_declaration() is True
+
+
+def test_a_listed_reference_knows_its_declaration_without_a_call(monkeypatch):
+    # the helper lists each reference's declaration with its facts: the
+    # passes ask it of every reference to a variable, once per parse
+    from cpc.libclang import lib
+    with listing(True):
+        u = fe.parse(LISTED.encode(), PATH)
+        refs = [n for c in u.main_top() for n, _ in walk(c)
+                if n.kind == K.DECL_REF_EXPR and n.__dict__.get('place')]
+        calls = []
+        real = lib().clang_getCursorReferenced
+        monkeypatch.setattr(lib(), 'clang_getCursorReferenced',
+                            lambda c: calls.append(c) or real(c), raising=False)
+        decls = [n.referenced for n in refs]
+        assert len(refs) > 10 and calls == []
+        monkeypatch.undo()
+        # the same declarations as libclang gives, of the same class and unit
+        for n, d in zip(refs, decls):
+            r = lib().clang_getCursorReferenced(n)
+            assert bytes(d) == bytes(r) and type(d) is type(r) and d._tu is n._tu
+        assert {d.spelling for d in decls} >= {'n', 'v', 'x', 'i', 'k'}

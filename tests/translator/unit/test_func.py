@@ -163,3 +163,21 @@ def test_a_released_unit_leaves_no_cycles_of_its_analyses_to_the_collector():
     finally:
         if was:
             gc.enable()
+
+
+def test_var_of_finds_a_local_without_asking_about_its_declaration_again(monkeypatch):
+    # the Func knows its locals' declarations: a reference to one (every
+    # reference of a long function, each once per parse) asks libclang for
+    # the declaration referenced, not again whose local it is
+    from cpc.analysis import func as func_mod
+    u, fs = funcs(SRC)
+    f = fs['f']
+    asked = []
+    real = func_mod.is_local_var
+    monkeypatch.setattr(func_mod, 'is_local_var', lambda d, c: asked.append(d.spelling) or real(d, c))
+    refs = [n for n, _ in walk(f.body) if n.kind == K.DECL_REF_EXPR]
+    names = [(n.spelling, getattr(f.var_of(n), 'name', None)) for n in refs]
+    assert ('x', 'x') in names and ('a', 'a') in names
+    assert not {'a', 'b', 'x', 'y'} & set(asked)
+    # what is not a local of f is still told apart (a static, functions)
+    assert ('s', None) in names and ('g', None) in names

@@ -171,7 +171,7 @@ def normal_form(func, s):
         ch = kids(s)
         if ch:
             e = strip_casts(ch[0])
-            if e.kind == K.CALL_EXPR and e in func.cps_calls:
+            if e.kind == K.CALL_EXPR and func.is_cps_call_of(e):
                 return CallSite(s, e, 'return')
         return None
     if k == K.DECL_STMT:
@@ -381,7 +381,7 @@ class Cfg:
         if k == K.COMPOUND_STMT:
             self.open_scope()
             cur = preds
-            top = s == self._root
+            top = s is self._root
             for x in kids(s):
                 self._block_item = True
                 if top:

@@ -26,6 +26,14 @@ def _decl_key(d):
     return (d._kind_id, dd[0], dd[2])
 
 
+def _decl_id(d):
+    """What identifies the declaration cursor d designates, from its bytes
+    alone: its kind and its node (data[0]), as _decl_key, but with no
+    call into the bindings (var_of asks it for every reference)."""
+    b = bytes(d)
+    return b[:4] + b[8:16]
+
+
 def _local_owner(d):
     """The key (_decl_key) of the function of which VAR_DECL or PARM_DECL d
     is a local variable or parameter, or None."""
@@ -204,9 +212,15 @@ class Func:
                 self.body = x
         self.params = [x for x in ch if x.kind == K.PARM_DECL]
         self.vars = {}
+        # the declaration (_decl_id) of each Var that is a local variable
+        # of this function (is_local_var) -> its key: var_of finds the Var
+        # of a reference with no more questions about the declaration
+        self._local_key = {}
         for p in self.params:
             v = Var(p, True, adjusted_param_type(p.type))
             self.vars[v.key] = v
+            if is_local_var(p, cursor):
+                self._local_key[_decl_id(p)] = v.key
         self.cps_calls = []
         self._with_cps = None       # contains_cps: made when first asked
         self.spawns = []
@@ -219,6 +233,7 @@ class Func:
             if k == K.VAR_DECL and is_local_var(n, cursor):
                 v = Var(n, False)
                 self.vars[v.key] = v
+                self._local_key[_decl_id(n)] = v.key
             elif k == K.CALL_EXPR:
                 if is_cps_call(n):
                     self.cps_calls.append(n)
@@ -235,12 +250,29 @@ class Func:
         if r is not None and r[0] is self:
             return r[1]
         d = ref.referenced
-        if d is None or not is_local_var(d, self.c):
+        if d is None:
             v = None
         else:
-            v = self.vars.get(vkey(d))
+            key = self._local_key.get(_decl_id(d))
+            if key is not None:
+                v = self.vars.get(key)
+            elif not is_local_var(d, self.c):
+                v = None
+            else:       # (a local the body's walk does not meet: in a spawned statement)
+                v = self.vars.get(vkey(d))
         memo[_VAR_OF] = (self, v)
         return v
+
+    def is_cps_call_of(self, c):
+        """Whether node c is one of the function's cps calls: told by
+        identity (a parse has one cursor object per node), not by comparing
+        cursors, a call into libclang for each pair (`c in cps_calls`
+        compared a `return` of a call with every call before it: a function
+        with thousands of them took a time quadratic in its length)."""
+        ids = self.__dict__.get('_cps_call_ids')
+        if ids is None:
+            ids = self._cps_call_ids = {id(x) for x in self.cps_calls}
+        return id(c) in ids
 
     def contains_cps(self, c):
         """Whether node c of the body is one of its cps calls or holds one:

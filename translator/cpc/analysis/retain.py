@@ -233,13 +233,12 @@ def boxed_literals(u, f):
     if f.body is None or not f.cps_calls:
         return []
     calls = [c.extent.start.offset for c in f.cps_calls]
-    parents = {}
-    lits = []
-    blocks = []
-    for n, p in walk(f.body, skip_spawn=False):
-        parents[id(n)] = p
-        if n.kind == K.COMPOUND_LITERAL_EXPR:
-            lits.append(n)
+    # (most functions have no compound literal: the map of the parents,
+    # a dict entry per node of the body, is made only for one that has)
+    lits = [n for n, _ in walk(f.body, skip_spawn=False) if n.kind == K.COMPOUND_LITERAL_EXPR]
+    if not lits:
+        return []
+    parents = {id(n): p for n, p in walk(f.body, skip_spawn=False)}
 
     def parent(n):
         return parents.get(id(n))
