@@ -2,7 +2,7 @@
 `make translator` into build/translator/cursor_facts.so, installed beside
 this module): it lists a subtree of Clang's cursors in one call, where the
 bindings make a Python callback per node (cursors.py).  When the library
-is absent or does not load, `listing()` is None and cursors.py lists
+is absent, does not load or is of another version (cf_abi), `listing()` is None and cursors.py lists
 through the bindings, with the same result.  CPC_NO_NATIVE=1 in the
 environment leaves it unused.
 """
@@ -14,6 +14,10 @@ import clang.cindex as ci
 from .paths import CHECKOUT
 
 NAME = 'cursor_facts.so'
+# cursor_facts.c's cf_abi: the version of the Listing and the functions this
+# module reads.  A library of another version (built from another version of
+# the translator) is not used.
+ABI = 2
 
 
 class Listing(ctypes.Structure):
@@ -65,6 +69,11 @@ def _setup(path, leaf_kinds, dup_kind):
         # threads never share the helper's one listing at once)
         L = ctypes.PyDLL(path)
     except OSError:
+        return None
+    try:
+        if ctypes.c_int.in_dll(L, 'cf_abi').value != ABI:
+            return None
+    except ValueError:
         return None
     init = L.cf_init
     init.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), ctypes.c_int,

@@ -201,6 +201,13 @@ static int visit(CXCursor child, CXCursor parent, void *client)
     return CHILD_RECURSE;
 }
 
+/* The version of what native.py reads: the Listing's layout and the
+ * functions' arguments.  native.py uses a library only if it has the
+ * version it was written for, so that one built from another version of
+ * the translator (left in build/ or beside an installed package) is not
+ * read wrongly; bump it with any such change. */
+const int cf_abi = 2;
+
 /* Look up libclang's functions in `handle` (dlopen's, from ctypes) and
  * note the leaf kinds and the duplicating kind.  0 on success. */
 int cf_init(void *handle, const int *leaves, int n_leaves, int dup)

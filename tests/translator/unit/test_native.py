@@ -1,6 +1,7 @@
 """native.py: the translator's C helper, found where `make translator` builds
 it, absent or disabled without harm (cursors.py lists through the bindings)."""
 import os
+import subprocess
 
 from cpc import native
 from cpc.cursors import _LEAF_KINDS, _UNARY_EXPR_KIND
@@ -47,3 +48,25 @@ def test_a_library_that_does_not_load_is_no_helper(monkeypatch, tmp_path):
 def test_cpc_no_native_leaves_it_unused(monkeypatch):
     assert load_with(monkeypatch, env='1') is None
     assert load_with(monkeypatch, env='0') is not None
+
+
+def stale_library(tmp_path, abi_line):
+    """A library with the helper's functions, as one built from another
+    version of the translator would have them."""
+    src = tmp_path / 'stale.c'
+    src.write_text(abi_line + '\n'
+                   'int cf_init(void *h, const int *l, int n, int d) { return 0; }\n'
+                   'void *cf_list(void) { return 0; }\n')
+    lib = tmp_path / native.NAME
+    subprocess.run(['cc', '-shared', '-fPIC', '-o', str(lib), str(src)], check=True)
+    return str(lib)
+
+
+def test_a_library_of_another_version_is_not_used(monkeypatch, tmp_path):
+    lib = stale_library(tmp_path, 'const int cf_abi = %d;' % (native.ABI - 1))
+    assert load_with(monkeypatch, paths=[lib]) is None
+
+
+def test_a_library_without_a_version_is_not_used(monkeypatch, tmp_path):
+    lib = stale_library(tmp_path, '')
+    assert load_with(monkeypatch, paths=[lib]) is None
