@@ -1,5 +1,9 @@
 /*
- * cpc_io.c -- waiting for file descriptors, with epoll.
+ * cpc_io.c -- waiting for file descriptors, with epoll or io_uring.
+ *
+ * What follows describes the epoll back-end; the io_uring one (below,
+ * "the io_uring back-end") replaces the one-shot registrations with
+ * one-shot polls in a ring, and keeps the epoll set for the rest.
  *
  * Each fd has one FIFO of waiters (doubly linked through io_next/io_prev
  * in their wait records), whatever direction they wait for; an event wakes
@@ -96,17 +100,15 @@ static int io_ring_poll(struct cpc_sched *s, int timeout_ms);
 
 /* ---- choosing the back-end ------------------------------------------------
 
-   io_uring when the kernel has it and CPC_IO does not say epoll; CPC_IO=
-   uring or epoll chooses (uring falls back to epoll without the kernel's
-   support).  Read once, at the first scheduler's set-up.  The debug
-   runtime always uses epoll: its checks of descriptors closed under their
-   waiters re-register them in the epoll set, and a poll in io_uring holds
-   the file open. */
-#ifdef CPC_DEBUG
+   epoll by default; CPC_IO=uring chooses io_uring where the kernel has it
+   (else epoll), CPC_IO=epoll epoll.  Read once, at the first scheduler's
+   set-up.  io_uring is not the default because it did not measure better:
+   the naive server's CPU time per request at 1,000-10,000 connections was
+   the same or up to 9 % higher with it (bench/README.md, web servers).
+   The debug runtime always uses epoll: its checks of descriptors closed
+   under their waiters re-register them in the epoll set, and a poll in
+   io_uring holds the file open. */
 #define IO_URING_BY_DEFAULT false
-#else
-#define IO_URING_BY_DEFAULT true
-#endif
 
 static bool io_want_uring;
 static pthread_once_t io_choose_once = PTHREAD_ONCE_INIT;

@@ -14,7 +14,7 @@ $(BUILD)/lib/tsan/%.o: $(TOP)/lib/%.cpc $(LIB_DEPS) | $(SETUP_STAMP)
 
 # The I/O back-end the runs above do not use by default (CPC_IO): the opt
 # build runs once more with it.
-LIB_OTHER_IO := epoll
+LIB_OTHER_IO := uring
 
 test-lib: setup-test runtime lib $(LIB_OBJS_TSAN)
 	@LIB_OBJS="$(LIB_OBJS)" LIB_OBJS_DEBUG="$(LIB_OBJS_DEBUG)" CPCC="$(LIB_CPCC)" \

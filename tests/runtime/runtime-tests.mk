@@ -71,7 +71,7 @@ test-runtime-build: runtime $(RT_BINS)
 # The I/O back-end that the runs above do not use by default (CPC_IO,
 # runtime/cpc_io.c; the debug flavour always uses epoll): the opt flavour
 # once more with it, into its own directory.
-RT_OTHER_IO := epoll
+RT_OTHER_IO := uring
 RT_RUN_OTHER_IO := CPC_IO=$(RT_OTHER_IO) RT_RUNS="opt" \
     $(RT_SRC)/run-tests.sh $(RT_BUILD)/io-$(RT_OTHER_IO) $(RT_SRC)
 
