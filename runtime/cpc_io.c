@@ -102,9 +102,10 @@ static int io_ring_poll(struct cpc_sched *s, int timeout_ms);
 
    epoll by default; CPC_IO=uring chooses io_uring where the kernel has it
    (else epoll), CPC_IO=epoll epoll.  Read once, at the first scheduler's
-   set-up.  io_uring is not the default because it did not measure better:
-   the naive server's CPU time per request at 1,000-10,000 connections was
-   the same or up to 9 % higher with it (bench/README.md, web servers).
+   set-up.  io_uring is not the default because it did not measure clearly
+   better: the naive server's CPU time per request at 1,000-10,000
+   connections was the same to 9 % lower with it, by about what the
+   machine's load moves it (bench/README.md, web servers).
    The debug runtime always uses epoll: its checks of descriptors closed
    under their waiters re-register them in the epoll set, and a poll in
    io_uring holds the file open. */

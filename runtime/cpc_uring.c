@@ -38,9 +38,19 @@ int cpc__uring_init(struct cpc__uring *u, unsigned sq_entries,
     u->fd = -1;
     struct io_uring_params p;
     memset(&p, 0, sizeof p);
-    p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP;
+    /* COOP_TASKRUN (5.19): a poll that fires while the scheduler runs is
+       completed at its next system call rather than by interrupting it;
+       TASKRUN_FLAG tells a look at the ring that one is pending
+       (cpc__uring_must_enter).  The naive server spent 0-9 % less CPU per
+       request with it than without, at 1,000-10,000 connections. */
+    p.flags = IORING_SETUP_CQSIZE | IORING_SETUP_CLAMP |
+              IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
     p.cq_entries = cq_entries;
     int fd = uring_setup(sq_entries, &p);
+    if (fd < 0 && (p.flags & IORING_SETUP_COOP_TASKRUN)) {
+        p.flags &= ~(IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG);
+        fd = uring_setup(sq_entries, &p);
+    }
     if (fd < 0)
         return -1;
     /* Sleeping with a timeout needs EXT_ARG (5.11); a wait needs no
