@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <pthread.h>
 #include <string.h>
+#include "cpc_uring.h"
 
 #define CPC_NORETURN __attribute__((noreturn))
 #define CPC_FMT(a, b) __attribute__((format(printf, a, b)))
@@ -297,6 +298,12 @@ struct cpc_sched {
     struct cpc__io_fd *io_fds;    /* indexed by fd */
     size_t io_nfds;               /* entries in io_fds */
     size_t io_waiters;            /* threads waiting for an fd */
+    struct cpc__uring *ring;      /* NULL: the epoll back-end waits for
+                                     every fd; else one-shot waits are
+                                     polls in this io_uring, where the
+                                     loop sleeps (cpc_io.c) */
+    unsigned ring_fork;           /* io_fork_count when the ring was set
+                                     up: a child of fork gives it up */
 
     /* The inbox: threads handed over by other OS threads (spawns,
        migrations, cross-scheduler wake-ups, threads leaving a pool) go
@@ -337,6 +344,10 @@ struct cpc_sched {
        the host's thread queues work on the idle scheduler. */
     void (*host_wake)(void *);
     void *host_wake_arg;
+
+    /* The io_uring that `ring` points to, when it is used: in place, so
+       that setting up a scheduler's I/O allocates nothing. */
+    struct cpc__uring ring_store;
 };
 
 /* Optimised code pushes a yielding thread onto its scheduler's run queue
@@ -583,6 +594,8 @@ void cpc__io_close(struct cpc_sched *s);
    scheduler: wake s's waiters of it with EBADF if its registration in s's
    epoll set is gone (s's thread). */
 void cpc__io_closed_elsewhere(struct cpc_sched *s, int fd);
+/* Wait for fds with epoll only (a host loop watches the epoll fd). */
+void cpc__io_use_epoll(struct cpc_sched *s);
 /* Tell every other scheduler that cpc_close closed fd (cpc_sched.c). */
 void cpc__sched_post_close(int fd);
 

@@ -1,5 +1,9 @@
 /*
- * cpc_io.c -- waiting for file descriptors, with epoll.
+ * cpc_io.c -- waiting for file descriptors, with epoll or io_uring.
+ *
+ * What follows describes the epoll back-end; the io_uring one (below,
+ * "the io_uring back-end") replaces the one-shot registrations with
+ * one-shot polls in a ring, and keeps the epoll set for the rest.
  *
  * Each fd has one FIFO of waiters (doubly linked through io_next/io_prev
  * in their wait records), whatever direction they wait for; an event wakes
@@ -47,8 +51,10 @@
  */
 #define _GNU_SOURCE
 #include "cpc_internal.h"
+#include "cpc_uring.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -84,6 +90,55 @@ _Static_assert(sizeof(struct cpc__io_fd) <= 32, "the fd table's entries grew");
 
 #define IO_EVENTS 256
 
+static void io_ring_start(struct cpc_sched *s);
+static void io_ring_drop(struct cpc_sched *s, bool forked);
+static void io_ring_clear(struct cpc_sched *s);
+static void io_ring_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
+                        uint32_t dirs);
+static void io_ring_disarm(struct cpc_sched *s, int fd, struct cpc__io_fd *r);
+static int io_ring_poll(struct cpc_sched *s, int timeout_ms);
+
+/* ---- choosing the back-end ------------------------------------------------
+
+   epoll by default; CPC_IO=uring chooses io_uring where the kernel has it
+   (else epoll), CPC_IO=epoll epoll.  Read once, at the first scheduler's
+   set-up.  io_uring is not the default because it did not measure clearly
+   better: the naive server's CPU time per request at 1,000-10,000
+   connections was the same to 9 % lower with it, by about what the
+   machine's load moves it (bench/README.md, web servers).
+   The debug runtime always uses epoll: its checks of descriptors closed
+   under their waiters re-register them in the epoll set, and a poll in
+   io_uring holds the file open. */
+#define IO_URING_BY_DEFAULT false
+
+static bool io_want_uring;
+static pthread_once_t io_choose_once = PTHREAD_ONCE_INIT;
+
+/* Forks seen (io_atfork_child): a child's schedulers give up the rings
+   they share with the parent at their next wait or poll. */
+static atomic_uint io_fork_count;
+
+static void io_atfork_child(void)
+{
+    atomic_fetch_add_explicit(&io_fork_count, 1, memory_order_relaxed);
+}
+
+static void io_choose(void)
+{
+    const char *e = getenv("CPC_IO");
+    io_want_uring = IO_URING_BY_DEFAULT;
+    if (e != NULL && strcmp(e, "uring") == 0)
+        io_want_uring = true;
+    else if (e != NULL && strcmp(e, "epoll") == 0)
+        io_want_uring = false;
+    else if (e != NULL && *e != '\0')
+        cpc__fatal("CPC_IO=%s: expected uring or epoll", e);
+#ifdef CPC_DEBUG
+    io_want_uring = false;
+#endif
+    pthread_atfork(NULL, NULL, io_atfork_child);
+}
+
 int cpc__io_init(struct cpc_sched *s)
 {
     int epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -101,6 +156,9 @@ int cpc__io_init(struct cpc_sched *s)
     }
     s->epfd = epfd;
     atomic_store_explicit(&s->wakefd, fd, memory_order_release);
+    pthread_once(&io_choose_once, io_choose);
+    if (io_want_uring)
+        io_ring_start(s);
     return 0;
 }
 
@@ -123,6 +181,8 @@ void cpc__io_shutdown(struct cpc_sched *s)
         for (size_t i = 0; i < s->io_nfds; i++)
             if (s->io_fds[i].in_epoll)
                 epoll_ctl(s->epfd, EPOLL_CTL_DEL, (int)i, NULL);
+        if (s->ring != NULL)
+            io_ring_clear(s);
         free(s->io_fds);
         s->io_fds = NULL;
         s->io_nfds = 0;
@@ -131,6 +191,8 @@ void cpc__io_shutdown(struct cpc_sched *s)
 
 void cpc__io_close(struct cpc_sched *s)
 {
+    if (s->ring != NULL)
+        io_ring_drop(s, false);
     int fd = atomic_exchange(&s->wakefd, -1);
     if (fd >= 0)
         close(fd);
@@ -312,6 +374,10 @@ static uint32_t io_oneshot_events(uint32_t dirs)
 static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
                   uint32_t dirs)
 {
+    if (s->ring != NULL) {
+        io_ring_arm(s, fd, r, dirs);
+        return 0;                   /* a bad fd is reported by its poll */
+    }
     r->kept_gen = 0;
     r->ready = 0;
     int rc = io_ctl(s, fd, r, io_oneshot_events(dirs));
@@ -330,6 +396,8 @@ static int io_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
 static int io_keep_register(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
                             uint32_t gen)
 {
+    if (s->ring != NULL && r->kept_gen == 0)
+        io_ring_disarm(s, fd, r);   /* its one-shot poll, if any */
     r->armed = 0;                   /* `armed` is for one-shot waits */
     r->ready = 0;
     int rc = io_ctl(s, fd, r, IO_KEPT_EVENTS);
@@ -344,6 +412,10 @@ static bool io_registration_gone(struct cpc_sched *s, int fd,
                                  struct cpc__io_fd *r)
 {
     uint32_t events;
+    if (s->ring != NULL && r->kept_gen == 0)
+        /* A poll holds its file: the number is closed or names another
+           file; only the first is seen here. */
+        return r->armed != 0 && fcntl(fd, F_GETFD) < 0 && errno == EBADF;
     if (r->kept_gen != 0)
         events = IO_KEPT_EVENTS;
     else if (r->armed != 0)
@@ -403,8 +475,13 @@ static void io_list_remove(struct cpc_sched *s, struct cpc__io_fd *r,
 void cpc__io_unlink(struct cpc_sched *s, cpc_continuation *k)
 {
     struct cpc_wait *w = cpc_wait_of(k);
-    io_list_remove(s, &s->io_fds[w->fd], k);
-    /* The fd may stay armed for this direction: a later event finding no
+    struct cpc__io_fd *r = &s->io_fds[w->fd];
+    io_list_remove(s, r, k);
+    /* io_uring: a poll nobody waits for is removed, since it holds the
+       file open after the program closes it. */
+    if (s->ring != NULL && r->head == NULL && r->kept_gen == 0)
+        io_ring_disarm(s, w->fd, r);
+    /* epoll: the fd may stay armed for this direction: a later event finding no
        waiter is dropped, and one-shot disarms it; the next wait re-arms
        (see cpc_io_wait__cps), which also covers a closed, reused fd. */
 }
@@ -427,6 +504,237 @@ static void io_wake(struct cpc_sched *s, struct cpc__io_fd *r, uint32_t ready,
         }
         k = next;
     }
+}
+
+/* Events taken by this thread's polls (see io_poll_gathering). */
+static _Thread_local unsigned io_events;
+
+/* ---- the io_uring back-end --------------------------------------------------
+
+   A one-shot wait costs no system call of its own: instead of an epoll_ctl
+   that arms the fd, it queues a one-shot poll (IORING_OP_POLL_ADD) in the
+   scheduler's submission ring, and the scheduler hands the queued polls to
+   the kernel when it polls anyway -- with one io_uring_enter that also
+   sleeps when it has nothing to run, and none at all when it only looks
+   and has nothing to submit (the completions are read from memory).  The
+   entries are those of the epoll back-end: `armed` says which directions
+   the pending poll of the fd waits for; `ready`, unused by one-shot waits,
+   numbers the fd's polls (user_data carries the number beside the fd), so
+   that the completion of a poll that was replaced or removed is known
+   stale.  A poll that nobody waits for any more is removed, since it
+   holds the file open: a program closing the fd would not release it.
+
+   The epoll set stays, for kept fds (registered once, edge-triggered: no
+   system call per wait there either) and the inbox's eventfd; the ring
+   holds a poll on it, and when that fires the scheduler takes the set's
+   events with epoll_wait, without blocking.  A bad fd is reported by its
+   poll's completion (-EBADF): the waiter gets -1 with errno EBADF, as from
+   the epoll back-end, one turn of the loop later. */
+#define IO_RING_SQ 512
+#define IO_RING_CQ 4096
+#define IO_UD_EPOLL (UINT64_C(1) << 63)     /* the poll on the epoll set */
+#define IO_UD_REMOVE (UINT64_C(1) << 62)    /* a removal's own completion */
+
+static uint64_t io_ring_ud(int fd, uint8_t gen)
+{
+    return (uint64_t)gen << 32 | (uint32_t)fd;
+}
+
+static struct io_uring_sqe *io_ring_sqe(struct cpc_sched *s)
+{
+    struct io_uring_sqe *sqe = cpc__uring_sqe(s->ring);
+    if (sqe == NULL)
+        cpc__fatal("io_uring: the kernel takes no more submissions: %s",
+                   strerror(errno));
+    return sqe;
+}
+
+static void io_ring_poll_add(struct cpc_sched *s, int fd, uint32_t events,
+                             uint64_t ud)
+{
+    struct io_uring_sqe *sqe = io_ring_sqe(s);
+    sqe->opcode = IORING_OP_POLL_ADD;
+    sqe->fd = fd;
+    sqe->poll32_events = events;
+    sqe->user_data = ud;
+}
+
+static void io_ring_watch_epoll(struct cpc_sched *s)
+{
+    io_ring_poll_add(s, s->epfd, POLLIN, IO_UD_EPOLL);
+}
+
+static void io_ring_start(struct cpc_sched *s)
+{
+    struct cpc__uring *u = &s->ring_store;
+    if (cpc__uring_init(u, IO_RING_SQ, IO_RING_CQ) < 0)
+        return;                     /* epoll */
+    s->ring = u;
+    s->ring_fork = atomic_load_explicit(&io_fork_count, memory_order_relaxed);
+    io_ring_watch_epoll(s);
+}
+
+/* Queue the removal of fd's pending poll, if any. */
+static void io_ring_disarm(struct cpc_sched *s, int fd, struct cpc__io_fd *r)
+{
+    if (r->armed == 0)
+        return;
+    struct io_uring_sqe *sqe = io_ring_sqe(s);
+    sqe->opcode = IORING_OP_POLL_REMOVE;
+    sqe->addr = io_ring_ud(fd, r->ready);
+    sqe->user_data = IO_UD_REMOVE;
+    if (s->ring->features & IORING_FEAT_CQE_SKIP)
+        sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
+    r->armed = 0;
+}
+
+/* Queue a one-shot poll of fd for `dirs`, replacing the pending one. */
+static void io_ring_arm(struct cpc_sched *s, int fd, struct cpc__io_fd *r,
+                        uint32_t dirs)
+{
+    if (r->kept_gen != 0 || r->in_epoll) {
+        /* Left by a forgotten keep: out of the epoll set. */
+        if (r->in_epoll)
+            epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+        r->in_epoll = false;
+        r->arm_op = 0;
+        r->kept_gen = 0;
+        r->ready = 0;
+        r->armed = 0;
+    }
+    io_ring_disarm(s, fd, r);
+    r->ready++;
+    uint32_t events = 0;
+    if (dirs & CPC_IO_IN)
+        events |= POLLIN | POLLRDHUP;
+    if (dirs & CPC_IO_OUT)
+        events |= POLLOUT;
+    io_ring_poll_add(s, fd, events, io_ring_ud(fd, r->ready));
+    r->armed = (uint8_t)dirs;
+}
+
+static void io_wake_closed(struct cpc_sched *s, struct cpc__io_fd *r);
+
+/* The completion of fd's poll number gen: wake-ups, and a new poll for
+   the waiters left. */
+static void io_ring_complete(struct cpc_sched *s, int fd, uint8_t gen, int res)
+{
+    if (fd < 0 || (size_t)fd >= s->io_nfds)
+        return;
+    struct cpc__io_fd *r = &s->io_fds[fd];
+    if (r->kept_gen != 0 || r->armed == 0 || r->ready != gen)
+        return;                     /* replaced or removed meanwhile */
+    r->armed = 0;
+    if (res < 0) {
+        /* Not polled: a closed or never opened fd (EBADF). */
+        io_wake_closed(s, r);
+        return;
+    }
+    uint32_t ready = 0;
+    /* Errors and hang-ups wake both directions, as with epoll. */
+    if (res & (POLLIN | POLLRDHUP | POLLHUP | POLLERR))
+        ready |= CPC_IO_IN;
+    if (res & (POLLOUT | POLLHUP | POLLERR))
+        ready |= CPC_IO_OUT;
+    io_wake(s, r, ready, false);
+    if (r->head != NULL)
+        io_ring_arm(s, fd, r, io_dirs_wanted(r));
+}
+
+static int io_epoll_once(struct cpc_sched *s, int timeout_ms);
+
+/* Read the completions there; returns the number of fd events. */
+static int io_ring_reap(struct cpc_sched *s)
+{
+    struct cpc__uring *u = s->ring;
+    unsigned head = *u->cq_head, tail = cpc__uring_cq_tail(u);
+    bool epoll_ready = false;
+    int n = 0;
+    for (; head != tail; head++) {
+        const struct io_uring_cqe *c = cpc__uring_cqe(u, head);
+        uint64_t ud = c->user_data;
+        int res = c->res;
+        if (ud & IO_UD_EPOLL) {
+            epoll_ready = true;
+            continue;
+        }
+        if (ud & IO_UD_REMOVE)
+            continue;
+        n++;
+        io_ring_complete(s, (int)(uint32_t)ud, (uint8_t)(ud >> 32), res);
+    }
+    cpc__uring_cq_advance(u, head);
+    io_events += (unsigned)n;
+    if (epoll_ready) {
+        n += io_epoll_once(s, 0);
+        io_ring_watch_epoll(s);
+    }
+    return n;
+}
+
+/* io_poll_once for the io_uring back-end. */
+static int io_ring_poll(struct cpc_sched *s, int timeout_ms)
+{
+    struct cpc__uring *u = s->ring;
+    int rc = 0;
+    if (timeout_ms != 0)
+        rc = cpc__uring_enter(u, 1, timeout_ms < 0 ? -1
+                                    : (long long)timeout_ms * 1000000);
+    else if (cpc__uring_must_enter(u))
+        rc = cpc__uring_enter(u, 0, -1);
+    if (rc < 0)
+        cpc__fatal("io_uring_enter: %s", strerror(errno));
+    return io_ring_reap(s);
+}
+
+/* No thread waits for an fd any more (cpc__io_shutdown): remove the polls
+   left (those of threads woken by cpc_signal_fd). */
+static void io_ring_clear(struct cpc_sched *s)
+{
+    for (size_t i = 0; i < s->io_nfds; i++)
+        if (s->io_fds[i].kept_gen == 0)
+            io_ring_disarm(s, (int)i, &s->io_fds[i]);
+    if (cpc__uring_must_enter(s->ring))
+        cpc__uring_enter(s->ring, 0, -1);
+}
+
+/* Go back to epoll: the scheduler is driven from a host loop, which
+   watches the epoll fd (cpc_scheduler_backend_fd), or runs in a child of
+   fork, whose ring is its parent's (`forked`: the ring is left alone).
+   The waits under way are armed in the epoll set. */
+static void io_ring_drop(struct cpc_sched *s, bool forked)
+{
+    if (forked) {
+        cpc__uring_forsake(s->ring);
+    } else {
+        io_ring_clear(s);
+        cpc__uring_free(s->ring);
+    }
+    s->ring = NULL;
+    for (size_t i = 0; i < s->io_nfds; i++) {
+        struct cpc__io_fd *r = &s->io_fds[i];
+        if (r->kept_gen != 0)
+            continue;
+        r->armed = 0;
+        r->ready = 0;
+        if (r->head != NULL && io_arm(s, (int)i, r, io_dirs_wanted(r)) < 0)
+            io_wake_closed(s, r);
+    }
+}
+
+/* A child of fork gives up its parent's ring at its first wait or poll. */
+static inline void io_ring_check_fork(struct cpc_sched *s)
+{
+    if (s->ring != NULL &&
+        s->ring_fork != atomic_load_explicit(&io_fork_count, memory_order_relaxed))
+        io_ring_drop(s, true);
+}
+
+void cpc__io_use_epoll(struct cpc_sched *s)
+{
+    io_ring_check_fork(s);
+    if (s->ring != NULL)
+        io_ring_drop(s, false);
 }
 
 #ifdef CPC_DEBUG
@@ -500,11 +808,9 @@ static int io_dbg_poll_timeout(struct cpc_sched *s, int timeout_ms)
 #define io_dbg_close_end() ((void)0)
 #endif
 
-/* Events taken by this thread's polls (see io_poll_gathering). */
-static _Thread_local unsigned io_events;
 
 /* One epoll_wait and its wake-ups; returns the number of events. */
-static int io_poll_once(struct cpc_sched *s, int timeout_ms)
+static int io_epoll_once(struct cpc_sched *s, int timeout_ms)
 {
     struct epoll_event evs[IO_EVENTS];
     int wakefd = atomic_load_explicit(&s->wakefd, memory_order_relaxed);
@@ -560,6 +866,15 @@ static int io_poll_once(struct cpc_sched *s, int timeout_ms)
         }
     }
     return n;
+}
+
+/* One look at the ready fds, sleeping at most timeout_ms (-1: no limit)
+   when there are none; returns the number of events. */
+static int io_poll_once(struct cpc_sched *s, int timeout_ms)
+{
+    if (s->ring != NULL)
+        return io_ring_poll(s, timeout_ms);
+    return io_epoll_once(s, timeout_ms);
 }
 
 /* ---- gathering events before a sleep ---------------------------------------
@@ -647,6 +962,7 @@ static void io_gather_judge(void)
 
 void cpc__io_poll(struct cpc_sched *s, int timeout_ms)
 {
+    io_ring_check_fork(s);
     if (timeout_ms != 0 && io_gather_pending)
         io_gather_judge();
     if (timeout_ms != 0 && s->io_waiters >= IO_GATHER_WAITERS) {
@@ -710,6 +1026,7 @@ cpc_continuation *cpc_io_wait__cps(cpc_continuation *k, int fd, int direction,
             cpc_require_attached("cpc_io_wait with a condvar");
         return io_return(k, io_wait_blocking(fd, direction));
     }
+    io_ring_check_fork(s);
     struct cpc__io_fd *r = io_fd_get(s, fd);
     if (r == NULL) {
         errno = ENOMEM;
@@ -800,6 +1117,8 @@ static cpc_continuation *io_closed_resume(cpc_continuation *k)
    forget the entry. */
 static void io_wake_closed(struct cpc_sched *s, struct cpc__io_fd *r)
 {
+    if (s->ring != NULL && r->kept_gen == 0)
+        io_ring_disarm(s, (int)(r - s->io_fds), r);
     cpc_continuation *k = r->head;
     while (k != NULL) {
         struct cpc_wait *w = cpc_wait_of(k);
@@ -828,7 +1147,12 @@ int cpc_close(int fd)
            registration alive under a number that no longer names it. */
         if (r->in_epoll)
             epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+        bool polled = s->ring != NULL && r->kept_gen == 0 && r->armed != 0;
         io_wake_closed(s, r);
+        /* A poll in io_uring holds the file: removed before the close,
+           or the close would not release it. */
+        if (polled && cpc__uring_enter(s->ring, 0, -1) < 0)
+            cpc__fatal("io_uring_enter: %s", strerror(errno));
     }
     io_dbg_close_begin();
     int rc = close(fd);
@@ -858,5 +1182,8 @@ void cpc_signal_fd(int fd, int direction)
     struct cpc_sched *s = cpc__tls_sched;
     if (s == NULL || fd < 0 || (size_t)fd >= s->io_nfds)
         return;
-    io_wake(s, &s->io_fds[fd], (uint32_t)direction, true);
+    struct cpc__io_fd *r = &s->io_fds[fd];
+    io_wake(s, r, (uint32_t)direction, true);
+    if (s->ring != NULL && r->head == NULL && r->kept_gen == 0)
+        io_ring_disarm(s, fd, r);
 }

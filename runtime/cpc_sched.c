@@ -1142,6 +1142,8 @@ int cpc_scheduler_backend_fd(cpc_sched *h)
     struct cpc_sched *s = sched_handle(h, "cpc_scheduler_backend_fd");
     if (s->epfd < 0 && cpc__io_init(s) < 0)
         return -1;
+    /* The host loop watches this fd: the waits must all be in it. */
+    cpc__io_use_epoll(s);
     return s->epfd;
 }
 

@@ -25,9 +25,9 @@
 RUNTIME_DIR      := $(TOP)/runtime
 RUNTIME_BUILD    := $(BUILD)/runtime
 RUNTIME_SRCS     := cpc_continuation.c cpc_sched.c cpc_condvar.c cpc_timer.c \
-                    cpc_io.c cpc_pool.c cpc_debug.c cpc_park.c cpc_flavour.c
+                    cpc_io.c cpc_uring.c cpc_pool.c cpc_debug.c cpc_park.c cpc_flavour.c
 RUNTIME_HDRS     := $(RUNTIME_DIR)/include/cpc/cpc_runtime.h \
-                    $(RUNTIME_DIR)/cpc_internal.h
+                    $(RUNTIME_DIR)/cpc_internal.h $(RUNTIME_DIR)/cpc_uring.h
 # The gdb extension every program names in its .debug_gdb_scripts section.
 CPC_GDB_SCRIPT   := $(TOP)/tools/gdb/cpc-gdb.py
 RUNTIME_CPPFLAGS := -I$(RUNTIME_DIR)/include -I$(RUNTIME_DIR) \

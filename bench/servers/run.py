@@ -78,8 +78,9 @@ PERF_SYSCALLS = ["accept", "accept4", "read", "recvfrom", "write", "writev", "se
                  "epoll_ctl", "epoll_wait", "epoll_pwait", "select", "pselect6", "poll",
                  "ppoll", "io_uring_enter", "clock_gettime", "getsockopt", "brk",
                  "mmap", "munmap"]
-SYSCALL_SERVERS = ["naive-cpc", "naive-st", "httpd-ka", "httpd-close", "nginx-ka",
-                   "nginx-close"]
+SYSCALL_SERVERS = ["naive-cpc", "naive-cpc-epoll", "naive-cpc-uring", "naive-st", "httpd-ka",
+                   "httpd-close", "httpd-epoll-ka", "httpd-epoll-close", "httpd-uring-ka",
+                   "httpd-uring-close", "nginx-ka", "nginx-close"]
 SERVER_CPU = os.environ.get("BENCH_SERVER_CPU", "0")
 WRK_CPU = os.environ.get("BENCH_WRK_CPU", "1")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -94,7 +95,18 @@ SERVERS = ["naive-cpc", "naive-cpc-poll50", "naive-st", "naive-pth", "naive-nptl
 # turns on the runtime's polling before sleeping, for up to 50 us
 # (docs/multicore.md, section 4a; off by default), to show what it buys and
 # what CPU it costs.
-VARIANTS = {"naive-cpc-poll50": ("naive-cpc", {"CPC_POLL_SPIN_US": "50"})}
+# The CPC servers with the io_uring back-end (CPC_IO=uring; epoll is the
+# default, docs/multicore.md section 4c) and with epoll named: run only
+# when BENCH_SERVERS names them.
+VARIANTS = {"naive-cpc-poll50": ("naive-cpc", {"CPC_POLL_SPIN_US": "50"}),
+            "naive-cpc-epoll": ("naive-cpc", {"CPC_IO": "epoll"}),
+            "httpd-epoll-ka": (None, {"CPC_IO": "epoll"}),
+            "httpd-epoll-close": (None, {"CPC_IO": "epoll"}),
+            "naive-cpc-uring": ("naive-cpc", {"CPC_IO": "uring"}),
+            "httpd-uring-ka": (None, {"CPC_IO": "uring"}),
+            "httpd-uring-close": (None, {"CPC_IO": "uring"})}
+OPTIONAL_SERVERS = ["naive-cpc-epoll", "httpd-epoll-ka", "httpd-epoll-close",
+                    "naive-cpc-uring", "httpd-uring-ka", "httpd-uring-close"]
 
 NGINX_CONF = """daemon off;
 master_process off;
@@ -406,7 +418,8 @@ def main(argv):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     wanted = os.environ.get("BENCH_SERVERS", "").split()
-    servers = [s for s in SERVERS if not wanted or s in wanted]
+    servers = [s for s in SERVERS + OPTIONAL_SERVERS
+               if s in wanted or (not wanted and s in SERVERS)]
     if not os.access(NGINX, os.X_OK):
         say("# nginx not found: no nginx rows")
         servers = [s for s in servers if not s.startswith("nginx")]
